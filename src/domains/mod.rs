@@ -1,0 +1,3 @@
+//! The puzzles: each a `Domain` with its own heuristics.
+
+pub mod tiles;

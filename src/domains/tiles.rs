@@ -1,0 +1,449 @@
+//! Sliding-tile puzzles of any width x height (2..=16 each) with any goal, and their heuristics.
+//!
+//! A move is the direction the blank travels: `U`, `L`, `R`, `D`, tried in that order (Korf's).
+//! Every move swaps the blank with a tile and moves the blank one cell, so the parity of the
+//! permutation plus the blank's distance to its goal cell never changes: a start is solvable exactly
+//! when the two parities agree, and every solution's length has the parity of that distance.
+
+use crate::search::{Domain, Heuristic};
+
+pub const MIN_SIDE: usize = 2;
+pub const MAX_SIDE: usize = 16;
+
+/// Directions of the blank, indexed by move: up, left, right, down. `3 - m` undoes `m`.
+const LETTERS: [char; 4] = ['U', 'L', 'R', 'D'];
+const DR: [isize; 4] = [-1, 0, 0, 1];
+const DC: [isize; 4] = [0, -1, 1, 0];
+
+/// Cells hold tile numbers, 0 for the blank, row-major.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TileState {
+    cells: [u8; 256],
+    blank: u8,
+}
+
+impl TileState {
+    pub fn cells(&self, n: usize) -> &[u8] {
+        &self.cells[..n]
+    }
+}
+
+/// The puzzle's geometry and goal, with the tables the search reads.
+pub struct Tiles {
+    width: usize,
+    height: usize,
+    goal: TileState,
+    /// goal_pos[tile] = its goal cell.
+    goal_pos: [u8; 256],
+    /// nbr[cell][m] = the cell the blank reaches from `cell` by move `m` (when legal).
+    nbr: [[u8; 4]; 256],
+    /// The legal moves from each cell, in move order.
+    legal: [[u8; 4]; 256],
+    legal_len: [u8; 256],
+    /// dist[tile][cell] = Manhattan distance of `tile` at `cell` from its goal cell.
+    dist: Box<[[u8; 256]; 256]>,
+}
+
+/// Parses a size written `WxH` (e.g. `4x4`), each side between 2 and 16.
+pub fn parse_size(text: &str) -> Result<(usize, usize), String> {
+    let bad = || {
+        format!(
+            "invalid size '{text}': expected WIDTHxHEIGHT such as 3x3 or 4x4, each side {MIN_SIDE} to {MAX_SIDE}"
+        )
+    };
+    let (w, h) = text.trim().split_once(['x', 'X']).ok_or_else(bad)?;
+    let w: usize = w.trim().parse().map_err(|_| bad())?;
+    let h: usize = h.trim().parse().map_err(|_| bad())?;
+    if !(MIN_SIDE..=MAX_SIDE).contains(&w) || !(MIN_SIDE..=MAX_SIDE).contains(&h) {
+        return Err(bad());
+    }
+    Ok((w, h))
+}
+
+/// Parses `n` whitespace-separated tiles forming a permutation of 0..n (0 = blank).
+pub fn parse_permutation(text: &str, n: usize) -> Result<Vec<u8>, String> {
+    let mut seen = vec![false; n];
+    let mut tiles = Vec::with_capacity(n);
+    for (i, tok) in text.split_whitespace().enumerate() {
+        let v: usize = tok.parse().map_err(|_| {
+            format!("token {} '{tok}' is not a tile number (expected 0 to {})", i + 1, n - 1)
+        })?;
+        if v >= n {
+            return Err(format!(
+                "tile {v} (token {}) is out of range: expected 0 to {} for {n} cells",
+                i + 1,
+                n - 1
+            ));
+        }
+        if seen[v] {
+            return Err(format!("tile {v} appears twice (token {})", i + 1));
+        }
+        seen[v] = true;
+        tiles.push(v as u8);
+    }
+    if tiles.len() != n {
+        return Err(format!(
+            "expected {n} tiles (0 to {}), found {}",
+            n - 1,
+            tiles.len()
+        ));
+    }
+    Ok(tiles)
+}
+
+/// The default goal: 1 2 ... n-1, then the blank.
+pub fn default_goal(n: usize) -> Vec<u8> {
+    (1..n as u8).chain([0]).collect()
+}
+
+impl Tiles {
+    /// A puzzle of `width` x `height` whose goal is `goal` (row-major, 0 = blank).
+    pub fn new(width: usize, height: usize, goal: &[u8]) -> Result<Tiles, String> {
+        if !(MIN_SIDE..=MAX_SIDE).contains(&width) || !(MIN_SIDE..=MAX_SIDE).contains(&height) {
+            return Err(format!(
+                "invalid size {width}x{height}: each side must be {MIN_SIDE} to {MAX_SIDE}"
+            ));
+        }
+        let n = width * height;
+        check_permutation(goal, n)?;
+        let goal = state_of(goal);
+        let mut goal_pos = [0u8; 256];
+        for (cell, &t) in goal.cells[..n].iter().enumerate() {
+            goal_pos[t as usize] = cell as u8;
+        }
+        let mut nbr = [[0u8; 4]; 256];
+        let mut legal = [[0u8; 4]; 256];
+        let mut legal_len = [0u8; 256];
+        for cell in 0..n {
+            let (r, c) = ((cell / width) as isize, (cell % width) as isize);
+            for m in 0..4 {
+                let (nr, nc) = (r + DR[m], c + DC[m]);
+                if nr >= 0 && nc >= 0 && (nr as usize) < height && (nc as usize) < width {
+                    nbr[cell][m] = (nr as usize * width + nc as usize) as u8;
+                    legal[cell][legal_len[cell] as usize] = m as u8;
+                    legal_len[cell] += 1;
+                }
+            }
+        }
+        let mut dist: Box<[[u8; 256]; 256]> = vec![[0u8; 256]; 256]
+            .into_boxed_slice()
+            .try_into()
+            .expect("256 rows");
+        for t in 1..n {
+            let g = goal_pos[t] as usize;
+            for cell in 0..n {
+                dist[t][cell] = ((g / width).abs_diff(cell / width)
+                    + (g % width).abs_diff(cell % width)) as u8;
+            }
+        }
+        Ok(Tiles {
+            width,
+            height,
+            goal,
+            goal_pos,
+            nbr,
+            legal,
+            legal_len,
+            dist,
+        })
+    }
+
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    pub fn height(&self) -> usize {
+        self.height
+    }
+
+    pub fn cells(&self) -> usize {
+        self.width * self.height
+    }
+
+    pub fn goal(&self) -> &TileState {
+        &self.goal
+    }
+
+    /// A state from a permutation of 0..n (row-major, 0 = blank).
+    pub fn state(&self, tiles: &[u8]) -> Result<TileState, String> {
+        check_permutation(tiles, self.cells())?;
+        Ok(state_of(tiles))
+    }
+
+    /// Whether the goal can be reached from `s`.
+    pub fn is_solvable(&self, s: &TileState) -> bool {
+        let n = self.cells();
+        // The permutation taking `s` to the goal, as goal cells of the tiles in `s`.
+        let perm: Vec<u8> = s.cells[..n]
+            .iter()
+            .map(|&t| self.goal_pos[t as usize])
+            .collect();
+        permutation_parity(&perm) == self.blank_distance(s) % 2
+    }
+
+    /// The blank's Manhattan distance to its goal cell.
+    pub fn blank_distance(&self, s: &TileState) -> u32 {
+        let (b, g) = (s.blank as usize, self.goal_pos[0] as usize);
+        ((b / self.width).abs_diff(g / self.width) + (b % self.width).abs_diff(g % self.width))
+            as u32
+    }
+
+    /// The letter of the blank's motion for a move.
+    pub fn letter(m: u8) -> char {
+        LETTERS[m as usize & 3]
+    }
+
+    /// The blank's motions as letters, e.g. `ULLD`.
+    pub fn path_string(path: &[u8]) -> String {
+        path.iter().map(|&m| Tiles::letter(m)).collect()
+    }
+
+    /// The move written by a letter (`U`, `L`, `R`, `D`).
+    pub fn move_of(letter: char) -> Option<u8> {
+        LETTERS.iter().position(|&l| l == letter).map(|m| m as u8)
+    }
+
+    /// Goal line of each tile: `(goal row, goal column)`.
+    fn goal_rc(&self, t: u8) -> (usize, usize) {
+        let g = self.goal_pos[t as usize] as usize;
+        (g / self.width, g % self.width)
+    }
+
+    /// Extra moves (2 per tile) forced by tiles in one line that sit in their goal line but in the
+    /// wrong order: 2 x (tiles in goal line - longest run already in goal order).
+    fn line_penalty(&self, tiles: impl Iterator<Item = u8>, row: Option<usize>, col: Option<usize>) -> u32 {
+        // Patience sorting on goal positions along the line, for the longest increasing run.
+        let mut tails = [0u8; MAX_SIDE];
+        let (mut run, mut in_line) = (0usize, 0u32);
+        for t in tiles {
+            if t == 0 {
+                continue;
+            }
+            let (gr, gc) = self.goal_rc(t);
+            let key = match (row, col) {
+                (Some(r), _) if gr == r => gc as u8,
+                (_, Some(c)) if gc == c => gr as u8,
+                _ => continue,
+            };
+            in_line += 1;
+            let at = tails[..run].partition_point(|&x| x < key);
+            tails[at] = key;
+            if at == run {
+                run += 1;
+            }
+        }
+        2 * (in_line - run as u32)
+    }
+
+    /// The penalty of row `r`, with `at(cell)` giving the tile in a cell.
+    fn row_penalty(&self, at: impl Fn(usize) -> u8, r: usize) -> u32 {
+        let w = self.width;
+        self.line_penalty((r * w..(r + 1) * w).map(at), Some(r), None)
+    }
+
+    /// The penalty of column `c`, with `at(cell)` giving the tile in a cell.
+    fn col_penalty(&self, at: impl Fn(usize) -> u8, c: usize) -> u32 {
+        let w = self.width;
+        self.line_penalty((0..self.height).map(|r| at(r * w + c)), None, Some(c))
+    }
+
+    /// The full linear-conflict penalty of a state (every row and column).
+    fn conflicts(&self, s: &TileState) -> u32 {
+        let at = |cell: usize| s.cells[cell];
+        (0..self.height).map(|r| self.row_penalty(at, r)).sum::<u32>()
+            + (0..self.width).map(|c| self.col_penalty(at, c)).sum::<u32>()
+    }
+
+    fn manhattan_full(&self, s: &TileState) -> u32 {
+        s.cells[..self.cells()]
+            .iter()
+            .enumerate()
+            .map(|(cell, &t)| self.dist[t as usize][cell] as u32)
+            .sum()
+    }
+
+    fn misplaced_full(&self, s: &TileState) -> u32 {
+        s.cells[..self.cells()]
+            .iter()
+            .zip(&self.goal.cells[..self.cells()])
+            .filter(|&(&t, &g)| t != 0 && t != g)
+            .count() as u32
+    }
+
+    /// For move `m` from `s`: the cell the blank leaves (the tile's new cell), the cell it
+    /// reaches (the tile's old cell), and the tile.
+    #[inline(always)]
+    fn moved(&self, s: &TileState, m: u8) -> (usize, usize, u8) {
+        let to = self.nbr[s.blank as usize][m as usize & 3];
+        (s.blank as usize, to as usize, s.cells[to as usize])
+    }
+}
+
+fn check_permutation(tiles: &[u8], n: usize) -> Result<(), String> {
+    let mut seen = [false; 256];
+    if tiles.len() != n {
+        return Err(format!("expected {n} tiles, found {}", tiles.len()));
+    }
+    for &t in tiles {
+        if t as usize >= n || seen[t as usize] {
+            return Err(format!("not a permutation of 0..{}: tile {t}", n - 1));
+        }
+        seen[t as usize] = true;
+    }
+    Ok(())
+}
+
+fn state_of(tiles: &[u8]) -> TileState {
+    let mut cells = [0u8; 256];
+    cells[..tiles.len()].copy_from_slice(tiles);
+    let blank = tiles.iter().position(|&t| t == 0).expect("checked permutation") as u8;
+    TileState { cells, blank }
+}
+
+/// 0 for an even permutation, 1 for an odd one (by counting cycles).
+fn permutation_parity(perm: &[u8]) -> u32 {
+    let mut seen = vec![false; perm.len()];
+    let mut transpositions = 0;
+    for i in 0..perm.len() {
+        let mut len = 0;
+        let mut j = i;
+        while !seen[j] {
+            seen[j] = true;
+            j = perm[j] as usize;
+            len += 1;
+        }
+        if len > 0 {
+            transpositions += len - 1;
+        }
+    }
+    transpositions % 2
+}
+
+impl Domain for Tiles {
+    type State = TileState;
+    type Move = u8;
+
+    #[inline(always)]
+    fn moves<'a>(&'a self, s: &TileState) -> &'a [u8] {
+        let b = s.blank as usize;
+        &self.legal[b][..self.legal_len[b] as usize]
+    }
+
+    #[inline(always)]
+    fn inverse(&self, m: u8) -> u8 {
+        3 - m
+    }
+
+    #[inline(always)]
+    fn apply(&self, s: &mut TileState, m: u8) {
+        let to = self.nbr[s.blank as usize][m as usize & 3];
+        s.cells[s.blank as usize] = s.cells[to as usize];
+        s.cells[to as usize] = 0;
+        s.blank = to;
+    }
+
+    fn is_goal(&self, s: &TileState) -> bool {
+        s.cells[..self.cells()] == self.goal.cells[..self.cells()]
+    }
+
+    fn solution_parity(&self, s: &TileState) -> Option<u32> {
+        Some(self.blank_distance(s) % 2)
+    }
+}
+
+/// Tiles not on their goal cell, the blank excluded.
+pub struct Misplaced;
+
+impl Heuristic<Tiles> for Misplaced {
+    type Value = u32;
+    const GOAL_AWARE: bool = true;
+
+    fn init(&self, d: &Tiles, s: &TileState) -> u32 {
+        d.misplaced_full(s)
+    }
+
+    #[inline(always)]
+    fn update(&self, d: &Tiles, s: &TileState, m: u8, v: u32) -> u32 {
+        let (b, to, t) = d.moved(s, m);
+        v - (d.goal.cells[to] == t) as u32 + (d.goal.cells[b] == t) as u32
+    }
+
+    #[inline(always)]
+    fn estimate(&self, v: u32) -> u32 {
+        v
+    }
+}
+
+/// Sum of the tiles' Manhattan distances to their goal cells: two table reads per move.
+pub struct Manhattan;
+
+impl Heuristic<Tiles> for Manhattan {
+    type Value = u32;
+    const GOAL_AWARE: bool = true;
+
+    fn init(&self, d: &Tiles, s: &TileState) -> u32 {
+        d.manhattan_full(s)
+    }
+
+    #[inline(always)]
+    fn update(&self, d: &Tiles, s: &TileState, m: u8, v: u32) -> u32 {
+        let (b, to, t) = d.moved(s, m);
+        let row = &d.dist[t as usize];
+        v + row[b] as u32 - row[to] as u32
+    }
+
+    #[inline(always)]
+    fn estimate(&self, v: u32) -> u32 {
+        v
+    }
+}
+
+/// Manhattan plus 2 for each tile that must leave its goal row or column to let others pass
+/// (per line: tiles in their goal line minus the longest subsequence already in goal order).
+/// A move changes the penalty of two lines only; those are recomputed.
+pub struct LinearConflict;
+
+impl Heuristic<Tiles> for LinearConflict {
+    /// (Manhattan, conflict penalty)
+    type Value = (u32, u32);
+    const GOAL_AWARE: bool = true;
+
+    fn init(&self, d: &Tiles, s: &TileState) -> (u32, u32) {
+        (d.manhattan_full(s), d.conflicts(s))
+    }
+
+    #[inline]
+    fn update(&self, d: &Tiles, s: &TileState, m: u8, (md, lc): (u32, u32)) -> (u32, u32) {
+        let (b, to, t) = d.moved(s, m);
+        let md = Manhattan.update(d, s, m, md);
+        let w = d.width;
+        let now = |cell: usize| s.cells[cell];
+        let after = |cell: usize| {
+            if cell == b {
+                t
+            } else if cell == to {
+                0
+            } else {
+                s.cells[cell]
+            }
+        };
+        // A vertical move changes the tile's row (two rows change); a horizontal one its column.
+        let (old, new) = if m == 0 || m == 3 {
+            (
+                d.row_penalty(now, b / w) + d.row_penalty(now, to / w),
+                d.row_penalty(after, b / w) + d.row_penalty(after, to / w),
+            )
+        } else {
+            (
+                d.col_penalty(now, b % w) + d.col_penalty(now, to % w),
+                d.col_penalty(after, b % w) + d.col_penalty(after, to % w),
+            )
+        };
+        (md, lc + new - old)
+    }
+
+    #[inline(always)]
+    fn estimate(&self, (md, lc): (u32, u32)) -> u32 {
+        md + lc
+    }
+}

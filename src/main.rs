@@ -1,0 +1,16 @@
+//! The `idabench` binary: parse the command line, run it, turn the outcome into an exit code.
+
+use clap::Parser;
+use idabench::{app, cli::Cli};
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match app::run(cli) {
+        Ok(code) => ExitCode::from(code),
+        Err(failure) => {
+            eprintln!("Error: {}", failure.message);
+            ExitCode::from(failure.code)
+        }
+    }
+}

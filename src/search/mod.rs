@@ -1,0 +1,183 @@
+//! Domain-independent IDA*: the `Domain` and `Heuristic` traits, variants, limits, statistics, outcomes.
+//!
+//! The engine is generic and monomorphic: `ida_star::<D, H>` is instantiated once per domain and
+//! heuristic, and reverse-move pruning is a const parameter of the recursion. States are changed in
+//! place (apply, recurse, undo); moves come from the domain's precomputed tables; heuristics update
+//! incrementally from the parent's value. Nothing is allocated or hashed per node.
+//!
+//! Counting, fixed for every domain:
+//! - `generated`: states created, the start once per search and every child created by an expansion,
+//!   including children whose f exceeds the bound (they are created, evaluated and dropped).
+//!   With reverse-move pruning on, the move that undoes the previous one is not tried and not counted.
+//! - `expanded`: states whose children were created (within the bound, not a goal, below the depth cap).
+//!
+//! Per-iteration figures count the children created in that iteration; the start is added once, to
+//! the first iteration, so the iterations add up to the totals.
+
+mod engine;
+
+pub use engine::ida_star;
+
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+/// A puzzle: immutable tables in `self`, the changing position in `State`.
+pub trait Domain {
+    type State: Clone;
+    type Move: Copy + PartialEq;
+
+    /// Moves available in `s`, in the domain's fixed order.
+    fn moves<'a>(&'a self, s: &Self::State) -> &'a [Self::Move];
+    /// The move that undoes `m` (for reverse-move pruning).
+    fn inverse(&self, m: Self::Move) -> Self::Move;
+    fn apply(&self, s: &mut Self::State, m: Self::Move);
+    /// Undoes `apply(s, m)`.
+    fn undo(&self, s: &mut Self::State, m: Self::Move) {
+        self.apply(s, self.inverse(m));
+    }
+    fn is_goal(&self, s: &Self::State) -> bool;
+    /// The parity (0 or 1) shared by the lengths of all solutions from `s`, where it is known in
+    /// advance; step 2 is sound only then.
+    fn solution_parity(&self, s: &Self::State) -> Option<u32>;
+    /// The domain's depth cap: solutions longer than this are not searched for.
+    fn depth_cap(&self) -> Option<u32> {
+        None
+    }
+}
+
+/// An admissible estimate of the distance to the goal, updated incrementally along a move.
+pub trait Heuristic<D: Domain> {
+    /// What the heuristic carries from a node to its children.
+    type Value: Copy;
+    /// True when `estimate` is 0 exactly at goal states, so the goal test is free.
+    const GOAL_AWARE: bool;
+
+    fn init(&self, d: &D, s: &D::State) -> Self::Value;
+    /// The value of the child reached from `s` by `m` (called before `m` is applied).
+    fn update(&self, d: &D, s: &D::State, m: D::Move, parent: Self::Value) -> Self::Value;
+    fn estimate(&self, v: Self::Value) -> u32;
+}
+
+/// Blind iterative deepening: h = 0 everywhere, the floor every heuristic is measured against.
+pub struct Zero;
+
+impl<D: Domain> Heuristic<D> for Zero {
+    type Value = ();
+    const GOAL_AWARE: bool = false;
+
+    fn init(&self, _: &D, _: &D::State) {}
+
+    #[inline(always)]
+    fn update(&self, _: &D, _: &D::State, _: D::Move, _: ()) {}
+
+    #[inline(always)]
+    fn estimate(&self, _: ()) -> u32 {
+        0
+    }
+}
+
+/// How the bound grows between iterations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Step {
+    /// bound + 1
+    One,
+    /// bound + 2, the first bound aligned to the solution parity where the domain knows it
+    Two,
+    /// Korf's: the smallest f that exceeded the bound
+    Next,
+}
+
+impl Step {
+    pub const ALL: [Step; 3] = [Step::One, Step::Two, Step::Next];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Step::One => "1",
+            Step::Two => "2",
+            Step::Next => "next",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Step> {
+        match s {
+            "1" => Some(Step::One),
+            "2" => Some(Step::Two),
+            "next" => Some(Step::Next),
+            _ => None,
+        }
+    }
+}
+
+/// The engine's run-time variant: everything but the heuristic, which is a type parameter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Variant {
+    pub step: Step,
+    /// Skip the move that undoes the previous one.
+    pub reverse_pruning: bool,
+}
+
+/// When to give up. Checked cooperatively: the node limit at every expansion, the clock and the
+/// cancel flag every few thousand expansions.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Limits<'a> {
+    pub max_nodes: Option<u64>,
+    pub max_time: Option<Duration>,
+    /// Overrides the domain's depth cap when smaller.
+    pub max_depth: Option<u32>,
+    /// Set from outside (Ctrl-C) to stop the search at its next check.
+    pub cancel: Option<&'a AtomicBool>,
+}
+
+/// One iteration of IDA*.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Iteration {
+    pub bound: u32,
+    pub generated: u64,
+    pub expanded: u64,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    pub generated: u64,
+    pub expanded: u64,
+    pub iterations: Vec<Iteration>,
+    /// The bound of the last iteration run (0 when none ran).
+    pub final_bound: u32,
+    /// The heuristic's estimate of the start state.
+    pub initial_h: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome<M> {
+    /// A path of moves from the start to a goal, replayed and checked by the engine.
+    Solved(Vec<M>),
+    /// A path the search returned that does not replay to a goal: a defect, never hidden.
+    Wrong(Vec<M>),
+    /// The whole reachable space was searched without a goal.
+    Unsolvable,
+    /// No solution within the depth cap.
+    OverCap,
+    NodeLimit,
+    TimeLimit,
+    Cancelled,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchResult<M> {
+    pub outcome: Outcome<M>,
+    pub stats: Stats,
+    /// False when the variant cannot promise a shortest path (step 2 without a known parity).
+    pub optimal_guaranteed: bool,
+}
+
+/// Replays `path` from `start`; true when every move is legal and the last state is a goal.
+pub fn replay<D: Domain>(d: &D, start: &D::State, path: &[D::Move]) -> bool {
+    let mut s = start.clone();
+    for &m in path {
+        if !d.moves(&s).contains(&m) {
+            return false;
+        }
+        d.apply(&mut s, m);
+    }
+    d.is_goal(&s)
+}
