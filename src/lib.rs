@@ -3,5 +3,7 @@
 pub mod app;
 pub mod cli;
 pub mod domains;
+pub mod record;
+pub mod rng;
 pub mod search;
 pub mod solve;

@@ -22,12 +22,6 @@ pub struct TileState {
     blank: u8,
 }
 
-impl TileState {
-    pub fn cells(&self, n: usize) -> &[u8] {
-        &self.cells[..n]
-    }
-}
-
 /// The puzzle's geometry and goal, with the tables the search reads.
 pub struct Tiles {
     width: usize,
@@ -40,6 +34,11 @@ pub struct Tiles {
     /// The legal moves from each cell, in move order.
     legal: [[u8; 4]; 256],
     legal_len: [u8; 256],
+    /// Row and column of each cell, and the goal row and column of each tile.
+    row: [u8; 256],
+    col: [u8; 256],
+    goal_row: [u8; 256],
+    goal_col: [u8; 256],
     /// dist[tile][cell] = Manhattan distance of `tile` at `cell` from its goal cell.
     dist: Box<[[u8; 256]; 256]>,
 }
@@ -136,11 +135,24 @@ impl Tiles {
                     + (g % width).abs_diff(cell % width)) as u8;
             }
         }
+        let (mut row, mut col) = ([0u8; 256], [0u8; 256]);
+        let (mut goal_row, mut goal_col) = ([0u8; 256], [0u8; 256]);
+        for cell in 0..n {
+            row[cell] = (cell / width) as u8;
+            col[cell] = (cell % width) as u8;
+            let t = goal.cells[cell] as usize;
+            goal_row[t] = row[cell];
+            goal_col[t] = col[cell];
+        }
         Ok(Tiles {
             width,
             height,
             goal,
             goal_pos,
+            row,
+            col,
+            goal_row,
+            goal_col,
             nbr,
             legal,
             legal_len,
@@ -162,6 +174,11 @@ impl Tiles {
 
     pub fn goal(&self) -> &TileState {
         &self.goal
+    }
+
+    /// The tiles of `s`, row-major.
+    pub fn tiles<'s>(&self, s: &'s TileState) -> &'s [u8] {
+        &s.cells[..self.cells()]
     }
 
     /// A state from a permutation of 0..n (row-major, 0 = blank).
@@ -203,28 +220,24 @@ impl Tiles {
         LETTERS.iter().position(|&l| l == letter).map(|m| m as u8)
     }
 
-    /// Goal line of each tile: `(goal row, goal column)`.
-    fn goal_rc(&self, t: u8) -> (usize, usize) {
-        let g = self.goal_pos[t as usize] as usize;
-        (g / self.width, g % self.width)
-    }
-
     /// Extra moves (2 per tile) forced by tiles in one line that sit in their goal line but in the
     /// wrong order: 2 x (tiles in goal line - longest run already in goal order).
-    fn line_penalty(&self, tiles: impl Iterator<Item = u8>, row: Option<usize>, col: Option<usize>) -> u32 {
-        // Patience sorting on goal positions along the line, for the longest increasing run.
+    /// `line[t]` is the goal line of tile `t`, `along[t]` its goal place along that line.
+    #[inline]
+    fn line_penalty(
+        tiles: impl Iterator<Item = u8>,
+        line: &[u8; 256],
+        along: &[u8; 256],
+        this: u8,
+    ) -> u32 {
+        // Patience sorting on goal places along the line, for the longest increasing run.
         let mut tails = [0u8; MAX_SIDE];
         let (mut run, mut in_line) = (0usize, 0u32);
         for t in tiles {
-            if t == 0 {
+            if t == 0 || line[t as usize] != this {
                 continue;
             }
-            let (gr, gc) = self.goal_rc(t);
-            let key = match (row, col) {
-                (Some(r), _) if gr == r => gc as u8,
-                (_, Some(c)) if gc == c => gr as u8,
-                _ => continue,
-            };
+            let key = along[t as usize];
             in_line += 1;
             let at = tails[..run].partition_point(|&x| x < key);
             tails[at] = key;
@@ -238,13 +251,23 @@ impl Tiles {
     /// The penalty of row `r`, with `at(cell)` giving the tile in a cell.
     fn row_penalty(&self, at: impl Fn(usize) -> u8, r: usize) -> u32 {
         let w = self.width;
-        self.line_penalty((r * w..(r + 1) * w).map(at), Some(r), None)
+        Tiles::line_penalty(
+            (r * w..(r + 1) * w).map(at),
+            &self.goal_row,
+            &self.goal_col,
+            r as u8,
+        )
     }
 
     /// The penalty of column `c`, with `at(cell)` giving the tile in a cell.
     fn col_penalty(&self, at: impl Fn(usize) -> u8, c: usize) -> u32 {
         let w = self.width;
-        self.line_penalty((0..self.height).map(|r| at(r * w + c)), None, Some(c))
+        Tiles::line_penalty(
+            (0..self.height).map(|r| at(r * w + c)),
+            &self.goal_col,
+            &self.goal_row,
+            c as u8,
+        )
     }
 
     /// The full linear-conflict penalty of a state (every row and column).
@@ -365,7 +388,8 @@ impl Heuristic<Tiles> for Misplaced {
     #[inline(always)]
     fn update(&self, d: &Tiles, s: &TileState, m: u8, v: u32) -> u32 {
         let (b, to, t) = d.moved(s, m);
-        v - (d.goal.cells[to] == t) as u32 + (d.goal.cells[b] == t) as u32
+        // The tile leaves `to` (misplaced if it belonged there) and lands on `b`.
+        v + (d.goal.cells[to] == t) as u32 - (d.goal.cells[b] == t) as u32
     }
 
     #[inline(always)]
@@ -400,7 +424,7 @@ impl Heuristic<Tiles> for Manhattan {
 
 /// Manhattan plus 2 for each tile that must leave its goal row or column to let others pass
 /// (per line: tiles in their goal line minus the longest subsequence already in goal order).
-/// A move changes the penalty of two lines only; those are recomputed.
+/// A move changes the penalty of at most one line, the moved tile's goal line; it is recomputed.
 pub struct LinearConflict;
 
 impl Heuristic<Tiles> for LinearConflict {
@@ -416,7 +440,6 @@ impl Heuristic<Tiles> for LinearConflict {
     fn update(&self, d: &Tiles, s: &TileState, m: u8, (md, lc): (u32, u32)) -> (u32, u32) {
         let (b, to, t) = d.moved(s, m);
         let md = Manhattan.update(d, s, m, md);
-        let w = d.width;
         let now = |cell: usize| s.cells[cell];
         let after = |cell: usize| {
             if cell == b {
@@ -427,17 +450,20 @@ impl Heuristic<Tiles> for LinearConflict {
                 s.cells[cell]
             }
         };
-        // A vertical move changes the tile's row (two rows change); a horizontal one its column.
+        // A vertical move takes the tile from one row to another: only the penalty of its goal
+        // row can change, and only if that is one of the two. Likewise columns for a horizontal one.
         let (old, new) = if m == 0 || m == 3 {
-            (
-                d.row_penalty(now, b / w) + d.row_penalty(now, to / w),
-                d.row_penalty(after, b / w) + d.row_penalty(after, to / w),
-            )
+            let r = d.goal_row[t as usize];
+            if r != d.row[b] && r != d.row[to] {
+                return (md, lc);
+            }
+            (d.row_penalty(now, r as usize), d.row_penalty(after, r as usize))
         } else {
-            (
-                d.col_penalty(now, b % w) + d.col_penalty(now, to % w),
-                d.col_penalty(after, b % w) + d.col_penalty(after, to % w),
-            )
+            let c = d.goal_col[t as usize];
+            if c != d.col[b] && c != d.col[to] {
+                return (md, lc);
+            }
+            (d.col_penalty(now, c as usize), d.col_penalty(after, c as usize))
         };
         (md, lc + new - old)
     }

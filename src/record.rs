@@ -1,0 +1,79 @@
+//! What a run leaves on disk, as serde types: one `Record` per job (a row of runs.csv), and the
+//! run's `Manifest`. Written by `run`, read back by `compare` and `--resume`.
+
+use serde::{Deserialize, Serialize};
+
+/// One job's result: a row of runs.csv. Units are in the column names; empty cells are `None`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Record {
+    /// The dataset file's stem, e.g. `korf100` for datasets/korf100.csv.
+    pub dataset: String,
+    /// The instance's `id` in its dataset.
+    pub instance: String,
+    pub domain: String,
+    pub size: String,
+    /// Stable variant name, e.g. `manhattan/step2/prune`.
+    pub variant: String,
+    pub heuristic: String,
+    /// `1`, `2` or `next`.
+    pub step: String,
+    /// `on` or `off`.
+    pub reverse_pruning: String,
+    /// solved, unsolvable, over_cap, node_limit, time_limit, suboptimal, wrong, error.
+    pub status: String,
+    pub length: Option<u32>,
+    /// The dataset's reference length, when it has one.
+    pub optimal: Option<u32>,
+    pub nodes_generated: u64,
+    pub nodes_expanded: u64,
+    pub iterations: u32,
+    pub final_bound: u32,
+    pub time_wall_s: f64,
+    /// CPU time of the worker thread: the honest figure when jobs share cores.
+    pub time_cpu_s: f64,
+    /// nodes_generated / time_cpu_s (0 when no time was measured).
+    pub nodes_per_s: f64,
+    pub initial_h: u32,
+    /// False when the variant cannot promise a shortest path (step 2 without a known parity).
+    pub optimal_guaranteed: bool,
+    /// Why a job is `error` or `wrong`; empty otherwise.
+    pub message: String,
+    /// The solution's moves (tiles: the blank's motion as U D L R).
+    pub path: String,
+}
+
+impl Record {
+    /// The key that identifies a job across runs.
+    pub fn key(&self) -> (&str, &str, &str) {
+        (&self.dataset, &self.instance, &self.variant)
+    }
+}
+
+/// One dataset file a run read.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DatasetInfo {
+    pub path: String,
+    pub name: String,
+    pub sha256: String,
+    pub instances: usize,
+}
+
+/// Where, how and on what a run was made: manifest.json.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Manifest {
+    pub idabench_version: String,
+    pub git_commit: Option<String>,
+    pub rustc_version: String,
+    pub build_profile: String,
+    pub cpu_model: String,
+    pub cores: usize,
+    pub jobs: usize,
+    pub command_line: Vec<String>,
+    pub datasets: Vec<DatasetInfo>,
+    pub variants: Vec<String>,
+    pub max_nodes: Option<u64>,
+    pub time_limit_s: Option<f64>,
+    /// UTC, RFC 3339.
+    pub start_time: String,
+    pub end_time: String,
+}

@@ -1,0 +1,145 @@
+//! The 15-puzzle: Korf's 1985 node counts, the seed's four cases, every variant on easy states.
+
+use idabench::domains::tiles::{self, LinearConflict, Manhattan, Misplaced, Tiles};
+use idabench::rng::Rng;
+use idabench::search::{ida_star, Domain, Limits, Outcome, SearchResult, Step, Variant};
+
+fn length(r: &SearchResult<u8>) -> u32 {
+    match &r.outcome {
+        Outcome::Solved(p) => p.len() as u32,
+        other => panic!("not solved: {other:?}"),
+    }
+}
+
+/// (id, start, optimal length, Korf's nodes generated) from the bundled dataset.
+fn korf100() -> Vec<(u32, Vec<u8>, u32, u64)> {
+    let text = include_str!("../datasets/korf100.csv");
+    text.lines()
+        .skip(1)
+        .map(|line| {
+            let f: Vec<&str> = line.split(',').collect();
+            (
+                f[0].parse().unwrap(),
+                tiles::parse_permutation(f[3], 16).unwrap(),
+                f[5].parse().unwrap(),
+                f[6].parse().unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// Manhattan, first solution, moves up/left/right/down, no parent regeneration: Korf's own
+/// search, whose counts (nodes generated, the start included) were published in 1985.
+#[test]
+fn korf_1985_node_counts_on_the_ten_easiest() {
+    let goal: Vec<u8> = (0..16).collect();
+    let d = Tiles::new(4, 4, &goal).unwrap();
+    let easy = [79, 12, 42, 55, 97, 19, 94, 47, 93, 9];
+    let all = korf100();
+    assert_eq!(all.len(), 100);
+    for id in easy {
+        let (_, start, optimal, nodes) = all.iter().find(|r| r.0 == id).unwrap();
+        let s = d.state(start).unwrap();
+        for step in [Step::Two, Step::Next] {
+            let v = Variant {
+                step,
+                reverse_pruning: true,
+            };
+            let r = ida_star(&d, &Manhattan, &s, v, Limits::default());
+            assert_eq!(length(&r), *optimal, "#{id}");
+            assert_eq!(r.stats.generated, *nodes, "#{id} {step:?}");
+            let per_iteration: u64 = r.stats.iterations.iter().map(|i| i.generated).sum();
+            assert_eq!(per_iteration, r.stats.generated);
+            assert_eq!(r.stats.final_bound, *optimal);
+        }
+    }
+}
+
+#[test]
+fn seed_cases() {
+    let d = Tiles::new(4, 4, &tiles::default_goal(16)).unwrap();
+    let cases = [
+        ("11 3 1 7 4 6 8 2 15 9 10 13 14 12 5 0", 56),
+        ("14 10 6 0 4 9 1 8 2 3 5 11 12 13 7 15", 49),
+        ("0 5 15 14 7 9 6 13 1 2 12 10 8 11 4 3", 62),
+        ("6 10 3 15 14 8 7 11 5 1 0 2 13 12 9 4", 48),
+    ];
+    let v = Variant {
+        step: Step::Next,
+        reverse_pruning: true,
+    };
+    for (start, optimal) in cases {
+        let s = d.state(&tiles::parse_permutation(start, 16).unwrap()).unwrap();
+        let r = ida_star(&d, &LinearConflict, &s, v, Limits::default());
+        assert_eq!(length(&r), optimal, "{start}");
+    }
+}
+
+/// Random walks from the goal give easy states; every variant must agree with the optimum.
+#[test]
+fn every_variant_on_easy_fifteen_puzzle_states() {
+    let d = Tiles::new(4, 4, &tiles::default_goal(16)).unwrap();
+    let mut rng = Rng::new(2024);
+    for _ in 0..12 {
+        let mut s = d.goal().clone();
+        for _ in 0..30 {
+            let moves = d.moves(&s);
+            let m = moves[rng.below(moves.len() as u64) as usize];
+            d.apply(&mut s, m);
+        }
+        let korf = Variant {
+            step: Step::Next,
+            reverse_pruning: true,
+        };
+        let optimal = length(&ida_star(&d, &LinearConflict, &s, korf, Limits::default()));
+        for step in Step::ALL {
+            let on = Variant {
+                step,
+                reverse_pruning: true,
+            };
+            let off = Variant {
+                step,
+                reverse_pruning: false,
+            };
+            let md_on = ida_star(&d, &Manhattan, &s, on, Limits::default());
+            let md_off = ida_star(&d, &Manhattan, &s, off, Limits::default());
+            let lc_on = ida_star(&d, &LinearConflict, &s, on, Limits::default());
+            let lc_off = ida_star(&d, &LinearConflict, &s, off, Limits::default());
+            for r in [&md_on, &md_off, &lc_on, &lc_off] {
+                assert_eq!(length(r), optimal);
+            }
+            assert!(md_off.stats.generated >= md_on.stats.generated);
+            assert!(lc_off.stats.generated >= lc_on.stats.generated);
+            if optimal <= 20 {
+                let mp = ida_star(&d, &Misplaced, &s, on, Limits::default());
+                assert_eq!(length(&mp), optimal);
+            }
+        }
+    }
+}
+
+#[test]
+fn limits_stop_the_search_with_the_counts_reached() {
+    let goal: Vec<u8> = (0..16).collect();
+    let d = Tiles::new(4, 4, &goal).unwrap();
+    let (_, start, _, _) = korf100().into_iter().find(|r| r.0 == 1).unwrap();
+    let s = d.state(&start).unwrap();
+    let v = Variant {
+        step: Step::Next,
+        reverse_pruning: true,
+    };
+    let limits = Limits {
+        max_nodes: Some(100_000),
+        ..Limits::default()
+    };
+    let r = ida_star(&d, &Misplaced, &s, v, limits);
+    assert_eq!(r.outcome, Outcome::NodeLimit);
+    assert!(r.stats.generated >= 100_000 && r.stats.generated < 100_004);
+    let limits = Limits {
+        max_depth: Some(45),
+        ..Limits::default()
+    };
+    let r = ida_star(&d, &Manhattan, &s, v, limits);
+    assert_eq!(r.outcome, Outcome::OverCap);
+    assert_eq!(r.stats.final_bound, 45);
+}

@@ -1,0 +1,238 @@
+//! The sliding-tile solver against an exhaustive BFS of the 8-puzzle and small boards.
+
+use idabench::domains::tiles::{self, LinearConflict, Manhattan, Misplaced, TileState, Tiles};
+use idabench::rng::Rng;
+use idabench::search::{ida_star, Domain, Heuristic, Limits, Outcome, SearchResult, Step, Variant, Zero};
+use std::collections::{HashMap, VecDeque};
+
+/// Distances to `goal` of every state reachable from it, by BFS over plain vectors: swaps of the
+/// blank with a neighbour, written here without any of the library's tables.
+fn bfs(width: usize, height: usize, goal: &[u8]) -> HashMap<Vec<u8>, u32> {
+    let mut dist = HashMap::new();
+    dist.insert(goal.to_vec(), 0);
+    let mut queue = VecDeque::from([goal.to_vec()]);
+    while let Some(s) = queue.pop_front() {
+        let d = dist[&s];
+        let b = s.iter().position(|&t| t == 0).unwrap();
+        let (r, c) = (b / width, b % width);
+        let mut next = Vec::new();
+        if r > 0 {
+            next.push(b - width);
+        }
+        if r + 1 < height {
+            next.push(b + width);
+        }
+        if c > 0 {
+            next.push(b - 1);
+        }
+        if c + 1 < width {
+            next.push(b + 1);
+        }
+        for nb in next {
+            let mut t = s.clone();
+            t.swap(b, nb);
+            if !dist.contains_key(&t) {
+                dist.insert(t.clone(), d + 1);
+                queue.push_back(t);
+            }
+        }
+    }
+    dist
+}
+
+fn solve<H: Heuristic<Tiles>>(d: &Tiles, h: &H, s: &TileState, v: Variant) -> SearchResult<u8> {
+    ida_star(d, h, s, v, Limits::default())
+}
+
+fn length(r: &SearchResult<u8>) -> u32 {
+    match &r.outcome {
+        Outcome::Solved(p) => p.len() as u32,
+        other => panic!("not solved: {other:?}"),
+    }
+}
+
+const KORF: Variant = Variant {
+    step: Step::Next,
+    reverse_pruning: true,
+};
+
+fn all_variants() -> Vec<Variant> {
+    let mut v = Vec::new();
+    for step in Step::ALL {
+        for reverse_pruning in [true, false] {
+            v.push(Variant {
+                step,
+                reverse_pruning,
+            });
+        }
+    }
+    v
+}
+
+#[test]
+fn eight_puzzle_every_state_manhattan_and_linear_conflict_are_exact() {
+    let goal = tiles::default_goal(9);
+    let oracle = bfs(3, 3, &goal);
+    assert_eq!(oracle.len(), 181_440);
+    // OEIS A089473: the number of 8-puzzle states at each distance.
+    let mut histogram = vec![0u32; 32];
+    for &dist in oracle.values() {
+        histogram[dist as usize] += 1;
+    }
+    assert_eq!(
+        histogram,
+        [
+            1, 2, 4, 8, 16, 20, 39, 62, 116, 152, 286, 396, 748, 1024, 1893, 2512, 4485, 5638,
+            9529, 10878, 16993, 17110, 23952, 20224, 24047, 15578, 14560, 6274, 3910, 760, 221, 2
+        ]
+    );
+    let d = Tiles::new(3, 3, &goal).unwrap();
+    for (perm, &dist) in &oracle {
+        let s = d.state(perm).unwrap();
+        assert!(d.is_solvable(&s));
+        let md = solve(&d, &Manhattan, &s, KORF);
+        assert_eq!(length(&md), dist, "manhattan on {perm:?}");
+        let lc = solve(&d, &LinearConflict, &s, KORF);
+        assert_eq!(length(&lc), dist, "linear-conflict on {perm:?}");
+        assert!(lc.stats.generated <= md.stats.generated || dist < 2);
+    }
+}
+
+#[test]
+fn eight_puzzle_heuristics_never_exceed_the_distance_and_misplaced_is_exact_on_a_sample() {
+    let goal = tiles::default_goal(9);
+    let oracle = bfs(3, 3, &goal);
+    let d = Tiles::new(3, 3, &goal).unwrap();
+    let mut states: Vec<_> = oracle.iter().collect();
+    states.sort();
+    for (i, (perm, &dist)) in states.iter().enumerate() {
+        let s = d.state(perm).unwrap();
+        let (mp, md, lc) = (
+            Misplaced.estimate(Misplaced.init(&d, &s)),
+            Manhattan.estimate(Manhattan.init(&d, &s)),
+            LinearConflict.estimate(LinearConflict.init(&d, &s)),
+        );
+        assert!(mp <= md && md <= lc && lc <= dist, "{perm:?}: {mp} {md} {lc} > {dist}");
+        if i % 181 == 0 {
+            let r = solve(&d, &Misplaced, &s, KORF);
+            assert_eq!(length(&r), dist, "misplaced on {perm:?}");
+        }
+    }
+}
+
+#[test]
+fn eight_puzzle_every_variant_is_optimal_and_pruning_never_saves_nodes_when_off() {
+    let goal = tiles::default_goal(9);
+    let oracle = bfs(3, 3, &goal);
+    let d = Tiles::new(3, 3, &goal).unwrap();
+    let mut states: Vec<_> = oracle.iter().collect();
+    states.sort();
+    for (perm, &dist) in states.iter().step_by(1009) {
+        let s = d.state(perm).unwrap();
+        for v in all_variants().into_iter().filter(|v| v.reverse_pruning) {
+            let runs = [
+                solve(&d, &Misplaced, &s, v),
+                solve(&d, &Manhattan, &s, v),
+                solve(&d, &LinearConflict, &s, v),
+            ];
+            for r in &runs {
+                assert_eq!(length(r), dist, "{perm:?} {v:?}");
+                assert!(r.optimal_guaranteed);
+            }
+            // Without pruning the tree of a deep state is too large to search in a test.
+            if v.reverse_pruning && dist <= 18 {
+                let off = Variant {
+                    reverse_pruning: false,
+                    ..v
+                };
+                let off_runs = [
+                    solve(&d, &Misplaced, &s, off),
+                    solve(&d, &Manhattan, &s, off),
+                    solve(&d, &LinearConflict, &s, off),
+                ];
+                for (on, off) in runs.iter().zip(&off_runs) {
+                    assert!(off.stats.generated >= on.stats.generated, "{perm:?} {v:?}");
+                    assert!(off.stats.expanded >= on.stats.expanded, "{perm:?} {v:?}");
+                }
+            }
+        }
+        if dist <= 14 {
+            assert_eq!(length(&solve(&d, &Zero, &s, KORF)), dist, "zero on {perm:?}");
+        }
+    }
+}
+
+/// Small boards of every shape, each with a random goal: parity-based solvability agrees with
+/// reachability, and IDA* finds the BFS distance.
+#[test]
+fn small_boards_with_random_goals_match_bfs() {
+    let mut rng = Rng::new(11);
+    for (w, h) in [(2, 2), (2, 3), (3, 2), (2, 4), (4, 2)] {
+        let n = w * h;
+        let mut goal: Vec<u8> = (0..n as u8).collect();
+        rng.shuffle(&mut goal);
+        let oracle = bfs(w, h, &goal);
+        let d = Tiles::new(w, h, &goal).unwrap();
+        let mut perm: Vec<u8> = (0..n as u8).collect();
+        for _ in 0..300 {
+            rng.shuffle(&mut perm);
+            let s = d.state(&perm).unwrap();
+            assert_eq!(d.is_solvable(&s), oracle.contains_key(&perm), "{w}x{h} {perm:?}");
+            if let Some(&dist) = oracle.get(&perm) {
+                assert_eq!(length(&solve(&d, &LinearConflict, &s, KORF)), dist);
+                let two = Variant {
+                    step: Step::Two,
+                    reverse_pruning: true,
+                };
+                assert_eq!(length(&solve(&d, &Misplaced, &s, two)), dist);
+            }
+        }
+        assert_eq!(oracle.len() * 2, (1..=n).product::<usize>());
+    }
+}
+
+#[test]
+fn luogu_p1379_goal() {
+    let goal = tiles::parse_permutation("1 2 3 8 0 4 7 6 5", 9).unwrap();
+    let d = Tiles::new(3, 3, &goal).unwrap();
+    let s = d.state(&tiles::parse_permutation("2 8 3 1 0 4 7 6 5", 9).unwrap()).unwrap();
+    for v in all_variants() {
+        assert_eq!(length(&solve(&d, &Manhattan, &s, v)), 4);
+    }
+}
+
+#[test]
+fn apply_then_undo_is_the_identity_and_incremental_values_equal_recomputation() {
+    let mut rng = Rng::new(5);
+    for (w, h) in [(2, 2), (3, 3), (4, 4), (5, 3), (3, 5), (6, 6), (7, 4)] {
+        let n = w * h;
+        let mut goal: Vec<u8> = (0..n as u8).collect();
+        rng.shuffle(&mut goal);
+        let d = Tiles::new(w, h, &goal).unwrap();
+        let mut s = d.goal().clone();
+        assert_eq!(Manhattan.init(&d, &s), 0);
+        assert_eq!(Misplaced.init(&d, &s), 0);
+        assert_eq!(LinearConflict.estimate(LinearConflict.init(&d, &s)), 0);
+        let (mut md, mut mp, mut lc) = (
+            Manhattan.init(&d, &s),
+            Misplaced.init(&d, &s),
+            LinearConflict.init(&d, &s),
+        );
+        for _ in 0..2000 {
+            let moves = d.moves(&s);
+            let m = moves[rng.below(moves.len() as u64) as usize];
+            let before = s.clone();
+            d.apply(&mut s, m);
+            let mut back = s.clone();
+            d.undo(&mut back, m);
+            assert_eq!(back, before);
+            md = Manhattan.update(&d, &before, m, md);
+            mp = Misplaced.update(&d, &before, m, mp);
+            lc = LinearConflict.update(&d, &before, m, lc);
+            assert_eq!(md, Manhattan.init(&d, &s), "{w}x{h}");
+            assert_eq!(mp, Misplaced.init(&d, &s), "{w}x{h}");
+            assert_eq!(lc, LinearConflict.init(&d, &s), "{w}x{h}");
+            assert!(d.is_solvable(&s));
+        }
+    }
+}
