@@ -157,7 +157,10 @@ impl fmt::Display for Status {
 /// A start state ready to search, with its domain's tables (shared between jobs).
 #[derive(Clone)]
 pub enum Puzzle {
-    Tiles { domain: Arc<Tiles>, start: TileState },
+    Tiles {
+        domain: Arc<Tiles>,
+        start: TileState,
+    },
 }
 
 impl Puzzle {
@@ -236,7 +239,11 @@ pub fn solve(puzzle: &Puzzle, spec: &Spec, limits: Limits<'_>) -> Result<Answer,
 
 /// The names of `kinds`, comma separated.
 pub fn names(kinds: &[HeuristicKind]) -> String {
-    kinds.iter().map(|h| h.name()).collect::<Vec<_>>().join(", ")
+    kinds
+        .iter()
+        .map(|h| h.name())
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 fn unsolvable(optimal_guaranteed: bool) -> Answer {

@@ -69,7 +69,9 @@ fn seed_cases() {
         reverse_pruning: true,
     };
     for (start, optimal) in cases {
-        let s = d.state(&tiles::parse_permutation(start, 16).unwrap()).unwrap();
+        let s = d
+            .state(&tiles::parse_permutation(start, 16).unwrap())
+            .unwrap();
         let r = ida_star(&d, &LinearConflict, &s, v, Limits::default());
         assert_eq!(length(&r), optimal, "{start}");
     }

@@ -2,7 +2,9 @@
 
 use idabench::domains::tiles::{self, LinearConflict, Manhattan, Misplaced, TileState, Tiles};
 use idabench::rng::Rng;
-use idabench::search::{ida_star, Domain, Heuristic, Limits, Outcome, SearchResult, Step, Variant, Zero};
+use idabench::search::{
+    ida_star, Domain, Heuristic, Limits, Outcome, SearchResult, Step, Variant, Zero,
+};
 use std::collections::{HashMap, VecDeque};
 
 /// Distances to `goal` of every state reachable from it, by BFS over plain vectors: swaps of the
@@ -112,7 +114,10 @@ fn eight_puzzle_heuristics_never_exceed_the_distance_and_misplaced_is_exact_on_a
             Manhattan.estimate(Manhattan.init(&d, &s)),
             LinearConflict.estimate(LinearConflict.init(&d, &s)),
         );
-        assert!(mp <= md && md <= lc && lc <= dist, "{perm:?}: {mp} {md} {lc} > {dist}");
+        assert!(
+            mp <= md && md <= lc && lc <= dist,
+            "{perm:?}: {mp} {md} {lc} > {dist}"
+        );
         if i % 181 == 0 {
             let r = solve(&d, &Misplaced, &s, KORF);
             assert_eq!(length(&r), dist, "misplaced on {perm:?}");
@@ -157,7 +162,11 @@ fn eight_puzzle_every_variant_is_optimal_and_pruning_never_saves_nodes_when_off(
             }
         }
         if dist <= 14 {
-            assert_eq!(length(&solve(&d, &Zero, &s, KORF)), dist, "zero on {perm:?}");
+            assert_eq!(
+                length(&solve(&d, &Zero, &s, KORF)),
+                dist,
+                "zero on {perm:?}"
+            );
         }
     }
 }
@@ -177,7 +186,11 @@ fn small_boards_with_random_goals_match_bfs() {
         for _ in 0..300 {
             rng.shuffle(&mut perm);
             let s = d.state(&perm).unwrap();
-            assert_eq!(d.is_solvable(&s), oracle.contains_key(&perm), "{w}x{h} {perm:?}");
+            assert_eq!(
+                d.is_solvable(&s),
+                oracle.contains_key(&perm),
+                "{w}x{h} {perm:?}"
+            );
             if let Some(&dist) = oracle.get(&perm) {
                 assert_eq!(length(&solve(&d, &LinearConflict, &s, KORF)), dist);
                 let two = Variant {
@@ -195,7 +208,9 @@ fn small_boards_with_random_goals_match_bfs() {
 fn luogu_p1379_goal() {
     let goal = tiles::parse_permutation("1 2 3 8 0 4 7 6 5", 9).unwrap();
     let d = Tiles::new(3, 3, &goal).unwrap();
-    let s = d.state(&tiles::parse_permutation("2 8 3 1 0 4 7 6 5", 9).unwrap()).unwrap();
+    let s = d
+        .state(&tiles::parse_permutation("2 8 3 1 0 4 7 6 5", 9).unwrap())
+        .unwrap();
     for v in all_variants() {
         assert_eq!(length(&solve(&d, &Manhattan, &s, v)), 4);
     }

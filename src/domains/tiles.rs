@@ -65,7 +65,11 @@ pub fn parse_permutation(text: &str, n: usize) -> Result<Vec<u8>, String> {
     let mut tiles = Vec::with_capacity(n);
     for (i, tok) in text.split_whitespace().enumerate() {
         let v: usize = tok.parse().map_err(|_| {
-            format!("token {} '{tok}' is not a tile number (expected 0 to {})", i + 1, n - 1)
+            format!(
+                "token {} '{tok}' is not a tile number (expected 0 to {})",
+                i + 1,
+                n - 1
+            )
         })?;
         if v >= n {
             return Err(format!(
@@ -131,8 +135,8 @@ impl Tiles {
         for t in 1..n {
             let g = goal_pos[t] as usize;
             for cell in 0..n {
-                dist[t][cell] = ((g / width).abs_diff(cell / width)
-                    + (g % width).abs_diff(cell % width)) as u8;
+                dist[t][cell] =
+                    ((g / width).abs_diff(cell / width) + (g % width).abs_diff(cell % width)) as u8;
             }
         }
         let (mut row, mut col) = ([0u8; 256], [0u8; 256]);
@@ -273,8 +277,12 @@ impl Tiles {
     /// The full linear-conflict penalty of a state (every row and column).
     fn conflicts(&self, s: &TileState) -> u32 {
         let at = |cell: usize| s.cells[cell];
-        (0..self.height).map(|r| self.row_penalty(at, r)).sum::<u32>()
-            + (0..self.width).map(|c| self.col_penalty(at, c)).sum::<u32>()
+        (0..self.height)
+            .map(|r| self.row_penalty(at, r))
+            .sum::<u32>()
+            + (0..self.width)
+                .map(|c| self.col_penalty(at, c))
+                .sum::<u32>()
     }
 
     fn manhattan_full(&self, s: &TileState) -> u32 {
@@ -319,7 +327,10 @@ fn check_permutation(tiles: &[u8], n: usize) -> Result<(), String> {
 fn state_of(tiles: &[u8]) -> TileState {
     let mut cells = [0u8; 256];
     cells[..tiles.len()].copy_from_slice(tiles);
-    let blank = tiles.iter().position(|&t| t == 0).expect("checked permutation") as u8;
+    let blank = tiles
+        .iter()
+        .position(|&t| t == 0)
+        .expect("checked permutation") as u8;
     TileState { cells, blank }
 }
 
@@ -457,13 +468,19 @@ impl Heuristic<Tiles> for LinearConflict {
             if r != d.row[b] && r != d.row[to] {
                 return (md, lc);
             }
-            (d.row_penalty(now, r as usize), d.row_penalty(after, r as usize))
+            (
+                d.row_penalty(now, r as usize),
+                d.row_penalty(after, r as usize),
+            )
         } else {
             let c = d.goal_col[t as usize];
             if c != d.col[b] && c != d.col[to] {
                 return (md, lc);
             }
-            (d.col_penalty(now, c as usize), d.col_penalty(after, c as usize))
+            (
+                d.col_penalty(now, c as usize),
+                d.col_penalty(after, c as usize),
+            )
         };
         (md, lc + new - old)
     }

@@ -104,7 +104,11 @@ fn run<D: Domain, H: Heuristic<D>, const PRUNE: bool>(
         search.next_bound = u32::MAX;
         search.capped = false;
         let (gen0, exp0) = (
-            if stats.iterations.is_empty() { 0 } else { search.generated },
+            if stats.iterations.is_empty() {
+                0
+            } else {
+                search.generated
+            },
             search.expanded,
         );
         let flow = search.dfs::<PRUNE>(0, hv, None);

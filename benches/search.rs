@@ -1,0 +1,61 @@
+//! Node throughput of the search: Korf instances solved with each heuristic, every solution's
+//! length asserted. Criterion reports elements/s, which here are nodes generated per second.
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use idabench::domains::tiles::{parse_permutation, LinearConflict, Manhattan, TileState, Tiles};
+use idabench::search::{ida_star, Heuristic, Limits, Outcome, Step, Variant};
+use std::hint::black_box;
+
+/// Korf's instances #79, 12, 42, 55, 97 and 2 (goal: blank first), with their optimal lengths.
+const KORF: [(&str, usize); 6] = [
+    ("0 1 9 7 11 13 5 3 14 12 4 2 8 6 10 15", 42),
+    ("14 1 9 6 4 8 12 5 7 2 3 0 10 11 13 15", 45),
+    ("4 5 7 2 9 14 12 13 0 3 6 11 8 1 15 10", 42),
+    ("13 8 14 3 9 1 0 7 15 5 4 10 12 2 6 11", 41),
+    ("9 14 5 7 8 15 1 2 10 4 13 6 12 0 11 3", 44),
+    ("13 5 4 10 9 12 8 14 2 3 7 1 0 15 11 6", 55),
+];
+
+const VARIANT: Variant = Variant {
+    step: Step::Next,
+    reverse_pruning: true,
+};
+
+/// Solves every instance, asserts the lengths, and returns the nodes generated in total.
+fn solve_all<H: Heuristic<Tiles>>(d: &Tiles, h: &H, starts: &[(TileState, usize)]) -> u64 {
+    let mut nodes = 0;
+    for (s, optimal) in starts {
+        let r = ida_star(d, h, s, VARIANT, Limits::default());
+        match &r.outcome {
+            Outcome::Solved(p) => assert_eq!(p.len(), *optimal),
+            other => panic!("not solved: {other:?}"),
+        }
+        nodes += r.stats.generated;
+    }
+    nodes
+}
+
+fn heuristics(c: &mut Criterion) {
+    let goal: Vec<u8> = (0..16).collect();
+    let d = Tiles::new(4, 4, &goal).unwrap();
+    let starts: Vec<(TileState, usize)> = KORF
+        .iter()
+        .map(|(s, len)| (d.state(&parse_permutation(s, 16).unwrap()).unwrap(), *len))
+        .collect();
+    let mut group = c.benchmark_group("korf6");
+    group.sample_size(10);
+    let nodes = solve_all(&d, &Manhattan, &starts);
+    group.throughput(Throughput::Elements(nodes));
+    group.bench_function("manhattan", |b| {
+        b.iter(|| black_box(solve_all(&d, &Manhattan, &starts)))
+    });
+    let nodes = solve_all(&d, &LinearConflict, &starts);
+    group.throughput(Throughput::Elements(nodes));
+    group.bench_function("linear-conflict", |b| {
+        b.iter(|| black_box(solve_all(&d, &LinearConflict, &starts)))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, heuristics);
+criterion_main!(benches);
