@@ -1,15 +1,34 @@
 //! Subcommand glue: the only module that touches paths, stdout and exit codes.
 
-use crate::cli::{Cli, Command, Format, LimitArgs, OnOff, SolveArgs};
+use crate::batch::{self, Job};
+use crate::cli::{
+    Cli, Command, CompareArgs, CompareFormat, Format, GenerateArgs, LimitArgs, OnOff, RunArgs,
+    SolveArgs,
+};
+use crate::clock;
+use crate::compare;
+use crate::dataset::{self, Dataset};
+use crate::domains::tiles;
+use crate::generate;
+use crate::record::{self, DatasetInfo, Manifest, Record};
+use crate::report::{self, RunsWriter};
 use crate::search::Limits;
 use crate::solve::{self, DomainKind, Puzzle, Spec};
 use serde_json::json;
+use sha2::{Digest, Sha256};
+use std::collections::HashMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 /// Exit codes, as documented in README and `--help`.
 pub const EXIT_OK: u8 = 0;
 pub const EXIT_RUNTIME: u8 = 1;
 pub const EXIT_INPUT: u8 = 2;
+pub const EXIT_WRONG: u8 = 4;
+/// A run stopped by Ctrl-C (128 + SIGINT, as shells report it).
+pub const EXIT_INTERRUPTED: u8 = 130;
 
 /// An error to print and the exit code that goes with it.
 #[derive(Debug)]
@@ -37,7 +56,10 @@ impl Failure {
 /// Runs a parsed command line; the exit code on success.
 pub fn run(cli: Cli) -> Result<u8, Failure> {
     match cli.command {
+        Command::Run(args) => run_batch(args),
         Command::Solve(args) => solve_one(args),
+        Command::Compare(args) => compare_runs(args),
+        Command::Generate(args) => generate_dataset(args),
     }
 }
 
@@ -105,4 +127,408 @@ fn solve_one(args: SolveArgs) -> Result<u8, Failure> {
         }
     }
     Ok(EXIT_OK)
+}
+
+fn generate_dataset(args: GenerateArgs) -> Result<u8, Failure> {
+    if DomainKind::parse(&args.domain) != Some(DomainKind::Tiles) {
+        return Err(Failure::input(format!(
+            "--domain: unknown domain '{}': expected tiles",
+            args.domain
+        )));
+    }
+    let (width, height) = tiles::parse_size(&args.size).map_err(Failure::input)?;
+    let goal = match &args.goal {
+        Some(g) => tiles::parse_permutation(g, width * height)
+            .map_err(|e| Failure::input(format!("--goal: {e}")))?,
+        None => tiles::default_goal(width * height),
+    };
+    let spec = generate::TilesSpec {
+        width,
+        height,
+        goal,
+    };
+    let mode = match (args.all, args.count, args.walk) {
+        (true, _, _) => generate::Mode::All,
+        (false, Some(count), None) => generate::Mode::Random {
+            count,
+            seed: args.seed,
+        },
+        (false, Some(count), Some(moves)) => generate::Mode::Walk {
+            count,
+            seed: args.seed,
+            moves,
+        },
+        (false, None, _) => return Err(Failure::input("give --all or --count N")),
+    };
+    match &args.out {
+        None => {
+            generate::tiles(&spec, &mode, &mut std::io::stdout().lock()).map_err(Failure::input)?
+        }
+        Some(path) => {
+            let mut bytes = Vec::new();
+            generate::tiles(&spec, &mode, &mut bytes).map_err(Failure::input)?;
+            report::write_atomic(path, &bytes).map_err(Failure::runtime)?;
+        }
+    }
+    Ok(EXIT_OK)
+}
+
+fn compare_runs(args: CompareArgs) -> Result<u8, Failure> {
+    let opts = compare::Options {
+        time_threshold: args.time_threshold,
+        allow_node_changes: args.allow_node_changes,
+        format: match args.format {
+            CompareFormat::Text => compare::Format::Text,
+            CompareFormat::Markdown => compare::Format::Markdown,
+            CompareFormat::Csv => compare::Format::Csv,
+        },
+        ..compare::Options::default()
+    };
+    compare::run(
+        &args.baseline,
+        &args.current,
+        &opts,
+        &mut std::io::stdout().lock(),
+    )
+    .map_err(Failure::input)
+}
+
+/// Set by Ctrl-C; searches poll it.
+static CANCEL: AtomicBool = AtomicBool::new(false);
+
+fn install_ctrl_c() {
+    // A second Ctrl-C leaves at once; the first lets running jobs stop and reports be written.
+    let _ = ctrlc::set_handler(|| {
+        if CANCEL.swap(true, Ordering::SeqCst) {
+            std::process::exit(i32::from(EXIT_INTERRUPTED));
+        }
+        eprintln!("\ninterrupted: stopping; finished jobs are kept (rerun with --resume)");
+    });
+}
+
+fn run_batch(args: RunArgs) -> Result<u8, Failure> {
+    let start_time = clock::rfc3339_now();
+    let mut datasets: Vec<Dataset> = Vec::new();
+    let mut infos = Vec::new();
+    for path in &args.datasets {
+        let bytes = fs::read(path)
+            .map_err(|e| Failure::input(format!("{}: cannot read: {e}", path.display())))?;
+        let d = dataset::parse(path, &bytes).map_err(|e| Failure::input(e.to_string()))?;
+        if let Some(other) = datasets.iter().find(|o| o.name == d.name) {
+            return Err(Failure::input(format!(
+                "{} and {} have the same name '{}': reports key jobs by dataset name",
+                other.path.display(),
+                path.display(),
+                d.name
+            )));
+        }
+        infos.push(DatasetInfo {
+            path: path.display().to_string(),
+            name: d.name.clone(),
+            sha256: hex(&Sha256::digest(&bytes)),
+            instances: d.instances.len(),
+        });
+        datasets.push(d);
+    }
+    let specs = variants(&args);
+    let names: Vec<String> = specs.iter().map(Spec::name).collect();
+    let mut jobs = Vec::new();
+    let mut skipped = 0u64;
+    for d in &datasets {
+        for instance in &d.instances {
+            for (spec, variant) in specs.iter().zip(&names) {
+                if instance.domain.heuristics().contains(&spec.heuristic) {
+                    jobs.push(Job {
+                        index: jobs.len(),
+                        dataset: d,
+                        instance,
+                        spec: *spec,
+                        variant,
+                    });
+                } else {
+                    skipped += 1;
+                }
+            }
+        }
+    }
+    if jobs.is_empty() {
+        return Err(Failure::input(
+            "no job to run: no requested heuristic applies to the datasets' domains",
+        ));
+    }
+    if skipped > 0 && !args.quiet {
+        eprintln!("note: {skipped} instance x variant pair(s) skipped: the heuristic does not apply to the instance's domain");
+    }
+    let dir = run_dir(&args)?;
+    let runs_path = dir.join("runs.csv");
+    let manifest_path = dir.join("manifest.json");
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut manifest = Manifest {
+        idabench_version: env!("CARGO_PKG_VERSION").to_string(),
+        git_commit: git_commit(),
+        rustc_version: env!("IDABENCH_RUSTC_VERSION").to_string(),
+        build_profile: env!("IDABENCH_PROFILE").to_string(),
+        cpu_model: cpu_model(),
+        cores,
+        jobs: args.jobs.unwrap_or(cores).max(1),
+        command_line: std::env::args().collect(),
+        datasets: infos,
+        variants: names.clone(),
+        max_nodes: args.limits.max_nodes,
+        time_limit_s: args.limits.time_limit,
+        start_time,
+        end_time: String::new(),
+    };
+    let mut done: Vec<Record> = Vec::new();
+    if args.resume {
+        done = resume_records(&dir, &manifest)?;
+        if let Ok(old) = record::read_manifest(&manifest_path) {
+            manifest.start_time = old.start_time;
+        }
+    } else {
+        fs::create_dir_all(&dir)
+            .map_err(|e| Failure::runtime(format!("{}: cannot create: {e}", dir.display())))?;
+    }
+    report::write_atomic(&manifest_path, &report::manifest_json(&manifest))
+        .map_err(Failure::runtime)?;
+    // Every job's record, in job order; a resumed run fills in what it finished before.
+    let mut slots: Vec<Option<Record>> = vec![None; jobs.len()];
+    if !done.is_empty() {
+        let order: HashMap<(&str, &str, &str), usize> = jobs
+            .iter()
+            .map(|j| {
+                (
+                    (j.dataset.name.as_str(), j.instance.id.as_str(), j.variant),
+                    j.index,
+                )
+            })
+            .collect();
+        for r in &done {
+            if let Some(&i) = order.get(&r.key()) {
+                slots[i] = Some(r.clone());
+            }
+        }
+    }
+    let done: Vec<Record> = slots.iter().flatten().cloned().collect();
+    let todo: Vec<Job> = jobs
+        .iter()
+        .filter(|j| slots[j.index].is_none())
+        .copied()
+        .collect();
+    if args.resume && !args.quiet {
+        eprintln!(
+            "resuming {}: {} job(s) done, {} to run",
+            dir.display(),
+            done.len(),
+            todo.len()
+        );
+    }
+    // The rewritten file holds exactly the kept rows; new rows are appended to it.
+    report::write_atomic(
+        &runs_path,
+        &report::runs_csv(&done).map_err(Failure::runtime)?,
+    )
+    .map_err(Failure::runtime)?;
+    let mut writer = RunsWriter::append_to(&runs_path)
+        .map_err(|e| Failure::runtime(format!("{}: cannot open: {e}", runs_path.display())))?;
+    install_ctrl_c();
+    let opts = batch::Options {
+        jobs: manifest.jobs,
+        max_nodes: args.limits.max_nodes,
+        time_limit: args.limits.time_limit.map(Duration::from_secs_f64),
+        quiet: args.quiet,
+        cancel: &CANCEL,
+    };
+    batch::run(&todo, &opts, |records| {
+        writer.append(records.iter().map(|(_, r)| r))?;
+        for (i, r) in records {
+            slots[i] = Some(r);
+        }
+        Ok::<(), String>(())
+    })
+    .map_err(Failure::runtime)?;
+    drop(writer);
+    let interrupted = CANCEL.load(Ordering::SeqCst);
+    let all: Vec<Record> = slots.into_iter().flatten().collect();
+    manifest.end_time = clock::rfc3339_now();
+    let summary = report::summarize(&all, &names, args.limits.time_limit);
+    let write = |name: &str, bytes: &[u8]| report::write_atomic(&dir.join(name), bytes);
+    write(
+        "runs.csv",
+        &report::runs_csv(&all).map_err(Failure::runtime)?,
+    )
+    .and_then(|_| write("summary.csv", &report::summary_csv(&summary)?))
+    .and_then(|_| {
+        write(
+            "summary.md",
+            report::summary_md(&summary, &manifest).as_bytes(),
+        )
+    })
+    .and_then(|_| write("manifest.json", &report::manifest_json(&manifest)))
+    .map_err(Failure::runtime)?;
+    println!("{}", report::summary_md(&summary, &manifest));
+    println!("reports: {}", dir.display());
+    let wrong = all.iter().filter(|r| r.status == "wrong").count();
+    if interrupted {
+        eprintln!(
+            "interrupted: {} of {} jobs done; finish with: --resume --out {} --name {}",
+            all.len(),
+            jobs.len(),
+            args.out.display(),
+            dir.file_name()
+                .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
+        );
+        return Ok(EXIT_INTERRUPTED);
+    }
+    if wrong > 0 {
+        eprintln!("{wrong} job(s) are wrong: see the status and message columns of runs.csv");
+        return Ok(EXIT_WRONG);
+    }
+    Ok(EXIT_OK)
+}
+
+/// Every combination of the requested heuristics, steps and pruning settings, in that nesting.
+fn variants(args: &RunArgs) -> Vec<Spec> {
+    let mut specs = Vec::new();
+    for &heuristic in &args.heuristic {
+        for &step in &args.step {
+            for &p in &args.reverse_pruning {
+                let spec = Spec {
+                    heuristic,
+                    step,
+                    reverse_pruning: p == OnOff::On,
+                };
+                if !specs.contains(&spec) {
+                    specs.push(spec);
+                }
+            }
+        }
+    }
+    specs
+}
+
+/// OUT/NAME; with --resume and no --name, the newest run in OUT.
+fn run_dir(args: &RunArgs) -> Result<PathBuf, Failure> {
+    if let Some(name) = &args.name {
+        if name.is_empty() || name.contains(['/', '\\']) || name == "." || name == ".." {
+            return Err(Failure::input(format!(
+                "--name '{name}': expected a plain directory name"
+            )));
+        }
+        let dir = args.out.join(name);
+        if !args.resume && dir.join("runs.csv").exists() {
+            return Err(Failure::input(format!(
+                "{} already holds a run: pass --resume to finish it, or choose another --name",
+                dir.display()
+            )));
+        }
+        return Ok(dir);
+    }
+    if !args.resume {
+        return Ok(args.out.join(clock::compact_now()));
+    }
+    newest_run(&args.out).ok_or_else(|| {
+        Failure::input(format!(
+            "--resume: no run to resume in {} (name one with --name)",
+            args.out.display()
+        ))
+    })
+}
+
+fn newest_run(out: &Path) -> Option<PathBuf> {
+    fs::read_dir(out)
+        .ok()?
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.join("runs.csv").is_file())
+        .max_by_key(|p| {
+            fs::metadata(p.join("runs.csv"))
+                .and_then(|m| m.modified())
+                .ok()
+        })
+}
+
+/// The rows an interrupted run finished, after checking it was made with the same datasets and
+/// variants. A last line cut short by a hard kill is dropped.
+fn resume_records(dir: &Path, manifest: &Manifest) -> Result<Vec<Record>, Failure> {
+    let runs_path = dir.join("runs.csv");
+    if !runs_path.is_file() {
+        return Err(Failure::input(format!(
+            "--resume: {} does not exist: there is no run to resume there",
+            runs_path.display()
+        )));
+    }
+    if let Ok(old) = record::read_manifest(&dir.join("manifest.json")) {
+        if old
+            .datasets
+            .iter()
+            .map(|d| (&d.name, &d.sha256))
+            .ne(manifest.datasets.iter().map(|d| (&d.name, &d.sha256)))
+        {
+            return Err(Failure::input(format!(
+                "--resume: {} was made from other dataset files (names or SHA-256 differ); start a new run instead",
+                dir.display()
+            )));
+        }
+        if old.variants != manifest.variants {
+            return Err(Failure::input(format!(
+                "--resume: {} was made with variants {}, not {}",
+                dir.display(),
+                old.variants.join(" "),
+                manifest.variants.join(" ")
+            )));
+        }
+    }
+    let mut bytes = fs::read(&runs_path)
+        .map_err(|e| Failure::runtime(format!("{}: cannot read: {e}", runs_path.display())))?;
+    if !bytes.is_empty() && !bytes.ends_with(b"\n") {
+        let keep = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        bytes.truncate(keep);
+        report::write_atomic(&runs_path, &bytes).map_err(Failure::runtime)?;
+    }
+    if bytes.is_empty() {
+        return Ok(Vec::new());
+    }
+    let records = record::read_runs(&runs_path).map_err(Failure::input)?;
+    Ok(records
+        .into_iter()
+        .filter(|r| r.status != "cancelled")
+        .collect())
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn git_commit() -> Option<String> {
+    let out = std::process::Command::new("git")
+        .args(["rev-parse", "HEAD"])
+        .output()
+        .ok()?;
+    if !out.status.success() {
+        return None;
+    }
+    let commit = String::from_utf8(out.stdout).ok()?.trim().to_string();
+    let dirty = std::process::Command::new("git")
+        .args(["status", "--porcelain", "--untracked-files=no"])
+        .output()
+        .ok()
+        .is_some_and(|o| !o.stdout.is_empty());
+    Some(if dirty {
+        format!("{commit}-dirty")
+    } else {
+        commit
+    })
+}
+
+fn cpu_model() -> String {
+    fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|text| {
+            text.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split_once(':'))
+                .map(|(_, v)| v.trim().to_string())
+        })
+        .unwrap_or_else(|| std::env::consts::ARCH.to_string())
 }

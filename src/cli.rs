@@ -3,6 +3,7 @@
 use crate::search::Step;
 use crate::solve::HeuristicKind;
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -19,9 +20,143 @@ pub struct Cli {
 
 #[derive(Subcommand, Debug)]
 pub enum Command {
+    /// Solve every instance of the datasets under every variant, in parallel, and write reports.
+    #[command(after_help = RUN_HELP)]
+    Run(RunArgs),
     /// Solve one instance given on the command line and print its figures.
     #[command(after_help = SOLVE_HELP)]
     Solve(SolveArgs),
+    /// Write a dataset: every state of a small board, random states, or random walks.
+    #[command(after_help = GENERATE_HELP)]
+    Generate(GenerateArgs),
+    /// Compare two runs job by job: exact results, and CPU time with a confidence interval.
+    #[command(after_help = COMPARE_HELP)]
+    Compare(CompareArgs),
+}
+
+const COMPARE_HELP: &str = "\
+Jobs are joined on (dataset, instance, variant). Status, length and node counts must be equal:
+node counts are deterministic, so any difference is a real change in the search. CPU times are
+compared as per-job ratios current/baseline: their geometric mean and a bootstrap 95% interval
+give a verdict per variant and overall: improved, unchanged, regressed (the whole interval above
+the threshold) or inconclusive (the interval straddles it).
+
+Exit codes: 0 nothing wrong; 2 usage or input error (missing files, unreadable CSV, different
+datasets); 3 time regression (overall or in any variant); 4 changed results (status, length or
+node counts, or jobs missing from CURRENT) unless --allow-node-changes. 4 wins over 3.
+
+Example:
+  idabench compare reports/baseline reports/smoke --format markdown >> \"$GITHUB_STEP_SUMMARY\"";
+
+const GENERATE_HELP: &str = "\
+Examples:
+  idabench generate --domain tiles --size 3x3 --all --out eight.csv     every solvable state, optimal from BFS
+  idabench generate --domain tiles --size 4x4 --count 100 --seed 7      uniform random solvable states
+  idabench generate --domain tiles --size 4x4 --count 100 --seed 7 --walk 40   random walks from the goal
+
+The same arguments always give the same file.";
+
+#[derive(Args, Debug)]
+pub struct GenerateArgs {
+    /// Puzzle family.
+    #[arg(long, default_value = "tiles")]
+    pub domain: String,
+    /// Board size WIDTHxHEIGHT.
+    #[arg(long)]
+    pub size: String,
+    /// Goal state (default: 1 2 ... n-1 then the blank).
+    #[arg(long)]
+    pub goal: Option<String>,
+    /// Every solvable state, with `optimal` from a BFS (boards of at most 10 cells).
+    #[arg(long, conflicts_with_all = ["count", "walk"])]
+    pub all: bool,
+    /// How many instances to draw.
+    #[arg(long, value_name = "N", required_unless_present = "all")]
+    pub count: Option<u64>,
+    /// Seed of the random generator.
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub seed: u64,
+    /// Random walks of K moves from the goal (no move undoes the one before) instead of uniform
+    /// random states.
+    #[arg(long, value_name = "K")]
+    pub walk: Option<u32>,
+    /// Write to FILE instead of stdout (whole or not at all).
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct CompareArgs {
+    /// The reference run: a report directory or its runs.csv.
+    pub baseline: PathBuf,
+    /// The run to judge: a report directory or its runs.csv.
+    pub current: PathBuf,
+    /// A time ratio beyond this (or below its inverse) counts as a change.
+    #[arg(long, default_value_t = 1.10, value_name = "RATIO")]
+    pub time_threshold: f64,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = CompareFormat::Text)]
+    pub format: CompareFormat,
+    /// Report changed results without failing on them (exit 4 becomes 0).
+    #[arg(long)]
+    pub allow_node_changes: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum CompareFormat {
+    Text,
+    Markdown,
+    Csv,
+}
+
+const RUN_HELP: &str = "\
+Each comma list multiplies: --heuristic manhattan,misplaced --step 1,2 --reverse-pruning on,off
+is 8 variants, each named like manhattan/step2/prune. One job = one instance x one variant.
+
+Reports go to OUT/NAME/: runs.csv (one row per job, appended as jobs finish), summary.csv and
+summary.md (one row per variant), manifest.json (versions, machine, command, dataset SHA-256).
+Ctrl-C stops cleanly: finished rows stay in runs.csv and --resume with the same --out and --name
+runs only the missing jobs.
+
+Exit codes: 0 ok; 1 runtime error; 2 usage or input error (the message names file, line, column);
+4 a job is wrong (shorter than the dataset's optimal, or a path that does not replay);
+130 interrupted.
+
+Example:
+  idabench run datasets/smoke.csv --heuristic manhattan,linear-conflict --step 2,next --name smoke";
+
+#[derive(Args, Debug)]
+pub struct RunArgs {
+    /// Dataset CSV files (columns id, domain, size, start, goal, optimal).
+    #[arg(required = true, value_name = "DATASET")]
+    pub datasets: Vec<PathBuf>,
+    /// Heuristics, comma separated: manhattan, linear-conflict, misplaced, zero.
+    #[arg(long, value_delimiter = ',', default_value = "manhattan", value_parser = parse_heuristic)]
+    pub heuristic: Vec<HeuristicKind>,
+    /// Threshold steps, comma separated: 1, 2, next.
+    #[arg(long, value_delimiter = ',', default_value = "next", value_parser = parse_step)]
+    pub step: Vec<Step>,
+    /// Reverse-move pruning, comma separated: on, off.
+    #[arg(long, value_enum, value_delimiter = ',', default_value = "on")]
+    pub reverse_pruning: Vec<OnOff>,
+    /// Worker threads (default: the number of cores).
+    #[arg(long, value_name = "N")]
+    pub jobs: Option<usize>,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+    /// Directory that holds run reports.
+    #[arg(long, value_name = "DIR", default_value = "reports")]
+    pub out: PathBuf,
+    /// This run's name: its reports go to OUT/NAME (default: a UTC timestamp).
+    #[arg(long)]
+    pub name: Option<String>,
+    /// Finish an interrupted run: only the jobs missing from its runs.csv are solved (default
+    /// NAME: the newest run in OUT).
+    #[arg(long)]
+    pub resume: bool,
+    /// No progress output.
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
 const SOLVE_HELP: &str = "\
@@ -73,10 +208,10 @@ pub struct VariantArgs {
 /// Per-job limits.
 #[derive(Args, Debug)]
 pub struct LimitArgs {
-    /// Stop a search after this many generated nodes.
+    /// Stop a search (each job's) after this many generated nodes.
     #[arg(long)]
     pub max_nodes: Option<u64>,
-    /// Stop a search after this many seconds (decimals allowed).
+    /// Stop a search (each job's) after this many seconds (decimals allowed).
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     pub time_limit: Option<f64>,
 }

@@ -1,9 +1,15 @@
 //! idabench: a parallel batch benchmarking harness for IDA* on permutation puzzles.
 
 pub mod app;
+pub mod batch;
 pub mod cli;
+pub mod clock;
+pub mod compare;
+pub mod dataset;
 pub mod domains;
+pub mod generate;
 pub mod record;
+pub mod report;
 pub mod rng;
 pub mod search;
 pub mod solve;

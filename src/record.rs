@@ -2,6 +2,9 @@
 //! run's `Manifest`. Written by `run`, read back by `compare` and `--resume`.
 
 use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::fs::File;
+use std::path::Path;
 
 /// One job's result: a row of runs.csv. Units are in the column names; empty cells are `None`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -76,4 +79,64 @@ pub struct Manifest {
     /// UTC, RFC 3339.
     pub start_time: String,
     pub end_time: String,
+}
+
+/// Reads a runs.csv; every error names the file and line. A job listed twice is an error: it
+/// would make joining two runs ambiguous.
+pub fn read_runs(path: &Path) -> Result<Vec<Record>, String> {
+    let file = File::open(path).map_err(|e| format!("{}: cannot open: {e}", path.display()))?;
+    let mut reader = csv::Reader::from_reader(file);
+    let headers = reader
+        .headers()
+        .map_err(|e| csv_error(path, None, &e))?
+        .clone();
+    let mut records = Vec::new();
+    let mut first_line: HashMap<(String, String, String), u64> = HashMap::new();
+    for row in reader.records() {
+        let row = row.map_err(|e| csv_error(path, Some(&headers), &e))?;
+        let record: Record = row
+            .deserialize(Some(&headers))
+            .map_err(|e| csv_error(path, Some(&headers), &e))?;
+        let line = row.position().map_or(0, csv::Position::line);
+        let (dataset, instance, variant) = record.key();
+        let key = (dataset.to_owned(), instance.to_owned(), variant.to_owned());
+        if let Some(first) = first_line.insert(key, line) {
+            return Err(format!(
+                "{}:{line}: job (dataset {dataset}, instance {instance}, variant {variant}) appears again; first at line {first}",
+                path.display()
+            ));
+        }
+        records.push(record);
+    }
+    Ok(records)
+}
+
+/// Names the file, the line and, where csv knows it, the column.
+fn csv_error(path: &Path, headers: Option<&csv::StringRecord>, error: &csv::Error) -> String {
+    let place = match error.position() {
+        Some(pos) => format!("{}:{}", path.display(), pos.line()),
+        None => path.display().to_string(),
+    };
+    let what = match error.kind() {
+        csv::ErrorKind::Deserialize { err, .. } => {
+            let column = err
+                .field()
+                .and_then(|i| headers?.get(usize::try_from(i).ok()?));
+            match column {
+                Some(column) => format!("column `{column}`: {}", err.kind()),
+                None => err.kind().to_string(),
+            }
+        }
+        csv::ErrorKind::UnequalLengths {
+            expected_len, len, ..
+        } => format!("expected {expected_len} fields like the header, found {len}"),
+        _ => error.to_string(),
+    };
+    format!("{place}: {what}")
+}
+
+pub fn read_manifest(path: &Path) -> Result<Manifest, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
 }

@@ -96,7 +96,7 @@ pub fn parse_permutation(text: &str, n: usize) -> Result<Vec<u8>, String> {
 
 /// The default goal: 1 2 ... n-1, then the blank.
 pub fn default_goal(n: usize) -> Vec<u8> {
-    (1..n as u8).chain([0]).collect()
+    (1..n).map(|t| t as u8).chain([0]).collect()
 }
 
 impl Tiles {

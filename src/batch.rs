@@ -1,0 +1,321 @@
+//! The batch runner: jobs (instance x variant) solved in parallel on rayon workers, each result
+//! handed back as a `Record` as soon as it is finished, with progress on stderr. The only module
+//! that knows rayon and indicatif.
+
+use crate::dataset::{Dataset, Instance};
+use crate::record::Record;
+use crate::search::Limits;
+use crate::solve::{self, Answer, Spec, Status};
+use indicatif::{ProgressBar, ProgressStyle};
+use rayon::prelude::*;
+use std::io::IsTerminal;
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+/// One instance under one variant.
+#[derive(Clone, Copy)]
+pub struct Job<'a> {
+    /// The job's place in the run's deterministic order.
+    pub index: usize,
+    pub dataset: &'a Dataset,
+    pub instance: &'a Instance,
+    pub spec: Spec,
+    /// `spec.name()`, made once per variant rather than once per job.
+    pub variant: &'a str,
+}
+
+/// How to run a batch.
+pub struct Options<'a> {
+    /// Worker threads.
+    pub jobs: usize,
+    pub max_nodes: Option<u64>,
+    pub time_limit: Option<Duration>,
+    /// No progress output at all.
+    pub quiet: bool,
+    /// Set from outside (Ctrl-C): running searches stop, queued jobs are skipped.
+    pub cancel: &'a AtomicBool,
+}
+
+/// Counts kept while a batch runs, for the progress line.
+#[derive(Default)]
+struct Tally {
+    done: u64,
+    solved: u64,
+    limited: u64,
+    nodes: u64,
+    cpu: f64,
+}
+
+impl Tally {
+    fn add(&mut self, r: &Record) {
+        self.done += 1;
+        match r.status.as_str() {
+            "solved" => self.solved += 1,
+            "node_limit" | "time_limit" => self.limited += 1,
+            _ => {}
+        }
+        self.nodes += r.nodes_generated;
+        self.cpu += r.time_cpu_s;
+    }
+
+    fn message(&self) -> String {
+        let rate = if self.cpu > 0.0 {
+            self.nodes as f64 / self.cpu
+        } else {
+            0.0
+        };
+        format!(
+            "solved {} limited {} | {:.1} M nodes/s per worker",
+            self.solved,
+            self.limited,
+            rate / 1e6
+        )
+    }
+}
+
+/// Solves every job on `opts.jobs` workers and gives each finished record, with its job's
+/// `index`, to `sink` on the calling thread, in completion order. Jobs cut short by `opts.cancel`
+/// give no record. `sink` is called with a batch of records whenever some are ready; an error
+/// from it stops the run (the jobs still running are cancelled) and is returned.
+pub fn run<E>(
+    jobs: &[Job<'_>],
+    opts: &Options<'_>,
+    mut sink: impl FnMut(Vec<(usize, Record)>) -> Result<(), E>,
+) -> Result<(), E> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(opts.jobs.max(1))
+        .build()
+        .expect("thread pool");
+    let progress = Progress::new(jobs.len() as u64, opts.quiet);
+    let (tx, rx) = mpsc::channel::<(usize, Record)>();
+    let mut tally = Tally::default();
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            pool.install(|| {
+                jobs.par_iter().for_each_with(tx, |tx, job| {
+                    if opts.cancel.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    if let Some(record) = run_job(job, opts) {
+                        // The receiver only goes away when the sink failed; then nothing is wanted.
+                        let _ = tx.send((job.index, record));
+                    }
+                })
+            })
+        });
+        let mut result = Ok(());
+        while let Ok(first) = rx.recv() {
+            let mut pending = vec![first];
+            pending.extend(rx.try_iter());
+            for (_, r) in &pending {
+                tally.add(r);
+            }
+            if result.is_ok() {
+                result = sink(pending);
+                if result.is_err() {
+                    opts.cancel.store(true, Ordering::Relaxed);
+                }
+            }
+            progress.update(&tally);
+        }
+        progress.finish(&tally);
+        result
+    })
+}
+
+/// Solves one job; `None` when it was cancelled before it finished.
+fn run_job(job: &Job<'_>, opts: &Options<'_>) -> Option<Record> {
+    let limits = Limits {
+        max_nodes: opts.max_nodes,
+        max_time: opts.time_limit,
+        max_depth: None,
+        cancel: Some(opts.cancel),
+    };
+    let result = panic::catch_unwind(AssertUnwindSafe(|| {
+        solve::solve(&job.instance.puzzle, &job.spec, limits)
+    }));
+    let answer = match result {
+        Ok(Ok(answer)) if answer.status == Status::Cancelled => return None,
+        Ok(Ok(answer)) => Ok(answer),
+        Ok(Err(message)) => Err(message),
+        Err(panic) => Err(panic_message(panic.as_ref())),
+    };
+    Some(record(job, answer))
+}
+
+fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
+    let text = panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".into());
+    format!("the search panicked: {text}")
+}
+
+/// The record of a finished job: the answer checked against the dataset's reference length.
+pub fn record(job: &Job<'_>, answer: Result<Answer, String>) -> Record {
+    let spec = &job.spec;
+    let optimal = job.instance.optimal;
+    let mut r = Record {
+        dataset: job.dataset.name.clone(),
+        instance: job.instance.id.clone(),
+        domain: job.instance.domain.name().to_string(),
+        size: job.instance.size.clone(),
+        variant: job.variant.to_string(),
+        heuristic: spec.heuristic.name().to_string(),
+        step: spec.step.name().to_string(),
+        reverse_pruning: if spec.reverse_pruning { "on" } else { "off" }.to_string(),
+        status: String::new(),
+        length: None,
+        optimal,
+        nodes_generated: 0,
+        nodes_expanded: 0,
+        iterations: 0,
+        final_bound: 0,
+        time_wall_s: 0.0,
+        time_cpu_s: 0.0,
+        nodes_per_s: 0.0,
+        initial_h: 0,
+        optimal_guaranteed: true,
+        message: String::new(),
+        path: String::new(),
+    };
+    let a = match answer {
+        Ok(a) => a,
+        Err(message) => {
+            r.status = Status::Error.name().to_string();
+            r.message = message;
+            return r;
+        }
+    };
+    let (status, message) = judge(&a, optimal);
+    r.status = status.name().to_string();
+    r.message = message;
+    r.length = a.length;
+    r.nodes_generated = a.stats.generated;
+    r.nodes_expanded = a.stats.expanded;
+    r.iterations = a.stats.iterations.len() as u32;
+    r.final_bound = a.stats.final_bound;
+    r.time_wall_s = a.wall.as_secs_f64();
+    r.time_cpu_s = a.cpu.as_secs_f64();
+    r.nodes_per_s = if r.time_cpu_s > 0.0 {
+        (r.nodes_generated as f64 / r.time_cpu_s).round()
+    } else {
+        0.0
+    };
+    r.initial_h = a.stats.initial_h;
+    r.optimal_guaranteed = a.optimal_guaranteed;
+    r.path = a.path.unwrap_or_default();
+    r
+}
+
+/// The status to report, given the dataset's reference length: longer is `suboptimal`, shorter
+/// (or no solution where the reference has one) is `wrong`.
+fn judge(a: &Answer, optimal: Option<u32>) -> (Status, String) {
+    match (a.status, a.length, optimal) {
+        (Status::Wrong, _, _) => (
+            Status::Wrong,
+            "the returned path does not replay to the goal".into(),
+        ),
+        (Status::Solved, Some(len), Some(opt)) if len > opt => (
+            Status::Suboptimal,
+            format!("length {len} is longer than the reference {opt}"),
+        ),
+        (Status::Solved, Some(len), Some(opt)) if len < opt => (
+            Status::Wrong,
+            format!("length {len} is shorter than the reference {opt}"),
+        ),
+        (Status::Unsolvable, _, Some(opt)) => (
+            Status::Wrong,
+            format!("reported unsolvable, but the reference length is {opt}"),
+        ),
+        (status, _, _) => (status, String::new()),
+    }
+}
+
+/// Progress on stderr: a bar on a terminal, a plain line every few seconds elsewhere.
+enum Progress {
+    Quiet,
+    Bar(ProgressBar, std::cell::Cell<Instant>),
+    Lines {
+        total: u64,
+        started: Instant,
+        last: std::cell::Cell<Instant>,
+    },
+}
+
+const LINE_EVERY: Duration = Duration::from_secs(5);
+const BAR_MESSAGE_EVERY: Duration = Duration::from_millis(200);
+
+impl Progress {
+    fn new(total: u64, quiet: bool) -> Progress {
+        if quiet {
+            return Progress::Quiet;
+        }
+        let now = Instant::now();
+        if std::io::stderr().is_terminal() {
+            let bar = ProgressBar::new(total);
+            bar.set_style(
+                ProgressStyle::with_template(
+                    "{bar:30} {pos}/{len} jobs | {msg} | {elapsed_precise} ETA {eta}",
+                )
+                .expect("template"),
+            );
+            Progress::Bar(bar, std::cell::Cell::new(now))
+        } else {
+            Progress::Lines {
+                total,
+                started: now,
+                last: std::cell::Cell::new(now),
+            }
+        }
+    }
+
+    fn update(&self, tally: &Tally) {
+        match self {
+            Progress::Quiet => {}
+            Progress::Bar(bar, last) => {
+                bar.set_position(tally.done);
+                if last.get().elapsed() >= BAR_MESSAGE_EVERY {
+                    last.set(Instant::now());
+                    bar.set_message(tally.message());
+                }
+            }
+            Progress::Lines {
+                total,
+                started,
+                last,
+            } => {
+                if last.get().elapsed() >= LINE_EVERY {
+                    last.set(Instant::now());
+                    eprintln!(
+                        "[{:>6.0}s] {}/{} jobs | {}",
+                        started.elapsed().as_secs_f64(),
+                        tally.done,
+                        total,
+                        tally.message()
+                    );
+                }
+            }
+        }
+    }
+
+    fn finish(&self, tally: &Tally) {
+        match self {
+            Progress::Quiet => {}
+            Progress::Bar(bar, _) => {
+                bar.set_message(tally.message());
+                bar.finish();
+            }
+            Progress::Lines { total, started, .. } => eprintln!(
+                "[{:>6.0}s] {}/{} jobs | {}",
+                started.elapsed().as_secs_f64(),
+                tally.done,
+                total,
+                tally.message()
+            ),
+        }
+    }
+}

@@ -1,0 +1,1264 @@
+//! Joins two runs job by job and gives verdicts: exact checks on results, a bootstrap interval on CPU time.
+//!
+//! Node counts, lengths and statuses are deterministic, so any difference between the runs is a real
+//! change and is listed job by job. CPU time is noisy, so it is judged by the geometric mean of the
+//! per-job ratios current / baseline and a 95% percentile-bootstrap interval over jobs: only an
+//! interval lying wholly beyond the threshold is a regression.
+
+use crate::record::{self, Manifest, Record};
+use crate::rng::Rng;
+use std::collections::{HashMap, HashSet};
+use std::fmt;
+use std::path::Path;
+
+/// How `Comparison::render` lays out the report.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// An aligned table for the terminal.
+    Text,
+    /// A headline and a table for a pull-request comment or a GitHub job summary.
+    Markdown,
+    /// One row per variant plus an `overall` row, and nothing else.
+    Csv,
+}
+
+/// What `run` and `compare` are asked to do.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// A time ratio beyond this factor (or below its inverse) counts as a change; at least 1.
+    pub time_threshold: f64,
+    /// Report changed results and jobs missing in the current run without failing on them.
+    pub allow_node_changes: bool,
+    pub format: Format,
+    /// Seeds the bootstrap, so the same two runs always give the same interval.
+    pub seed: u64,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            time_threshold: 1.10,
+            allow_node_changes: false,
+            format: Format::Text,
+            seed: 1,
+        }
+    }
+}
+
+/// One run as read from disk.
+#[derive(Clone, Debug)]
+pub struct Run {
+    /// In the order of runs.csv; no two share a `Record::key()` (`load` checks).
+    pub records: Vec<Record>,
+    pub manifest: Option<Manifest>,
+    /// Where the run was read from, as the user named it.
+    pub source: String,
+}
+
+/// Reads a run: `path` is a report directory holding runs.csv (and optionally manifest.json), or a
+/// runs.csv file (with an optional manifest.json beside it).
+pub fn load(path: &Path) -> Result<Run, String> {
+    if !path.exists() {
+        return Err(format!(
+            "{}: no such file or directory (expected a report directory holding runs.csv, or a runs.csv file)",
+            path.display()
+        ));
+    }
+    let (csv_path, manifest_path) = if path.is_dir() {
+        (path.join("runs.csv"), path.join("manifest.json"))
+    } else {
+        (path.to_path_buf(), path.with_file_name("manifest.json"))
+    };
+    let records = read_records(&csv_path)?;
+    let manifest = if manifest_path.is_file() {
+        Some(record::read_manifest(&manifest_path)?)
+    } else {
+        None
+    };
+    Ok(Run {
+        records,
+        manifest,
+        source: path.display().to_string(),
+    })
+}
+
+fn read_records(path: &Path) -> Result<Vec<Record>, String> {
+    let records = record::read_runs(path)?;
+    if records.is_empty() {
+        return Err(format!(
+            "{}: no jobs (expected a header row and one row per job)",
+            path.display()
+        ));
+    }
+    Ok(records)
+}
+
+fn check_same_datasets(base: &Run, cur: &Run) -> Result<(), String> {
+    let (Some(bm), Some(cm)) = (&base.manifest, &cur.manifest) else {
+        return Ok(());
+    };
+    for b in &bm.datasets {
+        if let Some(c) = cm.datasets.iter().find(|c| c.name == b.name) {
+            if c.sha256 != b.sha256 {
+                return Err(format!(
+                    "different datasets: `{}` has sha256 {} in {} but {} in {}",
+                    b.name, b.sha256, base.source, c.sha256, cur.source
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Compares two runs and writes the report to `out`; returns the exit code (see
+/// `Comparison::exit_code`). Warnings go to stderr. Input problems (a missing file, an unreadable
+/// CSV, different datasets, no job in common, a threshold below 1) are `Err`: exit code 2.
+pub fn run(
+    baseline: &Path,
+    current: &Path,
+    opts: &Options,
+    out: &mut dyn std::io::Write,
+) -> Result<u8, String> {
+    if !opts.time_threshold.is_finite() || opts.time_threshold < 1.0 {
+        return Err(format!(
+            "time threshold must be a number of at least 1 (e.g. 1.10), got {}",
+            opts.time_threshold
+        ));
+    }
+    let base = load(baseline)?;
+    let cur = load(current)?;
+    check_same_datasets(&base, &cur)?;
+    let comparison = compare(&base, &cur, opts);
+    if comparison.overall.jobs_compared == 0 {
+        return Err(format!(
+            "no job in common between {} and {}: different datasets?",
+            base.source, cur.source
+        ));
+    }
+    for warning in &comparison.warnings {
+        eprintln!("warning: {warning}");
+    }
+    out.write_all(comparison.render(opts.format).as_bytes())
+        .map_err(|e| format!("writing the report: {e}"))?;
+    Ok(comparison.exit_code())
+}
+
+/// The time verdict, from where the 95% interval of the geometric-mean ratio lies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// The whole interval is below 1 / threshold.
+    Improved,
+    /// The whole interval is within [1 / threshold, threshold].
+    Unchanged,
+    /// The interval straddles a threshold, or there are fewer than 2 ratios.
+    Inconclusive,
+    /// The whole interval is above the threshold.
+    Regressed,
+}
+
+impl Verdict {
+    fn from_interval(low: f64, high: f64, threshold: f64) -> Verdict {
+        if high < 1.0 / threshold {
+            Verdict::Improved
+        } else if low > threshold {
+            Verdict::Regressed
+        } else if low >= 1.0 / threshold && high <= threshold {
+            Verdict::Unchanged
+        } else {
+            Verdict::Inconclusive
+        }
+    }
+}
+
+impl fmt::Display for Verdict {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.pad(match self {
+            Verdict::Improved => "improved",
+            Verdict::Unchanged => "unchanged",
+            Verdict::Inconclusive => "inconclusive",
+            Verdict::Regressed => "regressed",
+        })
+    }
+}
+
+/// CPU time of the jobs where both runs measured some (`time_cpu_s > 0`), whether or not their
+/// results changed: a job that now hits the time limit is slower, and dropping it would hide that.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TimeStats {
+    /// How many jobs gave a ratio.
+    pub ratios: usize,
+    /// Geometric mean of current / baseline; `None` without ratios.
+    pub geomean: Option<f64>,
+    /// 95% bootstrap interval of the geometric mean; `None` with fewer than 2 ratios.
+    pub interval: Option<(f64, f64)>,
+    pub verdict: Verdict,
+}
+
+/// One variant's figures, or all variants' (`variant` = `overall`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Summary {
+    pub variant: String,
+    /// Jobs present in both runs.
+    pub jobs_compared: usize,
+    /// Jobs whose status, length or node counts differ.
+    pub changed: usize,
+    pub missing_in_current: usize,
+    /// New jobs: only in the current run.
+    pub missing_in_baseline: usize,
+    pub time: TimeStats,
+}
+
+/// A job's identity across runs: `Record::key()`, owned.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Job {
+    pub dataset: String,
+    pub instance: String,
+    pub variant: String,
+}
+
+impl Job {
+    fn of(record: &Record) -> Job {
+        Job {
+            dataset: record.dataset.clone(),
+            instance: record.instance.clone(),
+            variant: record.variant.clone(),
+        }
+    }
+}
+
+/// One field of one job that differs between the runs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Change {
+    pub job: Job,
+    /// `status`, `length`, `nodes_generated` or `nodes_expanded`.
+    pub field: &'static str,
+    pub baseline: String,
+    pub current: String,
+}
+
+/// The two runs joined: what `render` prints and `exit_code` judges.
+#[derive(Clone, Debug)]
+pub struct Comparison {
+    /// `Run::source` of each side.
+    pub baseline: String,
+    pub current: String,
+    pub threshold: f64,
+    pub allow_node_changes: bool,
+    /// Variants in the order they first appear in the baseline, then those new in the current run.
+    pub variants: Vec<Summary>,
+    pub overall: Summary,
+    /// In baseline order, one entry per differing field.
+    pub changes: Vec<Change>,
+    pub missing_in_current: Vec<Job>,
+    pub missing_in_baseline: Vec<Job>,
+    /// Differences between the manifests that make the times less comparable.
+    pub warnings: Vec<String>,
+}
+
+/// Per-variant tallies while joining.
+struct Tally {
+    summary: Summary,
+    log_ratios: Vec<f64>,
+}
+
+impl Tally {
+    fn new(variant: &str) -> Tally {
+        Tally {
+            summary: Summary {
+                variant: variant.to_owned(),
+                jobs_compared: 0,
+                changed: 0,
+                missing_in_current: 0,
+                missing_in_baseline: 0,
+                time: TimeStats {
+                    ratios: 0,
+                    geomean: None,
+                    interval: None,
+                    verdict: Verdict::Inconclusive,
+                },
+            },
+            log_ratios: Vec::new(),
+        }
+    }
+
+    fn finish(mut self, threshold: f64, seed: u64) -> Summary {
+        self.summary.time = time_stats(&self.log_ratios, threshold, seed);
+        self.summary
+    }
+}
+
+/// The tallies in the order their variants were first met.
+#[derive(Default)]
+struct Tallies {
+    list: Vec<Tally>,
+    index: HashMap<String, usize>,
+}
+
+impl Tallies {
+    fn of(&mut self, variant: &str) -> &mut Tally {
+        let i = match self.index.get(variant) {
+            Some(&i) => i,
+            None => {
+                self.list.push(Tally::new(variant));
+                self.index.insert(variant.to_owned(), self.list.len() - 1);
+                self.list.len() - 1
+            }
+        };
+        &mut self.list[i]
+    }
+}
+
+/// Joins the runs on `Record::key()`. Pure: manifests only feed `warnings`; the input checks that
+/// can fail are `run`'s.
+pub fn compare(base: &Run, cur: &Run, opts: &Options) -> Comparison {
+    let current: HashMap<_, _> = cur.records.iter().map(|r| (r.key(), r)).collect();
+    let mut tallies = Tallies::default();
+    let mut changes = Vec::new();
+    let mut missing_in_current = Vec::new();
+    for b in &base.records {
+        let t = tallies.of(&b.variant);
+        let Some(c) = current.get(&b.key()) else {
+            t.summary.missing_in_current += 1;
+            missing_in_current.push(Job::of(b));
+            continue;
+        };
+        t.summary.jobs_compared += 1;
+        let before = changes.len();
+        changes.extend(field_changes(b, c));
+        if changes.len() > before {
+            t.summary.changed += 1;
+        }
+        if measured(b.time_cpu_s) && measured(c.time_cpu_s) {
+            t.log_ratios.push((c.time_cpu_s / b.time_cpu_s).ln());
+        }
+    }
+    let in_base: HashSet<_> = base.records.iter().map(Record::key).collect();
+    let mut missing_in_baseline = Vec::new();
+    for c in cur.records.iter().filter(|c| !in_base.contains(&c.key())) {
+        let t = tallies.of(&c.variant);
+        t.summary.missing_in_baseline += 1;
+        missing_in_baseline.push(Job::of(c));
+    }
+
+    let mut overall = Tally::new("overall");
+    for t in &tallies.list {
+        overall.log_ratios.extend(&t.log_ratios);
+        let (o, s) = (&mut overall.summary, &t.summary);
+        o.jobs_compared += s.jobs_compared;
+        o.changed += s.changed;
+        o.missing_in_current += s.missing_in_current;
+        o.missing_in_baseline += s.missing_in_baseline;
+    }
+    // Each group is resampled from the same seed, so a variant's interval does not depend on
+    // which other variants the runs hold.
+    let variants = tallies
+        .list
+        .into_iter()
+        .map(|t| t.finish(opts.time_threshold, opts.seed))
+        .collect();
+    Comparison {
+        baseline: base.source.clone(),
+        current: cur.source.clone(),
+        threshold: opts.time_threshold,
+        allow_node_changes: opts.allow_node_changes,
+        variants,
+        overall: overall.finish(opts.time_threshold, opts.seed),
+        changes,
+        missing_in_current,
+        missing_in_baseline,
+        warnings: manifest_warnings(base, cur),
+    }
+}
+
+fn measured(time_s: f64) -> bool {
+    time_s.is_finite() && time_s > 0.0
+}
+
+fn field_changes(b: &Record, c: &Record) -> Vec<Change> {
+    let length = |l: Option<u32>| l.map_or_else(|| "-".to_owned(), |l| l.to_string());
+    let fields = [
+        ("status", b.status.clone(), c.status.clone()),
+        ("length", length(b.length), length(c.length)),
+        (
+            "nodes_generated",
+            b.nodes_generated.to_string(),
+            c.nodes_generated.to_string(),
+        ),
+        (
+            "nodes_expanded",
+            b.nodes_expanded.to_string(),
+            c.nodes_expanded.to_string(),
+        ),
+    ];
+    fields
+        .into_iter()
+        .filter(|(_, before, after)| before != after)
+        .map(|(field, baseline, current)| Change {
+            job: Job::of(b),
+            field,
+            baseline,
+            current,
+        })
+        .collect()
+}
+
+fn manifest_warnings(base: &Run, cur: &Run) -> Vec<String> {
+    let (bm, cm) = match (&base.manifest, &cur.manifest) {
+        (Some(bm), Some(cm)) => (bm, cm),
+        (b, c) => {
+            // Without both manifests neither the datasets nor the machines can be checked.
+            return [(b, &base.source), (c, &cur.source)]
+                .into_iter()
+                .filter(|(m, _)| m.is_none())
+                .map(|(_, source)| {
+                    format!("no manifest.json for {source}: datasets and machines not checked")
+                })
+                .collect();
+        }
+    };
+    [
+        ("cpu_model", &bm.cpu_model, &cm.cpu_model),
+        ("build_profile", &bm.build_profile, &cm.build_profile),
+        (
+            "idabench_version",
+            &bm.idabench_version,
+            &cm.idabench_version,
+        ),
+    ]
+    .into_iter()
+    .filter(|(_, b, c)| b != c)
+    .map(|(field, b, c)| format!("{field} differs: baseline `{b}`, current `{c}`"))
+    .collect()
+}
+
+/// How many bootstrap resamples: enough that the 2.5% tails hold 50 resamples each.
+const RESAMPLES: usize = 2000;
+
+fn time_stats(log_ratios: &[f64], threshold: f64, seed: u64) -> TimeStats {
+    let n = log_ratios.len();
+    let geomean = (n > 0).then(|| mean(log_ratios).exp());
+    let interval = (n >= 2).then(|| bootstrap_interval(log_ratios, seed));
+    let verdict = match interval {
+        Some((low, high)) => Verdict::from_interval(low, high, threshold),
+        None => Verdict::Inconclusive,
+    };
+    TimeStats {
+        ratios: n,
+        geomean,
+        interval,
+        verdict,
+    }
+}
+
+fn mean(values: &[f64]) -> f64 {
+    values.iter().sum::<f64>() / values.len() as f64
+}
+
+/// Percentile interval of the geometric mean: resample the log-ratios with replacement, take
+/// each resample's mean, and read the 2.5% and 97.5% points.
+fn bootstrap_interval(log_ratios: &[f64], seed: u64) -> (f64, f64) {
+    let mut rng = Rng::new(seed);
+    let n = log_ratios.len();
+    let mut sample = vec![0.0; n];
+    let mut means: Vec<f64> = (0..RESAMPLES)
+        .map(|_| {
+            for x in &mut sample {
+                *x = log_ratios[rng.below(n as u64) as usize];
+            }
+            mean(&sample)
+        })
+        .collect();
+    means.sort_by(f64::total_cmp);
+    let tail = RESAMPLES / 40;
+    (means[tail].exp(), means[RESAMPLES - 1 - tail].exp())
+}
+
+impl Comparison {
+    /// 4 when results changed (a status, length or node count differs, or a job is missing in
+    /// the current run) unless `allow_node_changes`; else 3 when the overall verdict or any
+    /// variant's verdict is `regressed`, so that a slowdown confined to one variant is not
+    /// averaged away; else 0. New jobs (only in the current run) never fail.
+    pub fn exit_code(&self) -> u8 {
+        let changed = !self.changes.is_empty() || !self.missing_in_current.is_empty();
+        if changed && !self.allow_node_changes {
+            4
+        } else if self.regressed().next().is_some() {
+            3
+        } else {
+            0
+        }
+    }
+
+    /// The summaries whose time regressed, overall first.
+    fn regressed(&self) -> impl Iterator<Item = &Summary> {
+        std::iter::once(&self.overall)
+            .chain(&self.variants)
+            .filter(|s| s.time.verdict == Verdict::Regressed)
+    }
+
+    /// Pass or fail and why, then the overall figures.
+    fn headline(&self) -> (String, String) {
+        let o = &self.overall;
+        let status = match self.exit_code() {
+            4 => {
+                let mut why = Vec::new();
+                if o.changed > 0 {
+                    why.push("results changed");
+                }
+                if o.missing_in_current > 0 {
+                    why.push("jobs missing in current");
+                }
+                format!("FAIL (exit 4): {}", why.join(" and "))
+            }
+            3 => {
+                let names: Vec<&str> = self.regressed().map(|s| s.variant.as_str()).collect();
+                format!("FAIL (exit 3): time regressed in {}", names.join(", "))
+            }
+            _ => "OK".to_owned(),
+        };
+        let details = format!(
+            "overall time {}: {}, threshold {:.2}; {} of {} changed, {} missing in current, {} new",
+            o.time.verdict,
+            ratio_and_interval(&o.time),
+            self.threshold,
+            o.changed,
+            jobs(o.jobs_compared),
+            o.missing_in_current,
+            o.missing_in_baseline,
+        );
+        (status, details)
+    }
+
+    fn summaries(&self) -> impl Iterator<Item = &Summary> {
+        self.variants.iter().chain(std::iter::once(&self.overall))
+    }
+
+    pub fn render(&self, format: Format) -> String {
+        match format {
+            Format::Text => self.text(),
+            Format::Markdown => self.markdown(),
+            Format::Csv => self.csv(),
+        }
+    }
+
+    fn text(&self) -> String {
+        let mut rows = vec![TABLE_HEADER.map(str::to_owned).to_vec()];
+        rows.extend(self.summaries().map(|s| summary_cells(s, |v| v.to_owned())));
+        let mut out = format!(
+            "baseline: {}\ncurrent:  {}\n{TIME_NOTE}\n\n{}",
+            self.baseline,
+            self.current,
+            aligned(&rows, &[false, true, true, true, true, true, false, false]),
+        );
+        if !self.changes.is_empty() {
+            out += &format!("\nchanged results ({}):\n", jobs(self.overall.changed));
+            let rows: Vec<Vec<String>> = self
+                .changes
+                .iter()
+                .map(|c| {
+                    let mut row = job_cells(&c.job);
+                    row.extend([c.field.to_owned(), c.baseline.clone()]);
+                    row.extend(["->".to_owned(), c.current.clone()]);
+                    row
+                })
+                .collect();
+            out += &indent(&aligned(&rows, &[false; 7]));
+        }
+        for (title, list) in self.missing_lists() {
+            out += &format!("\n{title} ({}):\n", jobs(list.len()));
+            let rows: Vec<Vec<String>> = list.iter().map(job_cells).collect();
+            out += &indent(&aligned(&rows, &[false; 3]));
+        }
+        let (status, details) = self.headline();
+        out + &format!("\n{status}; {details}\n")
+    }
+
+    fn missing_lists(&self) -> impl Iterator<Item = (&'static str, &Vec<Job>)> {
+        [
+            ("missing in current", &self.missing_in_current),
+            (
+                "new in current (not in baseline)",
+                &self.missing_in_baseline,
+            ),
+        ]
+        .into_iter()
+        .filter(|(_, jobs)| !jobs.is_empty())
+    }
+
+    fn markdown(&self) -> String {
+        let (status, details) = self.headline();
+        let mut out = format!(
+            "**idabench compare: {status}**: {details}\n\nBaseline `{}`, current `{}`. {TIME_NOTE}\n\n",
+            self.baseline, self.current
+        );
+        for warning in &self.warnings {
+            out += &format!("> warning: {warning}\n\n");
+        }
+        let overall = summary_cells(&self.overall, |_| "**overall**".to_owned());
+        out += &md_table(
+            &TABLE_HEADER,
+            "|---|--:|--:|--:|--:|--:|---|---|",
+            self.variants
+                .iter()
+                .map(|s| summary_cells(s, md_code))
+                .chain(std::iter::once(overall)),
+        );
+        if !self.changes.is_empty() {
+            out += &format!(
+                "\n#### Changed results ({})\n\n",
+                jobs(self.overall.changed)
+            );
+            out += &md_table(
+                &[
+                    "dataset", "instance", "variant", "field", "baseline", "current",
+                ],
+                "|---|---|---|---|--:|--:|",
+                self.changes.iter().map(|c| {
+                    let mut cells: Vec<String> =
+                        job_cells(&c.job).iter().map(|v| md_code(v)).collect();
+                    cells.extend([c.field.to_owned(), c.baseline.clone(), c.current.clone()]);
+                    cells
+                }),
+            );
+        }
+        for (title, list) in self.missing_lists() {
+            out += &format!("\n#### {title} ({})\n\n", jobs(list.len()));
+            out += &md_table(
+                &["dataset", "instance", "variant"],
+                "|---|---|---|",
+                list.iter()
+                    .map(|j| job_cells(j).iter().map(|v| md_code(v)).collect()),
+            );
+        }
+        out
+    }
+
+    fn csv(&self) -> String {
+        let mut writer = csv::Writer::from_writer(Vec::new());
+        let float = |x: Option<f64>| x.map_or_else(String::new, |x| format!("{x:.4}"));
+        let header = [
+            "variant",
+            "jobs_compared",
+            "changed",
+            "missing_in_current",
+            "missing_in_baseline",
+            "time_ratio_geomean",
+            "ci_low",
+            "ci_high",
+            "verdict",
+        ];
+        let rows = self.summaries().map(|s| {
+            [
+                s.variant.clone(),
+                s.jobs_compared.to_string(),
+                s.changed.to_string(),
+                s.missing_in_current.to_string(),
+                s.missing_in_baseline.to_string(),
+                float(s.time.geomean),
+                float(s.time.interval.map(|i| i.0)),
+                float(s.time.interval.map(|i| i.1)),
+                s.time.verdict.to_string(),
+            ]
+        });
+        for row in std::iter::once(header.map(str::to_owned)).chain(rows) {
+            writer
+                .write_record(&row)
+                .expect("writing CSV to memory cannot fail");
+        }
+        let bytes = writer
+            .into_inner()
+            .expect("writing CSV to memory cannot fail");
+        String::from_utf8(bytes).expect("CSV written from strings is UTF-8")
+    }
+}
+
+const TIME_NOTE: &str = "Time is CPU time, current / baseline: the geometric mean over jobs and its 95% bootstrap interval.";
+
+const TABLE_HEADER: [&str; 8] = [
+    "variant",
+    "jobs",
+    "changed",
+    "missing",
+    "new",
+    "time ratio",
+    "95% interval",
+    "verdict",
+];
+
+fn summary_cells(s: &Summary, variant: impl Fn(&str) -> String) -> Vec<String> {
+    vec![
+        variant(&s.variant),
+        s.jobs_compared.to_string(),
+        s.changed.to_string(),
+        s.missing_in_current.to_string(),
+        s.missing_in_baseline.to_string(),
+        s.time
+            .geomean
+            .map_or_else(|| "-".to_owned(), |g| format!("{g:.3}")),
+        s.time
+            .interval
+            .map_or_else(|| "-".to_owned(), |(l, h)| format!("[{l:.3}, {h:.3}]")),
+        s.time.verdict.to_string(),
+    ]
+}
+
+fn ratio_and_interval(time: &TimeStats) -> String {
+    match (time.geomean, time.interval) {
+        (Some(g), Some((l, h))) => format!("ratio {g:.3} [{l:.3}, {h:.3}]"),
+        (Some(g), None) => format!("ratio {g:.3} from a single job"),
+        _ => "no timed jobs".to_owned(),
+    }
+}
+
+fn jobs(n: usize) -> String {
+    if n == 1 {
+        "1 job".to_owned()
+    } else {
+        format!("{n} jobs")
+    }
+}
+
+fn job_cells(job: &Job) -> Vec<String> {
+    vec![
+        job.dataset.clone(),
+        job.instance.clone(),
+        job.variant.clone(),
+    ]
+}
+
+/// Columns padded to their widest cell; `right[i]` right-aligns column `i`.
+fn aligned(rows: &[Vec<String>], right: &[bool]) -> String {
+    let mut widths = vec![0; right.len()];
+    for row in rows {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    let mut out = String::new();
+    for row in rows {
+        let cells: Vec<String> = row
+            .iter()
+            .zip(widths.iter().zip(right))
+            .map(|(cell, (&w, &right))| {
+                if right {
+                    format!("{cell:>w$}")
+                } else {
+                    format!("{cell:<w$}")
+                }
+            })
+            .collect();
+        out += cells.join("  ").trim_end();
+        out.push('\n');
+    }
+    out
+}
+
+fn indent(block: &str) -> String {
+    block.lines().map(|line| format!("  {line}\n")).collect()
+}
+
+/// A code span that cannot break the table: `|` would end the cell, and a backtick the span.
+fn md_code(value: &str) -> String {
+    format!("`{}`", value.replace('|', "\\|").replace('`', "'"))
+}
+
+fn md_table(header: &[&str], rule: &str, rows: impl Iterator<Item = Vec<String>>) -> String {
+    let mut out = format!("| {} |\n{rule}\n", header.join(" | "));
+    for row in rows {
+        out += &format!("| {} |\n", row.join(" | "));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::DatasetInfo;
+    use std::path::PathBuf;
+
+    fn record(instance: usize, variant: &str, time_cpu_s: f64) -> Record {
+        Record {
+            dataset: "korf100".to_owned(),
+            instance: instance.to_string(),
+            domain: "tiles".to_owned(),
+            size: "4x4".to_owned(),
+            variant: variant.to_owned(),
+            heuristic: "manhattan".to_owned(),
+            step: "2".to_owned(),
+            reverse_pruning: "on".to_owned(),
+            status: "solved".to_owned(),
+            length: Some(50 + instance as u32 % 7),
+            optimal: Some(50 + instance as u32 % 7),
+            nodes_generated: 1000 + 37 * instance as u64,
+            nodes_expanded: 400 + 11 * instance as u64,
+            iterations: 5,
+            final_bound: 50,
+            time_wall_s: time_cpu_s,
+            time_cpu_s,
+            nodes_per_s: 0.0,
+            initial_h: 40,
+            optimal_guaranteed: true,
+            message: String::new(),
+            path: "UDLR".to_owned(),
+        }
+    }
+
+    const VARIANTS: [&str; 2] = ["manhattan/step2/prune", "manhattan/next/prune"];
+
+    /// 20 instances x 2 variants, with times spread over two orders of magnitude.
+    fn baseline() -> Run {
+        let records = VARIANTS
+            .iter()
+            .flat_map(|v| (1..=20).map(move |i| record(i, v, 0.01 * (i * i) as f64)))
+            .collect();
+        Run {
+            records,
+            manifest: None,
+            source: "base".to_owned(),
+        }
+    }
+
+    /// The baseline with every time multiplied by `factor(job index)`.
+    fn scaled(factor: impl Fn(usize) -> f64) -> Run {
+        let mut run = baseline();
+        for (i, r) in run.records.iter_mut().enumerate() {
+            r.time_cpu_s *= factor(i);
+        }
+        run.source = "cur".to_owned();
+        run
+    }
+
+    fn manifest(cpu_model: &str, sha256: &str) -> Manifest {
+        Manifest {
+            idabench_version: "0.1.0".to_owned(),
+            git_commit: None,
+            rustc_version: "rustc 1.95.0".to_owned(),
+            build_profile: "release".to_owned(),
+            cpu_model: cpu_model.to_owned(),
+            cores: 2,
+            jobs: 2,
+            command_line: vec!["idabench".to_owned(), "run".to_owned()],
+            datasets: vec![DatasetInfo {
+                path: "datasets/korf100.csv".to_owned(),
+                name: "korf100".to_owned(),
+                sha256: sha256.to_owned(),
+                instances: 20,
+            }],
+            variants: VARIANTS.map(str::to_owned).to_vec(),
+            max_nodes: None,
+            time_limit_s: None,
+            start_time: "2026-01-01T00:00:00Z".to_owned(),
+            end_time: "2026-01-01T00:01:00Z".to_owned(),
+        }
+    }
+
+    /// A fresh directory under the system temp dir, unique to this process and test.
+    fn temp_dir(name: &str) -> PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("idabench-compare-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn write_report(dir: &Path, run: &Run) {
+        let mut writer = csv::Writer::from_path(dir.join("runs.csv")).unwrap();
+        for r in &run.records {
+            writer.serialize(r).unwrap();
+        }
+        writer.flush().unwrap();
+        if let Some(m) = &run.manifest {
+            std::fs::write(
+                dir.join("manifest.json"),
+                serde_json::to_string_pretty(m).unwrap(),
+            )
+            .unwrap();
+        }
+    }
+
+    #[test]
+    fn a_run_compared_with_itself_is_clean() {
+        let run = baseline();
+        let c = compare(&run, &run, &Options::default());
+        assert_eq!(c.exit_code(), 0);
+        assert_eq!(c.overall.jobs_compared, 40);
+        assert_eq!(c.overall.time.verdict, Verdict::Unchanged);
+        assert_eq!(c.overall.time.interval, Some((1.0, 1.0)));
+        assert!(c
+            .variants
+            .iter()
+            .all(|s| s.time.verdict == Verdict::Unchanged));
+        assert!(c.changes.is_empty() && c.missing_in_current.is_empty());
+        assert!(c.missing_in_baseline.is_empty());
+        assert_eq!(
+            c.variants
+                .iter()
+                .map(|s| s.variant.as_str())
+                .collect::<Vec<_>>(),
+            VARIANTS
+        );
+    }
+
+    #[test]
+    fn a_changed_node_count_fails_with_4_and_lists_the_job() {
+        let base = baseline();
+        let mut cur = baseline();
+        cur.records[23].nodes_generated = 12345;
+        let c = compare(&base, &cur, &Options::default());
+        assert_eq!(c.exit_code(), 4);
+        assert_eq!(
+            c.changes,
+            vec![Change {
+                job: Job {
+                    dataset: "korf100".to_owned(),
+                    instance: "4".to_owned(),
+                    variant: VARIANTS[1].to_owned(),
+                },
+                field: "nodes_generated",
+                baseline: "1148".to_owned(),
+                current: "12345".to_owned(),
+            }]
+        );
+        assert_eq!(c.variants[1].changed, 1);
+        assert_eq!(c.overall.changed, 1);
+        let text = c.render(Format::Text);
+        assert!(text.contains("korf100  4  manhattan/next/prune  nodes_generated  1148  ->  12345"));
+        assert!(text.contains("FAIL (exit 4)"));
+        let md = c.render(Format::Markdown);
+        assert!(md.contains(
+            "| `korf100` | `4` | `manhattan/next/prune` | nodes_generated | 1148 | 12345 |"
+        ));
+    }
+
+    #[test]
+    fn every_changed_field_of_every_job_is_listed() {
+        let base = baseline();
+        let mut cur = baseline();
+        cur.records[0].status = "node_limit".to_owned();
+        cur.records[0].length = None;
+        cur.records[5].nodes_expanded += 1;
+        let c = compare(&base, &cur, &Options::default());
+        let listed: Vec<(&str, &str, &str, &str)> = c
+            .changes
+            .iter()
+            .map(|ch| {
+                (
+                    ch.job.instance.as_str(),
+                    ch.field,
+                    ch.baseline.as_str(),
+                    ch.current.as_str(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            listed,
+            [
+                ("1", "status", "solved", "node_limit"),
+                ("1", "length", "51", "-"),
+                ("6", "nodes_expanded", "466", "467"),
+            ]
+        );
+        assert_eq!(c.overall.changed, 2);
+    }
+
+    #[test]
+    fn allowed_node_changes_do_not_fail() {
+        let base = baseline();
+        let mut cur = baseline();
+        cur.records[23].nodes_generated = 12345;
+        let opts = Options {
+            allow_node_changes: true,
+            ..Options::default()
+        };
+        let c = compare(&base, &cur, &opts);
+        assert_eq!(c.exit_code(), 0);
+        assert_eq!(c.changes.len(), 1);
+    }
+
+    #[test]
+    fn a_uniform_slowdown_beyond_the_threshold_regresses() {
+        let c = compare(&baseline(), &scaled(|_| 1.5), &Options::default());
+        assert_eq!(c.overall.time.verdict, Verdict::Regressed);
+        assert!(c
+            .variants
+            .iter()
+            .all(|s| s.time.verdict == Verdict::Regressed));
+        assert!((c.overall.time.geomean.unwrap() - 1.5).abs() < 1e-9);
+        assert_eq!(c.exit_code(), 3);
+    }
+
+    #[test]
+    fn one_regressed_variant_is_enough_to_fail() {
+        let c = compare(
+            &baseline(),
+            &scaled(|i| if i < 20 { 1.0 } else { 1.15 }),
+            &Options::default(),
+        );
+        assert_eq!(c.variants[0].time.verdict, Verdict::Unchanged);
+        assert_eq!(c.variants[1].time.verdict, Verdict::Regressed);
+        assert_ne!(c.overall.time.verdict, Verdict::Regressed);
+        assert_eq!(c.exit_code(), 3);
+        let text = c.render(Format::Text);
+        assert!(text.contains("FAIL (exit 3): time regressed in manhattan/next/prune;"));
+    }
+
+    #[test]
+    fn changed_results_take_precedence_over_a_regression() {
+        let mut cur = scaled(|_| 1.5);
+        cur.records[0].nodes_expanded = 1;
+        assert_eq!(
+            compare(&baseline(), &cur, &Options::default()).exit_code(),
+            4
+        );
+    }
+
+    #[test]
+    fn a_uniform_speedup_improves() {
+        let c = compare(&baseline(), &scaled(|_| 0.6), &Options::default());
+        assert_eq!(c.overall.time.verdict, Verdict::Improved);
+        assert_eq!(c.exit_code(), 0);
+    }
+
+    #[test]
+    fn noise_straddling_the_threshold_is_inconclusive() {
+        let c = compare(
+            &baseline(),
+            &scaled(|i| if i % 2 == 0 { 0.8 } else { 1.5 }),
+            &Options::default(),
+        );
+        let (low, high) = c.overall.time.interval.unwrap();
+        assert!(low < 1.1 && 1.1 < high, "{low} {high}");
+        assert_eq!(c.overall.time.verdict, Verdict::Inconclusive);
+        assert!(c
+            .variants
+            .iter()
+            .all(|s| s.time.verdict == Verdict::Inconclusive));
+        assert_eq!(c.exit_code(), 0);
+    }
+
+    #[test]
+    fn untimed_jobs_and_single_ratios_are_inconclusive() {
+        let base = baseline();
+        let mut cur = scaled(|_| 2.0);
+        for r in cur.records.iter_mut().skip(1) {
+            r.time_cpu_s = 0.0;
+        }
+        let c = compare(&base, &cur, &Options::default());
+        assert_eq!(c.variants[0].time.ratios, 1);
+        assert_eq!(c.variants[0].time.interval, None);
+        assert_eq!(c.variants[0].time.verdict, Verdict::Inconclusive);
+        assert_eq!(c.variants[1].time.geomean, None);
+        assert_eq!(c.exit_code(), 0);
+    }
+
+    #[test]
+    fn the_bootstrap_is_fixed_by_the_seed() {
+        let cur = scaled(|i| 1.0 + (i % 5) as f64 / 10.0);
+        let once = compare(&baseline(), &cur, &Options::default());
+        let again = compare(&baseline(), &cur, &Options::default());
+        assert_eq!(once.overall.time, again.overall.time);
+    }
+
+    #[test]
+    fn missing_jobs_are_listed_both_ways() {
+        let base = baseline();
+        let mut cur = baseline();
+        let gone = cur.records.remove(3);
+        cur.records.push(record(21, VARIANTS[0], 1.0));
+        cur.records.push(record(1, "zero/step1/none", 1.0));
+        let c = compare(&base, &cur, &Options::default());
+        assert_eq!(c.missing_in_current, vec![Job::of(&gone)]);
+        assert_eq!(
+            c.missing_in_baseline,
+            vec![Job::of(&cur.records[39]), Job::of(&cur.records[40])]
+        );
+        assert_eq!(c.variants[0].missing_in_current, 1);
+        assert_eq!(c.variants[0].missing_in_baseline, 1);
+        assert_eq!(c.variants[2].variant, "zero/step1/none");
+        assert_eq!(c.variants[2].missing_in_baseline, 1);
+        assert_eq!(c.overall.missing_in_baseline, 2);
+        assert_eq!(c.exit_code(), 4);
+        let text = c.render(Format::Text);
+        assert!(text.contains("missing in current (1 job):\n  korf100  4  manhattan/step2/prune\n"));
+        assert!(text.contains("new in current (not in baseline) (2 jobs):\n"));
+        let md = c.render(Format::Markdown);
+        assert!(md.contains("#### missing in current (1 job)"));
+    }
+
+    #[test]
+    fn new_jobs_alone_do_not_fail() {
+        let base = baseline();
+        let mut cur = baseline();
+        cur.records.push(record(21, VARIANTS[0], 1.0));
+        assert_eq!(compare(&base, &cur, &Options::default()).exit_code(), 0);
+    }
+
+    #[test]
+    fn csv_output_is_one_row_per_variant_and_overall() {
+        let c = compare(&baseline(), &scaled(|_| 1.5), &Options::default());
+        let csv = c.render(Format::Csv);
+        let lines: Vec<&str> = csv.lines().collect();
+        assert_eq!(
+            lines[0],
+            "variant,jobs_compared,changed,missing_in_current,missing_in_baseline,\
+             time_ratio_geomean,ci_low,ci_high,verdict"
+        );
+        assert_eq!(lines.len(), 4);
+        assert_eq!(lines[3], "overall,40,0,0,0,1.5000,1.5000,1.5000,regressed");
+    }
+
+    #[test]
+    fn differing_manifests_give_warnings() {
+        let mut base = baseline();
+        let mut cur = baseline();
+        base.manifest = Some(manifest("Intel Xeon", "aa"));
+        cur.manifest = Some(manifest("AMD EPYC", "aa"));
+        let c = compare(&base, &cur, &Options::default());
+        assert_eq!(
+            c.warnings,
+            ["cpu_model differs: baseline `Intel Xeon`, current `AMD EPYC`"]
+        );
+        assert!(c
+            .render(Format::Markdown)
+            .contains("> warning: cpu_model differs"));
+        cur.manifest = None;
+        let c = compare(&base, &cur, &Options::default());
+        assert_eq!(
+            c.warnings,
+            ["no manifest.json for base: datasets and machines not checked"]
+        );
+    }
+
+    #[test]
+    fn run_reads_report_directories() {
+        let dir = temp_dir("dirs");
+        let (a, b) = (dir.join("a"), dir.join("b"));
+        let mut base = baseline();
+        base.manifest = Some(manifest("cpu", "aa"));
+        let mut cur = scaled(|_| 1.5);
+        cur.manifest = Some(manifest("cpu", "aa"));
+        for (path, run) in [(&a, &base), (&b, &cur)] {
+            std::fs::create_dir(path).unwrap();
+            write_report(path, run);
+        }
+        let mut out = Vec::new();
+        let opts = Options {
+            format: Format::Csv,
+            ..Options::default()
+        };
+        assert_eq!(run(&a, &b, &opts, &mut out), Ok(3));
+        let csv = String::from_utf8(out).unwrap();
+        assert!(csv.ends_with("overall,40,0,0,0,1.5000,1.5000,1.5000,regressed\n"));
+        let loaded = load(&a.join("runs.csv")).unwrap();
+        assert_eq!(loaded.records, base.records);
+        assert_eq!(loaded.manifest, base.manifest);
+        let mut out = Vec::new();
+        assert_eq!(run(&a, &a, &Options::default(), &mut out), Ok(0));
+        assert!(String::from_utf8(out).unwrap().contains("unchanged"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn bad_inputs_are_errors_naming_the_file() {
+        let dir = temp_dir("bad");
+        let missing = dir.join("nowhere");
+        let err = load(&missing).unwrap_err();
+        assert!(err.starts_with(&missing.display().to_string()), "{err}");
+
+        let empty_dir = dir.join("empty");
+        std::fs::create_dir(&empty_dir).unwrap();
+        let err = load(&empty_dir).unwrap_err();
+        assert!(
+            err.contains(&empty_dir.join("runs.csv").display().to_string()),
+            "{err}"
+        );
+
+        let garbage = dir.join("garbage.csv");
+        std::fs::write(&garbage, "this is,not a run\nat all\n").unwrap();
+        let err = load(&garbage).unwrap_err();
+        assert_eq!(
+            err,
+            format!(
+                "{}:2: expected 2 fields like the header, found 1",
+                garbage.display()
+            )
+        );
+
+        let mut writer = csv::Writer::from_writer(Vec::new());
+        writer.serialize(record(1, VARIANTS[0], 1.0)).unwrap();
+        let full = String::from_utf8(writer.into_inner().unwrap()).unwrap();
+
+        let gone = dir.join("gone.csv");
+        // Without the last column (path), in the header and the row.
+        let text: String = full
+            .lines()
+            .map(|line| format!("{}\n", &line[..line.rfind(',').unwrap()]))
+            .collect();
+        std::fs::write(&gone, text).unwrap();
+        let err = load(&gone).unwrap_err();
+        assert_eq!(err, format!("{}:2: missing field `path`", gone.display()));
+
+        let bad_number = dir.join("bad_number.csv");
+        std::fs::write(&bad_number, full.replace(",1037,", ",lots,")).unwrap();
+        let err = load(&bad_number).unwrap_err();
+        assert!(
+            err.starts_with(&format!(
+                "{}:2: column `nodes_generated`: ",
+                bad_number.display()
+            )),
+            "{err}"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn different_datasets_are_errors() {
+        let dir = temp_dir("datasets");
+        let (a, b, c) = (dir.join("a"), dir.join("b"), dir.join("c"));
+        let mut base = baseline();
+        base.manifest = Some(manifest("cpu", "aa"));
+        let mut cur = baseline();
+        cur.manifest = Some(manifest("cpu", "bb"));
+        let mut other = baseline();
+        for r in &mut other.records {
+            r.dataset = "korf50".to_owned();
+        }
+        for (path, run) in [(&a, &base), (&b, &cur), (&c, &other)] {
+            std::fs::create_dir(path).unwrap();
+            write_report(path, run);
+        }
+        let err = run(&a, &b, &Options::default(), &mut Vec::new()).unwrap_err();
+        assert!(
+            err.starts_with("different datasets: `korf100` has sha256 aa in"),
+            "{err}"
+        );
+        let err = run(&a, &c, &Options::default(), &mut Vec::new()).unwrap_err();
+        assert!(err.contains("no job in common"), "{err}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_job_listed_twice_is_an_error() {
+        let dir = temp_dir("twice");
+        let mut run = baseline();
+        run.records.push(record(2, VARIANTS[1], 3.0));
+        write_report(&dir, &run);
+        let err = load(&dir).unwrap_err();
+        assert!(
+            err.contains("runs.csv:42: job (dataset korf100, instance 2, variant"),
+            "{err}"
+        );
+        assert!(err.ends_with("first at line 23"), "{err}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn thresholds_below_one_are_refused() {
+        let opts = Options {
+            time_threshold: 0.9,
+            ..Options::default()
+        };
+        let err = run(Path::new("a"), Path::new("b"), &opts, &mut Vec::new()).unwrap_err();
+        assert!(err.starts_with("time threshold must be"), "{err}");
+    }
+}

@@ -1,0 +1,939 @@
+//! Dataset CSV files to validated instances; every error names the file, line, column and what was expected.
+//!
+//! One schema for every puzzle: a header row, then one instance per row. Columns are matched by
+//! header name, in any order; columns this module does not know are tolerated and ignored.
+//!
+//! | column    | needed                        | value                                                 |
+//! |-----------|-------------------------------|-------------------------------------------------------|
+//! | `id`      | required, unique in the file  | any text                                              |
+//! | `domain`  | required                      | a `DomainKind` name, e.g. `tiles`                     |
+//! | `size`    | required for `tiles`          | `WIDTHxHEIGHT`, e.g. `4x4`; empty where fixed         |
+//! | `start`   | required                      | whitespace-separated tokens, row-major, 0 = blank     |
+//! | `goal`    | optional column and value     | as `start`; empty = the domain's default goal         |
+//! | `optimal` | optional column and value     | the reference solution length, a non-negative integer |
+//!
+//! Everything is checked here, before any job starts, so a bad row stops a run at once instead of
+//! surfacing hours later as an `error` row. Unsolvable starts are not errors: they are legitimate
+//! jobs whose status is `unsolvable`.
+//!
+//! Tolerated without complaint: a UTF-8 byte-order mark, CRLF line endings, whitespace around
+//! values, a trailing comma on every line (an extra unnamed column), blank lines (and rows of
+//! empty fields, as spreadsheets export them). Bytes that are not UTF-8 are an error only in the
+//! columns above: ignored columns stay ignored.
+
+use crate::domains::tiles::{self, Tiles};
+use crate::solve::{DomainKind, Puzzle};
+use csv::ByteRecord;
+use std::collections::hash_map::Entry;
+use std::collections::HashMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// Said in every header complaint, so the fix needs no trip to the documentation.
+const COLUMNS_HELP: &str =
+    "required: id, domain, start (and size for tiles); optional: goal, optimal";
+
+/// One row of a dataset, validated and ready to search.
+#[derive(Clone)]
+pub struct Instance {
+    pub id: String,
+    /// The physical line of the row in the file, 1-based (the header is line 1).
+    pub line: u64,
+    pub domain: DomainKind,
+    /// `WIDTHxHEIGHT` as parsed (e.g. `4x4`), empty where the domain fixes the size.
+    pub size: String,
+    pub optimal: Option<u32>,
+    pub puzzle: Puzzle,
+}
+
+// By hand because the domain tables are neither `Debug` nor worth printing: the start is.
+impl fmt::Debug for Instance {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut s = f.debug_struct("Instance");
+        s.field("id", &self.id)
+            .field("line", &self.line)
+            .field("domain", &self.domain)
+            .field("size", &self.size)
+            .field("optimal", &self.optimal);
+        match &self.puzzle {
+            Puzzle::Tiles { domain, start } => s.field("start", &domain.tiles(start)),
+        };
+        s.finish()
+    }
+}
+
+/// A whole dataset file.
+#[derive(Clone, Debug)]
+pub struct Dataset {
+    pub path: PathBuf,
+    /// The file stem, e.g. `korf100` for `datasets/korf100.csv`.
+    pub name: String,
+    /// In file order.
+    pub instances: Vec<Instance>,
+}
+
+/// Why a dataset was refused, located as precisely as the fault allows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DatasetError {
+    pub path: PathBuf,
+    pub line: Option<u64>,
+    pub column: Option<String>,
+    pub message: String,
+}
+
+/// `datasets/x.csv:12: column 'start': expected 16 tiles (0 to 15), found 15`, without the parts
+/// that are `None`: the `file:line:` shape lets editors and terminals jump to the spot.
+impl fmt::Display for DatasetError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.path.display())?;
+        if let Some(line) = self.line {
+            write!(f, ":{line}")?;
+        }
+        if let Some(column) = &self.column {
+            write!(f, ": column '{column}'")?;
+        }
+        write!(f, ": {}", self.message)
+    }
+}
+
+impl std::error::Error for DatasetError {}
+
+/// Reads and validates the dataset at `path`.
+pub fn load(path: &Path) -> Result<Dataset, DatasetError> {
+    let bytes = std::fs::read(path).map_err(|e| DatasetError {
+        path: path.to_path_buf(),
+        line: None,
+        column: None,
+        message: format!("cannot read the dataset: {e}"),
+    })?;
+    parse(path, &bytes)
+}
+
+/// Validates dataset `bytes` as if read from `path` (which only names the file in errors and
+/// gives the dataset its name).
+pub fn parse(path: &Path, bytes: &[u8]) -> Result<Dataset, DatasetError> {
+    let fail = |line: Option<u64>, fault: Fault| DatasetError {
+        path: path.to_path_buf(),
+        line,
+        column: fault.column.map(str::to_owned),
+        message: fault.message,
+    };
+    if bytes.is_empty() {
+        return Err(fail(
+            None,
+            Fault::plain(empty_file_message("empty file (0 bytes)")),
+        ));
+    }
+    let bytes = bytes.strip_prefix(UTF8_BOM).unwrap_or(bytes);
+    // Headers are read by hand (not `has_headers`) to report a missing one our way, and
+    // `flexible` so that a short row gets our message with its line instead of csv's.
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .from_reader(bytes);
+    let mut record = ByteRecord::new();
+    let mut lines = Lines::new(bytes);
+
+    let header_line = loop {
+        if !next(&mut reader, &mut record, &mut lines).map_err(|(line, f)| fail(line, f))? {
+            return Err(fail(
+                None,
+                Fault::plain(empty_file_message(
+                    "no header: the file holds only blank lines",
+                )),
+            ));
+        }
+        if !is_blank(&record) {
+            break lines.of(&record);
+        }
+    };
+    let columns = Columns::from_header(&record).map_err(|f| fail(Some(header_line), f))?;
+
+    // Sized up front: growing a vector of 300-byte instances one doubling at a time costs more
+    // than the parsing does.
+    let rows = bytes.iter().filter(|&&b| b == b'\n').count() + 1;
+    let mut instances = Vec::with_capacity(rows);
+    let mut ids = Ids::with_capacity(rows);
+    let mut tables = Tables::default();
+    while next(&mut reader, &mut record, &mut lines).map_err(|(line, f)| fail(line, f))? {
+        if is_blank(&record) {
+            continue;
+        }
+        let line = lines.of(&record);
+        let instance = columns
+            .instance(&record, line, &mut tables)
+            .map_err(|f| fail(Some(line), f))?;
+        // Last, so that a row is first judged on its own.
+        if let Some(first) = ids.first_line(&instance.id, &instances) {
+            return Err(fail(
+                Some(line),
+                Fault::at(
+                    "id",
+                    format!(
+                        "duplicate id '{}': already used on line {first}; ids must be unique in the file",
+                        instance.id
+                    ),
+                ),
+            ));
+        }
+        instances.push(instance);
+    }
+    if instances.is_empty() {
+        return Err(fail(
+            None,
+            Fault::plain(format!(
+                "no instances: the header (line {header_line}) is not followed by any rows"
+            )),
+        ));
+    }
+    Ok(Dataset {
+        path: path.to_path_buf(),
+        name: path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default(),
+        instances,
+    })
+}
+
+fn empty_file_message(what: &str) -> String {
+    format!("{what}: expected a header line such as 'id,domain,size,start,goal,optimal' and one row per instance")
+}
+
+/// A fault before it is given its file and line.
+struct Fault {
+    column: Option<&'static str>,
+    message: String,
+}
+
+impl Fault {
+    fn plain(message: impl Into<String>) -> Fault {
+        Fault {
+            column: None,
+            message: message.into(),
+        }
+    }
+
+    fn at(column: &'static str, message: impl Into<String>) -> Fault {
+        Fault {
+            column: Some(column),
+            message: message.into(),
+        }
+    }
+}
+
+/// Reads the next record; false at the end of the file.
+fn next(
+    reader: &mut csv::Reader<&[u8]>,
+    record: &mut ByteRecord,
+    lines: &mut Lines<'_>,
+) -> Result<bool, (Option<u64>, Fault)> {
+    // Reading bytes from memory with `flexible`, csv has almost nothing left to fail on; whatever
+    // it is, it still gets a line.
+    reader.read_byte_record(record).map_err(|e| {
+        let line = e.position().map(|p| lines.at(p.byte()));
+        (line, Fault::plain(format!("unreadable CSV: {e}")))
+    })
+}
+
+/// Physical line numbers, counted here because csv's `Position::line` drifts: it lags by one
+/// after every CRLF and after every blank line. Its byte offsets are right, except that a
+/// record's may point at the line ending before it.
+struct Lines<'a> {
+    bytes: &'a [u8],
+    /// Bytes before `done` are counted; `line` is the line `done` is on.
+    done: usize,
+    line: u64,
+}
+
+impl<'a> Lines<'a> {
+    fn new(bytes: &'a [u8]) -> Lines<'a> {
+        Lines {
+            bytes,
+            done: 0,
+            line: 1,
+        }
+    }
+
+    fn of(&mut self, record: &ByteRecord) -> u64 {
+        record.position().map_or(self.line, |p| self.at(p.byte()))
+    }
+
+    /// The line of the record starting at byte `offset`; offsets must not go backwards.
+    fn at(&mut self, offset: u64) -> u64 {
+        let b = self.bytes;
+        // No record starts with a line ending (a quoted one starts with its quote), so these
+        // belong to the line before.
+        let mut start = (offset as usize).min(b.len());
+        while start < b.len() && (b[start] == b'\n' || b[start] == b'\r') {
+            start += 1;
+        }
+        if start > self.done {
+            for i in self.done..start {
+                // A lone CR ends a line as well (old Mac files): csv splits records on it.
+                if b[i] == b'\n' || (b[i] == b'\r' && b.get(i + 1) != Some(&b'\n')) {
+                    self.line += 1;
+                }
+            }
+            self.done = start;
+        }
+        self.line
+    }
+}
+
+/// A line of whitespace, or of empty fields only (`,,,,`): spreadsheets pad files with these.
+fn is_blank(record: &ByteRecord) -> bool {
+    record
+        .iter()
+        .all(|f| f.iter().all(|b| b.is_ascii_whitespace()))
+}
+
+/// The ids seen so far, as hashes pointing into the instances: a set of owned strings would
+/// double the allocations of a large load.
+struct Ids {
+    by_hash: HashMap<u64, usize>,
+    state: std::collections::hash_map::RandomState,
+}
+
+impl Ids {
+    fn with_capacity(rows: usize) -> Ids {
+        Ids {
+            by_hash: HashMap::with_capacity(rows),
+            state: Default::default(),
+        }
+    }
+
+    /// The line where `id` was first used, or None after recording it as the id of the
+    /// instance about to be pushed.
+    fn first_line(&mut self, id: &str, instances: &[Instance]) -> Option<u64> {
+        use std::hash::BuildHasher;
+        match self.by_hash.entry(self.state.hash_one(id)) {
+            Entry::Vacant(e) => {
+                e.insert(instances.len());
+                None
+            }
+            Entry::Occupied(e) if instances[*e.get()].id == id => Some(instances[*e.get()].line),
+            // Two ids with one 64-bit hash: rare enough that a scan costs nothing overall.
+            Entry::Occupied(_) => instances.iter().find(|i| i.id == id).map(|i| i.line),
+        }
+    }
+}
+
+/// Where each known column sits in the header.
+struct Columns {
+    fields: usize,
+    id: usize,
+    domain: usize,
+    size: Option<usize>,
+    start: usize,
+    goal: Option<usize>,
+    optimal: Option<usize>,
+}
+
+impl Columns {
+    fn from_header(header: &ByteRecord) -> Result<Columns, Fault> {
+        // Lossy: a name that is not UTF-8 cannot be one of ours, so it is just another extra column.
+        let names: Vec<String> = header
+            .iter()
+            .map(|f| String::from_utf8_lossy(f).trim().to_ascii_lowercase())
+            .collect();
+        for (i, name) in names.iter().enumerate() {
+            if name.is_empty() {
+                continue;
+            }
+            if let Some(j) = names[i + 1..].iter().position(|n| n == name) {
+                return Err(Fault::plain(format!(
+                    "the header names column '{name}' twice (fields {} and {}): each column once",
+                    i + 1,
+                    i + j + 2
+                )));
+            }
+        }
+        let find = |want: &str| names.iter().position(|n| n == want);
+        let missing: Vec<&str> = ["id", "domain", "start"]
+            .into_iter()
+            .filter(|c| find(c).is_none())
+            .collect();
+        if !missing.is_empty() {
+            let found = names
+                .iter()
+                .map(|n| format!("'{}'", shorten(n)))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let known = ["id", "domain", "size", "start", "goal", "optimal"];
+            let message = if !names.iter().any(|n| known.contains(&n.as_str())) {
+                format!(
+                    "missing header: the first line must name the columns ({COLUMNS_HELP}), found {found}"
+                )
+            } else {
+                let missing = missing
+                    .iter()
+                    .map(|c| format!("'{c}'"))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                format!(
+                    "the header lacks required column {missing} ({COLUMNS_HELP}), found {found}"
+                )
+            };
+            return Err(Fault::plain(message));
+        }
+        Ok(Columns {
+            fields: names.len(),
+            id: find("id").expect("checked"),
+            domain: find("domain").expect("checked"),
+            size: find("size"),
+            start: find("start").expect("checked"),
+            goal: find("goal"),
+            optimal: find("optimal"),
+        })
+    }
+
+    fn instance(
+        &self,
+        record: &ByteRecord,
+        line: u64,
+        tables: &mut Tables,
+    ) -> Result<Instance, Fault> {
+        if record.len() != self.fields {
+            let hint = if record.len() < self.fields {
+                "a missing comma or a missing trailing comma?"
+            } else {
+                "an unquoted comma inside a value?"
+            };
+            return Err(Fault::plain(format!(
+                "expected {} fields as in the header, found {} ({hint})",
+                self.fields,
+                record.len()
+            )));
+        }
+        let id = text(record, self.id, "id")?;
+        if id.is_empty() {
+            return Err(Fault::at(
+                "id",
+                "empty: every row needs an id, unique in the file",
+            ));
+        }
+        let domain_name = text(record, self.domain, "domain")?;
+        let domain = DomainKind::parse(domain_name).ok_or_else(|| {
+            let known = DomainKind::ALL.map(|d| d.name()).join(", ");
+            if domain_name.is_empty() {
+                Fault::at("domain", format!("empty: expected one of {known}"))
+            } else {
+                Fault::at(
+                    "domain",
+                    format!("unknown domain '{domain_name}': expected one of {known}"),
+                )
+            }
+        })?;
+        let size = match self.size {
+            Some(i) => Some(text(record, i, "size")?),
+            None => None,
+        };
+        let start = text(record, self.start, "start")?;
+        let goal = match self.goal {
+            Some(i) => Some(text(record, i, "goal")?).filter(|g| !g.is_empty()),
+            None => None,
+        };
+        let (size, puzzle) = match domain {
+            DomainKind::Tiles => tiles_puzzle(size, start, goal, tables)?,
+        };
+        let optimal = match self.optimal {
+            Some(i) => optimal(text(record, i, "optimal")?)?,
+            None => None,
+        };
+        Ok(Instance {
+            id: id.to_owned(),
+            line,
+            domain,
+            size,
+            optimal,
+            puzzle,
+        })
+    }
+}
+
+/// Field `i` as trimmed UTF-8.
+fn text<'r>(record: &'r ByteRecord, i: usize, column: &'static str) -> Result<&'r str, Fault> {
+    let raw = record.get(i).unwrap_or_default();
+    std::str::from_utf8(raw).map(str::trim).map_err(|e| {
+        let at = e.valid_up_to();
+        Fault::at(
+            column,
+            format!(
+                "not valid UTF-8 (byte 0x{:02X} at byte {} of the value): save the file as UTF-8",
+                raw[at],
+                at + 1
+            ),
+        )
+    })
+}
+
+fn optimal(value: &str) -> Result<Option<u32>, Fault> {
+    if value.is_empty() {
+        return Ok(None);
+    }
+    // Not `parse::<u32>` alone: it takes a leading '+', which no writer of this column means.
+    match value.parse::<u32>() {
+        Ok(n) if value.bytes().all(|b| b.is_ascii_digit()) => Ok(Some(n)),
+        _ => Err(Fault::at(
+            "optimal",
+            format!(
+                "'{}' is not a solution length: expected a non-negative integer, or nothing when unknown",
+                shorten(value)
+            ),
+        )),
+    }
+}
+
+/// Domain tables built during one load, shared by every row that needs the same ones: a
+/// dataset of all 181,440 8-puzzle states must not build 181,440 copies of a 64 KiB table.
+#[derive(Default)]
+struct Tables {
+    tiles: HashMap<(usize, usize, Vec<u8>), Arc<Tiles>>,
+    /// The previous row's width, height, goal as written ("" = default) and table: rows come in
+    /// runs of one size and goal, and recognising the run skips parsing and hashing the goal.
+    last_tiles: Option<(usize, usize, String, Arc<Tiles>)>,
+}
+
+fn tiles_puzzle(
+    size: Option<&str>,
+    start: &str,
+    goal: Option<&str>,
+    tables: &mut Tables,
+) -> Result<(String, Puzzle), Fault> {
+    let size = match size {
+        None => {
+            return Err(Fault::at(
+                "size",
+                "the header has no 'size' column: domain 'tiles' needs one, WIDTHxHEIGHT such as 3x3 or 4x4",
+            ))
+        }
+        Some("") => {
+            return Err(Fault::at(
+                "size",
+                "empty: domain 'tiles' needs WIDTHxHEIGHT such as 3x3 or 4x4",
+            ))
+        }
+        Some(s) => s,
+    };
+    let (w, h) = tiles::parse_size(size).map_err(|e| Fault::at("size", e))?;
+    let n = w * h;
+    if start.is_empty() {
+        return Err(Fault::at(
+            "start",
+            format!(
+                "empty: expected {n} tiles (0 to {}) separated by spaces, row-major, 0 = blank",
+                n - 1
+            ),
+        ));
+    }
+    let mut cells = [0u8; 256];
+    fast_permutation(start, n, &mut cells).map_err(|()| {
+        permutation(start, n, "start")
+            .err()
+            .unwrap_or_else(|| Fault::at("start", "not a permutation"))
+    })?;
+    let goal_text = goal.unwrap_or("");
+    let domain = match &tables.last_tiles {
+        Some((lw, lh, lg, d)) if (*lw, *lh) == (w, h) && lg == goal_text => Arc::clone(d),
+        _ => {
+            let domain = tiles_table(w, h, goal, tables)?;
+            tables.last_tiles = Some((w, h, goal_text.to_owned(), Arc::clone(&domain)));
+            domain
+        }
+    };
+    let start = domain
+        .state(&cells[..n])
+        .map_err(|e| Fault::at("start", e))?;
+    Ok((format!("{w}x{h}"), Puzzle::Tiles { domain, start }))
+}
+
+fn tiles_table(
+    w: usize,
+    h: usize,
+    goal: Option<&str>,
+    tables: &mut Tables,
+) -> Result<Arc<Tiles>, Fault> {
+    let n = w * h;
+    let goal = match goal {
+        Some(g) => permutation(g, n, "goal")?,
+        None => tiles::default_goal(n),
+    };
+    Ok(match tables.tiles.entry((w, h, goal)) {
+        Entry::Occupied(e) => Arc::clone(e.get()),
+        Entry::Vacant(e) => {
+            let built = Tiles::new(w, h, &e.key().2).map_err(|e| Fault::at("goal", e))?;
+            Arc::clone(e.insert(Arc::new(built)))
+        }
+    })
+}
+
+/// `n` tiles as a permutation of 0..n. The count is checked first: with one token too many,
+/// `parse_permutation` would blame a duplicate or out-of-range tile instead of the count.
+fn permutation(text: &str, n: usize, column: &'static str) -> Result<Vec<u8>, Fault> {
+    let found = text.split_whitespace().count();
+    if found != n {
+        return Err(Fault::at(
+            column,
+            format!("expected {n} tiles (0 to {}), found {found}", n - 1),
+        ));
+    }
+    tiles::parse_permutation(text, n).map_err(|e| Fault::at(column, e))
+}
+
+/// `permutation` without allocating, for the common case of a good row; a bad one is parsed
+/// again by `permutation` for its message.
+fn fast_permutation(text: &str, n: usize, cells: &mut [u8; 256]) -> Result<(), ()> {
+    let mut seen = [false; 256];
+    let mut count = 0;
+    for token in text.split_whitespace() {
+        let tile: usize = token.parse().map_err(|_| ())?;
+        if count == n || tile >= n || seen[tile] {
+            return Err(());
+        }
+        seen[tile] = true;
+        cells[count] = tile as u8;
+        count += 1;
+    }
+    if count == n {
+        Ok(())
+    } else {
+        Err(())
+    }
+}
+
+/// Keeps a quoted value from swamping the message (a stray data row can be hundreds of bytes).
+fn shorten(s: &str) -> String {
+    const MAX: usize = 40;
+    match s.char_indices().nth(MAX) {
+        Some((at, _)) => format!("{}...", &s[..at]),
+        None => s.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn data_dir(kind: &str) -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/data")
+            .join(kind)
+    }
+
+    /// The files of `dir` ending in `.ext`, sorted.
+    fn files(dir: &Path, ext: &str) -> Vec<PathBuf> {
+        let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
+            .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+            .map(|e| e.expect("directory entry").path())
+            .filter(|p| p.extension().is_some_and(|x| x == ext))
+            .collect();
+        out.sort();
+        out
+    }
+
+    fn start_of(instance: &Instance) -> Vec<u8> {
+        match &instance.puzzle {
+            Puzzle::Tiles { domain, start } => domain.tiles(start).to_vec(),
+        }
+    }
+
+    fn tiles_of(instance: &Instance) -> &Arc<Tiles> {
+        match &instance.puzzle {
+            Puzzle::Tiles { domain, .. } => domain,
+        }
+    }
+
+    #[test]
+    fn every_bad_file_fails_with_its_expected_message() {
+        let dir = data_dir("bad");
+        let csvs = files(&dir, "csv");
+        assert!(csvs.len() >= 22, "only {} bad files", csvs.len());
+        for expect in files(&dir, "expect") {
+            assert!(
+                expect.with_extension("csv").exists(),
+                "{} has no .csv",
+                expect.display()
+            );
+        }
+        let mut failures = Vec::new();
+        for csv in &csvs {
+            let expect_path = csv.with_extension("expect");
+            let expect = std::fs::read_to_string(&expect_path)
+                .unwrap_or_else(|e| panic!("{}: {e}", expect_path.display()));
+            let expect = expect.trim_end_matches(['\n', '\r']);
+            assert!(!expect.is_empty(), "{} is empty", expect_path.display());
+            let name = csv.file_name().unwrap().to_string_lossy().into_owned();
+            match load(csv) {
+                Ok(d) => failures.push(format!("{name}: loaded {} instances", d.instances.len())),
+                Err(e) => {
+                    let message = e.to_string();
+                    if !message.contains(&name) || !message.contains(expect) {
+                        failures.push(format!("{name}: wanted '{expect}' in: {message}"));
+                    }
+                }
+            }
+        }
+        assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+    }
+
+    /// (file, ids, lines, optimal lengths) of every good file.
+    type Expected = (
+        &'static str,
+        &'static [&'static str],
+        &'static [u64],
+        &'static [Option<u32>],
+    );
+
+    const GOOD: &[Expected] = &[
+        (
+            "bom.csv",
+            &["a", "b", "c"],
+            &[2, 3, 4],
+            &[Some(1), Some(2), None],
+        ),
+        (
+            "crlf.csv",
+            &["1", "2", "3"],
+            &[2, 3, 4],
+            &[Some(1), Some(2), Some(3)],
+        ),
+        (
+            "trailing_comma.csv",
+            &["t1", "t2"],
+            &[2, 3],
+            &[Some(1), None],
+        ),
+        (
+            "extra_columns.csv",
+            &["x1", "x2", "x3"],
+            &[2, 3, 4],
+            &[Some(2), Some(1), None],
+        ),
+        (
+            "unsolvable.csv",
+            &["solvable", "swapped"],
+            &[2, 3],
+            &[Some(1), None],
+        ),
+        (
+            "blank_lines.csv",
+            &["b1", "b2", "b3"],
+            &[2, 4, 7],
+            &[Some(1), Some(1), None],
+        ),
+        (
+            "mixed_sizes.csv",
+            &["2x2", "2x3", "3x2", "4x4", "16x16", "16x2"],
+            &[2, 3, 4, 5, 6, 7],
+            &[Some(1), Some(1), None, Some(57), Some(1), None],
+        ),
+        (
+            "no_optional_columns.csv",
+            &["only1", "only2"],
+            &[2, 3],
+            &[None, None],
+        ),
+        (
+            "quoted_multiline.csv",
+            &["q1", "q2", "q3"],
+            &[2, 5, 6],
+            &[Some(1), Some(2), None],
+        ),
+    ];
+
+    #[test]
+    fn every_good_file_loads_with_its_ids_lines_and_lengths() {
+        let dir = data_dir("good");
+        let on_disk: Vec<String> = files(&dir, "csv")
+            .iter()
+            .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+            .collect();
+        let listed: Vec<String> = GOOD.iter().map(|g| g.0.to_owned()).collect();
+        let mut sorted = listed.clone();
+        sorted.sort();
+        assert_eq!(on_disk, sorted, "every good file needs an entry in GOOD");
+        for &(file, ids, lines, optimal) in GOOD {
+            let d = load(&dir.join(file)).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(d.name, file.trim_end_matches(".csv"));
+            let got_ids: Vec<&str> = d.instances.iter().map(|i| i.id.as_str()).collect();
+            let got_lines: Vec<u64> = d.instances.iter().map(|i| i.line).collect();
+            let got_optimal: Vec<Option<u32>> = d.instances.iter().map(|i| i.optimal).collect();
+            assert_eq!(got_ids, ids, "{file}: ids");
+            assert_eq!(got_lines, lines, "{file}: lines");
+            assert_eq!(got_optimal, optimal, "{file}: optimal");
+            for i in &d.instances {
+                assert_eq!(i.domain, DomainKind::Tiles, "{file}");
+            }
+        }
+    }
+
+    #[test]
+    fn good_files_keep_sizes_goals_and_unsolvable_starts() {
+        let dir = data_dir("good");
+        let mixed = load(&dir.join("mixed_sizes.csv")).unwrap();
+        let sizes: Vec<&str> = mixed.instances.iter().map(|i| i.size.as_str()).collect();
+        assert_eq!(sizes, ["2x2", "2x3", "3x2", "4x4", "16x16", "16x2"]);
+        let t = tiles_of(&mixed.instances[2]);
+        assert_eq!((t.width(), t.height()), (3, 2));
+        assert_eq!(t.tiles(t.goal()), [0, 1, 2, 3, 4, 5], "custom goal");
+
+        let u = load(&dir.join("unsolvable.csv")).unwrap();
+        let solvable: Vec<bool> = u
+            .instances
+            .iter()
+            .map(|i| match &i.puzzle {
+                Puzzle::Tiles { domain, start } => domain.is_solvable(start),
+            })
+            .collect();
+        assert_eq!(solvable, [true, false]);
+
+        let x = load(&dir.join("extra_columns.csv")).unwrap();
+        assert_eq!(start_of(&x.instances[0]), [1, 2, 3, 4, 0, 5, 7, 8, 6]);
+        // An explicit default goal and an empty one are the same table.
+        assert!(Arc::ptr_eq(
+            tiles_of(&x.instances[0]),
+            tiles_of(&x.instances[1])
+        ));
+    }
+
+    #[test]
+    fn korf100_loads_with_lengths_and_blank_first_goal() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets/korf100.csv");
+        let d = load(&path).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(d.name, "korf100");
+        assert_eq!(d.instances.len(), 100);
+        let blank_first: Vec<u8> = (0..16).collect();
+        for (k, i) in d.instances.iter().enumerate() {
+            assert_eq!(i.id, (k + 1).to_string());
+            assert_eq!(i.line, k as u64 + 2);
+            assert_eq!(i.size, "4x4");
+            assert!(i.optimal.is_some(), "instance {} has no optimal", i.id);
+            let t = tiles_of(i);
+            assert_eq!(t.tiles(t.goal()), blank_first.as_slice());
+            assert!(Arc::ptr_eq(t, tiles_of(&d.instances[0])));
+        }
+        assert_eq!(d.instances[0].optimal, Some(57));
+        assert_eq!(
+            start_of(&d.instances[0]),
+            [14, 13, 15, 7, 11, 12, 9, 5, 6, 0, 2, 1, 4, 8, 10, 3]
+        );
+    }
+
+    #[test]
+    fn missing_file_and_directory_are_errors_naming_the_path() {
+        let missing = data_dir("no_such_file.csv");
+        let e = load(&missing).unwrap_err();
+        assert_eq!(e.line, None);
+        let shown = e.to_string();
+        assert!(shown.contains("no_such_file.csv"), "{shown}");
+        assert!(shown.contains("cannot read"), "{shown}");
+        assert!(load(&data_dir("good")).is_err());
+    }
+
+    #[test]
+    fn display_omits_missing_parts() {
+        let mut e = DatasetError {
+            path: PathBuf::from("datasets/x.csv"),
+            line: Some(12),
+            column: Some("start".into()),
+            message: "expected 16 tiles (0 to 15), found 15".into(),
+        };
+        assert_eq!(
+            e.to_string(),
+            "datasets/x.csv:12: column 'start': expected 16 tiles (0 to 15), found 15"
+        );
+        e.column = None;
+        assert_eq!(
+            e.to_string(),
+            "datasets/x.csv:12: expected 16 tiles (0 to 15), found 15"
+        );
+        e.line = None;
+        assert_eq!(
+            e.to_string(),
+            "datasets/x.csv: expected 16 tiles (0 to 15), found 15"
+        );
+    }
+
+    #[test]
+    fn in_memory_errors_are_located() {
+        let p = Path::new("mem.csv");
+        let cases: &[(&str, &str)] = &[
+            (
+                "id,domain,size,start\n1,tiles,3x3,1 2 3 4 5 6 7 8 0\n2,tiles,3x3,1 2 3\n",
+                "mem.csv:3: column 'start': expected 9 tiles (0 to 8), found 3",
+            ),
+            (
+                "id,domain,size,start\n1,tiles,3x3,1 2 3 4 5 6 7 8 0\n1,tiles,3x3,1 2 3 4 5 6 7 0 8\n",
+                "mem.csv:3: column 'id': duplicate id '1': already used on line 2",
+            ),
+            (
+                "id,domain,size,start\n1,tiles,17x17,1\n",
+                "mem.csv:2: column 'size': invalid size '17x17'",
+            ),
+            (
+                "id,domain,size,start,optimal\n1,tiles,3x3,1 2 3 4 5 6 7 8 0,+3\n",
+                "mem.csv:2: column 'optimal': '+3' is not a solution length",
+            ),
+            (
+                "id,domain,size,start\n1,tiles,3x3\n",
+                "mem.csv:2: expected 4 fields as in the header, found 3",
+            ),
+            (
+                "id,domain,size,start\r\n\r\n1,tiles,3x3,\"1 2 3\r\n4 5 6\r\n7 0 8\"\r\n\r\n2,tiles,3x3,x\r\n",
+                "mem.csv:7: column 'start'",
+            ),
+            (
+                "id,domain,size,start\r1,tiles,3x3,1 2 3 4 5 6 7 0 8\r2,tiles,3x3,x\r",
+                "mem.csv:3: column 'start'",
+            ),
+            (
+                "\n\n id , domain,size,start\n1,tiles,3x3,1 2 3 4 5 6 7 0 8\n 1 ,tiles,3x3,1 2 3 4 5 6 7 0 8\n",
+                "mem.csv:5: column 'id': duplicate id '1': already used on line 4",
+            ),
+            ("id,domain,size,start\n", "mem.csv: no instances"),
+            ("\n\n  \n", "mem.csv: no header"),
+        ];
+        for (text, want) in cases {
+            let e = parse(p, text.as_bytes()).unwrap_err().to_string();
+            assert!(e.starts_with(want), "wanted '{want}', got '{e}'");
+        }
+    }
+
+    /// Every permutation of 0..9 in lexicographic order, `count` of them.
+    fn permutations(count: usize) -> Vec<[u8; 9]> {
+        let mut p: [u8; 9] = [0, 1, 2, 3, 4, 5, 6, 7, 8];
+        let mut out = Vec::with_capacity(count);
+        while out.len() < count {
+            out.push(p);
+            let Some(i) = (0..8).rev().find(|&i| p[i] < p[i + 1]) else {
+                break;
+            };
+            let j = (i + 1..9).rev().find(|&j| p[j] > p[i]).expect("exists");
+            p.swap(i, j);
+            p[i + 1..].reverse();
+        }
+        out
+    }
+
+    #[test]
+    fn a_large_dataset_shares_one_table() {
+        const ROWS: usize = 181_440;
+        let mut text = String::from("id,domain,size,start,goal,optimal\n");
+        for (k, p) in permutations(ROWS).iter().enumerate() {
+            let start: Vec<String> = p.iter().map(|t| t.to_string()).collect();
+            text.push_str(&format!(
+                "{k},tiles,3x3,{},1 2 3 4 5 6 7 8 0,\n",
+                start.join(" ")
+            ));
+        }
+        let d = parse(Path::new("all.csv"), text.as_bytes()).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(d.instances.len(), ROWS);
+        assert_eq!(d.instances[ROWS - 1].line, ROWS as u64 + 1);
+        let first = tiles_of(&d.instances[0]);
+        assert!(d.instances.iter().all(|i| Arc::ptr_eq(tiles_of(i), first)));
+    }
+}

@@ -1,0 +1,337 @@
+//! The report files of a run: runs.csv (streamed, then rewritten in job order), summary.csv,
+//! summary.md and manifest.json. Every file but the streamed runs.csv is written whole or not at
+//! all (a temporary name, then a rename).
+
+use crate::record::{Manifest, Record};
+use hdrhistogram::Histogram;
+use serde::Serialize;
+use std::collections::{HashMap, HashSet};
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+/// Appends records to runs.csv as jobs finish, flushing after each batch so that an interrupted
+/// run keeps every row it finished.
+pub struct RunsWriter {
+    path: PathBuf,
+    csv: csv::Writer<File>,
+}
+
+impl RunsWriter {
+    /// Opens `path` for appending; writes the header when the file is new or empty.
+    pub fn append_to(path: &Path) -> io::Result<RunsWriter> {
+        let file = OpenOptions::new().create(true).append(true).open(path)?;
+        let empty = file.metadata()?.len() == 0;
+        let csv = csv::WriterBuilder::new()
+            .has_headers(empty)
+            .from_writer(file);
+        Ok(RunsWriter {
+            path: path.to_path_buf(),
+            csv,
+        })
+    }
+
+    pub fn append<'r>(&mut self, records: impl Iterator<Item = &'r Record>) -> Result<(), String> {
+        let fail =
+            |e: &dyn std::fmt::Display| format!("{}: cannot write: {e}", self.path.display());
+        for r in records {
+            self.csv.serialize(r).map_err(|e| fail(&e))?;
+        }
+        self.csv.flush().map_err(|e| fail(&e))
+    }
+}
+
+/// Writes `bytes` to `path` whole: to a temporary file beside it, then renamed over it.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
+    let fail = |e: io::Error| format!("{}: cannot write: {e}", path.display());
+    let mut f = File::create(&tmp).map_err(fail)?;
+    f.write_all(bytes).map_err(fail)?;
+    f.sync_all().map_err(fail)?;
+    fs::rename(&tmp, path).map_err(fail)
+}
+
+/// runs.csv as one block of bytes, rows in the given order.
+pub fn runs_csv(records: &[Record]) -> Result<Vec<u8>, String> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    for r in records {
+        w.serialize(r).map_err(|e| e.to_string())?;
+    }
+    if records.is_empty() {
+        // The header alone, so that an empty run still has its columns.
+        return Ok(format!("{}\n", RUNS_HEADER.join(",")).into_bytes());
+    }
+    w.into_inner().map_err(|e| e.to_string())
+}
+
+/// The columns of runs.csv, in order (a test checks them against `Record`).
+pub const RUNS_HEADER: [&str; 22] = [
+    "dataset",
+    "instance",
+    "domain",
+    "size",
+    "variant",
+    "heuristic",
+    "step",
+    "reverse_pruning",
+    "status",
+    "length",
+    "optimal",
+    "nodes_generated",
+    "nodes_expanded",
+    "iterations",
+    "final_bound",
+    "time_wall_s",
+    "time_cpu_s",
+    "nodes_per_s",
+    "initial_h",
+    "optimal_guaranteed",
+    "message",
+    "path",
+];
+
+/// One variant's figures: a row of summary.csv.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Summary {
+    pub variant: String,
+    pub heuristic: String,
+    pub step: String,
+    pub reverse_pruning: String,
+    pub jobs: u64,
+    pub solved: u64,
+    /// Jobs stopped by `--max-nodes` or `--time-limit`.
+    pub limited: u64,
+    pub unsolvable: u64,
+    pub over_cap: u64,
+    pub suboptimal: u64,
+    pub wrong: u64,
+    pub error: u64,
+    pub nodes_generated_total: u64,
+    pub nodes_expanded_total: u64,
+    /// The instances every variant solved: the set the geometric means are taken over.
+    pub common_solved: u64,
+    pub nodes_generated_geomean: Option<f64>,
+    pub time_cpu_geomean_s: Option<f64>,
+    pub time_cpu_p50_s: Option<f64>,
+    pub time_cpu_p90_s: Option<f64>,
+    pub time_cpu_p99_s: Option<f64>,
+    pub time_cpu_max_s: Option<f64>,
+    pub time_cpu_total_s: f64,
+    pub nodes_per_s: Option<f64>,
+    /// Mean penalised time: a job's CPU time when it was answered, else twice the time limit
+    /// (twice its own time when no time limit was set).
+    pub par2_s: Option<f64>,
+    /// The first variant's geometric-mean time over this one's (above 1: this one is faster).
+    pub speedup: Option<f64>,
+}
+
+fn has_solution(r: &Record) -> bool {
+    matches!(r.status.as_str(), "solved" | "suboptimal")
+}
+
+fn answered(r: &Record) -> bool {
+    matches!(
+        r.status.as_str(),
+        "solved" | "suboptimal" | "unsolvable" | "over_cap"
+    )
+}
+
+fn geomean(values: impl Iterator<Item = f64>) -> Option<f64> {
+    let (mut sum, mut n) = (0.0, 0u64);
+    for v in values {
+        sum += v.max(1e-9).ln();
+        n += 1;
+    }
+    (n > 0).then(|| (sum / n as f64).exp())
+}
+
+/// One summary row per variant, in the order of `variants`. `time_limit_s` is the run's limit,
+/// for PAR-2.
+pub fn summarize(
+    records: &[Record],
+    variants: &[String],
+    time_limit_s: Option<f64>,
+) -> Vec<Summary> {
+    let mut by_variant: HashMap<&str, Vec<&Record>> = HashMap::new();
+    for r in records {
+        by_variant.entry(r.variant.as_str()).or_default().push(r);
+    }
+    // Instances (dataset, instance) solved by every variant.
+    let mut common: Option<HashSet<(&str, &str)>> = None;
+    for v in variants {
+        let solved: HashSet<(&str, &str)> = by_variant
+            .get(v.as_str())
+            .into_iter()
+            .flatten()
+            .filter(|r| has_solution(r))
+            .map(|r| (r.dataset.as_str(), r.instance.as_str()))
+            .collect();
+        common = Some(match common {
+            None => solved,
+            Some(c) => c.intersection(&solved).copied().collect(),
+        });
+    }
+    let common = common.unwrap_or_default();
+    let mut rows: Vec<Summary> = variants
+        .iter()
+        .map(|v| {
+            summarize_one(
+                v,
+                by_variant.get(v.as_str()).map_or(&[][..], |r| r),
+                &common,
+                time_limit_s,
+            )
+        })
+        .collect();
+    let first = rows.first().and_then(|r| r.time_cpu_geomean_s);
+    for row in &mut rows {
+        row.speedup = match (first, row.time_cpu_geomean_s) {
+            (Some(a), Some(b)) if b > 0.0 => Some(a / b),
+            _ => None,
+        };
+    }
+    rows
+}
+
+fn summarize_one(
+    variant: &str,
+    records: &[&Record],
+    common: &HashSet<(&str, &str)>,
+    time_limit_s: Option<f64>,
+) -> Summary {
+    let count = |status: &str| records.iter().filter(|r| r.status == status).count() as u64;
+    let in_common: Vec<&&Record> = records
+        .iter()
+        .filter(|r| common.contains(&(r.dataset.as_str(), r.instance.as_str())))
+        .collect();
+    // Microseconds up to a week, 3 significant digits.
+    let mut hist = Histogram::<u64>::new_with_bounds(1, 604_800_000_000, 3).expect("valid bounds");
+    for r in records {
+        hist.saturating_record(((r.time_cpu_s * 1e6).round() as u64).max(1));
+    }
+    let quantile = |q: f64| (!records.is_empty()).then(|| hist.value_at_quantile(q) as f64 / 1e6);
+    let cpu_total: f64 = records.iter().map(|r| r.time_cpu_s).sum();
+    let nodes_total: u64 = records.iter().map(|r| r.nodes_generated).sum();
+    let par2 = (!records.is_empty()).then(|| {
+        records
+            .iter()
+            .map(|r| {
+                if answered(r) {
+                    r.time_cpu_s
+                } else {
+                    2.0 * time_limit_s.unwrap_or(r.time_cpu_s)
+                }
+            })
+            .sum::<f64>()
+            / records.len() as f64
+    });
+    let first = records.first();
+    Summary {
+        variant: variant.to_string(),
+        heuristic: first.map(|r| r.heuristic.clone()).unwrap_or_default(),
+        step: first.map(|r| r.step.clone()).unwrap_or_default(),
+        reverse_pruning: first.map(|r| r.reverse_pruning.clone()).unwrap_or_default(),
+        jobs: records.len() as u64,
+        solved: count("solved"),
+        limited: count("node_limit") + count("time_limit"),
+        unsolvable: count("unsolvable"),
+        over_cap: count("over_cap"),
+        suboptimal: count("suboptimal"),
+        wrong: count("wrong"),
+        error: count("error"),
+        nodes_generated_total: nodes_total,
+        nodes_expanded_total: records.iter().map(|r| r.nodes_expanded).sum(),
+        common_solved: in_common.len() as u64,
+        nodes_generated_geomean: geomean(in_common.iter().map(|r| r.nodes_generated as f64)),
+        time_cpu_geomean_s: geomean(in_common.iter().map(|r| r.time_cpu_s)),
+        time_cpu_p50_s: quantile(0.5),
+        time_cpu_p90_s: quantile(0.9),
+        time_cpu_p99_s: quantile(0.99),
+        time_cpu_max_s: (!records.is_empty()).then(|| hist.max() as f64 / 1e6),
+        time_cpu_total_s: cpu_total,
+        nodes_per_s: (cpu_total > 0.0).then(|| nodes_total as f64 / cpu_total),
+        par2_s: par2,
+        speedup: None,
+    }
+}
+
+pub fn summary_csv(rows: &[Summary]) -> Result<Vec<u8>, String> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    for r in rows {
+        w.serialize(r).map_err(|e| e.to_string())?;
+    }
+    w.into_inner().map_err(|e| e.to_string())
+}
+
+/// summary.md: a title, the run's setting, and one table row per variant.
+pub fn summary_md(rows: &[Summary], manifest: &Manifest) -> String {
+    let datasets: Vec<String> = manifest
+        .datasets
+        .iter()
+        .map(|d| format!("`{}` ({} instances)", d.name, d.instances))
+        .collect();
+    let mut out = format!(
+        "## idabench run\n\n{} on {} with {} worker{}; limits: {}.\n\n",
+        datasets.join(", "),
+        manifest.cpu_model,
+        manifest.jobs,
+        if manifest.jobs == 1 { "" } else { "s" },
+        limits_text(manifest),
+    );
+    out.push_str(
+        "| variant | jobs | solved | limited | other | nodes generated | geomean nodes | geomean CPU s | p50 s | p90 s | max s | Mnodes/s | PAR-2 s | speed-up |\n\
+         |---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n",
+    );
+    for r in rows {
+        let other = r.jobs - r.solved - r.limited;
+        out.push_str(&format!(
+            "| `{}` | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+            r.variant,
+            r.jobs,
+            r.solved,
+            r.limited,
+            other,
+            r.nodes_generated_total,
+            fmt(r.nodes_generated_geomean, 0),
+            fmt(r.time_cpu_geomean_s, 4),
+            fmt(r.time_cpu_p50_s, 4),
+            fmt(r.time_cpu_p90_s, 4),
+            fmt(r.time_cpu_max_s, 4),
+            fmt(r.nodes_per_s.map(|v| v / 1e6), 1),
+            fmt(r.par2_s, 4),
+            fmt(r.speedup, 2),
+        ));
+    }
+    let problems: u64 = rows.iter().map(|r| r.suboptimal + r.wrong + r.error).sum();
+    out.push_str(&format!(
+        "\nGeometric means are over the {} instance(s) every variant solved; times are CPU seconds of the worker thread.{}\n",
+        rows.first().map_or(0, |r| r.common_solved),
+        if problems > 0 {
+            format!(" **{problems} job(s) are suboptimal, wrong or failed: see runs.csv.**")
+        } else {
+            String::new()
+        }
+    ));
+    out
+}
+
+fn limits_text(m: &Manifest) -> String {
+    match (m.max_nodes, m.time_limit_s) {
+        (None, None) => "none".into(),
+        (Some(n), None) => format!("{n} nodes"),
+        (None, Some(t)) => format!("{t} s"),
+        (Some(n), Some(t)) => format!("{n} nodes, {t} s"),
+    }
+}
+
+fn fmt(v: Option<f64>, decimals: usize) -> String {
+    v.map_or_else(|| "-".into(), |v| format!("{v:.decimals$}"))
+}
+
+pub fn manifest_json(m: &Manifest) -> Vec<u8> {
+    let mut bytes = serde_json::to_vec_pretty(m).expect("a manifest serializes");
+    bytes.push(b'\n');
+    bytes
+}
