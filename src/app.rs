@@ -425,7 +425,25 @@ fn run_dir(args: &RunArgs) -> Result<PathBuf, Failure> {
         return Ok(dir);
     }
     if !args.resume {
-        return Ok(args.out.join(clock::compact_now()));
+        // Two runs started in the same second must not share (and clobber) one directory: the
+        // first free one of STAMP, STAMP-2, STAMP-3, ... is claimed by creating it.
+        let fail = |dir: &Path, e: std::io::Error| {
+            Failure::runtime(format!("{}: cannot create: {e}", dir.display()))
+        };
+        fs::create_dir_all(&args.out).map_err(|e| fail(&args.out, e))?;
+        let stamp = clock::compact_now();
+        let mut k = 1u32;
+        loop {
+            let dir = match k {
+                1 => args.out.join(&stamp),
+                _ => args.out.join(format!("{stamp}-{k}")),
+            };
+            match fs::create_dir(&dir) {
+                Ok(()) => return Ok(dir),
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => k += 1,
+                Err(e) => return Err(fail(&dir, e)),
+            }
+        }
     }
     newest_run(&args.out).ok_or_else(|| {
         Failure::input(format!(
@@ -470,6 +488,14 @@ fn resume_records(dir: &Path, manifest: &Manifest) -> Result<Vec<Record>, Failur
                 dir.display()
             )));
         }
+        if (old.max_nodes, old.time_limit_s) != (manifest.max_nodes, manifest.time_limit_s) {
+            return Err(Failure::input(format!(
+                "--resume: {} was made with limits {}, not {}: give the same --max-nodes and --time-limit",
+                dir.display(),
+                limits_text(old.max_nodes, old.time_limit_s),
+                limits_text(manifest.max_nodes, manifest.time_limit_s)
+            )));
+        }
         if old.variants != manifest.variants {
             return Err(Failure::input(format!(
                 "--resume: {} was made with variants {}, not {}",
@@ -494,6 +520,12 @@ fn resume_records(dir: &Path, manifest: &Manifest) -> Result<Vec<Record>, Failur
         .into_iter()
         .filter(|r| r.status != "cancelled")
         .collect())
+}
+
+fn limits_text(max_nodes: Option<u64>, time_limit_s: Option<f64>) -> String {
+    let nodes = max_nodes.map_or_else(|| "none".into(), |n| n.to_string());
+    let time = time_limit_s.map_or_else(|| "none".into(), |t| t.to_string());
+    format!("--max-nodes {nodes} --time-limit {time}")
 }
 
 fn hex(bytes: &[u8]) -> String {

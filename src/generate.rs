@@ -79,13 +79,14 @@ fn all(d: &Tiles, rows: &mut Rows) -> Result<(), String> {
         let mut s = d.state(perm).expect("an unranked index is a permutation");
         let next = dist[r] + 1;
         for &m in d.moves(&s) {
+            let undo = d.inverse(&s, m);
             d.apply(&mut s, m);
             let c = rank(d.tiles(&s));
             if dist[c] == UNSEEN {
                 dist[c] = next;
                 order.push(c as u32);
             }
-            d.undo(&mut s, m);
+            d.apply(&mut s, undo);
         }
     }
     // Ranks count permutations in lexicographic order, so sorting by (distance, rank) gives the
@@ -122,12 +123,12 @@ fn walk(d: &Tiles, count: u64, seed: u64, moves: u32, rows: &mut Rows) -> Result
     let mut rng = Rng::new(seed);
     for _ in 0..count {
         let mut s = d.goal().clone();
-        let mut last = None;
+        let mut back = None;
         for _ in 0..moves {
             let mut choices = [0u8; 4];
             let mut k = 0;
             for &m in d.moves(&s) {
-                if last != Some(d.inverse(m)) {
+                if back != Some(m) {
                     choices[k] = m;
                     k += 1;
                 }
@@ -135,8 +136,8 @@ fn walk(d: &Tiles, count: u64, seed: u64, moves: u32, rows: &mut Rows) -> Result
             // Every cell of a board with sides of 2 or more has two neighbours, so one non-reversing
             // move always remains.
             let m = choices[rng.below(k as u64) as usize];
+            back = Some(d.inverse(&s, m));
             d.apply(&mut s, m);
-            last = Some(m);
         }
         rows.row(d.tiles(&s), None)?;
     }

@@ -218,16 +218,10 @@ pub fn solve(puzzle: &Puzzle, spec: &Spec, limits: Limits<'_>) -> Result<Answer,
                 unsolvable(d.solution_parity(start).is_some())
             } else {
                 match spec.heuristic {
-                    HeuristicKind::Zero => run(d, &Zero, start, spec, limits, Tiles::path_string),
-                    HeuristicKind::Misplaced => {
-                        run(d, &Misplaced, start, spec, limits, Tiles::path_string)
-                    }
-                    HeuristicKind::Manhattan => {
-                        run(d, &Manhattan, start, spec, limits, Tiles::path_string)
-                    }
-                    HeuristicKind::LinearConflict => {
-                        run(d, &LinearConflict, start, spec, limits, Tiles::path_string)
-                    }
+                    HeuristicKind::Zero => run(d, &Zero, start, spec, limits),
+                    HeuristicKind::Misplaced => run(d, &Misplaced, start, spec, limits),
+                    HeuristicKind::Manhattan => run(d, &Manhattan, start, spec, limits),
+                    HeuristicKind::LinearConflict => run(d, &LinearConflict, start, spec, limits),
                 }
             }
         }
@@ -264,7 +258,6 @@ fn run<D: Domain, H: Heuristic<D>>(
     start: &D::State,
     spec: &Spec,
     limits: Limits<'_>,
-    show: fn(&[D::Move]) -> String,
 ) -> Answer {
     let r = search::ida_star(d, h, start, spec.variant(), limits);
     let (status, path) = match &r.outcome {
@@ -279,7 +272,7 @@ fn run<D: Domain, H: Heuristic<D>>(
     Answer {
         status,
         length: path.map(|p| p.len() as u32),
-        path: path.map(|p| show(p)),
+        path: path.map(|p| d.path_string(start, p)),
         stats: r.stats,
         optimal_guaranteed: r.optimal_guaranteed,
         wall: Duration::ZERO,

@@ -239,7 +239,7 @@ fn apply_then_undo_is_the_identity_and_incremental_values_equal_recomputation() 
             let before = s.clone();
             d.apply(&mut s, m);
             let mut back = s.clone();
-            d.undo(&mut back, m);
+            d.apply(&mut back, d.inverse(&before, m));
             assert_eq!(back, before);
             md = Manhattan.update(&d, &before, m, md);
             mp = Misplaced.update(&d, &before, m, mp);

@@ -1,6 +1,8 @@
-//! Sliding-tile puzzles of any width x height (2..=16 each) with any goal, and their heuristics.
+//! Sliding-tile puzzles of any width x height (sides 2 to 16, at most 255 cells) with any goal,
+//! and their heuristics.
 //!
-//! A move is the direction the blank travels: `U`, `L`, `R`, `D`, tried in that order (Korf's).
+//! A move is the cell the blank moves to; from each cell the blank tries up, left, right, down, in
+//! that order (Korf's). Paths are written as the blank's motion: `U`, `D`, `L`, `R`.
 //! Every move swaps the blank with a tile and moves the blank one cell, so the parity of the
 //! permutation plus the blank's distance to its goal cell never changes: a start is solvable exactly
 //! when the two parities agree, and every solution's length has the parity of that distance.
@@ -9,8 +11,10 @@ use crate::search::{Domain, Heuristic};
 
 pub const MIN_SIDE: usize = 2;
 pub const MAX_SIDE: usize = 16;
+/// Cell 255 is kept free as the engine's "no move" (so 16x16 is out).
+pub const MAX_CELLS: usize = 255;
 
-/// Directions of the blank, indexed by move: up, left, right, down. `3 - m` undoes `m`.
+/// The blank's directions in move order: up, left, right, down.
 const LETTERS: [char; 4] = ['U', 'L', 'R', 'D'];
 const DR: [isize; 4] = [-1, 0, 0, 1];
 const DC: [isize; 4] = [0, -1, 1, 0];
@@ -29,9 +33,7 @@ pub struct Tiles {
     goal: TileState,
     /// goal_pos[tile] = its goal cell.
     goal_pos: [u8; 256],
-    /// nbr[cell][m] = the cell the blank reaches from `cell` by move `m` (when legal).
-    nbr: [[u8; 4]; 256],
-    /// The legal moves from each cell, in move order.
+    /// The cells the blank can move to from each cell, in move order.
     legal: [[u8; 4]; 256],
     legal_len: [u8; 256],
     /// Row and column of each cell, and the goal row and column of each tile.
@@ -39,6 +41,9 @@ pub struct Tiles {
     col: [u8; 256],
     goal_row: [u8; 256],
     goal_col: [u8; 256],
+    /// Linear-conflict penalties of rows (length width) and columns (length height).
+    row_lines: LineTable,
+    col_lines: LineTable,
     /// dist[tile][cell] = Manhattan distance of `tile` at `cell` from its goal cell.
     dist: Box<[[u8; 256]; 256]>,
 }
@@ -55,6 +60,12 @@ pub fn parse_size(text: &str) -> Result<(usize, usize), String> {
     let h: usize = h.trim().parse().map_err(|_| bad())?;
     if !(MIN_SIDE..=MAX_SIDE).contains(&w) || !(MIN_SIDE..=MAX_SIDE).contains(&h) {
         return Err(bad());
+    }
+    if w * h > MAX_CELLS {
+        return Err(format!(
+            "invalid size '{text}': at most {MAX_CELLS} cells (16x15), found {}",
+            w * h
+        ));
     }
     Ok((w, h))
 }
@@ -102,9 +113,12 @@ pub fn default_goal(n: usize) -> Vec<u8> {
 impl Tiles {
     /// A puzzle of `width` x `height` whose goal is `goal` (row-major, 0 = blank).
     pub fn new(width: usize, height: usize, goal: &[u8]) -> Result<Tiles, String> {
-        if !(MIN_SIDE..=MAX_SIDE).contains(&width) || !(MIN_SIDE..=MAX_SIDE).contains(&height) {
+        if !(MIN_SIDE..=MAX_SIDE).contains(&width)
+            || !(MIN_SIDE..=MAX_SIDE).contains(&height)
+            || width * height > MAX_CELLS
+        {
             return Err(format!(
-                "invalid size {width}x{height}: each side must be {MIN_SIDE} to {MAX_SIDE}"
+                "invalid size {width}x{height}: each side must be {MIN_SIDE} to {MAX_SIDE}, at most {MAX_CELLS} cells"
             ));
         }
         let n = width * height;
@@ -114,7 +128,6 @@ impl Tiles {
         for (cell, &t) in goal.cells[..n].iter().enumerate() {
             goal_pos[t as usize] = cell as u8;
         }
-        let mut nbr = [[0u8; 4]; 256];
         let mut legal = [[0u8; 4]; 256];
         let mut legal_len = [0u8; 256];
         for cell in 0..n {
@@ -122,8 +135,8 @@ impl Tiles {
             for m in 0..4 {
                 let (nr, nc) = (r + DR[m], c + DC[m]);
                 if nr >= 0 && nc >= 0 && (nr as usize) < height && (nc as usize) < width {
-                    nbr[cell][m] = (nr as usize * width + nc as usize) as u8;
-                    legal[cell][legal_len[cell] as usize] = m as u8;
+                    legal[cell][legal_len[cell] as usize] =
+                        (nr as usize * width + nc as usize) as u8;
                     legal_len[cell] += 1;
                 }
             }
@@ -157,7 +170,8 @@ impl Tiles {
             col,
             goal_row,
             goal_col,
-            nbr,
+            row_lines: LineTable::new(width),
+            col_lines: LineTable::new(height),
             legal,
             legal_len,
             dist,
@@ -209,24 +223,31 @@ impl Tiles {
             as u32
     }
 
-    /// The letter of the blank's motion for a move.
-    pub fn letter(m: u8) -> char {
-        LETTERS[m as usize & 3]
+    /// The letter of the blank's motion from cell `from` to the neighbouring cell `to`.
+    pub fn letter(&self, from: u8, to: u8) -> char {
+        let (from, to) = (from as usize, to as usize);
+        let dir = if to + self.width == from {
+            0
+        } else if to + 1 == from {
+            1
+        } else if to == from + 1 {
+            2
+        } else {
+            3
+        };
+        LETTERS[dir]
     }
 
-    /// The blank's motions as letters, e.g. `ULLD`.
-    pub fn path_string(path: &[u8]) -> String {
-        path.iter().map(|&m| Tiles::letter(m)).collect()
+    /// The move from `s` written by a letter (`U`, `L`, `R`, `D`), if it is legal there.
+    pub fn move_of(&self, s: &TileState, letter: char) -> Option<u8> {
+        self.moves(s)
+            .iter()
+            .copied()
+            .find(|&to| self.letter(s.blank, to) == letter)
     }
 
-    /// The move written by a letter (`U`, `L`, `R`, `D`).
-    pub fn move_of(letter: char) -> Option<u8> {
-        LETTERS.iter().position(|&l| l == letter).map(|m| m as u8)
-    }
-
-    /// Extra moves (2 per tile) forced by tiles in one line that sit in their goal line but in the
-    /// wrong order: 2 x (tiles in goal line - longest run already in goal order).
-    /// `line[t]` is the goal line of tile `t`, `along[t]` its goal place along that line.
+    /// The penalty of one line from its tiles: `line[t]` is the goal line of tile `t`, `along[t]`
+    /// its goal place along that line.
     #[inline]
     fn line_penalty(
         tiles: impl Iterator<Item = u8>,
@@ -234,22 +255,48 @@ impl Tiles {
         along: &[u8; 256],
         this: u8,
     ) -> u32 {
-        // Patience sorting on goal places along the line, for the longest increasing run.
-        let mut tails = [0u8; MAX_SIDE];
-        let (mut run, mut in_line) = (0usize, 0u32);
-        for t in tiles {
-            if t == 0 || line[t as usize] != this {
-                continue;
+        keys_penalty(tiles.map(|t| {
+            if t != 0 && line[t as usize] == this {
+                along[t as usize] + 1
+            } else {
+                0
             }
-            let key = along[t as usize];
-            in_line += 1;
-            let at = tails[..run].partition_point(|&x| x < key);
-            tails[at] = key;
-            if at == run {
-                run += 1;
-            }
-        }
-        2 * (in_line - run as u32)
+        }))
+    }
+
+    /// The tabulated code of row `r`: its keys (goal column + 1 for tiles whose goal row is `r`,
+    /// else 0) as digits.
+    #[inline(always)]
+    fn row_code(&self, s: &TileState, r: usize) -> usize {
+        let w = self.width;
+        (0..w)
+            .map(|i| {
+                let t = s.cells[r * w + i] as usize;
+                let key = if self.goal_row[t] as usize == r && t != 0 {
+                    self.goal_col[t] as usize + 1
+                } else {
+                    0
+                };
+                key * self.row_lines.pow[i]
+            })
+            .sum()
+    }
+
+    /// The tabulated code of column `c` (see `row_code`).
+    #[inline(always)]
+    fn col_code(&self, s: &TileState, c: usize) -> usize {
+        let w = self.width;
+        (0..self.height)
+            .map(|i| {
+                let t = s.cells[i * w + c] as usize;
+                let key = if self.goal_col[t] as usize == c && t != 0 {
+                    self.goal_row[t] as usize + 1
+                } else {
+                    0
+                };
+                key * self.col_lines.pow[i]
+            })
+            .sum()
     }
 
     /// The penalty of row `r`, with `at(cell)` giving the tile in a cell.
@@ -305,8 +352,59 @@ impl Tiles {
     /// reaches (the tile's old cell), and the tile.
     #[inline(always)]
     fn moved(&self, s: &TileState, m: u8) -> (usize, usize, u8) {
-        let to = self.nbr[s.blank as usize][m as usize & 3];
-        (s.blank as usize, to as usize, s.cells[to as usize])
+        (s.blank as usize, m as usize, s.cells[m as usize])
+    }
+}
+
+/// Extra moves (2 per tile) forced by tiles that sit in their goal line in the wrong order:
+/// 2 x (tiles in their goal line - the longest run already in goal order). `keys` are the goal
+/// places along the line + 1, 0 for tiles of other lines and the blank.
+fn keys_penalty(keys: impl Iterator<Item = u8>) -> u32 {
+    // Patience sorting, for the longest increasing run.
+    let mut tails = [0u8; MAX_SIDE];
+    let (mut run, mut in_line) = (0usize, 0u32);
+    for key in keys.filter(|&k| k != 0) {
+        in_line += 1;
+        let at = tails[..run].partition_point(|&x| x < key);
+        tails[at] = key;
+        if at == run {
+            run += 1;
+        }
+    }
+    2 * (in_line - run as u32)
+}
+
+/// Lines up to this long have their penalties tabulated ((len + 1)^len entries: 117,649 for 6).
+const TABULATED: usize = 6;
+
+/// The penalty of every possible line of one length, indexed by the line's keys read as digits
+/// in base len + 1; empty for lines too long to tabulate.
+struct LineTable {
+    pow: [usize; MAX_SIDE],
+    penalty: Vec<u8>,
+}
+
+impl LineTable {
+    fn new(len: usize) -> LineTable {
+        let mut pow = [0usize; MAX_SIDE];
+        if len > TABULATED {
+            return LineTable {
+                pow,
+                penalty: Vec::new(),
+            };
+        }
+        let base = len + 1;
+        for (i, p) in pow.iter_mut().take(len).enumerate() {
+            *p = base.pow(i as u32);
+        }
+        let penalty = (0..base.pow(len as u32))
+            .map(|code| keys_penalty((0..len).map(|i| (code / pow[i] % base) as u8)) as u8)
+            .collect();
+        LineTable { pow, penalty }
+    }
+
+    fn tabulated(&self) -> bool {
+        !self.penalty.is_empty()
     }
 }
 
@@ -356,6 +454,8 @@ fn permutation_parity(perm: &[u8]) -> u32 {
 impl Domain for Tiles {
     type State = TileState;
     type Move = u8;
+    /// Boards have at most 255 cells, so cell 255 is never a move.
+    const NO_MOVE: u8 = u8::MAX;
 
     #[inline(always)]
     fn moves<'a>(&'a self, s: &TileState) -> &'a [u8] {
@@ -363,14 +463,14 @@ impl Domain for Tiles {
         &self.legal[b][..self.legal_len[b] as usize]
     }
 
+    /// The blank goes back where it was.
     #[inline(always)]
-    fn inverse(&self, m: u8) -> u8 {
-        3 - m
+    fn inverse(&self, s: &TileState, _: u8) -> u8 {
+        s.blank
     }
 
     #[inline(always)]
-    fn apply(&self, s: &mut TileState, m: u8) {
-        let to = self.nbr[s.blank as usize][m as usize & 3];
+    fn apply(&self, s: &mut TileState, to: u8) {
         s.cells[s.blank as usize] = s.cells[to as usize];
         s.cells[to as usize] = 0;
         s.blank = to;
@@ -382,6 +482,18 @@ impl Domain for Tiles {
 
     fn solution_parity(&self, s: &TileState) -> Option<u32> {
         Some(self.blank_distance(s) % 2)
+    }
+
+    /// The blank's motions as letters, e.g. `ULLD`.
+    fn path_string(&self, start: &TileState, path: &[u8]) -> String {
+        let mut blank = start.blank;
+        path.iter()
+            .map(|&to| {
+                let l = self.letter(blank, to);
+                blank = to;
+                l
+            })
+            .collect()
     }
 }
 
@@ -463,10 +575,23 @@ impl Heuristic<Tiles> for LinearConflict {
         };
         // A vertical move takes the tile from one row to another: only the penalty of its goal
         // row can change, and only if that is one of the two. Likewise columns for a horizontal one.
-        let (old, new) = if m == 0 || m == 3 {
+        // In a tabulated line the tile's key is added at its new place or taken from its old one.
+        let (old, new) = if d.col[b] == d.col[to] {
             let r = d.goal_row[t as usize];
             if r != d.row[b] && r != d.row[to] {
                 return (md, lc);
+            }
+            let lines = &d.row_lines;
+            if lines.tabulated() {
+                let code = d.row_code(s, r as usize);
+                let key = d.goal_col[t as usize] as usize + 1;
+                let after = if r == d.row[b] {
+                    code + key * lines.pow[d.col[b] as usize]
+                } else {
+                    code - key * lines.pow[d.col[to] as usize]
+                };
+                let (old, new) = (lines.penalty[code] as u32, lines.penalty[after] as u32);
+                return (md, lc + new - old);
             }
             (
                 d.row_penalty(now, r as usize),
@@ -476,6 +601,18 @@ impl Heuristic<Tiles> for LinearConflict {
             let c = d.goal_col[t as usize];
             if c != d.col[b] && c != d.col[to] {
                 return (md, lc);
+            }
+            let lines = &d.col_lines;
+            if lines.tabulated() {
+                let code = d.col_code(s, c as usize);
+                let key = d.goal_row[t as usize] as usize + 1;
+                let after = if c == d.col[b] {
+                    code + key * lines.pow[d.row[b] as usize]
+                } else {
+                    code - key * lines.pow[d.row[to] as usize]
+                };
+                let (old, new) = (lines.penalty[code] as u32, lines.penalty[after] as u32);
+                return (md, lc + new - old);
             }
             (
                 d.col_penalty(now, c as usize),

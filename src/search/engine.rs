@@ -111,7 +111,7 @@ fn run<D: Domain, H: Heuristic<D>, const PRUNE: bool>(
             },
             search.expanded,
         );
-        let flow = search.dfs::<PRUNE>(0, hv, None);
+        let flow = search.dfs::<PRUNE>(0, hv, D::NO_MOVE);
         stats.iterations.push(Iteration {
             bound: search.bound,
             generated: search.generated - gen0,
@@ -164,8 +164,8 @@ fn run<D: Domain, H: Heuristic<D>, const PRUNE: bool>(
 impl<D: Domain, H: Heuristic<D>> Search<'_, D, H> {
     /// Searches below the current state, which is `g` moves from the start, within the bound, and
     /// has heuristic value `hv`. `back` is the move that would undo the last one (skipped when
-    /// `PRUNE`). On `Found`, the moves to the goal are pushed onto `path` in reverse order.
-    fn dfs<const PRUNE: bool>(&mut self, g: u32, hv: H::Value, back: Option<D::Move>) -> Flow {
+    /// `PRUNE`; `D::NO_MOVE` at the start). On `Found`, the moves to the goal are pushed onto `path` in reverse order.
+    fn dfs<const PRUNE: bool>(&mut self, g: u32, hv: H::Value, back: D::Move) -> Flow {
         let goal = if H::GOAL_AWARE {
             self.h.estimate(hv) == 0
         } else {
@@ -184,28 +184,29 @@ impl<D: Domain, H: Heuristic<D>> Search<'_, D, H> {
         self.expanded += 1;
         let d = self.d;
         for &m in d.moves(&self.s) {
-            if PRUNE && back == Some(m) {
+            if PRUNE && m == back {
                 continue;
             }
             self.generated += 1;
+            // A child beyond the bound is evaluated from its parent and dropped: it is never
+            // applied to the state, and costs no call.
             let child = self.h.update(d, &self.s, m, hv);
-            d.apply(&mut self.s, m);
-            // Children beyond the bound are evaluated here rather than in a call of their own.
             let f = g + 1 + self.h.estimate(child);
             if f > self.bound {
                 self.next_bound = self.next_bound.min(f);
-            } else {
-                let back = if PRUNE { Some(d.inverse(m)) } else { None };
-                match self.dfs::<PRUNE>(g + 1, child, back) {
-                    Flow::Continue => {}
-                    Flow::Found => {
-                        self.path.push(m);
-                        return Flow::Found;
-                    }
-                    stop => return stop,
-                }
+                continue;
             }
-            d.undo(&mut self.s, m);
+            let undo = d.inverse(&self.s, m);
+            d.apply(&mut self.s, m);
+            match self.dfs::<PRUNE>(g + 1, child, undo) {
+                Flow::Continue => {}
+                Flow::Found => {
+                    self.path.push(m);
+                    return Flow::Found;
+                }
+                stop => return stop,
+            }
+            d.apply(&mut self.s, undo);
         }
         Flow::Continue
     }

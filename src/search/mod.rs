@@ -25,16 +25,15 @@ use std::time::Duration;
 pub trait Domain {
     type State: Clone;
     type Move: Copy + PartialEq;
+    /// A value that is no move: the start state's "previous move".
+    const NO_MOVE: Self::Move;
 
     /// Moves available in `s`, in the domain's fixed order.
     fn moves<'a>(&'a self, s: &Self::State) -> &'a [Self::Move];
-    /// The move that undoes `m` (for reverse-move pruning).
-    fn inverse(&self, m: Self::Move) -> Self::Move;
+    /// The move that undoes `m` played from `s` (the search undoes moves with it, and skips it
+    /// next under reverse-move pruning).
+    fn inverse(&self, s: &Self::State, m: Self::Move) -> Self::Move;
     fn apply(&self, s: &mut Self::State, m: Self::Move);
-    /// Undoes `apply(s, m)`.
-    fn undo(&self, s: &mut Self::State, m: Self::Move) {
-        self.apply(s, self.inverse(m));
-    }
     fn is_goal(&self, s: &Self::State) -> bool;
     /// The parity (0 or 1) shared by the lengths of all solutions from `s`, where it is known in
     /// advance; step 2 is sound only then.
@@ -43,6 +42,8 @@ pub trait Domain {
     fn depth_cap(&self) -> Option<u32> {
         None
     }
+    /// A path from `start` as text.
+    fn path_string(&self, start: &Self::State, path: &[Self::Move]) -> String;
 }
 
 /// An admissible estimate of the distance to the goal, updated incrementally along a move.
