@@ -295,12 +295,12 @@ pub fn summary_md(rows: &[Summary], manifest: &Manifest) -> String {
             other,
             r.nodes_generated_total,
             fmt(r.nodes_generated_geomean, 0),
-            fmt(r.time_cpu_geomean_s, 4),
-            fmt(r.time_cpu_p50_s, 4),
-            fmt(r.time_cpu_p90_s, 4),
-            fmt(r.time_cpu_max_s, 4),
+            seconds(r.time_cpu_geomean_s),
+            seconds(r.time_cpu_p50_s),
+            seconds(r.time_cpu_p90_s),
+            seconds(r.time_cpu_max_s),
             fmt(r.nodes_per_s.map(|v| v / 1e6), 1),
-            fmt(r.par2_s, 4),
+            seconds(r.par2_s),
             fmt(r.speedup, 2),
         ));
     }
@@ -323,6 +323,19 @@ fn limits_text(m: &Manifest) -> String {
         (Some(n), None) => format!("{n} nodes"),
         (None, Some(t)) => format!("{t} s"),
         (Some(n), Some(t)) => format!("{n} nodes, {t} s"),
+    }
+}
+
+/// Seconds to three significant digits, so that microsecond jobs do not all read 0.0000.
+fn seconds(v: Option<f64>) -> String {
+    match v {
+        None => "-".into(),
+        Some(v) if v >= 100.0 => format!("{v:.0}"),
+        Some(v) if v > 0.0 => {
+            let decimals = (2 - v.log10().floor() as i32).max(0) as usize;
+            format!("{v:.decimals$}")
+        }
+        Some(v) => format!("{v}"),
     }
 }
 
