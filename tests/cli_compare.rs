@@ -1,0 +1,154 @@
+//! `idabench compare` as CI uses it, on the committed baseline and edited copies of it.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn idabench(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_idabench"))
+        .args(args)
+        .output()
+        .expect("run idabench")
+}
+
+const BASELINE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/reports/baseline");
+
+/// A copy of the baseline whose runs.csv went through `edit(column name, value, row) -> value`.
+fn edited_copy(name: &str, edit: impl Fn(&str, &str, usize) -> String) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "idabench-cli-compare-{}-{name}",
+        std::process::id()
+    ));
+    fs::create_dir_all(&dir).unwrap();
+    fs::copy(
+        Path::new(BASELINE).join("manifest.json"),
+        dir.join("manifest.json"),
+    )
+    .unwrap();
+    let mut reader = csv::Reader::from_path(Path::new(BASELINE).join("runs.csv")).unwrap();
+    let headers = reader.headers().unwrap().clone();
+    let mut writer = csv::Writer::from_path(dir.join("runs.csv")).unwrap();
+    writer.write_record(&headers).unwrap();
+    for (i, row) in reader.records().enumerate() {
+        let row = row.unwrap();
+        let cells: Vec<String> = headers
+            .iter()
+            .zip(row.iter())
+            .map(|(h, v)| edit(h, v, i))
+            .collect();
+        writer.write_record(&cells).unwrap();
+    }
+    writer.flush().unwrap();
+    dir
+}
+
+fn code(out: &Output) -> i32 {
+    out.status.code().expect("exit code")
+}
+
+#[test]
+fn the_baseline_against_itself_is_ok() {
+    let out = idabench(&["compare", BASELINE, BASELINE]);
+    assert_eq!(code(&out), 0, "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("unchanged"));
+}
+
+#[test]
+fn an_edited_node_count_exits_4_and_names_the_job() {
+    let dir = edited_copy("nodes", |h, v, i| {
+        if h == "nodes_generated" && i == 7 {
+            (v.parse::<u64>().unwrap() + 1).to_string()
+        } else {
+            v.to_string()
+        }
+    });
+    let out = idabench(&["compare", BASELINE, dir.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(code(&out), 4, "{text}");
+    assert!(text.contains("nodes_generated"), "{text}");
+    let allowed = idabench(&[
+        "compare",
+        BASELINE,
+        dir.to_str().unwrap(),
+        "--allow-node-changes",
+    ]);
+    assert_eq!(code(&allowed), 0);
+    fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn every_time_one_and_a_half_times_slower_exits_3() {
+    let dir = edited_copy("slow", |h, v, _| {
+        if h == "time_cpu_s" {
+            (v.parse::<f64>().unwrap() * 1.5).to_string()
+        } else {
+            v.to_string()
+        }
+    });
+    let out = idabench(&[
+        "compare",
+        BASELINE,
+        dir.to_str().unwrap(),
+        "--format",
+        "csv",
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(code(&out), 3, "{text}");
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("overall,") && l.ends_with(",regressed")),
+        "{text}"
+    );
+    fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn a_noisy_mix_straddling_the_threshold_is_inconclusive_and_exits_0() {
+    // Rows run variant by variant within an instance: alternate by instance, so that every
+    // variant sees a mix.
+    let variants = 18;
+    let dir = edited_copy("noisy", |h, v, i| {
+        if h == "time_cpu_s" {
+            let factor = if (i / variants) % 2 == 0 { 0.8 } else { 1.5 };
+            (v.parse::<f64>().unwrap() * factor).to_string()
+        } else {
+            v.to_string()
+        }
+    });
+    let out = idabench(&[
+        "compare",
+        BASELINE,
+        dir.to_str().unwrap(),
+        "--format",
+        "csv",
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(code(&out), 0, "{text}");
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("overall,") && l.ends_with(",inconclusive")),
+        "{text}"
+    );
+    fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn missing_jobs_are_listed_and_bad_inputs_exit_2() {
+    let dir = edited_copy("missing", |_, v, _| v.to_string());
+    let runs = fs::read_to_string(dir.join("runs.csv")).unwrap();
+    let kept: Vec<&str> = runs.lines().take(runs.lines().count() - 3).collect();
+    fs::write(dir.join("runs.csv"), kept.join("\n") + "\n").unwrap();
+    let out = idabench(&["compare", BASELINE, dir.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(code(&out), 4, "{text}");
+    assert!(text.contains("missing in current (3 jobs)"), "{text}");
+
+    let out = idabench(&["compare", BASELINE, "/nonexistent/run"]);
+    assert_eq!(code(&out), 2);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("/nonexistent/run"));
+    fs::write(dir.join("runs.csv"), "dataset,instance\nnot,a,run\n").unwrap();
+    let out = idabench(&["compare", BASELINE, dir.to_str().unwrap()]);
+    assert_eq!(code(&out), 2);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("runs.csv:2"));
+    fs::remove_dir_all(dir).unwrap();
+}

@@ -1,0 +1,1370 @@
+//! `idabench run` (and `generate`) as a user runs them: the variant product, every report file
+//! and column, `--resume` after a hard kill, determinism across worker counts, limits, exit codes,
+//! unsolvable rows, all 181,440 8-puzzle states, and progress output.
+//!
+//! Only std: the binary is run with `std::process::Command`, its CSV and JSON are read by the
+//! small parsers at the end of this file. Nothing here asserts on a time.
+
+use std::collections::{BTreeMap, HashSet};
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+// ---------------------------------------------------------------------------------------------
+// Datasets
+
+/// 8-puzzle states (default goal, blank last) with their optimal lengths from `idabench solve`.
+/// Shallow enough for every variant: misplaced tiles without reverse-move pruning grows fast
+/// with depth (past 14 billion nodes at 28 moves).
+const EIGHT: &[(&str, &str, u32)] = &[
+    ("goal", "1 2 3 4 5 6 7 8 0", 0),
+    ("one", "1 2 3 4 5 6 7 0 8", 1),
+    ("two", "1 2 3 4 0 6 7 5 8", 2),
+    ("six", "4 1 3 7 2 6 0 5 8", 6),
+    ("e8", "2 3 5 1 0 4 7 8 6", 8),
+    ("e12", "2 8 3 4 0 5 7 1 6", 12),
+    ("e16a", "7 4 2 1 0 6 8 3 5", 16),
+    ("e16b", "3 5 4 7 2 1 0 8 6", 16),
+    ("e18a", "5 2 1 4 0 3 8 6 7", 18),
+    ("e18b", "2 8 5 3 0 1 4 7 6", 18),
+];
+
+/// Easy 15-puzzle states (random walks from the default goal) with their optimal lengths.
+const FIFTEEN: &[(&str, &str, u32)] = &[
+    ("w1", "6 1 3 8 2 10 4 7 0 11 14 12 5 9 13 15", 22),
+    ("w2", "5 1 4 8 2 3 11 7 9 6 10 12 13 14 15 0", 18),
+    ("w4", "6 1 0 3 2 13 7 4 5 9 11 8 10 14 15 12", 22),
+    ("w5", "5 1 2 3 6 10 4 0 13 9 8 11 14 15 7 12", 18),
+];
+
+/// 15-puzzle states from 36-move random walks: about half of them are solved by misplaced-tiles
+/// IDA* within 3,000,000 nodes, the others reach that limit. Optimal lengths unknown.
+const WALK36: &[&str] = &[
+    "6 2 3 11 1 5 4 8 9 10 15 7 13 14 12 0",
+    "4 3 2 7 1 10 15 8 6 5 0 11 9 13 14 12",
+    "5 1 2 3 10 8 15 4 0 6 13 7 14 9 11 12",
+    "1 4 0 8 6 3 2 12 5 11 9 7 13 14 15 10",
+    "2 5 4 8 13 1 6 7 0 11 15 3 10 9 12 14",
+    "5 8 2 7 3 1 4 11 9 6 0 10 13 14 15 12",
+    "6 4 1 2 5 10 7 8 14 13 3 12 9 0 11 15",
+    "0 1 9 4 6 2 3 12 13 8 5 10 11 15 14 7",
+    "2 5 1 6 9 14 7 3 10 8 11 4 13 15 12 0",
+    "5 1 2 3 10 11 12 4 9 6 0 7 13 14 15 8",
+    "4 1 3 12 2 7 8 11 6 10 9 5 13 0 14 15",
+    "5 6 1 11 10 0 8 7 2 9 4 3 13 14 15 12",
+    "0 3 4 8 6 13 7 15 1 10 12 11 2 5 9 14",
+    "1 2 3 4 7 8 11 12 9 5 6 10 13 0 14 15",
+    "0 6 10 5 1 8 3 2 14 11 12 4 9 13 15 7",
+    "9 1 5 4 13 2 8 7 14 12 10 3 11 0 6 15",
+    "6 1 12 3 7 0 2 4 5 9 14 15 13 10 11 8",
+    "5 3 0 12 1 7 8 4 2 9 11 15 13 6 10 14",
+    "1 3 8 7 5 2 4 12 13 15 6 11 10 0 9 14",
+    "5 9 6 2 1 10 7 3 14 13 15 4 12 0 11 8",
+    "1 6 3 2 5 4 7 0 10 13 15 11 9 14 8 12",
+    "5 1 4 2 9 0 3 8 12 7 15 11 6 10 13 14",
+    "3 2 4 8 1 0 12 11 5 9 6 10 7 13 14 15",
+    "6 5 0 3 1 15 2 7 13 14 10 4 9 12 11 8",
+    "1 10 2 3 11 0 9 6 8 15 14 4 5 13 12 7",
+    "1 3 15 7 5 9 4 8 13 6 2 14 10 12 11 0",
+    "6 2 7 3 1 9 4 8 10 14 5 11 13 0 15 12",
+    "1 3 7 4 6 10 2 8 9 5 0 15 13 14 12 11",
+    "2 10 7 3 5 6 9 4 13 1 0 8 12 14 11 15",
+    "5 1 2 7 10 0 3 8 15 6 14 4 9 13 12 11",
+];
+
+/// Korf's instance #1 (goal: blank first), optimal 57: far beyond misplaced tiles' reach.
+const KORF1: &str = "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3";
+const KORF_GOAL: &str = "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15";
+
+const HEADER: &str = "id,domain,size,start,goal,optimal\n";
+
+fn rows(size: &str, states: &[(&str, &str, u32)]) -> String {
+    states
+        .iter()
+        .map(|(id, start, opt)| format!("{id},tiles,{size},{start},,{opt}\n"))
+        .collect()
+}
+
+fn eight_csv() -> String {
+    format!("{HEADER}{}", rows("3x3", EIGHT))
+}
+
+fn fifteen_csv() -> String {
+    format!("{HEADER}{}", rows("4x4", FIFTEEN))
+}
+
+fn walk36_csv() -> String {
+    let mut text = String::from(HEADER);
+    for (k, start) in WALK36.iter().enumerate() {
+        text.push_str(&format!("w{},tiles,4x4,{start},,\n", k + 1));
+    }
+    text
+}
+
+// ---------------------------------------------------------------------------------------------
+// Running the binary
+
+/// A scratch directory, removed at the end (kept, and named, when the test failed).
+struct Tmp(PathBuf);
+
+impl Tmp {
+    fn new(tag: &str) -> Tmp {
+        let dir = std::env::temp_dir().join(format!(
+            "idabench-cli-run-{}-{tag}-{}",
+            std::process::id(),
+            std::thread::current()
+                .name()
+                .unwrap_or("t")
+                .replace("::", "-")
+        ));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        Tmp(dir)
+    }
+
+    fn path(&self) -> &Path {
+        &self.0
+    }
+
+    /// Writes a file in the scratch directory; its absolute path as a string.
+    fn write(&self, name: &str, text: &str) -> String {
+        let p = self.0.join(name);
+        fs::write(&p, text).unwrap();
+        p.to_str().unwrap().to_owned()
+    }
+
+    fn out(&self) -> String {
+        self.0.join("reports").to_str().unwrap().to_owned()
+    }
+
+    fn run_dir(&self, name: &str) -> PathBuf {
+        self.0.join("reports").join(name)
+    }
+}
+
+impl Drop for Tmp {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            eprintln!("kept for inspection: {}", self.0.display());
+        } else {
+            let _ = fs::remove_dir_all(&self.0);
+        }
+    }
+}
+
+fn command(cwd: &Path, args: &[&str]) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_idabench"));
+    // Run from the scratch directory so that nothing lands in the project.
+    c.args(args).current_dir(cwd);
+    c
+}
+
+fn idabench(cwd: &Path, args: &[&str]) -> Output {
+    command(cwd, args).output().expect("run idabench")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Describes an output for assertion messages.
+fn show(out: &Output) -> String {
+    format!(
+        "exit {:?}\n--- stdout ---\n{}\n--- stderr ---\n{}",
+        out.status.code(),
+        text(&out.stdout),
+        text(&out.stderr)
+    )
+}
+
+fn assert_exit(out: &Output, code: i32) {
+    assert_eq!(out.status.code(), Some(code), "{}", show(out));
+    assert!(
+        !text(&out.stderr).contains("panicked"),
+        "a panic:\n{}",
+        show(out)
+    );
+}
+
+/// `idabench run DATASETS... --out OUT --name NAME EXTRA...`, expecting exit `code`.
+fn run(tmp: &Tmp, name: &str, datasets: &[&str], extra: &[&str], code: i32) -> Output {
+    let out_dir = tmp.out();
+    let mut args = vec!["run"];
+    args.extend_from_slice(datasets);
+    args.extend_from_slice(&["--out", &out_dir, "--name", name]);
+    args.extend_from_slice(extra);
+    let out = idabench(tmp.path(), &args);
+    assert_exit(&out, code);
+    out
+}
+
+/// No temporary file is left in a run directory.
+fn assert_no_tmp(dir: &Path) {
+    for e in fs::read_dir(dir).unwrap() {
+        let name = e.unwrap().file_name().to_string_lossy().into_owned();
+        assert!(
+            !name.ends_with(".tmp"),
+            "{}: left behind {name}",
+            dir.display()
+        );
+    }
+}
+
+fn runs(dir: &Path) -> Table {
+    Table::read(&dir.join("runs.csv"))
+}
+
+/// The columns that measure time, the only ones allowed to differ between equal runs.
+const TIME_COLUMNS: [&str; 3] = ["time_wall_s", "time_cpu_s", "nodes_per_s"];
+
+/// The rows of a runs.csv without their time columns.
+fn without_times(t: &Table) -> Vec<Vec<String>> {
+    let keep: Vec<usize> = (0..t.header.len())
+        .filter(|&i| !TIME_COLUMNS.contains(&t.header[i].as_str()))
+        .collect();
+    t.rows
+        .iter()
+        .map(|r| keep.iter().map(|&i| r[i].clone()).collect())
+        .collect()
+}
+
+fn assert_same_results(a: &Table, b: &Table, what: &str) {
+    assert_eq!(a.header, b.header, "{what}: headers");
+    assert_eq!(a.rows.len(), b.rows.len(), "{what}: row counts");
+    for (k, (x, y)) in without_times(a).iter().zip(without_times(b)).enumerate() {
+        assert_eq!(*x, y, "{what}: data row {}", k + 1);
+    }
+}
+
+fn variant_name(h: &str, step: &str, prune: &str) -> String {
+    format!(
+        "{h}/step{step}/{}",
+        if prune == "on" { "prune" } else { "noprune" }
+    )
+}
+
+// ---------------------------------------------------------------------------------------------
+// 1, 2, 9: the variant product, every report file and column, --quiet
+
+const RUNS_COLUMNS: [&str; 19] = [
+    "dataset",
+    "instance",
+    "domain",
+    "size",
+    "variant",
+    "heuristic",
+    "step",
+    "reverse_pruning",
+    "status",
+    "length",
+    "optimal",
+    "nodes_generated",
+    "nodes_expanded",
+    "iterations",
+    "final_bound",
+    "time_wall_s",
+    "time_cpu_s",
+    "nodes_per_s",
+    "path",
+];
+
+const SUMMARY_COLUMNS: [&str; 16] = [
+    "variant",
+    "jobs",
+    "solved",
+    "limited",
+    "nodes_generated_total",
+    "nodes_expanded_total",
+    "nodes_generated_geomean",
+    "time_cpu_geomean_s",
+    "time_cpu_p50_s",
+    "time_cpu_p90_s",
+    "time_cpu_p99_s",
+    "time_cpu_max_s",
+    "nodes_per_s",
+    "par2_s",
+    "speedup",
+    "wrong",
+];
+
+#[test]
+fn variant_product_writes_every_report_and_column() {
+    let tmp = Tmp::new("product");
+    let eight = tmp.write("eight.csv", &eight_csv());
+    let out = run(
+        &tmp,
+        "p",
+        &[&eight],
+        &[
+            "--heuristic",
+            "manhattan,misplaced",
+            "--step",
+            "1,2",
+            "--reverse-pruning",
+            "on,off",
+            "--jobs",
+            "2",
+            "--quiet",
+        ],
+        0,
+    );
+    assert_eq!(text(&out.stderr), "", "--quiet writes nothing on stderr");
+    let dir = tmp.run_dir("p");
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains(&format!("reports: {}", dir.display())),
+        "{stdout}"
+    );
+    for f in ["runs.csv", "summary.csv", "summary.md", "manifest.json"] {
+        assert!(dir.join(f).is_file(), "{f} is missing");
+    }
+    assert_no_tmp(&dir);
+
+    // The product: 2 heuristics x 2 steps x 2 pruning settings.
+    let mut expected = Vec::new();
+    for h in ["manhattan", "misplaced"] {
+        for s in ["1", "2"] {
+            for p in ["on", "off"] {
+                expected.push(variant_name(h, s, p));
+            }
+        }
+    }
+    let expected_set: HashSet<&str> = expected.iter().map(String::as_str).collect();
+    assert!(expected_set.contains("manhattan/step2/prune"));
+    assert!(expected_set.contains("misplaced/step1/noprune"));
+
+    let manifest = Json::read(&dir.join("manifest.json"));
+    let variants: Vec<String> = manifest
+        .get("variants")
+        .arr()
+        .iter()
+        .map(|v| v.str().to_owned())
+        .collect();
+    assert_eq!(variants.len(), 8);
+    assert_eq!(
+        variants.iter().map(String::as_str).collect::<HashSet<_>>(),
+        expected_set
+    );
+
+    // runs.csv: every column, instances x 8 rows in dataset order, each row consistent.
+    let t = runs(&dir);
+    for c in RUNS_COLUMNS {
+        assert!(t.header.iter().any(|h| h == c), "runs.csv lacks `{c}`");
+    }
+    assert_eq!(t.rows.len(), EIGHT.len() * 8);
+    for (k, row) in t.rows.iter().enumerate() {
+        let (id, _, opt) = EIGHT[k / 8];
+        let variant = &variants[k % 8];
+        let g = |c: &str| t.get(row, c);
+        assert_eq!(g("dataset"), "eight");
+        assert_eq!(g("instance"), id);
+        assert_eq!(g("domain"), "tiles");
+        assert_eq!(g("size"), "3x3");
+        assert_eq!(g("variant"), variant);
+        assert_eq!(
+            &variant_name(g("heuristic"), g("step"), g("reverse_pruning")),
+            variant,
+            "row {}: heuristic/step/reverse_pruning against the variant name",
+            k + 1
+        );
+        // Every variant here is admissible: each job is solved at the optimal length.
+        assert_eq!(g("status"), "solved", "row {}", k + 1);
+        assert_eq!(g("length"), opt.to_string(), "row {}", k + 1);
+        assert_eq!(g("optimal"), opt.to_string());
+        assert_eq!(g("path").len(), opt as usize);
+        assert!(g("path").chars().all(|c| "UDLR".contains(c)));
+        assert!(t.num(row, "nodes_generated") >= t.num(row, "nodes_expanded"));
+        assert!(t.num(row, "nodes_generated") >= 1.0);
+        assert!(t.num(row, "iterations") >= 1.0);
+        assert_eq!(g("final_bound"), opt.to_string());
+        for c in TIME_COLUMNS {
+            assert!(t.num(row, c) >= 0.0, "{c}");
+        }
+    }
+
+    // summary.csv: one row per variant, in the manifest's order, totals from runs.csv.
+    let s = Table::read(&dir.join("summary.csv"));
+    for c in SUMMARY_COLUMNS {
+        assert!(s.header.iter().any(|h| h == c), "summary.csv lacks `{c}`");
+    }
+    assert_eq!(s.rows.len(), 8);
+    for (row, variant) in s.rows.iter().zip(&variants) {
+        assert_eq!(s.get(row, "variant"), variant);
+        let mine: Vec<&Vec<String>> = t
+            .rows
+            .iter()
+            .filter(|r| t.get(r, "variant") == variant)
+            .collect();
+        let total = |c: &str| mine.iter().map(|r| t.num(r, c) as u64).sum::<u64>();
+        assert_eq!(s.get(row, "jobs"), EIGHT.len().to_string());
+        assert_eq!(s.get(row, "solved"), EIGHT.len().to_string());
+        assert_eq!(s.get(row, "limited"), "0");
+        assert_eq!(s.get(row, "wrong"), "0");
+        assert_eq!(
+            s.get(row, "nodes_generated_total"),
+            total("nodes_generated").to_string()
+        );
+        assert_eq!(
+            s.get(row, "nodes_expanded_total"),
+            total("nodes_expanded").to_string()
+        );
+        let geomean = (mine
+            .iter()
+            .map(|r| t.num(r, "nodes_generated").ln())
+            .sum::<f64>()
+            / mine.len() as f64)
+            .exp();
+        let got = s.num(row, "nodes_generated_geomean");
+        assert!(
+            (got - geomean).abs() <= 1e-9 * geomean,
+            "{got} vs {geomean}"
+        );
+        let q: Vec<f64> = ["p50", "p90", "p99", "max"]
+            .iter()
+            .map(|p| s.num(row, &format!("time_cpu_{p}_s")))
+            .collect();
+        assert!(q[0] >= 0.0 && q.windows(2).all(|w| w[0] <= w[1]), "{q:?}");
+        for c in ["nodes_per_s", "par2_s", "speedup", "time_cpu_geomean_s"] {
+            assert!(s.num(row, c) >= 0.0, "{c}");
+        }
+    }
+    assert_eq!(
+        s.num(&s.rows[0], "speedup"),
+        1.0,
+        "the first variant is the base"
+    );
+
+    // summary.md: a table row per variant.
+    let md = fs::read_to_string(dir.join("summary.md")).unwrap();
+    for v in &variants {
+        assert!(md.contains(&format!("| `{v}` | {} |", EIGHT.len())), "{md}");
+    }
+
+    // manifest.json: every field.
+    let m = &manifest;
+    assert_eq!(m.get("idabench_version").str(), env!("CARGO_PKG_VERSION"));
+    match m.get("git_commit") {
+        Json::Null => {}
+        Json::Str(c) => assert!(c.len() >= 40, "{c}"),
+        other => panic!("git_commit: {other:?}"),
+    }
+    assert!(m.get("rustc_version").str().starts_with("rustc "));
+    let profile = if cfg!(debug_assertions) {
+        "debug"
+    } else {
+        "release"
+    };
+    assert_eq!(m.get("build_profile").str(), profile);
+    assert!(!m.get("cpu_model").str().is_empty());
+    assert!(m.get("cores").num() >= 1.0);
+    assert_eq!(m.get("jobs").num(), 2.0);
+    let argv: Vec<&str> = m.get("command_line").arr().iter().map(Json::str).collect();
+    for a in ["run", eight.as_str(), "manhattan,misplaced", "--quiet"] {
+        assert!(argv.contains(&a), "command_line {argv:?} lacks {a}");
+    }
+    let datasets = m.get("datasets").arr();
+    assert_eq!(datasets.len(), 1);
+    let d = &datasets[0];
+    assert_eq!(d.get("name").str(), "eight");
+    assert_eq!(d.get("path").str(), eight);
+    assert_eq!(d.get("instances").num(), EIGHT.len() as f64);
+    let sha = d.get("sha256").str();
+    assert_eq!(sha.len(), 64);
+    assert!(sha
+        .bytes()
+        .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase()));
+    if let Some(want) = sha256sum(Path::new(&eight)) {
+        assert_eq!(sha, want, "sha256 of {eight}");
+    }
+    assert_eq!(*m.get("max_nodes"), Json::Null);
+    assert_eq!(*m.get("time_limit_s"), Json::Null);
+    for key in ["start_time", "end_time"] {
+        let t = m.get(key).str();
+        let b = t.as_bytes();
+        assert!(
+            b.len() == 20 && b[4] == b'-' && b[10] == b'T' && b[19] == b'Z',
+            "{key}: {t}"
+        );
+    }
+}
+
+/// The SHA-256 of a file from `sha256sum`, when that tool exists.
+fn sha256sum(path: &Path) -> Option<String> {
+    let out = Command::new("sha256sum").arg(path).output().ok()?;
+    if !out.status.success() {
+        return None;
+    }
+    text(&out.stdout)
+        .split_whitespace()
+        .next()
+        .map(str::to_owned)
+}
+
+// ---------------------------------------------------------------------------------------------
+// 4, 9: determinism across worker counts; progress lines without --quiet
+
+#[test]
+fn jobs_1_and_jobs_2_give_the_same_rows() {
+    let tmp = Tmp::new("determinism");
+    let eight = tmp.write("eight.csv", &eight_csv());
+    let fifteen = tmp.write("fifteen.csv", &fifteen_csv());
+    let variants = [
+        "--heuristic",
+        "manhattan,misplaced",
+        "--step",
+        "1,2",
+        "--reverse-pruning",
+        "on,off",
+    ];
+    let jobs = |n: &'static str| [&variants[..], &["--jobs", n]].concat();
+    // Without --quiet, on a pipe: plain progress lines on stderr, the last one with the count.
+    let one = run(&tmp, "j1", &[&eight, &fifteen], &jobs("1"), 0);
+    let total = (EIGHT.len() + FIFTEEN.len()) * 8;
+    let stderr = text(&one.stderr);
+    let last = stderr.lines().last().unwrap_or_default();
+    assert!(
+        last.contains(&format!("{total}/{total} jobs")),
+        "progress on stderr:\n{stderr}"
+    );
+    let two = run(
+        &tmp,
+        "j2",
+        &[&eight, &fifteen],
+        &[&jobs("2")[..], &["--quiet"]].concat(),
+        0,
+    );
+    assert_eq!(text(&two.stderr), "");
+    let a = runs(&tmp.run_dir("j1"));
+    let b = runs(&tmp.run_dir("j2"));
+    assert_eq!(a.rows.len(), total);
+    assert_same_results(&a, &b, "--jobs 1 against --jobs 2");
+    // Both datasets, in the order given, every job solved at its optimal length.
+    let datasets: Vec<&str> = a.rows.iter().map(|r| a.get(r, "dataset")).collect();
+    assert!(datasets[..EIGHT.len() * 8].iter().all(|&d| d == "eight"));
+    assert!(datasets[EIGHT.len() * 8..].iter().all(|&d| d == "fifteen"));
+    for r in &a.rows {
+        assert_eq!(a.get(r, "status"), "solved");
+        assert_eq!(a.get(r, "length"), a.get(r, "optimal"));
+    }
+    let m = Json::read(&tmp.run_dir("j2").join("manifest.json"));
+    assert_eq!(m.get("jobs").num(), 2.0);
+    assert_eq!(m.get("datasets").arr().len(), 2);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 3: --resume
+
+/// Complete data rows (ended by a newline) in a runs.csv; 0 while it does not exist.
+fn finished_rows(path: &Path) -> usize {
+    let bytes = fs::read(path).unwrap_or_default();
+    bytes
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count()
+        .saturating_sub(1)
+}
+
+/// Starts a run, waits for at least 2 finished rows, kills it (SIGKILL); the rows it kept, or
+/// None when the run finished before the kill.
+fn start_and_kill(tmp: &Tmp, name: &str, dataset: &str, args: &[&str]) -> Option<usize> {
+    let out_dir = tmp.out();
+    let mut all = vec!["run", dataset, "--out", &out_dir, "--name", name];
+    all.extend_from_slice(args);
+    let mut child = command(tmp.path(), &all)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start idabench");
+    let runs_csv = tmp.run_dir(name).join("runs.csv");
+    let deadline = Instant::now() + Duration::from_secs(120);
+    loop {
+        if finished_rows(&runs_csv) >= 2 {
+            break;
+        }
+        if child.try_wait().unwrap().is_some() {
+            break;
+        }
+        assert!(Instant::now() < deadline, "no 2 rows in 120 s");
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    let _ = child.kill();
+    let status = child.wait().unwrap();
+    let kept = finished_rows(&runs_csv);
+    if status.success() || kept == WALK36.len() {
+        return None;
+    }
+    assert!(kept >= 2, "{kept} rows");
+    Some(kept)
+}
+
+#[test]
+fn resume_after_a_kill_matches_a_clean_run() {
+    let tmp = Tmp::new("resume");
+    let walk = tmp.write("walk36.csv", &walk36_csv());
+    let args = [
+        "--heuristic",
+        "misplaced",
+        "--max-nodes",
+        "3000000",
+        "--jobs",
+        "1",
+        "--quiet",
+    ];
+    let clean = {
+        run(&tmp, "clean", &[&walk], &args, 0);
+        runs(&tmp.run_dir("clean"))
+    };
+    assert_eq!(clean.rows.len(), WALK36.len());
+    let statuses: HashSet<&str> = clean.rows.iter().map(|r| clean.get(r, "status")).collect();
+    assert_eq!(
+        statuses,
+        HashSet::from(["solved", "node_limit"]),
+        "the dataset mixes solved and limited jobs"
+    );
+
+    // Kill a run after its first rows (again, in the unlikely case it finished first).
+    let (name, kept) = (1..=3)
+        .find_map(|k| {
+            let name = format!("killed{k}");
+            start_and_kill(&tmp, &name, &walk, &args).map(|kept| (name, kept))
+        })
+        .expect("a run of 30 jobs was never caught before its end");
+    let dir = tmp.run_dir(&name);
+    let before = Json::read(&dir.join("manifest.json"));
+    let partial = runs(&dir);
+    assert_eq!(partial.rows.len(), kept);
+
+    // Resume without --quiet: it says what it keeps.
+    let resumed = run(
+        &tmp,
+        &name,
+        &[&walk],
+        &[&args[..args.len() - 1], &["--resume"]].concat(),
+        0,
+    );
+    let stderr = text(&resumed.stderr);
+    assert!(
+        stderr.contains(&format!(
+            "{kept} job(s) done, {} to run",
+            WALK36.len() - kept
+        )),
+        "{stderr}"
+    );
+    let after = runs(&dir);
+    // Exactly one row per job, in job order, results equal to the clean run's.
+    let keys: HashSet<&str> = after
+        .rows
+        .iter()
+        .map(|r| after.get(r, "instance"))
+        .collect();
+    assert_eq!(keys.len(), WALK36.len(), "one row per job, no duplicates");
+    assert_same_results(&clean, &after, "resumed against clean");
+    // The rows finished before the kill are kept as they were, times included.
+    assert_eq!(&after.rows[..kept], &partial.rows[..]);
+    let m = Json::read(&dir.join("manifest.json"));
+    assert_eq!(m.get("start_time"), before.get("start_time"));
+    assert_no_tmp(&dir);
+
+    // A last line cut short (a kill in the middle of a write) is dropped and its job run again.
+    let cut = tmp.run_dir("cut");
+    fs::create_dir_all(&cut).unwrap();
+    fs::copy(
+        tmp.run_dir("clean").join("manifest.json"),
+        cut.join("manifest.json"),
+    )
+    .unwrap();
+    let full = fs::read_to_string(tmp.run_dir("clean").join("runs.csv")).unwrap();
+    let lines: Vec<&str> = full.split_inclusive('\n').collect();
+    let mut text_cut: String = lines[..6].concat(); // header + 5 rows
+    text_cut.push_str(&lines[6][..lines[6].len() / 2]);
+    fs::write(cut.join("runs.csv"), &text_cut).unwrap();
+    let out = run(
+        &tmp,
+        "cut",
+        &[&walk],
+        &[&args[..args.len() - 1], &["--resume"]].concat(),
+        0,
+    );
+    assert!(
+        text(&out.stderr).contains(&format!("5 job(s) done, {} to run", WALK36.len() - 5)),
+        "{}",
+        show(&out)
+    );
+    let after_cut = runs(&cut);
+    assert_same_results(&clean, &after_cut, "resumed after a cut line against clean");
+    assert_eq!(&after_cut.rows[..5], &clean.rows[..5]);
+
+    // Resuming a finished run runs nothing and leaves runs.csv as it was, byte for byte.
+    let before = fs::read(tmp.run_dir("clean").join("runs.csv")).unwrap();
+    let out = run(
+        &tmp,
+        "clean",
+        &[&walk],
+        &[&args[..args.len() - 1], &["--resume"]].concat(),
+        0,
+    );
+    assert!(
+        text(&out.stderr).contains(&format!("{} job(s) done, 0 to run", WALK36.len())),
+        "{}",
+        show(&out)
+    );
+    assert_eq!(
+        fs::read(tmp.run_dir("clean").join("runs.csv")).unwrap(),
+        before
+    );
+}
+
+#[test]
+fn a_run_directory_is_never_overwritten_or_resumed_with_other_settings() {
+    let tmp = Tmp::new("refuse");
+    let eight = tmp.write("eight.csv", &eight_csv());
+    run(
+        &tmp,
+        "r",
+        &[&eight],
+        &["--quiet", "--max-nodes", "1000000"],
+        0,
+    );
+    let runs_csv = tmp.run_dir("r").join("runs.csv");
+    let original = fs::read(&runs_csv).unwrap();
+    let refused = |extra: &[&str], dataset: &str, what: &str| {
+        let out = run(&tmp, "r", &[dataset], extra, 2);
+        let stderr = text(&out.stderr);
+        assert!(stderr.contains(what), "wanted '{what}' in:\n{stderr}");
+        assert!(
+            stderr.contains(tmp.run_dir("r").to_str().unwrap()),
+            "{stderr}"
+        );
+        assert_eq!(
+            fs::read(&runs_csv).unwrap(),
+            original,
+            "runs.csv was touched"
+        );
+    };
+    // Without --resume.
+    refused(&["--max-nodes", "1000000"], &eight, "already holds a run");
+    // --resume with other variants.
+    refused(
+        &[
+            "--resume",
+            "--max-nodes",
+            "1000000",
+            "--heuristic",
+            "misplaced",
+        ],
+        &eight,
+        "variants",
+    );
+    refused(
+        &["--resume", "--max-nodes", "1000000", "--step", "1,2"],
+        &eight,
+        "variants",
+    );
+    // --resume with other limits.
+    refused(&["--resume"], &eight, "limits");
+    refused(
+        &["--resume", "--max-nodes", "1000000", "--time-limit", "5"],
+        &eight,
+        "limits",
+    );
+    // --resume on a changed dataset file of the same name.
+    let changed = tmp.path().join("other");
+    fs::create_dir_all(&changed).unwrap();
+    let changed_eight = changed.join("eight.csv");
+    fs::write(
+        &changed_eight,
+        format!("{HEADER}{}", rows("3x3", &EIGHT[..3])),
+    )
+    .unwrap();
+    refused(
+        &["--resume", "--max-nodes", "1000000"],
+        changed_eight.to_str().unwrap(),
+        "other dataset files",
+    );
+    // --resume of a run that does not exist.
+    let out = run(&tmp, "nothing-here", &[&eight], &["--resume"], 2);
+    assert!(
+        text(&out.stderr).contains("no run to resume")
+            || text(&out.stderr).contains("does not exist")
+    );
+    // The same settings resume fine.
+    run(
+        &tmp,
+        "r",
+        &[&eight],
+        &["--resume", "--max-nodes", "1000000", "-q"],
+        0,
+    );
+}
+
+#[test]
+fn runs_without_a_name_never_share_a_directory() {
+    let tmp = Tmp::new("unnamed");
+    let a = tmp.write("a.csv", &format!("{HEADER}{}", rows("3x3", &EIGHT[1..2])));
+    let b = tmp.write("b.csv", &format!("{HEADER}{}", rows("3x3", &EIGHT[2..3])));
+    let out_dir = tmp.out();
+    // Started within the same second more often than not.
+    for d in [&a, &b] {
+        let out = idabench(tmp.path(), &["run", d, "--out", &out_dir, "-q"]);
+        assert_exit(&out, 0);
+    }
+    let mut datasets: Vec<String> = fs::read_dir(&out_dir)
+        .unwrap()
+        .map(|e| {
+            let t = runs(&e.unwrap().path());
+            assert_eq!(t.rows.len(), 1);
+            t.get(&t.rows[0], "dataset").to_owned()
+        })
+        .collect();
+    datasets.sort();
+    assert_eq!(datasets, ["a", "b"], "each run keeps its own reports");
+}
+
+// ---------------------------------------------------------------------------------------------
+// 5: limits
+
+#[test]
+fn limits_stop_a_job_and_the_run_goes_on() {
+    let tmp = Tmp::new("limits");
+    let data = format!(
+        "{HEADER}korf1,tiles,4x4,{KORF1},{KORF_GOAL},57\n{}{}",
+        rows("3x3", &EIGHT[1..4]),
+        rows("4x4", &FIFTEEN[3..4])
+    );
+    let path = tmp.write("limits.csv", &data);
+    let check = |name: &str, status: &str| {
+        let dir = tmp.run_dir(name);
+        let t = runs(&dir);
+        assert_eq!(t.rows.len(), 5);
+        let korf = &t.rows[0];
+        assert_eq!(t.get(korf, "instance"), "korf1");
+        assert_eq!(t.get(korf, "status"), status);
+        assert_eq!(t.get(korf, "length"), "");
+        assert_eq!(t.get(korf, "path"), "");
+        assert_eq!(t.get(korf, "optimal"), "57");
+        for r in &t.rows[1..] {
+            assert_eq!(
+                t.get(r, "status"),
+                "solved",
+                "the jobs after a limited one run"
+            );
+            assert_eq!(t.get(r, "length"), t.get(r, "optimal"));
+        }
+        let s = Table::read(&dir.join("summary.csv"));
+        assert_eq!(s.get(&s.rows[0], "limited"), "1");
+        assert_eq!(s.get(&s.rows[0], "solved"), "4");
+        assert_no_tmp(&dir);
+        (
+            t.num(korf, "nodes_generated"),
+            Json::read(&dir.join("manifest.json")),
+        )
+    };
+
+    let limit = 100_000u64;
+    let l = limit.to_string();
+    run(
+        &tmp,
+        "nodes",
+        &[&path],
+        &["--heuristic", "misplaced", "--max-nodes", &l, "-q"],
+        0,
+    );
+    let (nodes, m) = check("nodes", "node_limit");
+    assert!(
+        nodes >= limit as f64,
+        "{nodes} nodes under a limit of {limit}"
+    );
+    assert_eq!(m.get("max_nodes").num(), limit as f64);
+
+    run(
+        &tmp,
+        "time",
+        &[&path],
+        &["--heuristic", "misplaced", "--time-limit", "0.05", "-q"],
+        0,
+    );
+    let (_, m) = check("time", "time_limit");
+    assert_eq!(m.get("time_limit_s").num(), 0.05);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 6, 7: exit codes, wrong rows, unsolvable rows
+
+#[test]
+fn every_bad_dataset_exits_2_naming_the_file_and_the_fault() {
+    let tmp = Tmp::new("bad");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/bad");
+    let mut csvs: Vec<PathBuf> = fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "csv"))
+        .collect();
+    csvs.sort();
+    assert!(csvs.len() >= 22, "{} bad files", csvs.len());
+    let mut failures = Vec::new();
+    for csv in &csvs {
+        let name = csv.file_name().unwrap().to_string_lossy().into_owned();
+        let expect = fs::read_to_string(csv.with_extension("expect")).unwrap();
+        let expect = expect.trim_end_matches(['\n', '\r']);
+        let out = idabench(
+            tmp.path(),
+            &[
+                "run",
+                csv.to_str().unwrap(),
+                "--out",
+                &tmp.out(),
+                "--name",
+                "bad",
+                "-q",
+            ],
+        );
+        let stderr = text(&out.stderr);
+        if out.status.code() != Some(2)
+            || !stderr.contains(&name)
+            || !stderr.contains(expect)
+            || stderr.contains("panicked")
+        {
+            failures.push(format!(
+                "{name}: wanted exit 2 and '{expect}':\n{}",
+                show(&out)
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+    assert!(
+        !tmp.run_dir("bad").exists(),
+        "no run directory for bad input"
+    );
+
+    // A missing dataset file.
+    let missing = tmp.path().join("no_such_dataset.csv");
+    let out = run(&tmp, "missing", &[missing.to_str().unwrap()], &[], 2);
+    assert!(
+        text(&out.stderr).contains("no_such_dataset.csv"),
+        "{}",
+        show(&out)
+    );
+}
+
+#[test]
+fn a_row_shorter_than_its_reference_is_wrong_and_exits_4() {
+    let tmp = Tmp::new("wrong");
+    // `six` claims 8 moves; the solver finds 6.
+    let data = format!(
+        "{HEADER}two,tiles,3x3,1 2 3 4 0 6 7 5 8,,2\nsix,tiles,3x3,4 1 3 7 2 6 0 5 8,,8\none,tiles,3x3,1 2 3 4 5 6 7 0 8,,1\n"
+    );
+    let path = tmp.write("claims.csv", &data);
+    let out = run(&tmp, "w", &[&path], &["-q"], 4);
+    assert!(text(&out.stderr).contains("wrong"), "{}", show(&out));
+    let dir = tmp.run_dir("w");
+    let t = runs(&dir);
+    let status: Vec<&str> = t.rows.iter().map(|r| t.get(r, "status")).collect();
+    assert_eq!(status, ["solved", "wrong", "solved"]);
+    let six = &t.rows[1];
+    assert_eq!(t.get(six, "length"), "6");
+    assert_eq!(t.get(six, "optimal"), "8");
+    assert!(t.get(six, "message").contains("shorter"), "{:?}", six);
+    let s = Table::read(&dir.join("summary.csv"));
+    assert_eq!(s.get(&s.rows[0], "wrong"), "1");
+    assert_eq!(s.get(&s.rows[0], "solved"), "2");
+    for f in ["runs.csv", "summary.csv", "summary.md", "manifest.json"] {
+        assert!(dir.join(f).is_file(), "{f}");
+    }
+}
+
+#[test]
+fn unsolvable_rows_are_jobs_with_status_unsolvable() {
+    let tmp = Tmp::new("unsolvable");
+    let data = format!(
+        "{HEADER}u8,tiles,3x3,1 2 3 4 5 6 8 7 0,,\n\
+         ok,tiles,3x3,1 2 3 4 5 6 7 0 8,,1\n\
+         u15,tiles,4x4,2 1 3 4 5 6 7 8 9 10 11 12 13 14 15 0,,\n"
+    );
+    let path = tmp.write("mixed.csv", &data);
+    let out = run(
+        &tmp,
+        "u",
+        &[&path],
+        &[
+            "--heuristic",
+            "manhattan,misplaced",
+            "--step",
+            "2,next",
+            "-q",
+        ],
+        0,
+    );
+    assert_eq!(text(&out.stderr), "");
+    let t = runs(&tmp.run_dir("u"));
+    assert_eq!(t.rows.len(), 3 * 4);
+    for r in &t.rows {
+        let id = t.get(r, "instance");
+        let want = if id == "ok" { "solved" } else { "unsolvable" };
+        assert_eq!(t.get(r, "status"), want, "{id} {}", t.get(r, "variant"));
+        if want == "unsolvable" {
+            assert_eq!(t.get(r, "length"), "");
+            assert_eq!(t.get(r, "path"), "");
+        }
+    }
+    let s = Table::read(&tmp.run_dir("u").join("summary.csv"));
+    for row in &s.rows {
+        assert_eq!(s.get(row, "unsolvable"), "2");
+        assert_eq!(s.get(row, "solved"), "1");
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// 8: generate, and every 8-puzzle state
+
+#[test]
+fn every_eight_puzzle_state_is_solved_at_its_optimal_length() {
+    let tmp = Tmp::new("all8");
+    let all = tmp.path().join("all.csv");
+    let all = all.to_str().unwrap();
+    let out = idabench(
+        tmp.path(),
+        &[
+            "generate", "--domain", "tiles", "--size", "3x3", "--all", "--out", all,
+        ],
+    );
+    assert_exit(&out, 0);
+    let out = run(
+        &tmp,
+        "all",
+        &[all],
+        &["--heuristic", "manhattan", "--quiet"],
+        0,
+    );
+    assert_eq!(text(&out.stderr), "");
+    let t = runs(&tmp.run_dir("all"));
+    assert_eq!(t.rows.len(), 181_440);
+    let (status, length, optimal, instance) = (
+        t.col("status"),
+        t.col("length"),
+        t.col("optimal"),
+        t.col("instance"),
+    );
+    let mut ids = HashSet::with_capacity(t.rows.len());
+    let mut by_length = BTreeMap::new();
+    for r in &t.rows {
+        assert_eq!(r[status], "solved", "{r:?}");
+        assert!(!r[optimal].is_empty(), "{r:?}");
+        assert_eq!(r[length], r[optimal], "{r:?}");
+        assert!(ids.insert(r[instance].as_str()), "{} twice", r[instance]);
+        *by_length
+            .entry(r[length].parse::<u32>().unwrap())
+            .or_insert(0u32) += 1;
+    }
+    // The 8-puzzle's diameter is 31, reached by exactly two states.
+    assert_eq!(by_length.last_key_value(), Some((&31, &2)));
+    assert_eq!(by_length.first_key_value(), Some((&0, &1)));
+    let s = Table::read(&tmp.run_dir("all").join("summary.csv"));
+    assert_eq!(s.get(&s.rows[0], "solved"), "181440");
+}
+
+#[test]
+fn generate_is_reproducible_and_walks_are_solved_within_their_length() {
+    let tmp = Tmp::new("generate");
+    let gen = |extra: &[&str]| {
+        let mut args = vec!["generate", "--domain", "tiles"];
+        args.extend_from_slice(extra);
+        let out = idabench(tmp.path(), &args);
+        assert_exit(&out, 0);
+        out.stdout
+    };
+    let a = gen(&["--size", "4x4", "--count", "20", "--seed", "9"]);
+    let b = gen(&["--size", "4x4", "--count", "20", "--seed", "9"]);
+    assert_eq!(a, b, "the same arguments give the same bytes");
+    assert_ne!(a, gen(&["--size", "4x4", "--count", "20", "--seed", "10"]));
+    assert_eq!(text(&a).lines().count(), 21);
+    let file = tmp.path().join("g.csv");
+    gen(&[
+        "--size",
+        "4x4",
+        "--count",
+        "20",
+        "--seed",
+        "9",
+        "--out",
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        fs::read(&file).unwrap(),
+        a,
+        "--out writes what stdout shows"
+    );
+    assert_no_tmp(tmp.path());
+
+    // Random walks: every state is solvable in at most K moves, with K's parity.
+    for (size, k) in [("3x3", 9u32), ("4x4", 12)] {
+        let ks = k.to_string();
+        let args = [
+            "--size", size, "--count", "12", "--seed", "4", "--walk", &ks,
+        ];
+        let walk = gen(&args);
+        assert_eq!(walk, gen(&args));
+        assert_eq!(text(&walk).lines().count(), 13);
+        let name = format!("walk{size}");
+        let path = tmp.write(&format!("{name}.csv"), &text(&walk));
+        run(&tmp, &name, &[&path], &["-q"], 0);
+        let t = runs(&tmp.run_dir(&name));
+        assert_eq!(t.rows.len(), 12);
+        for r in &t.rows {
+            assert_eq!(t.get(r, "status"), "solved");
+            assert_eq!(t.get(r, "size"), size);
+            let len: u32 = t.get(r, "length").parse().unwrap();
+            assert!(
+                len <= k && len % 2 == k % 2,
+                "length {len} after a {k}-move walk"
+            );
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Minimal CSV and JSON readers
+
+/// A CSV file: its header and rows (RFC 4180 quoting).
+struct Table {
+    header: Vec<String>,
+    rows: Vec<Vec<String>>,
+}
+
+impl Table {
+    fn read(path: &Path) -> Table {
+        let text = fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let mut records = parse_csv(&text);
+        assert!(!records.is_empty(), "{}: empty", path.display());
+        let header = records.remove(0);
+        for (k, r) in records.iter().enumerate() {
+            assert_eq!(r.len(), header.len(), "{}: row {}", path.display(), k + 1);
+        }
+        Table {
+            header,
+            rows: records,
+        }
+    }
+
+    fn col(&self, name: &str) -> usize {
+        self.header
+            .iter()
+            .position(|h| h == name)
+            .unwrap_or_else(|| panic!("no column `{name}` in {:?}", self.header))
+    }
+
+    fn get<'a>(&self, row: &'a [String], name: &str) -> &'a str {
+        &row[self.col(name)]
+    }
+
+    fn num(&self, row: &[String], name: &str) -> f64 {
+        let v = self.get(row, name);
+        v.parse()
+            .unwrap_or_else(|_| panic!("`{name}` = '{v}' is not a number"))
+    }
+}
+
+fn parse_csv(text: &str) -> Vec<Vec<String>> {
+    let mut records = Vec::new();
+    let mut record = Vec::new();
+    let mut field = String::new();
+    let mut quoted = false;
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (quoted, c) {
+            (true, '"') if chars.peek() == Some(&'"') => {
+                chars.next();
+                field.push('"');
+            }
+            (true, '"') => quoted = false,
+            (true, c) => field.push(c),
+            (false, '"') => quoted = true,
+            (false, ',') => record.push(std::mem::take(&mut field)),
+            (false, '\r') => {}
+            (false, '\n') => {
+                record.push(std::mem::take(&mut field));
+                records.push(std::mem::take(&mut record));
+            }
+            (false, c) => field.push(c),
+        }
+    }
+    if !field.is_empty() || !record.is_empty() {
+        record.push(field);
+        records.push(record);
+    }
+    records
+}
+
+#[derive(Debug, PartialEq)]
+enum Json {
+    Null,
+    Bool(bool),
+    Num(f64),
+    Str(String),
+    Arr(Vec<Json>),
+    Obj(Vec<(String, Json)>),
+}
+
+impl Json {
+    fn read(path: &Path) -> Json {
+        let text = fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let mut p = JsonParser {
+            b: text.as_bytes(),
+            i: 0,
+        };
+        let v = p.value();
+        p.ws();
+        assert_eq!(p.i, p.b.len(), "{}: trailing bytes", path.display());
+        v
+    }
+
+    fn get(&self, key: &str) -> &Json {
+        match self {
+            Json::Obj(fields) => fields
+                .iter()
+                .find(|(k, _)| k == key)
+                .map(|(_, v)| v)
+                .unwrap_or_else(|| panic!("no key `{key}`")),
+            _ => panic!("not an object looking for `{key}`: {self:?}"),
+        }
+    }
+
+    fn str(&self) -> &str {
+        match self {
+            Json::Str(s) => s,
+            _ => panic!("not a string: {self:?}"),
+        }
+    }
+
+    fn num(&self) -> f64 {
+        match self {
+            Json::Num(n) => *n,
+            _ => panic!("not a number: {self:?}"),
+        }
+    }
+
+    fn arr(&self) -> &[Json] {
+        match self {
+            Json::Arr(a) => a,
+            _ => panic!("not an array: {self:?}"),
+        }
+    }
+}
+
+struct JsonParser<'a> {
+    b: &'a [u8],
+    i: usize,
+}
+
+impl JsonParser<'_> {
+    fn ws(&mut self) {
+        while self.i < self.b.len() && self.b[self.i].is_ascii_whitespace() {
+            self.i += 1;
+        }
+    }
+
+    fn eat(&mut self, c: u8) {
+        self.ws();
+        assert_eq!(
+            self.b.get(self.i),
+            Some(&c),
+            "JSON: wanted '{}' at {}",
+            c as char,
+            self.i
+        );
+        self.i += 1;
+    }
+
+    fn peek(&mut self) -> u8 {
+        self.ws();
+        *self.b.get(self.i).expect("JSON: unexpected end")
+    }
+
+    fn value(&mut self) -> Json {
+        match self.peek() {
+            b'{' => {
+                self.eat(b'{');
+                let mut fields = Vec::new();
+                if self.peek() == b'}' {
+                    self.i += 1;
+                    return Json::Obj(fields);
+                }
+                loop {
+                    let key = self.string();
+                    self.eat(b':');
+                    fields.push((key, self.value()));
+                    match self.peek() {
+                        b',' => self.i += 1,
+                        _ => {
+                            self.eat(b'}');
+                            return Json::Obj(fields);
+                        }
+                    }
+                }
+            }
+            b'[' => {
+                self.eat(b'[');
+                let mut items = Vec::new();
+                if self.peek() == b']' {
+                    self.i += 1;
+                    return Json::Arr(items);
+                }
+                loop {
+                    items.push(self.value());
+                    match self.peek() {
+                        b',' => self.i += 1,
+                        _ => {
+                            self.eat(b']');
+                            return Json::Arr(items);
+                        }
+                    }
+                }
+            }
+            b'"' => Json::Str(self.string()),
+            _ => {
+                let start = self.i;
+                while self.i < self.b.len() && !b",]} \n\r\t".contains(&self.b[self.i]) {
+                    self.i += 1;
+                }
+                match std::str::from_utf8(&self.b[start..self.i]).unwrap() {
+                    "null" => Json::Null,
+                    "true" => Json::Bool(true),
+                    "false" => Json::Bool(false),
+                    n => Json::Num(n.parse().unwrap_or_else(|_| panic!("JSON: bad value {n}"))),
+                }
+            }
+        }
+    }
+
+    fn string(&mut self) -> String {
+        self.eat(b'"');
+        let mut out = Vec::new();
+        loop {
+            let c = self.b[self.i];
+            self.i += 1;
+            match c {
+                b'"' => return String::from_utf8(out).unwrap(),
+                b'\\' => {
+                    let e = self.b[self.i];
+                    self.i += 1;
+                    match e {
+                        b'n' => out.push(b'\n'),
+                        b't' => out.push(b'\t'),
+                        b'r' => out.push(b'\r'),
+                        b'b' => out.push(8),
+                        b'f' => out.push(12),
+                        b'u' => {
+                            let hex = std::str::from_utf8(&self.b[self.i..self.i + 4]).unwrap();
+                            self.i += 4;
+                            let ch = char::from_u32(u32::from_str_radix(hex, 16).unwrap())
+                                .unwrap_or('\u{fffd}');
+                            out.extend_from_slice(ch.to_string().as_bytes());
+                        }
+                        other => out.push(other),
+                    }
+                }
+                c => out.push(c),
+            }
+        }
+    }
+}
