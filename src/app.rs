@@ -10,6 +10,7 @@ use crate::compare;
 use crate::dataset::{self, Dataset};
 use crate::domains::tiles;
 use crate::generate;
+use crate::judge;
 use crate::record::{self, DatasetInfo, Manifest, Record};
 use crate::report::{self, RunsWriter};
 use crate::search::Limits;
@@ -72,6 +73,24 @@ fn limits(args: &LimitArgs) -> Limits<'static> {
 }
 
 fn solve_one(args: SolveArgs) -> Result<u8, Failure> {
+    if args.format == Format::Judge || args.problem.is_some() {
+        let problem = args
+            .problem
+            .ok_or_else(|| Failure::input("--format judge needs --problem"))?;
+        if args.format != Format::Judge {
+            return Err(Failure::input("--problem goes with --format judge"));
+        }
+        let mut input = String::new();
+        std::io::Read::read_to_string(&mut std::io::stdin(), &mut input)
+            .map_err(|e| Failure::input(format!("stdin: {e}")))?;
+        let out = judge::answer(problem, &input)
+            .map_err(|e| Failure::input(format!("{}: {e}", problem.name())))?;
+        print!("{out}");
+        return Ok(EXIT_OK);
+    }
+    let (Some(size), Some(start)) = (&args.size, &args.start) else {
+        return Err(Failure::input("--size and --start are required"));
+    };
     let kind = DomainKind::parse(&args.domain).ok_or_else(|| {
         Failure::input(format!(
             "--domain: unknown domain '{}': expected tiles",
@@ -79,7 +98,7 @@ fn solve_one(args: SolveArgs) -> Result<u8, Failure> {
         ))
     })?;
     let puzzle = match kind {
-        DomainKind::Tiles => Puzzle::tiles(&args.size, &args.start, args.goal.as_deref()),
+        DomainKind::Tiles => Puzzle::tiles(size, start, args.goal.as_deref()),
     }
     .map_err(Failure::input)?;
     let spec = Spec {
@@ -102,6 +121,7 @@ fn solve_one(args: SolveArgs) -> Result<u8, Failure> {
             println!("time_s: {:.6}", a.wall.as_secs_f64());
             println!("optimal_guaranteed: {}", a.optimal_guaranteed);
         }
+        Format::Judge => unreachable!("handled above"),
         Format::Json => {
             let iterations: Vec<_> = st
                 .iterations

@@ -1,5 +1,6 @@
 //! Every command-line flag, in one place (clap derive).
 
+use crate::judge::Problem;
 use crate::search::Step;
 use crate::solve::HeuristicKind;
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -164,6 +165,10 @@ Output (text): one `key: value` line each for status, length, path, nodes_genera
 nodes_expanded, iterations, final_bound, time_s, optimal_guaranteed. The path is the blank's
 motion as letters U D L R. An unsolvable start prints `status: unsolvable` and exits 0.
 
+With --format judge --problem P the original judge input is read on stdin and the judge's
+expected output printed, for P in p1379 (Luogu), uva10181, tioj1573:
+  echo 283104765 | idabench solve --format judge --problem p1379
+
 Example:
   idabench solve --size 4x4 --start \"14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3\" \\
       --goal \"0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15\" --heuristic manhattan --step 2 --reverse-pruning on";
@@ -173,12 +178,12 @@ pub struct SolveArgs {
     /// Puzzle family.
     #[arg(long, default_value = "tiles")]
     pub domain: String,
-    /// Board size WIDTHxHEIGHT, e.g. 3x3 or 4x4 (each side 2 to 16).
-    #[arg(long)]
-    pub size: String,
+    /// Board size WIDTHxHEIGHT, e.g. 3x3 or 4x4 (each side 2 to 16, at most 255 cells).
+    #[arg(long, required_unless_present = "problem")]
+    pub size: Option<String>,
     /// Start state: tiles row-major separated by spaces, 0 = blank.
-    #[arg(long)]
-    pub start: String,
+    #[arg(long, required_unless_present = "problem")]
+    pub start: Option<String>,
     /// Goal state in the same form (default: 1 2 ... n-1 then the blank).
     #[arg(long)]
     pub goal: Option<String>,
@@ -186,9 +191,13 @@ pub struct SolveArgs {
     pub variant: VariantArgs,
     #[command(flatten)]
     pub limits: LimitArgs,
-    /// Output format.
+    /// Output format; `judge` reads the judge's input on stdin and prints exactly the judge's
+    /// expected output (needs --problem).
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
+    /// The judge problem for --format judge: p1379, uva10181 or tioj1573.
+    #[arg(long, value_parser = parse_problem)]
+    pub problem: Option<Problem>,
 }
 
 /// One variant of the search.
@@ -226,6 +235,17 @@ pub enum OnOff {
 pub enum Format {
     Text,
     Json,
+    Judge,
+}
+
+pub fn parse_problem(s: &str) -> Result<Problem, String> {
+    Problem::parse(s).ok_or_else(|| {
+        let names: Vec<&str> = Problem::ALL.iter().map(|p| p.name()).collect();
+        format!(
+            "unknown problem '{s}': expected one of {}",
+            names.join(", ")
+        )
+    })
 }
 
 pub fn parse_heuristic(s: &str) -> Result<HeuristicKind, String> {

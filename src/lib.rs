@@ -8,6 +8,7 @@ pub mod compare;
 pub mod dataset;
 pub mod domains;
 pub mod generate;
+pub mod judge;
 pub mod record;
 pub mod report;
 pub mod rng;
