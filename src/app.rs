@@ -88,21 +88,27 @@ fn solve_one(args: SolveArgs) -> Result<u8, Failure> {
         print!("{out}");
         return Ok(EXIT_OK);
     }
-    let (Some(size), Some(start)) = (&args.size, &args.start) else {
-        return Err(Failure::input("--size and --start are required"));
+    let Some(start) = &args.start else {
+        return Err(Failure::input("--start is required"));
     };
     let kind = DomainKind::parse(&args.domain).ok_or_else(|| {
+        let known: Vec<&str> = DomainKind::ALL.iter().map(|d| d.name()).collect();
         Failure::input(format!(
-            "--domain: unknown domain '{}': expected tiles",
-            args.domain
+            "--domain: unknown domain '{}': expected one of {}",
+            args.domain,
+            known.join(", ")
         ))
     })?;
-    let puzzle = match kind {
-        DomainKind::Tiles => Puzzle::tiles(size, start, args.goal.as_deref()),
+    if kind == DomainKind::Tiles && args.size.is_none() {
+        return Err(Failure::input(
+            "--size: domain tiles needs WIDTHxHEIGHT, e.g. --size 4x4",
+        ));
     }
-    .map_err(Failure::input)?;
+    let size = args.size.as_deref().unwrap_or("");
+    let puzzle = Puzzle::fixed(kind, size, start, args.goal.as_deref())
+        .map_err(|(field, e)| Failure::input(format!("--{field}: {e}")))?;
     let spec = Spec {
-        heuristic: args.variant.heuristic,
+        heuristic: args.variant.heuristic.unwrap_or(kind.heuristics()[0]),
         step: args.variant.step,
         reverse_pruning: args.variant.reverse_pruning == OnOff::On,
     };
@@ -290,7 +296,7 @@ fn run_batch(args: RunArgs) -> Result<u8, Failure> {
         build_profile: env!("IDABENCH_PROFILE").to_string(),
         cpu_model: cpu_model(),
         cores,
-        jobs: args.jobs.unwrap_or(cores).max(1),
+        jobs: args.jobs.map_or(cores, usize::from),
         command_line: std::env::args().collect(),
         datasets: infos,
         variants: names.clone(),

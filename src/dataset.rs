@@ -58,9 +58,7 @@ impl fmt::Debug for Instance {
             .field("domain", &self.domain)
             .field("size", &self.size)
             .field("optimal", &self.optimal);
-        match &self.puzzle {
-            Puzzle::Tiles { domain, start } => s.field("start", &domain.tiles(start)),
-        };
+        s.field("start", &self.puzzle.start_tokens());
         s.finish()
     }
 }
@@ -439,6 +437,11 @@ impl Columns {
         };
         let (size, puzzle) = match domain {
             DomainKind::Tiles => tiles_puzzle(size, start, goal, tables)?,
+            other => {
+                let puzzle = Puzzle::fixed(other, size.unwrap_or(""), start, goal)
+                    .map_err(|(column, message)| Fault::at(column, message))?;
+                (puzzle.size(), puzzle)
+            }
         };
         let optimal = match self.optimal {
             Some(i) => optimal(text(record, i, "optimal")?)?,
@@ -638,12 +641,14 @@ mod tests {
     fn start_of(instance: &Instance) -> Vec<u8> {
         match &instance.puzzle {
             Puzzle::Tiles { domain, start } => domain.tiles(start).to_vec(),
+            _ => panic!("not a tiles instance"),
         }
     }
 
     fn tiles_of(instance: &Instance) -> &Arc<Tiles> {
         match &instance.puzzle {
             Puzzle::Tiles { domain, .. } => domain,
+            _ => panic!("not a tiles instance"),
         }
     }
 
@@ -787,6 +792,7 @@ mod tests {
             .iter()
             .map(|i| match &i.puzzle {
                 Puzzle::Tiles { domain, start } => domain.is_solvable(start),
+                _ => panic!("not a tiles instance"),
             })
             .collect();
         assert_eq!(solvable, [true, false]);

@@ -1,10 +1,13 @@
 //! One instance under one variant: the run-time kinds are matched once here and handed to a
 //! monomorphic `ida_star::<D, H>`; the answer comes back domain-free (path as text, figures, times).
 
+use crate::domains::booksort::{BookState, Booksort, Breaks};
+use crate::domains::knights::{self, KnightState, Knights};
+use crate::domains::rotation::{Center, Rotation, RotationState};
 use crate::domains::tiles::{self, LinearConflict, Manhattan, Misplaced, TileState, Tiles};
 use crate::search::{self, Domain, Heuristic, Limits, Outcome, Step, Variant, Zero};
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 /// Heuristics by name; which ones a domain accepts is `DomainKind::heuristics`.
@@ -14,14 +17,18 @@ pub enum HeuristicKind {
     Misplaced,
     Manhattan,
     LinearConflict,
+    Center,
+    Breaks,
 }
 
 impl HeuristicKind {
-    pub const ALL: [HeuristicKind; 4] = [
+    pub const ALL: [HeuristicKind; 6] = [
         HeuristicKind::Zero,
         HeuristicKind::Misplaced,
         HeuristicKind::Manhattan,
         HeuristicKind::LinearConflict,
+        HeuristicKind::Center,
+        HeuristicKind::Breaks,
     ];
 
     pub fn name(self) -> &'static str {
@@ -30,6 +37,8 @@ impl HeuristicKind {
             HeuristicKind::Misplaced => "misplaced",
             HeuristicKind::Manhattan => "manhattan",
             HeuristicKind::LinearConflict => "linear-conflict",
+            HeuristicKind::Center => "center",
+            HeuristicKind::Breaks => "breaks",
         }
     }
 
@@ -42,14 +51,25 @@ impl HeuristicKind {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum DomainKind {
     Tiles,
+    Rotation,
+    Booksort,
+    Knights,
 }
 
 impl DomainKind {
-    pub const ALL: [DomainKind; 1] = [DomainKind::Tiles];
+    pub const ALL: [DomainKind; 4] = [
+        DomainKind::Tiles,
+        DomainKind::Rotation,
+        DomainKind::Booksort,
+        DomainKind::Knights,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
             DomainKind::Tiles => "tiles",
+            DomainKind::Rotation => "rotation",
+            DomainKind::Booksort => "booksort",
+            DomainKind::Knights => "knights",
         }
     }
 
@@ -66,6 +86,9 @@ impl DomainKind {
                 HeuristicKind::Misplaced,
                 HeuristicKind::Zero,
             ],
+            DomainKind::Rotation => &[HeuristicKind::Center, HeuristicKind::Zero],
+            DomainKind::Booksort => &[HeuristicKind::Breaks, HeuristicKind::Zero],
+            DomainKind::Knights => &[HeuristicKind::Misplaced, HeuristicKind::Zero],
         }
     }
 }
@@ -155,11 +178,26 @@ impl fmt::Display for Status {
 }
 
 /// A start state ready to search, with its domain's tables (shared between jobs).
+// A tile state is large (256 cells) but is copied into the search once per job; boxing it would
+// only add an allocation per instance.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone)]
 pub enum Puzzle {
     Tiles {
         domain: Arc<Tiles>,
         start: TileState,
+    },
+    Rotation {
+        domain: Arc<Rotation>,
+        start: RotationState,
+    },
+    Booksort {
+        domain: Arc<Booksort>,
+        start: BookState,
+    },
+    Knights {
+        domain: Arc<Knights>,
+        start: KnightState,
     },
 }
 
@@ -178,9 +216,107 @@ impl Puzzle {
         Ok(Puzzle::Tiles { domain, start })
     }
 
+    /// A puzzle of any domain from its dataset fields. Tiles need `size` and may have a `goal`;
+    /// the other domains fix their board and goal (`size` may be empty or the size the start
+    /// implies). An error names the field at fault.
+    pub fn fixed(
+        kind: DomainKind,
+        size: &str,
+        start: &str,
+        goal: Option<&str>,
+    ) -> Result<Puzzle, (&'static str, String)> {
+        if kind != DomainKind::Tiles && goal.is_some_and(|g| !g.trim().is_empty()) {
+            return Err((
+                "goal",
+                format!("domain '{}' has a fixed goal: leave it empty", kind.name()),
+            ));
+        }
+        let size = size.trim();
+        match kind {
+            DomainKind::Tiles => Puzzle::tiles(size, start, goal).map_err(|e| ("start", e)),
+            DomainKind::Rotation => {
+                if !size.is_empty() {
+                    return Err((
+                        "size",
+                        format!("'{size}': the board is fixed; leave size empty"),
+                    ));
+                }
+                let start = Rotation::parse(start).map_err(|e| ("start", e))?;
+                static SHARED: OnceLock<Arc<Rotation>> = OnceLock::new();
+                let domain = Arc::clone(SHARED.get_or_init(|| Arc::new(Rotation::new())));
+                Ok(Puzzle::Rotation { domain, start })
+            }
+            DomainKind::Booksort => {
+                let (fresh, start) = Booksort::parse(start).map_err(|e| ("start", e))?;
+                let n = fresh.n();
+                if !size.is_empty() && size != n.to_string() {
+                    return Err((
+                        "size",
+                        format!("'{size}': the start has {n} books; leave size empty or write {n}"),
+                    ));
+                }
+                static SHARED: [OnceLock<Arc<Booksort>>; 16] = [const { OnceLock::new() }; 16];
+                let domain = Arc::clone(SHARED[n].get_or_init(|| Arc::new(fresh)));
+                Ok(Puzzle::Booksort { domain, start })
+            }
+            DomainKind::Knights => {
+                if !size.is_empty() && size != "5x5" {
+                    return Err((
+                        "size",
+                        format!("'{size}': the board is 5x5; leave size empty"),
+                    ));
+                }
+                let start = Knights::parse(start).map_err(|e| ("start", e))?;
+                static SHARED: OnceLock<Arc<Knights>> = OnceLock::new();
+                let domain = Arc::clone(SHARED.get_or_init(|| Arc::new(Knights::new())));
+                Ok(Puzzle::Knights { domain, start })
+            }
+        }
+    }
+
     pub fn kind(&self) -> DomainKind {
         match self {
             Puzzle::Tiles { .. } => DomainKind::Tiles,
+            Puzzle::Rotation { .. } => DomainKind::Rotation,
+            Puzzle::Booksort { .. } => DomainKind::Booksort,
+            Puzzle::Knights { .. } => DomainKind::Knights,
+        }
+    }
+
+    /// The size written in reports: `WxH` for tiles, the number of books, `5x5` for knights.
+    pub fn size(&self) -> String {
+        match self {
+            Puzzle::Tiles { domain, .. } => format!("{}x{}", domain.width(), domain.height()),
+            Puzzle::Rotation { .. } => String::new(),
+            Puzzle::Booksort { domain, .. } => domain.n().to_string(),
+            Puzzle::Knights { .. } => "5x5".into(),
+        }
+    }
+
+    /// The start state as the dataset's tokens.
+    pub fn start_tokens(&self) -> String {
+        let join = |v: &[u8]| {
+            v.iter()
+                .map(|t| t.to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        match self {
+            Puzzle::Tiles { domain, start } => join(domain.tiles(start)),
+            Puzzle::Rotation { domain, start } => join(domain.digits(start)),
+            Puzzle::Booksort { domain, start } => join(domain.books(start)),
+            Puzzle::Knights { start, .. } => start
+                .cells()
+                .iter()
+                .map(|&c| {
+                    if c == knights::BLANK {
+                        "*".into()
+                    } else {
+                        c.to_string()
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join(" "),
         }
     }
 }
@@ -222,9 +358,24 @@ pub fn solve(puzzle: &Puzzle, spec: &Spec, limits: Limits<'_>) -> Result<Answer,
                     HeuristicKind::Misplaced => run(d, &Misplaced, start, spec, limits),
                     HeuristicKind::Manhattan => run(d, &Manhattan, start, spec, limits),
                     HeuristicKind::LinearConflict => run(d, &LinearConflict, start, spec, limits),
+                    HeuristicKind::Center | HeuristicKind::Breaks => {
+                        unreachable!("checked against the domain's list")
+                    }
                 }
             }
         }
+        Puzzle::Rotation { domain, start } => match spec.heuristic {
+            HeuristicKind::Center => run(&**domain, &Center, start, spec, limits),
+            _ => run(&**domain, &Zero, start, spec, limits),
+        },
+        Puzzle::Booksort { domain, start } => match spec.heuristic {
+            HeuristicKind::Breaks => run(&**domain, &Breaks, start, spec, limits),
+            _ => run(&**domain, &Zero, start, spec, limits),
+        },
+        Puzzle::Knights { domain, start } => match spec.heuristic {
+            HeuristicKind::Misplaced => run(&**domain, &knights::Misplaced, start, spec, limits),
+            _ => run(&**domain, &Zero, start, spec, limits),
+        },
     };
     answer.wall = wall.elapsed();
     answer.cpu = thread_cpu_time().saturating_sub(cpu);
