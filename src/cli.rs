@@ -51,6 +51,43 @@ not gated on); 4 changed results (status, length or node counts) unless --allow-
 Example:
   idabench compare reports/baseline reports/smoke --format markdown >> \"$GITHUB_STEP_SUMMARY\"";
 
+const GENERATE_HELP: &str = "\
+Examples:
+  idabench generate --domain tiles --size 3x3 --all --out eight.csv     every solvable state, optimal from BFS
+  idabench generate --domain tiles --size 4x4 --count 100 --seed 7      uniform random solvable states
+  idabench generate --domain tiles --size 4x4 --count 100 --seed 7 --walk 40   random walks from the goal
+
+The same arguments always give the same file.";
+
+#[derive(Args, Debug)]
+pub struct GenerateArgs {
+    /// Puzzle family.
+    #[arg(long, default_value = "tiles")]
+    pub domain: String,
+    /// Board size WIDTHxHEIGHT.
+    #[arg(long)]
+    pub size: String,
+    /// Goal state (default: 1 2 ... n-1 then the blank).
+    #[arg(long)]
+    pub goal: Option<String>,
+    /// Every solvable state, with `optimal` from a BFS (boards of at most 10 cells).
+    #[arg(long, conflicts_with_all = ["count", "walk"])]
+    pub all: bool,
+    /// How many instances to draw.
+    #[arg(long, value_name = "N", required_unless_present = "all")]
+    pub count: Option<u64>,
+    /// Seed of the random generator.
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub seed: u64,
+    /// Random walks of K moves from the goal (no move undoes the one before) instead of uniform
+    /// random states.
+    #[arg(long, value_name = "K")]
+    pub walk: Option<u32>,
+    /// Write to FILE instead of stdout (whole or not at all).
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+}
+
 #[derive(Args, Debug)]
 pub struct CompareArgs {
     /// The reference run: a report directory or its runs.csv.
