@@ -169,7 +169,8 @@ nodes_expanded, iterations, final_bound, time_s, optimal_guaranteed. The path is
 motion as letters U D L R. An unsolvable start prints `status: unsolvable` and exits 0.
 
 With --format judge --problem P the original judge input is read on stdin and the judge's
-expected output printed, for P in p1379 (Luogu), uva10181, tioj1573:
+expected output printed, for P in p1379 (Luogu), uva10181, tioj1573 (sliding tiles), poj2286
+(Rotation Game), poj3460 (Booksort), p2324 (Luogu, Knight's Spirit):
   echo 283104765 | idabench solve --format judge --problem p1379
 
 Example:
@@ -200,7 +201,7 @@ pub struct SolveArgs {
     /// expected output (needs --problem).
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
-    /// The judge problem for --format judge: p1379, uva10181 or tioj1573.
+    /// The judge problem for --format judge: p1379, uva10181, tioj1573, poj2286, poj3460, p2324.
     #[arg(long, value_parser = parse_problem)]
     pub problem: Option<Problem>,
 }

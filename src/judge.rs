@@ -1,8 +1,11 @@
 //! The original judges' input and output formats, so that idabench can stand in for the seeds'
 //! programs and be checked against judge data byte for byte.
 
+use crate::domains::booksort::{self, Booksort, Breaks};
+use crate::domains::knights::{self, Knights};
+use crate::domains::rotation::{Center, Rotation};
 use crate::domains::tiles::{self, Manhattan, Tiles};
-use crate::search::{ida_star, Domain, Limits, Outcome, Step, Variant};
+use crate::search::{ida_star, Domain, Heuristic, Limits, Outcome, Step, Variant};
 
 /// The judge problems idabench reads and answers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -14,16 +17,35 @@ pub enum Problem {
     Uva10181,
     /// TIOJ 1573: one 4x4 board; prints the minimum moves, or -1 when unsolvable.
     Tioj1573,
+    /// POJ 2286: lines of 24 digits, ended by a line `0`; prints the moves (lexicographically first
+    /// among the shortest) or `No moves needed`, then the centre digit.
+    Poj2286,
+    /// POJ 3460: a count, then per case n and n books; prints the moves if at most 4, else
+    /// `5 or more`.
+    Poj3460,
+    /// Luogu P2324: a count, then per case 5 rows of 5 of `0`, `1`, `*`; prints the moves if at
+    /// most 15, else -1.
+    P2324,
 }
 
 impl Problem {
-    pub const ALL: [Problem; 3] = [Problem::P1379, Problem::Uva10181, Problem::Tioj1573];
+    pub const ALL: [Problem; 6] = [
+        Problem::P1379,
+        Problem::Uva10181,
+        Problem::Tioj1573,
+        Problem::Poj2286,
+        Problem::Poj3460,
+        Problem::P2324,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
             Problem::P1379 => "p1379",
             Problem::Uva10181 => "uva10181",
             Problem::Tioj1573 => "tioj1573",
+            Problem::Poj2286 => "poj2286",
+            Problem::Poj3460 => "poj3460",
+            Problem::P2324 => "p2324",
         }
     }
 
@@ -44,7 +66,99 @@ pub fn answer(problem: Problem, input: &str) -> Result<String, String> {
         Problem::P1379 => p1379(input),
         Problem::Uva10181 => uva10181(input),
         Problem::Tioj1573 => tioj1573(input),
+        Problem::Poj2286 => poj2286(input),
+        Problem::Poj3460 => poj3460(input),
+        Problem::P2324 => p2324(input),
     }
+}
+
+/// The first solution of Korf's search with `h` on `d` from `start`, or `None` when there is
+/// none within the domain's cap (or `max_depth`).
+fn first_solution<D: Domain, H: Heuristic<D>>(
+    d: &D,
+    h: &H,
+    start: &D::State,
+    max_depth: Option<u32>,
+) -> Result<Option<Vec<D::Move>>, String> {
+    let limits = Limits {
+        max_depth,
+        ..Limits::default()
+    };
+    match ida_star(d, h, start, KORF, limits).outcome {
+        Outcome::Solved(path) => Ok(Some(path)),
+        Outcome::OverCap | Outcome::Unsolvable => Ok(None),
+        _ => Err("the search stopped without an answer".into()),
+    }
+}
+
+/// Cases up to a line holding `0`; tokens of a case may not span lines.
+fn poj2286(input: &str) -> Result<String, String> {
+    let d = Rotation::new();
+    let mut out = String::new();
+    for (i, line) in input.lines().enumerate() {
+        let line = line.trim();
+        if line == "0" {
+            return Ok(out);
+        }
+        if line.is_empty() {
+            continue;
+        }
+        let start = Rotation::parse(line).map_err(|e| format!("line {}: {e}", i + 1))?;
+        // Step `next` with pruning of the reverse move only: the contract that yields the
+        // lexicographically first shortest answer.
+        let path = first_solution(&d, &Center, &start, None)?
+            .ok_or_else(|| format!("line {}: no solution found", i + 1))?;
+        out.push_str(&d.judge_answer(&start, &d.path_string(&start, &path)));
+    }
+    Err("the input must end with a line holding 0".into())
+}
+
+fn poj3460(input: &str) -> Result<String, String> {
+    let mut tokens = input.split_whitespace();
+    let mut number = |what: &str| -> Result<usize, String> {
+        let tok = tokens
+            .next()
+            .ok_or_else(|| format!("input ended: expected {what}"))?;
+        tok.parse().map_err(|_| format!("'{tok}': expected {what}"))
+    };
+    let cases = number("the number of cases")?;
+    let mut out = String::new();
+    for case in 1..=cases {
+        let n = number("the number of books")?;
+        let books: Vec<String> = (0..n)
+            .map(|_| number("a book number").map(|b| b.to_string()))
+            .collect::<Result<_, _>>()
+            .map_err(|e| format!("case {case}: {e}"))?;
+        let (d, start) =
+            Booksort::parse(&books.join(" ")).map_err(|e| format!("case {case}: {e}"))?;
+        let path = first_solution(&d, &Breaks, &start, None)?;
+        out.push_str(&booksort::judge_answer(path.map(|p| p.len() as u32)));
+    }
+    Ok(out)
+}
+
+fn p2324(input: &str) -> Result<String, String> {
+    let mut tokens = input.split_whitespace();
+    let cases: usize = tokens
+        .next()
+        .ok_or("empty input: expected the number of cases")?
+        .parse()
+        .map_err(|_| "the first token must be the number of cases".to_string())?;
+    let d = Knights::new();
+    let mut out = String::new();
+    for case in 1..=cases {
+        let rows: Vec<&str> = tokens.by_ref().take(5).collect();
+        if rows.len() != 5 {
+            return Err(format!(
+                "case {case}: expected 5 rows, found {}",
+                rows.len()
+            ));
+        }
+        let start = Knights::parse(&rows.join(" ")).map_err(|e| format!("case {case}: {e}"))?;
+        let path = first_solution(&d, &knights::Misplaced, &start, None)?;
+        out.push_str(&knights::judge_answer(path.map(|p| p.len() as u32)));
+    }
+    Ok(out)
 }
 
 /// Solves a tiles start (tokens row-major, 0 = blank) on `d`, within `max_depth` moves.
@@ -57,15 +171,7 @@ fn solve_tiles(
     if !d.is_solvable(&start) {
         return Ok(None);
     }
-    let limits = Limits {
-        max_depth,
-        ..Limits::default()
-    };
-    match ida_star(d, &Manhattan, &start, KORF, limits).outcome {
-        Outcome::Solved(path) => Ok(Some(d.path_string(&start, &path))),
-        Outcome::OverCap => Ok(None),
-        other => Err(format!("the search ended without an answer: {other:?}")),
-    }
+    Ok(first_solution(d, &Manhattan, &start, max_depth)?.map(|path| d.path_string(&start, &path)))
 }
 
 fn p1379(input: &str) -> Result<String, String> {
@@ -155,7 +261,32 @@ mod tests {
     }
 
     #[test]
+    fn the_other_judges_samples() {
+        let rotation = "1 1 1 1 3 2 3 2 3 1 3 2 2 3 1 2 2 2 3 1 2 1 3 3\n\
+                        1 1 1 1 1 1 1 1 2 2 2 2 2 2 2 2 3 3 3 3 3 3 3 3\n0\n";
+        assert_eq!(
+            answer(Problem::Poj2286, rotation).unwrap(),
+            "AC\n2\nDDHH\n2\n"
+        );
+        let books = "3\n6\n1 3 4 6 2 5\n5\n5 4 3 2 1\n10\n6 8 5 3 4 7 2 9 1 10\n";
+        assert_eq!(
+            answer(Problem::Poj3460, books).unwrap(),
+            "2\n3\n5 or more\n"
+        );
+        let knights = "2\n10110\n01*11\n10111\n01001\n00000\n01011\n110*1\n01110\n01010\n00100\n";
+        assert_eq!(answer(Problem::P2324, knights).unwrap(), "7\n-1\n");
+    }
+
+    #[test]
     fn malformed_input_is_an_error() {
+        assert!(answer(Problem::Poj2286, "1 1 1\n0\n").is_err());
+        assert!(answer(
+            Problem::Poj2286,
+            "1 1 1 1 3 2 3 2 3 1 3 2 2 3 1 2 2 2 3 1 2 1 3 3\n"
+        )
+        .is_err());
+        assert!(answer(Problem::Poj3460, "1\n3\n1 2").is_err());
+        assert!(answer(Problem::P2324, "1\n10110\n01*11\n").is_err());
         assert!(answer(Problem::P1379, "").is_err());
         assert!(answer(Problem::P1379, "28310476").is_err());
         assert!(answer(Problem::P1379, "283104766").is_err());
