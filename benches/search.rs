@@ -1,6 +1,7 @@
 //! Node throughput of the search: Korf instances solved with each heuristic, every solution's
 //! length asserted (criterion's elements/s are nodes generated per second); and the harness's own
-//! overhead on many tiny 8-puzzle jobs (elements/s are jobs per second).
+//! overhead on many tiny 8-puzzle jobs, each at its asserted optimal length (elements/s are jobs
+//! per second).
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use idabench::batch::{self, Job};
@@ -82,8 +83,10 @@ fn heuristics(c: &mut Criterion) {
     group.finish();
 }
 
-/// 2,000 random 8-puzzle states through the batch runner on one worker: dataset parsing is
-/// outside the loop; job dispatch, search, timing and record building are inside.
+/// Every 90th of all 181,440 8-puzzle states (2,016 jobs over the distances 0 to 30, each with
+/// its BFS distance as the reference length) through the batch runner on one worker: dataset
+/// generation and parsing are outside the loop; job dispatch, search, timing, judging and record
+/// building are inside. Every record must be solved at exactly its reference length.
 fn harness_overhead(c: &mut Criterion) {
     let spec = TilesSpec {
         width: 3,
@@ -91,12 +94,8 @@ fn harness_overhead(c: &mut Criterion) {
         goal: default_goal(9),
     };
     let mut csv = Vec::new();
-    let mode = Mode::Random {
-        count: 2000,
-        seed: 1,
-    };
-    generate::tiles(&spec, &mode, &mut csv).unwrap();
-    let data = dataset::parse(Path::new("random8.csv"), &csv).unwrap();
+    generate::tiles(&spec, &Mode::All, &mut csv).unwrap();
+    let data = dataset::parse(Path::new("all8.csv"), &csv).unwrap();
     let variant = Spec {
         heuristic: HeuristicKind::Manhattan,
         step: Step::Next,
@@ -106,6 +105,7 @@ fn harness_overhead(c: &mut Criterion) {
     let jobs: Vec<Job> = data
         .instances
         .iter()
+        .step_by(90)
         .enumerate()
         .map(|(index, instance)| Job {
             index,
@@ -126,15 +126,27 @@ fn harness_overhead(c: &mut Criterion) {
     let mut group = c.benchmark_group("harness");
     group.sample_size(10);
     group.throughput(Throughput::Elements(jobs.len() as u64));
-    group.bench_function("random8_jobs", |b| {
+    group.bench_function("all8_every90th_jobs", |b| {
         b.iter(|| {
-            let mut solved = 0;
+            // The runner judges each length against `optimal`: a different one is not `solved`.
+            let mut good = 0;
+            let mut bad = None;
             batch::run(&jobs, &opts, |records| {
-                solved += records.iter().filter(|(_, r)| r.status == "solved").count();
+                for (_, r) in &records {
+                    if r.status == "solved" && r.optimal.is_some() && r.length == r.optimal {
+                        good += 1;
+                    } else if bad.is_none() {
+                        bad = Some(format!(
+                            "{}: status {} length {:?} optimal {:?} {}",
+                            r.instance, r.status, r.length, r.optimal, r.message
+                        ));
+                    }
+                }
                 Ok::<(), ()>(())
             })
             .unwrap();
-            assert_eq!(solved, jobs.len());
+            assert_eq!(bad, None);
+            assert_eq!(good, jobs.len());
         })
     });
     group.finish();

@@ -156,22 +156,13 @@ fn solve_one(args: SolveArgs) -> Result<u8, Failure> {
 }
 
 fn generate_dataset(args: GenerateArgs) -> Result<u8, Failure> {
-    if DomainKind::parse(&args.domain) != Some(DomainKind::Tiles) {
+    let Some(kind) = DomainKind::parse(&args.domain) else {
+        let known: Vec<&str> = DomainKind::ALL.iter().map(|d| d.name()).collect();
         return Err(Failure::input(format!(
-            "--domain: unknown domain '{}': expected tiles",
-            args.domain
+            "--domain: unknown domain '{}': expected one of {}",
+            args.domain,
+            known.join(", ")
         )));
-    }
-    let (width, height) = tiles::parse_size(&args.size).map_err(Failure::input)?;
-    let goal = match &args.goal {
-        Some(g) => tiles::parse_permutation(g, width * height)
-            .map_err(|e| Failure::input(format!("--goal: {e}")))?,
-        None => tiles::default_goal(width * height),
-    };
-    let spec = generate::TilesSpec {
-        width,
-        height,
-        goal,
     };
     let mode = match (args.all, args.count, args.walk) {
         (true, _, _) => generate::Mode::All,
@@ -186,15 +177,54 @@ fn generate_dataset(args: GenerateArgs) -> Result<u8, Failure> {
         },
         (false, None, _) => return Err(Failure::input("give --all or --count N")),
     };
+    let mut bytes = Vec::new();
+    if kind == DomainKind::Tiles {
+        let size = args
+            .size
+            .as_deref()
+            .ok_or_else(|| Failure::input("--size: tiles need WIDTHxHEIGHT, e.g. --size 3x3"))?;
+        let (width, height) = tiles::parse_size(size).map_err(Failure::input)?;
+        let goal = match &args.goal {
+            Some(g) => tiles::parse_permutation(g, width * height)
+                .map_err(|e| Failure::input(format!("--goal: {e}")))?,
+            None => tiles::default_goal(width * height),
+        };
+        let spec = generate::TilesSpec {
+            width,
+            height,
+            goal,
+        };
+        generate::tiles(&spec, &mode, &mut bytes).map_err(Failure::input)?;
+    } else {
+        if args.goal.is_some() {
+            return Err(Failure::input(format!(
+                "--goal: {} has a fixed goal",
+                kind.name()
+            )));
+        }
+        let books = match (kind, args.size.as_deref()) {
+            (DomainKind::Booksort, Some(n)) => n.trim().parse().map_err(|_| {
+                Failure::input(format!("--size '{n}': booksort needs the number of books"))
+            })?,
+            (DomainKind::Booksort, None) => {
+                return Err(Failure::input("--size: booksort needs the number of books"))
+            }
+            _ => 0,
+        };
+        generate::fixed(kind, books, &mode, &mut bytes).map_err(Failure::input)?;
+    }
     match &args.out {
         None => {
-            generate::tiles(&spec, &mode, &mut std::io::stdout().lock()).map_err(Failure::input)?
+            use std::io::Write;
+            let mut stdout = std::io::stdout().lock();
+            // A closed pipe (`| head`) is the reader's choice, not an error.
+            if let Err(e) = stdout.write_all(&bytes).and_then(|_| stdout.flush()) {
+                if e.kind() != std::io::ErrorKind::BrokenPipe {
+                    return Err(Failure::runtime(format!("stdout: {e}")));
+                }
+            }
         }
-        Some(path) => {
-            let mut bytes = Vec::new();
-            generate::tiles(&spec, &mode, &mut bytes).map_err(Failure::input)?;
-            report::write_atomic(path, &bytes).map_err(Failure::runtime)?;
-        }
+        Some(path) => report::write_atomic(path, &bytes).map_err(Failure::runtime)?,
     }
     Ok(EXIT_OK)
 }
@@ -256,7 +286,7 @@ fn run_batch(args: RunArgs) -> Result<u8, Failure> {
         });
         datasets.push(d);
     }
-    let specs = variants(&args);
+    let specs = variants(&args, &datasets);
     let names: Vec<String> = specs.iter().map(Spec::name).collect();
     let mut jobs = Vec::new();
     let mut skipped = 0u64;
@@ -282,7 +312,7 @@ fn run_batch(args: RunArgs) -> Result<u8, Failure> {
             "no job to run: no requested heuristic applies to the datasets' domains",
         ));
     }
-    if skipped > 0 && !args.quiet {
+    if skipped > 0 && !args.quiet && !args.heuristic.is_empty() {
         eprintln!("note: {skipped} instance x variant pair(s) skipped: the heuristic does not apply to the instance's domain");
     }
     let dir = run_dir(&args)?;
@@ -413,10 +443,23 @@ fn run_batch(args: RunArgs) -> Result<u8, Failure> {
     Ok(EXIT_OK)
 }
 
-/// Every combination of the requested heuristics, steps and pruning settings, in that nesting.
-fn variants(args: &RunArgs) -> Vec<Spec> {
+/// Every combination of the requested heuristics (default: the first of each domain in the
+/// datasets), steps and pruning settings, in that nesting.
+fn variants(args: &RunArgs, datasets: &[Dataset]) -> Vec<Spec> {
+    let mut heuristics = args.heuristic.clone();
+    if heuristics.is_empty() {
+        for kind in DomainKind::ALL {
+            let first = kind.heuristics()[0];
+            let present = datasets
+                .iter()
+                .any(|d| d.instances.iter().any(|i| i.domain == kind));
+            if present && !heuristics.contains(&first) {
+                heuristics.push(first);
+            }
+        }
+    }
     let mut specs = Vec::new();
-    for &heuristic in &args.heuristic {
+    for &heuristic in &heuristics {
         for &step in &args.step {
             for &p in &args.reverse_pruning {
                 let spec = Spec {
@@ -473,18 +516,28 @@ fn run_dir(args: &RunArgs) -> Result<PathBuf, Failure> {
     }
     newest_run(&args.out).ok_or_else(|| {
         Failure::input(format!(
-            "--resume: no run to resume in {} (name one with --name)",
+            "--resume: no unfinished run to resume in {}: finished runs are only resumed by name (give --name)",
             args.out.display()
         ))
     })
 }
 
+/// The newest unfinished run in `out`: one whose manifest has no end time yet (a run writes it
+/// with an empty `end_time` at the start and fills it in at the end), or that has no manifest.
+/// A finished run, such as a committed baseline, is never picked.
 fn newest_run(out: &Path) -> Option<PathBuf> {
+    let unfinished = |dir: &Path| {
+        let path = dir.join("manifest.json");
+        match record::read_manifest(&path) {
+            Ok(m) => m.end_time.is_empty(),
+            Err(_) => !path.exists(),
+        }
+    };
     fs::read_dir(out)
         .ok()?
         .filter_map(Result::ok)
         .map(|e| e.path())
-        .filter(|p| p.join("runs.csv").is_file())
+        .filter(|p| p.join("runs.csv").is_file() && unfinished(p))
         .max_by_key(|p| {
             fs::metadata(p.join("runs.csv"))
                 .and_then(|m| m.modified())
@@ -558,25 +611,12 @@ fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
+/// The commit of the source this binary was built from (`-dirty` with uncommitted changes), as
+/// recorded by build.rs; `None` when it was built outside a git checkout.
 fn git_commit() -> Option<String> {
-    let out = std::process::Command::new("git")
-        .args(["rev-parse", "HEAD"])
-        .output()
-        .ok()?;
-    if !out.status.success() {
-        return None;
-    }
-    let commit = String::from_utf8(out.stdout).ok()?.trim().to_string();
-    let dirty = std::process::Command::new("git")
-        .args(["status", "--porcelain", "--untracked-files=no"])
-        .output()
-        .ok()
-        .is_some_and(|o| !o.stdout.is_empty());
-    Some(if dirty {
-        format!("{commit}-dirty")
-    } else {
-        commit
-    })
+    Some(env!("IDABENCH_GIT_COMMIT"))
+        .filter(|c| !c.is_empty())
+        .map(str::to_string)
 }
 
 fn cpu_model() -> String {

@@ -106,7 +106,16 @@ pub fn run<E>(
             })
         });
         let mut result = Ok(());
-        while let Ok(first) = rx.recv() {
+        loop {
+            // Woken at least every `TICK` so that progress moves while a long job runs.
+            let first = match rx.recv_timeout(TICK) {
+                Ok(first) => first,
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    progress.update(&tally);
+                    continue;
+                }
+                Err(mpsc::RecvTimeoutError::Disconnected) => break,
+            };
             let mut pending = vec![first];
             pending.extend(rx.try_iter());
             for (_, r) in &pending {
@@ -243,11 +252,16 @@ enum Progress {
         total: u64,
         started: Instant,
         last: std::cell::Cell<Instant>,
+        /// The job count of the last line printed, so that `finish` does not repeat it.
+        printed: std::cell::Cell<Option<u64>>,
     },
 }
 
+/// How often the collector wakes without a finished job, to keep progress moving.
+const TICK: Duration = Duration::from_secs(1);
 const LINE_EVERY: Duration = Duration::from_secs(5);
 const BAR_MESSAGE_EVERY: Duration = Duration::from_millis(200);
+const BAR_TICK: Duration = Duration::from_millis(200);
 
 impl Progress {
     fn new(total: u64, quiet: bool) -> Progress {
@@ -263,14 +277,29 @@ impl Progress {
                 )
                 .expect("template"),
             );
+            // Redrawn from its own thread, so that elapsed and ETA move during a long job.
+            bar.enable_steady_tick(BAR_TICK);
             Progress::Bar(bar, std::cell::Cell::new(now))
         } else {
             Progress::Lines {
                 total,
                 started: now,
                 last: std::cell::Cell::new(now),
+                printed: std::cell::Cell::new(None),
             }
         }
+    }
+
+    /// Lines mode: prints the progress line and remembers its job count.
+    fn line(total: u64, started: Instant, printed: &std::cell::Cell<Option<u64>>, tally: &Tally) {
+        printed.set(Some(tally.done));
+        eprintln!(
+            "[{:>6.0}s] {}/{} jobs | {}",
+            started.elapsed().as_secs_f64(),
+            tally.done,
+            total,
+            tally.message()
+        );
     }
 
     fn update(&self, tally: &Tally) {
@@ -287,16 +316,11 @@ impl Progress {
                 total,
                 started,
                 last,
+                printed,
             } => {
                 if last.get().elapsed() >= LINE_EVERY {
                     last.set(Instant::now());
-                    eprintln!(
-                        "[{:>6.0}s] {}/{} jobs | {}",
-                        started.elapsed().as_secs_f64(),
-                        tally.done,
-                        total,
-                        tally.message()
-                    );
+                    Progress::line(*total, *started, printed, tally);
                 }
             }
         }
@@ -309,13 +333,17 @@ impl Progress {
                 bar.set_message(tally.message());
                 bar.finish();
             }
-            Progress::Lines { total, started, .. } => eprintln!(
-                "[{:>6.0}s] {}/{} jobs | {}",
-                started.elapsed().as_secs_f64(),
-                tally.done,
+            Progress::Lines {
                 total,
-                tally.message()
-            ),
+                started,
+                printed,
+                ..
+            } => {
+                // The last update may already have printed this count.
+                if printed.get() != Some(tally.done) {
+                    Progress::line(*total, *started, printed, tally);
+                }
+            }
         }
     }
 }

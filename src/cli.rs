@@ -56,21 +56,23 @@ Examples:
   idabench generate --domain tiles --size 3x3 --all --out eight.csv     every solvable state, optimal from BFS
   idabench generate --domain tiles --size 4x4 --count 100 --seed 7      uniform random solvable states
   idabench generate --domain tiles --size 4x4 --count 100 --seed 7 --walk 40   random walks from the goal
+  idabench generate --domain booksort --size 10 --count 50 --seed 1             random shelves
+  idabench generate --domain knights --count 50 --seed 1 --walk 12              walks from the target
 
 The same arguments always give the same file.";
 
 #[derive(Args, Debug)]
 pub struct GenerateArgs {
-    /// Puzzle family.
+    /// Puzzle family: tiles, rotation, booksort or knights.
     #[arg(long, default_value = "tiles")]
     pub domain: String,
-    /// Board size WIDTHxHEIGHT.
+    /// tiles: the board WIDTHxHEIGHT; booksort: the number of books (1 to 15).
     #[arg(long)]
-    pub size: String,
+    pub size: Option<String>,
     /// Goal state (default: 1 2 ... n-1 then the blank).
     #[arg(long)]
     pub goal: Option<String>,
-    /// Every solvable state, with `optimal` from a BFS (boards of at most 10 cells).
+    /// Every solvable state, with `optimal` from a BFS (tiles, boards of at most 10 cells).
     #[arg(long, conflicts_with_all = ["count", "walk"])]
     pub all: bool,
     /// How many instances to draw.
@@ -134,8 +136,10 @@ pub struct RunArgs {
     /// Dataset CSV files (columns id, domain, size, start, goal, optimal).
     #[arg(required = true, value_name = "DATASET")]
     pub datasets: Vec<PathBuf>,
-    /// Heuristics, comma separated: manhattan, linear-conflict, misplaced, zero.
-    #[arg(long, value_delimiter = ',', default_value = "manhattan", value_parser = parse_heuristic)]
+    /// Heuristics, comma separated (default: each domain's first). tiles: manhattan,
+    /// linear-conflict, misplaced; rotation: center; booksort: breaks; knights: misplaced; every
+    /// domain: zero. A heuristic runs on the instances of the domains it applies to.
+    #[arg(long, value_delimiter = ',', value_parser = parse_heuristic)]
     pub heuristic: Vec<HeuristicKind>,
     /// Threshold steps, comma separated: 1, 2, next.
     #[arg(long, value_delimiter = ',', default_value = "next", value_parser = parse_step)]

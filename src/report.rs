@@ -108,9 +108,12 @@ pub struct Summary {
     pub suboptimal: u64,
     pub wrong: u64,
     pub error: u64,
+    /// Jobs whose answer is not guaranteed shortest (step 2 on a domain without a known parity).
+    pub not_guaranteed_optimal: u64,
     pub nodes_generated_total: u64,
     pub nodes_expanded_total: u64,
-    /// The instances every variant solved: the set the geometric means are taken over.
+    /// This variant's instances that every variant running them solved: the set the geometric
+    /// means are taken over (heuristics run on their own domains only).
     pub common_solved: u64,
     pub nodes_generated_geomean: Option<f64>,
     pub time_cpu_geomean_s: Option<f64>,
@@ -158,22 +161,18 @@ pub fn summarize(
     for r in records {
         by_variant.entry(r.variant.as_str()).or_default().push(r);
     }
-    // Instances (dataset, instance) solved by every variant.
-    let mut common: Option<HashSet<(&str, &str)>> = None;
-    for v in variants {
-        let solved: HashSet<(&str, &str)> = by_variant
-            .get(v.as_str())
-            .into_iter()
-            .flatten()
-            .filter(|r| has_solution(r))
-            .map(|r| (r.dataset.as_str(), r.instance.as_str()))
-            .collect();
-        common = Some(match common {
-            None => solved,
-            Some(c) => c.intersection(&solved).copied().collect(),
-        });
+    // Instances (dataset, instance) solved by every variant that ran them: a heuristic runs
+    // only on its own domain, so "every variant" means every one that had a job there.
+    let mut unsolved: HashSet<(&str, &str)> = HashSet::new();
+    let mut seen: HashSet<(&str, &str)> = HashSet::new();
+    for r in records {
+        let key = (r.dataset.as_str(), r.instance.as_str());
+        seen.insert(key);
+        if !has_solution(r) {
+            unsolved.insert(key);
+        }
     }
-    let common = common.unwrap_or_default();
+    let common: HashSet<(&str, &str)> = seen.difference(&unsolved).copied().collect();
     let mut rows: Vec<Summary> = variants
         .iter()
         .map(|v| {
@@ -241,6 +240,7 @@ fn summarize_one(
         suboptimal: count("suboptimal"),
         wrong: count("wrong"),
         error: count("error"),
+        not_guaranteed_optimal: records.iter().filter(|r| !r.optimal_guaranteed).count() as u64,
         nodes_generated_total: nodes_total,
         nodes_expanded_total: records.iter().map(|r| r.nodes_expanded).sum(),
         common_solved: in_common.len() as u64,
@@ -305,9 +305,20 @@ pub fn summary_md(rows: &[Summary], manifest: &Manifest) -> String {
             fmt(r.speedup, 2),
         ));
     }
+    let unguaranteed: Vec<String> = rows
+        .iter()
+        .filter(|r| r.not_guaranteed_optimal > 0)
+        .map(|r| format!("`{}` ({} jobs)", r.variant, r.not_guaranteed_optimal))
+        .collect();
+    if !unguaranteed.is_empty() {
+        out.push_str(&format!(
+            "\nNot guaranteed shortest (step 2 where the domain has no solution parity): {}.\n",
+            unguaranteed.join(", ")
+        ));
+    }
     let problems: u64 = rows.iter().map(|r| r.suboptimal + r.wrong + r.error).sum();
     out.push_str(&format!(
-        "\nGeometric means are over the {} instance(s) every variant solved; times are CPU seconds of the worker thread.{}\n",
+        "\nGeometric means are over the instances solved by every variant that ran them ({} for the first variant; `common_solved` in summary.csv); times are CPU seconds of the worker thread.{}\n",
         rows.first().map_or(0, |r| r.common_solved),
         if problems > 0 {
             format!(" **{problems} job(s) are suboptimal, wrong or failed: see runs.csv.**")

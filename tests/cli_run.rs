@@ -798,6 +798,69 @@ fn a_run_directory_is_never_overwritten_or_resumed_with_other_settings() {
     );
 }
 
+/// Every file of a directory, by name, with its bytes.
+fn snapshot(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    fs::read_dir(dir)
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            (
+                e.file_name().to_string_lossy().into_owned(),
+                fs::read(e.path()).unwrap(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn resume_without_a_name_never_picks_a_finished_run() {
+    let tmp = Tmp::new("resume-finished");
+    let eight = tmp.write("eight.csv", &eight_csv());
+    // A finished run, like a committed baseline in a fresh clone.
+    run(&tmp, "baseline", &[&eight], &["-q"], 0);
+    let finished = tmp.run_dir("baseline");
+    let before = snapshot(&finished);
+    let out_dir = tmp.out();
+    let resume = |extra: &[&str]| {
+        let args = [&["run", &eight, "--out", &out_dir, "--resume"][..], extra].concat();
+        idabench(tmp.path(), &args)
+    };
+    let out = resume(&["-q"]);
+    assert_exit(&out, 2);
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("no unfinished run") && stderr.contains("--name"),
+        "{stderr}"
+    );
+    assert_eq!(snapshot(&finished), before, "the finished run was touched");
+
+    // An unfinished run beside it (its manifest's end_time still empty) is the one resumed.
+    let cut = tmp.run_dir("cut");
+    fs::create_dir_all(&cut).unwrap();
+    for (name, bytes) in &before {
+        fs::write(cut.join(name), bytes).unwrap();
+    }
+    let manifest = text(&before["manifest.json"]);
+    let at = manifest.find("\"end_time\": \"").unwrap() + "\"end_time\": \"".len();
+    let end = at + manifest[at..].find('"').unwrap();
+    assert!(end > at, "a finished run has an end time:\n{manifest}");
+    fs::write(
+        cut.join("manifest.json"),
+        format!("{}{}", &manifest[..at], &manifest[end..]),
+    )
+    .unwrap();
+    let out = resume(&[]);
+    assert_exit(&out, 0);
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains(&format!("resuming {}", cut.display())),
+        "{stderr}"
+    );
+    assert_eq!(snapshot(&finished), before, "the finished run was touched");
+    let m = Json::read(&cut.join("manifest.json"));
+    assert!(!m.get("end_time").str().is_empty());
+}
+
 #[test]
 fn runs_without_a_name_never_share_a_directory() {
     let tmp = Tmp::new("unnamed");

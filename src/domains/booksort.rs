@@ -599,4 +599,20 @@ mod tests {
         let (d, s) = Booksort::parse(" 2\n1 3 ").unwrap();
         assert_eq!((d.n(), d.books(&s)), (3, &[2u8, 1, 3][..]));
     }
+
+    /// The bundled dataset's `optimal` column agrees with the oracle (empty: 5 or more).
+    #[test]
+    fn bundled_dataset_lengths_match_the_oracle() {
+        let text = include_str!("../../datasets/booksort.csv");
+        let mut balls = HashMap::new();
+        for line in text.lines().skip(1) {
+            let f: Vec<&str> = line.split(',').collect();
+            let books: Vec<u8> = f[3].split(' ').map(|b| b.parse().unwrap()).collect();
+            assert_eq!(
+                f[5].parse::<u32>().ok(),
+                oracle(&books, &mut balls),
+                "{line}"
+            );
+        }
+    }
 }

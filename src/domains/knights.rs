@@ -613,4 +613,15 @@ mod tests {
             }
         }
     }
+
+    /// The bundled dataset's `optimal` column agrees with the oracle (empty: more than 15).
+    #[test]
+    fn bundled_dataset_lengths_match_the_oracle() {
+        let text = include_str!("../../datasets/knights.csv");
+        for line in text.lines().skip(1) {
+            let f: Vec<&str> = line.split(',').collect();
+            let s = Knights::parse(f[3]).unwrap();
+            assert_eq!(f[5].parse::<u32>().ok(), oracle().distance(&s), "{line}");
+        }
+    }
 }

@@ -635,4 +635,19 @@ GECAGACGAE
             }
         }
     }
+
+    /// The bundled dataset's `optimal` column agrees with the oracle.
+    #[test]
+    fn bundled_dataset_lengths_match_the_oracle() {
+        let text = include_str!("../../datasets/rotation.csv");
+        for line in text.lines().skip(1) {
+            let f: Vec<&str> = line.split(',').collect();
+            let s = Rotation::parse(f[3]).unwrap();
+            assert_eq!(
+                f[5].parse::<u32>().unwrap(),
+                Oracle::get().distance(&s),
+                "{line}"
+            );
+        }
+    }
 }
