@@ -1,0 +1,189 @@
+//! The Rotation Game, Booksort and Knight's Spirit through the command line: solve, the judges'
+//! formats on stdin, generate, and run on the bundled datasets.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn idabench(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_idabench"))
+        .args(args)
+        .output()
+        .expect("run idabench")
+}
+
+fn judge(problem: &str, input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_idabench"))
+        .args(["solve", "--format", "judge", "--problem", problem])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run idabench");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn field(out: &Output, key: &str) -> String {
+    let text = String::from_utf8_lossy(&out.stdout);
+    text.lines()
+        .find_map(|l| l.strip_prefix(&format!("{key}:")))
+        .unwrap_or_else(|| panic!("no {key} in {text}"))
+        .trim()
+        .to_string()
+}
+
+#[test]
+fn solve_each_domain_with_its_default_heuristic() {
+    let rotation = idabench(&[
+        "solve",
+        "--domain",
+        "rotation",
+        "--start",
+        "1 1 1 1 3 2 3 2 3 1 3 2 2 3 1 2 2 2 3 1 2 1 3 3",
+    ]);
+    assert_eq!(field(&rotation, "path"), "AC");
+    let books = idabench(&["solve", "--domain", "booksort", "--start", "5 4 3 2 1"]);
+    assert_eq!(field(&books, "length"), "3");
+    let far = idabench(&[
+        "solve",
+        "--domain",
+        "booksort",
+        "--start",
+        "6 8 5 3 4 7 2 9 1 10",
+    ]);
+    assert_eq!(field(&far, "status"), "over_cap");
+    let knights = idabench(&[
+        "solve",
+        "--domain",
+        "knights",
+        "--start",
+        "10110 01*11 10111 01001 00000",
+        "--step",
+        "2",
+    ]);
+    assert_eq!(field(&knights, "length"), "7");
+    assert_eq!(field(&knights, "optimal_guaranteed"), "true");
+    let rotation_step2 = idabench(&[
+        "solve",
+        "--domain",
+        "rotation",
+        "--start",
+        "1 1 1 1 3 2 3 2 3 1 3 2 2 3 1 2 2 2 3 1 2 1 3 3",
+        "--step",
+        "2",
+    ]);
+    assert_eq!(field(&rotation_step2, "optimal_guaranteed"), "false");
+}
+
+#[test]
+fn judge_samples_byte_for_byte() {
+    let cases = [
+        (
+            "poj2286",
+            "1 1 1 1 3 2 3 2 3 1 3 2 2 3 1 2 2 2 3 1 2 1 3 3\n1 1 1 1 1 1 1 1 2 2 2 2 2 2 2 2 3 3 3 3 3 3 3 3\n0\n",
+            "AC\n2\nDDHH\n2\n",
+        ),
+        (
+            "poj3460",
+            "3\n6\n1 3 4 6 2 5\n5\n5 4 3 2 1\n10\n6 8 5 3 4 7 2 9 1 10\n",
+            "2\n3\n5 or more\n",
+        ),
+        (
+            "p2324",
+            "2\n10110\n01*11\n10111\n01001\n00000\n01011\n110*1\n01110\n01010\n00100\n",
+            "7\n-1\n",
+        ),
+        ("p1379", "283104765\n", "4\n"),
+        (
+            "uva10181",
+            "2\n2 3 4 0\n1 5 7 8\n9 6 10 12\n13 14 11 15\n13 1 2 4\n5 0 3 7\n9 6 10 12\n15 8 11 14\n",
+            "LLLDRDRDR\nThis puzzle is not solvable.\n",
+        ),
+    ];
+    for (problem, input, expected) in cases {
+        let out = judge(problem, input);
+        assert!(
+            out.status.success(),
+            "{problem}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(String::from_utf8_lossy(&out.stdout), expected, "{problem}");
+    }
+    let bad = judge("poj3460", "1\n3\n1 2\n");
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("poj3460"));
+}
+
+#[test]
+fn generate_and_run_the_fixed_board_domains() {
+    for args in [
+        &["--domain", "rotation", "--count", "5", "--seed", "3"][..],
+        &[
+            "--domain", "booksort", "--size", "9", "--count", "5", "--seed", "3",
+        ],
+        &[
+            "--domain", "knights", "--count", "5", "--seed", "3", "--walk", "9",
+        ],
+    ] {
+        let mut all = vec!["generate"];
+        all.extend_from_slice(args);
+        let a = idabench(&all);
+        let b = idabench(&all);
+        assert!(
+            a.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&a.stderr)
+        );
+        assert_eq!(a.stdout, b.stdout, "{args:?}: same seed, same file");
+        assert_eq!(String::from_utf8_lossy(&a.stdout).lines().count(), 6);
+    }
+    let bad = idabench(&[
+        "generate", "--domain", "booksort", "--size", "16", "--count", "1",
+    ]);
+    assert_eq!(bad.status.code(), Some(2));
+}
+
+#[test]
+fn bundled_datasets_run_solved_at_their_lengths() {
+    let out_dir = std::env::temp_dir().join(format!("idabench-cli-domains-{}", std::process::id()));
+    let root = env!("CARGO_MANIFEST_DIR");
+    let sets: Vec<String> = ["rotation", "booksort", "knights"]
+        .iter()
+        .map(|d| format!("{root}/datasets/{d}.csv"))
+        .collect();
+    let mut args = vec!["run"];
+    args.extend(sets.iter().map(String::as_str));
+    args.extend(["--step", "1,next", "--reverse-pruning", "on,off", "--quiet"]);
+    args.extend(["--out", out_dir.to_str().unwrap(), "--name", "all"]);
+    let out = idabench(&args);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let runs = std::fs::read_to_string(out_dir.join("all/runs.csv")).unwrap();
+    let mut reader = csv::Reader::from_reader(runs.as_bytes());
+    let headers = reader.headers().unwrap().clone();
+    let col = |name: &str| headers.iter().position(|h| h == name).unwrap();
+    let (status, length, optimal) = (col("status"), col("length"), col("optimal"));
+    let mut rows = 0;
+    for row in reader.records() {
+        let row = row.unwrap();
+        rows += 1;
+        if row[optimal].is_empty() {
+            assert_eq!(&row[status], "over_cap", "{row:?}");
+        } else {
+            assert_eq!(&row[status], "solved", "{row:?}");
+            assert_eq!(row[length], row[optimal], "{row:?}");
+        }
+    }
+    // 60 instances x (1 heuristic x 2 steps x 2 pruning settings).
+    assert_eq!(rows, 240);
+    std::fs::remove_dir_all(out_dir).unwrap();
+}
