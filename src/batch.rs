@@ -89,18 +89,34 @@ pub fn run<E>(
         .build()
         .expect("thread pool");
     let progress = Progress::new(jobs.len() as u64, opts.quiet);
-    let (tx, rx) = mpsc::channel::<(usize, Record)>();
+    let (tx, rx) = mpsc::channel::<Vec<(usize, Record)>>();
     let mut tally = Tally::default();
+    // Workers take jobs in chunks (at least 64 per worker, for balance) and hand records over
+    // at most every `HAND_OVER` or at a chunk's end: one wake-up of the collector per job would
+    // cost more than a tiny job itself.
+    let chunk = (jobs.len() / (opts.jobs.max(1) * 64)).max(1);
     std::thread::scope(|scope| {
         scope.spawn(|| {
             pool.install(|| {
-                jobs.par_iter().for_each_with(tx, |tx, job| {
-                    if opts.cancel.load(Ordering::Relaxed) {
-                        return;
+                jobs.par_chunks(chunk).for_each_with(tx, |tx, chunk| {
+                    let mut done = Vec::new();
+                    let mut handed = Instant::now();
+                    for job in chunk {
+                        if opts.cancel.load(Ordering::Relaxed) {
+                            break;
+                        }
+                        if let Some(record) = run_job(job, opts) {
+                            done.push((job.index, record));
+                        }
+                        if handed.elapsed() >= HAND_OVER {
+                            // The receiver only goes away when the sink failed; then nothing
+                            // is wanted.
+                            let _ = tx.send(std::mem::take(&mut done));
+                            handed = Instant::now();
+                        }
                     }
-                    if let Some(record) = run_job(job, opts) {
-                        // The receiver only goes away when the sink failed; then nothing is wanted.
-                        let _ = tx.send((job.index, record));
+                    if !done.is_empty() {
+                        let _ = tx.send(done);
                     }
                 })
             })
@@ -116,8 +132,8 @@ pub fn run<E>(
                 }
                 Err(mpsc::RecvTimeoutError::Disconnected) => break,
             };
-            let mut pending = vec![first];
-            pending.extend(rx.try_iter());
+            let mut pending = first;
+            pending.extend(rx.try_iter().flatten());
             for (_, r) in &pending {
                 tally.add(r);
             }
@@ -259,6 +275,8 @@ enum Progress {
 
 /// How often the collector wakes without a finished job, to keep progress moving.
 const TICK: Duration = Duration::from_secs(1);
+/// How long a worker keeps finished records before handing them to the collector.
+const HAND_OVER: Duration = Duration::from_millis(50);
 const LINE_EVERY: Duration = Duration::from_secs(5);
 const BAR_MESSAGE_EVERY: Duration = Duration::from_millis(200);
 const BAR_TICK: Duration = Duration::from_millis(200);
