@@ -66,7 +66,8 @@ pub fn runs_csv(records: &[Record]) -> Result<Vec<u8>, String> {
     w.into_inner().map_err(|e| e.to_string())
 }
 
-/// The columns of runs.csv, in order (a test checks them against `Record`).
+/// The columns of runs.csv, in order: the header of a run with no rows (a test checks it
+/// against the header `Record` serializes to).
 pub const RUNS_HEADER: [&str; 22] = [
     "dataset",
     "instance",
@@ -359,4 +360,66 @@ pub fn manifest_json(m: &Manifest) -> Vec<u8> {
     let mut bytes = serde_json::to_vec_pretty(m).expect("a manifest serializes");
     bytes.push(b'\n');
     bytes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record() -> Record {
+        Record {
+            dataset: "d".into(),
+            instance: "1".into(),
+            domain: "tiles".into(),
+            size: "3x3".into(),
+            variant: "manhattan/stepnext/prune".into(),
+            heuristic: "manhattan".into(),
+            step: "next".into(),
+            reverse_pruning: "on".into(),
+            status: "solved".into(),
+            length: Some(4),
+            optimal: Some(4),
+            nodes_generated: 5,
+            nodes_expanded: 4,
+            iterations: 1,
+            final_bound: 4,
+            time_wall_s: 0.5,
+            time_cpu_s: 0.25,
+            nodes_per_s: 20.0,
+            initial_h: 4,
+            optimal_guaranteed: true,
+            message: String::new(),
+            path: "ULDR".into(),
+        }
+    }
+
+    #[test]
+    fn the_header_of_an_empty_run_is_the_records_header() {
+        let full = String::from_utf8(runs_csv(&[record()]).unwrap()).unwrap();
+        let empty = String::from_utf8(runs_csv(&[]).unwrap()).unwrap();
+        assert_eq!(full.lines().next(), empty.lines().next());
+    }
+
+    #[test]
+    fn summaries_count_statuses_and_take_geometric_means_over_common_instances() {
+        let mut a = record();
+        let mut b = record();
+        b.instance = "2".into();
+        b.status = "node_limit".into();
+        b.length = None;
+        let mut c = record();
+        c.variant = "zero/stepnext/prune".into();
+        c.time_cpu_s = 1.0;
+        a.nodes_generated = 100;
+        let names = vec![a.variant.clone(), c.variant.clone()];
+        let rows = summarize(&[a, b, c], &names, Some(10.0));
+        assert_eq!((rows[0].jobs, rows[0].solved, rows[0].limited), (2, 1, 1));
+        // Instance 2 was not solved by every variant that ran it: only instance 1 is common.
+        assert_eq!(rows[0].common_solved, 1);
+        let close = |v: Option<f64>, want: f64| (v.unwrap() - want).abs() < 1e-9 * want;
+        assert!(close(rows[0].nodes_generated_geomean, 100.0));
+        // PAR-2: (0.25 + 2 x 10) / 2.
+        assert!(close(rows[0].par2_s, 10.125));
+        assert!(close(rows[1].speedup, 0.25));
+    }
 }
