@@ -183,7 +183,7 @@ fn bundled_datasets_run_solved_at_their_lengths() {
             assert_eq!(row[length], row[optimal], "{row:?}");
         }
     }
-    // 60 instances x (1 heuristic x 2 steps x 2 pruning settings).
-    assert_eq!(rows, 240);
+    // 62 instances x (1 heuristic x 2 steps x 2 pruning settings).
+    assert_eq!(rows, 248);
     std::fs::remove_dir_all(out_dir).unwrap();
 }

@@ -113,6 +113,28 @@ pub fn default_goal(n: usize) -> Vec<u8> {
 impl Tiles {
     /// A puzzle of `width` x `height` whose goal is `goal` (row-major, 0 = blank).
     pub fn new(width: usize, height: usize, goal: &[u8]) -> Result<Tiles, String> {
+        Tiles::with_order(width, height, goal, "ULRD")
+    }
+
+    /// A puzzle whose blank tries its moves in `order`, the four letters U L R D in some order
+    /// (`new` uses Korf's ULRD; DLRU finds the lexicographically first shortest path).
+    pub fn with_order(
+        width: usize,
+        height: usize,
+        goal: &[u8],
+        order: &str,
+    ) -> Result<Tiles, String> {
+        let dirs: Vec<usize> = order
+            .chars()
+            .filter_map(|l| LETTERS.iter().position(|&x| x == l))
+            .collect();
+        let mut sorted = dirs.clone();
+        sorted.sort_unstable();
+        if sorted != [0, 1, 2, 3] || order.chars().count() != 4 {
+            return Err(format!(
+                "move order '{order}': expected the letters U, L, R, D, each once"
+            ));
+        }
         if !(MIN_SIDE..=MAX_SIDE).contains(&width)
             || !(MIN_SIDE..=MAX_SIDE).contains(&height)
             || width * height > MAX_CELLS
@@ -132,7 +154,7 @@ impl Tiles {
         let mut legal_len = [0u8; 256];
         for cell in 0..n {
             let (r, c) = ((cell / width) as isize, (cell % width) as isize);
-            for m in 0..4 {
+            for &m in &dirs {
                 let (nr, nc) = (r + DR[m], c + DC[m]);
                 if nr >= 0 && nc >= 0 && (nr as usize) < height && (nc as usize) < width {
                     legal[cell][legal_len[cell] as usize] =
