@@ -378,8 +378,9 @@ fn variant_product_writes_every_report_and_column() {
         assert!(t.num(row, "nodes_generated") >= 1.0);
         assert!(t.num(row, "iterations") >= 1.0);
         assert_eq!(g("final_bound"), opt.to_string());
+        // Every job is measured: a real search takes some time on any clock.
         for c in TIME_COLUMNS {
-            assert!(t.num(row, c) >= 0.0, "{c}");
+            assert!(t.num(row, c) > 0.0, "{c}");
         }
     }
 
@@ -424,9 +425,9 @@ fn variant_product_writes_every_report_and_column() {
             .iter()
             .map(|p| s.num(row, &format!("time_cpu_{p}_s")))
             .collect();
-        assert!(q[0] >= 0.0 && q.windows(2).all(|w| w[0] <= w[1]), "{q:?}");
+        assert!(q[0] > 0.0 && q.windows(2).all(|w| w[0] <= w[1]), "{q:?}");
         for c in ["nodes_per_s", "par2_s", "speedup", "time_cpu_geomean_s"] {
-            assert!(s.num(row, c) >= 0.0, "{c}");
+            assert!(s.num(row, c) > 0.0, "{c}");
         }
     }
     assert_eq!(
