@@ -1432,3 +1432,60 @@ impl JsonParser<'_> {
         }
     }
 }
+
+/// Ctrl-C: running searches stop, the finished rows and every report are written, the exit code
+/// is 130, and `--resume` then gives the same rows as a clean run.
+#[test]
+fn ctrl_c_stops_cleanly_and_resume_finishes_the_run() {
+    let tmp = Tmp::new("sigint");
+    let walk = tmp.write("walk36.csv", &walk36_csv());
+    let args = [
+        "--heuristic",
+        "misplaced",
+        "--max-nodes",
+        "3000000",
+        "--jobs",
+        "1",
+        "--quiet",
+    ];
+    run(&tmp, "clean", &[&walk], &args, 0);
+    let clean = runs(&tmp.run_dir("clean"));
+    let out_dir = tmp.out();
+    // Caught before its end in one of three tries, as in the SIGKILL test.
+    let interrupted = (1..=3).find_map(|k| {
+        let name = format!("int{k}");
+        let mut all = vec!["run", walk.as_str(), "--out", &out_dir, "--name", &name];
+        all.extend_from_slice(&args);
+        let mut child = command(tmp.path(), &all)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start idabench");
+        let runs_csv = tmp.run_dir(&name).join("runs.csv");
+        while finished_rows(&runs_csv) < 2 && child.try_wait().unwrap().is_none() {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        // SAFETY: sends SIGINT to the child this test started.
+        unsafe {
+            libc::kill(child.id() as libc::pid_t, libc::SIGINT);
+        }
+        let status = child.wait().unwrap();
+        (status.code() == Some(130)).then_some(name)
+    });
+    let name = interrupted.expect("no run was caught before its end");
+    let dir = tmp.run_dir(&name);
+    for file in ["runs.csv", "summary.csv", "summary.md", "manifest.json"] {
+        assert!(dir.join(file).is_file(), "{file} after Ctrl-C");
+    }
+    assert_no_tmp(&dir);
+    let partial = runs(&dir);
+    assert!(partial.rows.len() >= 2 && partial.rows.len() < clean.rows.len());
+    run(
+        &tmp,
+        &name,
+        &[&walk],
+        &[&args[..], &["--resume"]].concat(),
+        0,
+    );
+    assert_eq!(without_times(&runs(&dir)), without_times(&clean));
+}
