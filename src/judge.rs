@@ -113,14 +113,17 @@ fn poj2286(input: &str) -> Result<String, String> {
     Err("the input must end with a line holding 0".into())
 }
 
+/// The next token as a count; the error says what was expected.
+fn number<'a>(tokens: &mut impl Iterator<Item = &'a str>, what: &str) -> Result<usize, String> {
+    let tok = tokens
+        .next()
+        .ok_or_else(|| format!("input ended: expected {what}"))?;
+    tok.parse().map_err(|_| format!("'{tok}': expected {what}"))
+}
+
 fn poj3460(input: &str) -> Result<String, String> {
     let mut tokens = input.split_whitespace();
-    let mut number = |what: &str| -> Result<usize, String> {
-        let tok = tokens
-            .next()
-            .ok_or_else(|| format!("input ended: expected {what}"))?;
-        tok.parse().map_err(|_| format!("'{tok}': expected {what}"))
-    };
+    let mut number = |what: &str| number(&mut tokens, what);
     let cases = number("the number of cases")?;
     let mut out = String::new();
     for case in 1..=cases {
@@ -139,11 +142,7 @@ fn poj3460(input: &str) -> Result<String, String> {
 
 fn p2324(input: &str) -> Result<String, String> {
     let mut tokens = input.split_whitespace();
-    let cases: usize = tokens
-        .next()
-        .ok_or("empty input: expected the number of cases")?
-        .parse()
-        .map_err(|_| "the first token must be the number of cases".to_string())?;
+    let cases = number(&mut tokens, "the number of cases")?;
     let d = Knights::new();
     let mut out = String::new();
     for case in 1..=cases {
@@ -194,11 +193,7 @@ fn p1379(input: &str) -> Result<String, String> {
 
 fn uva10181(input: &str) -> Result<String, String> {
     let mut tokens = input.split_whitespace();
-    let count: usize = tokens
-        .next()
-        .ok_or("empty input: expected the number of boards")?
-        .parse()
-        .map_err(|_| "the first token must be the number of boards".to_string())?;
+    let count = number(&mut tokens, "the number of boards")?;
     // Moves tried in alphabetical order: the first shortest path found is the first in dictionary
     // order, the one the reference answers give (the judge itself accepts any path).
     let d = Tiles::with_order(4, 4, &tiles::default_goal(16), "DLRU")?;

@@ -566,9 +566,15 @@ fn finished_rows(path: &Path) -> usize {
         .saturating_sub(1)
 }
 
-/// Starts a run, waits for at least 2 finished rows, kills it (SIGKILL); the rows it kept, or
-/// None when the run finished before the kill.
-fn start_and_kill(tmp: &Tmp, name: &str, dataset: &str, args: &[&str]) -> Option<usize> {
+/// Starts a run, waits for at least 2 finished rows, sends it `signal`; the rows it kept and its
+/// exit code (None when killed), or None when the run finished before the signal.
+fn start_and_signal(
+    tmp: &Tmp,
+    name: &str,
+    dataset: &str,
+    args: &[&str],
+    signal: libc::c_int,
+) -> Option<(usize, Option<i32>)> {
     let out_dir = tmp.out();
     let mut all = vec!["run", dataset, "--out", &out_dir, "--name", name];
     all.extend_from_slice(args);
@@ -589,14 +595,17 @@ fn start_and_kill(tmp: &Tmp, name: &str, dataset: &str, args: &[&str]) -> Option
         assert!(Instant::now() < deadline, "no 2 rows in 120 s");
         std::thread::sleep(Duration::from_millis(1));
     }
-    let _ = child.kill();
+    // SAFETY: signals the child this test started (and has not yet reaped).
+    unsafe {
+        libc::kill(child.id() as libc::pid_t, signal);
+    }
     let status = child.wait().unwrap();
     let kept = finished_rows(&runs_csv);
     if status.success() || kept == WALK36.len() {
         return None;
     }
     assert!(kept >= 2, "{kept} rows");
-    Some(kept)
+    Some((kept, status.code()))
 }
 
 #[test]
@@ -628,7 +637,7 @@ fn resume_after_a_kill_matches_a_clean_run() {
     let (name, kept) = (1..=3)
         .find_map(|k| {
             let name = format!("killed{k}");
-            start_and_kill(&tmp, &name, &walk, &args).map(|kept| (name, kept))
+            start_and_signal(&tmp, &name, &walk, &args, libc::SIGKILL).map(|(kept, _)| (name, kept))
         })
         .expect("a run of 30 jobs was never caught before its end");
     let dir = tmp.run_dir(&name);
@@ -1450,29 +1459,13 @@ fn ctrl_c_stops_cleanly_and_resume_finishes_the_run() {
     ];
     run(&tmp, "clean", &[&walk], &args, 0);
     let clean = runs(&tmp.run_dir("clean"));
-    let out_dir = tmp.out();
     // Caught before its end in one of three tries, as in the SIGKILL test.
     let interrupted = (1..=3).find_map(|k| {
         let name = format!("int{k}");
-        let mut all = vec!["run", walk.as_str(), "--out", &out_dir, "--name", &name];
-        all.extend_from_slice(&args);
-        let mut child = command(tmp.path(), &all)
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start idabench");
-        let runs_csv = tmp.run_dir(&name).join("runs.csv");
-        while finished_rows(&runs_csv) < 2 && child.try_wait().unwrap().is_none() {
-            std::thread::sleep(Duration::from_millis(1));
-        }
-        // SAFETY: sends SIGINT to the child this test started.
-        unsafe {
-            libc::kill(child.id() as libc::pid_t, libc::SIGINT);
-        }
-        let status = child.wait().unwrap();
-        (status.code() == Some(130)).then_some(name)
+        start_and_signal(&tmp, &name, &walk, &args, libc::SIGINT).map(|(_, code)| (name, code))
     });
-    let name = interrupted.expect("no run was caught before its end");
+    let (name, code) = interrupted.expect("no run was caught before its end");
+    assert_eq!(code, Some(130));
     let dir = tmp.run_dir(&name);
     for file in ["runs.csv", "summary.csv", "summary.md", "manifest.json"] {
         assert!(dir.join(file).is_file(), "{file} after Ctrl-C");

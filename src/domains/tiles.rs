@@ -428,6 +428,15 @@ impl LineTable {
     fn tabulated(&self) -> bool {
         !self.penalty.is_empty()
     }
+
+    /// The penalties of a line with `code` before and after a tile with `key` enters it (or
+    /// leaves it) at `place`.
+    #[inline(always)]
+    fn change(&self, code: usize, key: usize, enters: bool, place: usize) -> (u32, u32) {
+        let shift = key * self.pow[place];
+        let after = if enters { code + shift } else { code - shift };
+        (self.penalty[code] as u32, self.penalty[after] as u32)
+    }
 }
 
 fn check_permutation(tiles: &[u8], n: usize) -> Result<(), String> {
@@ -596,50 +605,41 @@ impl Heuristic<Tiles> for LinearConflict {
             }
         };
         // A vertical move takes the tile from one row to another: only the penalty of its goal
-        // row can change, and only if that is one of the two. Likewise columns for a horizontal one.
-        // In a tabulated line the tile's key is added at its new place or taken from its old one.
+        // row can change, and only if that is one of the two; it enters that row when the blank
+        // leaves it. Likewise columns for a horizontal move. Either way its place along the line
+        // is the blank's.
         let (old, new) = if d.col[b] == d.col[to] {
             let r = d.goal_row[t as usize];
             if r != d.row[b] && r != d.row[to] {
                 return (md, lc);
             }
-            let lines = &d.row_lines;
-            if lines.tabulated() {
-                let code = d.row_code(s, r as usize);
+            if d.row_lines.tabulated() {
                 let key = d.goal_col[t as usize] as usize + 1;
-                let after = if r == d.row[b] {
-                    code + key * lines.pow[d.col[b] as usize]
-                } else {
-                    code - key * lines.pow[d.col[to] as usize]
-                };
-                let (old, new) = (lines.penalty[code] as u32, lines.penalty[after] as u32);
-                return (md, lc + new - old);
+                let code = d.row_code(s, r as usize);
+                d.row_lines
+                    .change(code, key, r == d.row[b], d.col[b] as usize)
+            } else {
+                (
+                    d.row_penalty(now, r as usize),
+                    d.row_penalty(after, r as usize),
+                )
             }
-            (
-                d.row_penalty(now, r as usize),
-                d.row_penalty(after, r as usize),
-            )
         } else {
             let c = d.goal_col[t as usize];
             if c != d.col[b] && c != d.col[to] {
                 return (md, lc);
             }
-            let lines = &d.col_lines;
-            if lines.tabulated() {
-                let code = d.col_code(s, c as usize);
+            if d.col_lines.tabulated() {
                 let key = d.goal_row[t as usize] as usize + 1;
-                let after = if c == d.col[b] {
-                    code + key * lines.pow[d.row[b] as usize]
-                } else {
-                    code - key * lines.pow[d.row[to] as usize]
-                };
-                let (old, new) = (lines.penalty[code] as u32, lines.penalty[after] as u32);
-                return (md, lc + new - old);
+                let code = d.col_code(s, c as usize);
+                d.col_lines
+                    .change(code, key, c == d.col[b], d.row[b] as usize)
+            } else {
+                (
+                    d.col_penalty(now, c as usize),
+                    d.col_penalty(after, c as usize),
+                )
             }
-            (
-                d.col_penalty(now, c as usize),
-                d.col_penalty(after, c as usize),
-            )
         };
         (md, lc + new - old)
     }
