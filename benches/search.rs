@@ -10,6 +10,7 @@ use idabench::domains::tiles::{
     default_goal, parse_permutation, LinearConflict, Manhattan, Misplaced, TileState, Tiles,
 };
 use idabench::generate::{self, Mode, TilesSpec};
+use idabench::record::Status;
 use idabench::search::{ida_star, Heuristic, Limits, Outcome, Step, Variant};
 use idabench::solve::{HeuristicKind, Spec};
 use std::hint::black_box;
@@ -133,7 +134,7 @@ fn harness_overhead(c: &mut Criterion) {
             let mut bad = None;
             batch::run(&jobs, &opts, |records| {
                 for (_, r) in &records {
-                    if r.status == "solved" && r.optimal.is_some() && r.length == r.optimal {
+                    if r.status == Status::Solved && r.optimal.is_some() && r.length == r.optimal {
                         good += 1;
                     } else if bad.is_none() {
                         bad = Some(format!(

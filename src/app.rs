@@ -9,9 +9,10 @@ use crate::clock;
 use crate::compare;
 use crate::dataset::{self, Dataset};
 use crate::domains::tiles;
+use crate::error::{Done, Error, EXIT_INTERRUPTED};
 use crate::generate;
 use crate::judge;
-use crate::record::{self, DatasetInfo, Manifest, Record};
+use crate::record::{self, DatasetInfo, Manifest, Record, Status};
 use crate::report::{self, RunsWriter};
 use crate::search::Limits;
 use crate::solve::{self, DomainKind, Puzzle, Spec};
@@ -23,39 +24,8 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-/// Exit codes, as documented in README and `--help`.
-pub const EXIT_OK: u8 = 0;
-pub const EXIT_RUNTIME: u8 = 1;
-pub const EXIT_INPUT: u8 = 2;
-pub const EXIT_WRONG: u8 = 4;
-/// A run stopped by Ctrl-C (128 + SIGINT, as shells report it).
-pub const EXIT_INTERRUPTED: u8 = 130;
-
-/// An error to print and the exit code that goes with it.
-#[derive(Debug)]
-pub struct Failure {
-    pub code: u8,
-    pub message: String,
-}
-
-impl Failure {
-    pub fn input(message: impl Into<String>) -> Failure {
-        Failure {
-            code: EXIT_INPUT,
-            message: message.into(),
-        }
-    }
-
-    pub fn runtime(message: impl Into<String>) -> Failure {
-        Failure {
-            code: EXIT_RUNTIME,
-            message: message.into(),
-        }
-    }
-}
-
 /// Runs a parsed command line; the exit code on success.
-pub fn run(cli: Cli) -> Result<u8, Failure> {
+pub fn run(cli: Cli) -> Result<Done, Error> {
     match cli.command {
         Command::Run(args) => run_batch(args),
         Command::Solve(args) => solve_one(args),
@@ -72,47 +42,47 @@ fn limits(args: &LimitArgs) -> Limits<'static> {
     }
 }
 
-fn solve_one(args: SolveArgs) -> Result<u8, Failure> {
+fn solve_one(args: SolveArgs) -> Result<Done, Error> {
     if args.format == Format::Judge || args.problem.is_some() {
         let problem = args
             .problem
-            .ok_or_else(|| Failure::input("--format judge needs --problem"))?;
+            .ok_or_else(|| Error::input("--format judge needs --problem"))?;
         if args.format != Format::Judge {
-            return Err(Failure::input("--problem goes with --format judge"));
+            return Err(Error::input("--problem goes with --format judge"));
         }
         let mut input = String::new();
         std::io::Read::read_to_string(&mut std::io::stdin(), &mut input)
-            .map_err(|e| Failure::input(format!("stdin: {e}")))?;
+            .map_err(|e| Error::input(format!("stdin: {e}")))?;
         let out = judge::answer(problem, &input)
-            .map_err(|e| Failure::input(format!("{}: {e}", problem.name())))?;
+            .map_err(|e| Error::input(format!("{}: {e}", problem.name())))?;
         print!("{out}");
-        return Ok(EXIT_OK);
+        return Ok(Done::Ok);
     }
     let Some(start) = &args.start else {
-        return Err(Failure::input("--start is required"));
+        return Err(Error::input("--start is required"));
     };
     let kind = DomainKind::parse(&args.domain).ok_or_else(|| {
         let known: Vec<&str> = DomainKind::ALL.iter().map(|d| d.name()).collect();
-        Failure::input(format!(
+        Error::input(format!(
             "--domain: unknown domain '{}': expected one of {}",
             args.domain,
             known.join(", ")
         ))
     })?;
     if kind == DomainKind::Tiles && args.size.is_none() {
-        return Err(Failure::input(
+        return Err(Error::input(
             "--size: domain tiles needs WIDTHxHEIGHT, e.g. --size 4x4",
         ));
     }
     let size = args.size.as_deref().unwrap_or("");
     let puzzle = Puzzle::fixed(kind, size, start, args.goal.as_deref())
-        .map_err(|(field, e)| Failure::input(format!("--{field}: {e}")))?;
+        .map_err(|(field, e)| Error::input(format!("--{field}: {e}")))?;
     let spec = Spec {
         heuristic: args.variant.heuristic.unwrap_or(kind.heuristics()[0]),
         step: args.variant.step,
         reverse_pruning: args.variant.reverse_pruning == OnOff::On,
     };
-    let a = solve::solve(&puzzle, &spec, limits(&args.limits)).map_err(Failure::input)?;
+    let a = solve::solve(&puzzle, &spec, limits(&args.limits)).map_err(Error::input)?;
     let st = &a.stats;
     match args.format {
         Format::Text => {
@@ -152,13 +122,13 @@ fn solve_one(args: SolveArgs) -> Result<u8, Failure> {
             println!("{out:#}");
         }
     }
-    Ok(EXIT_OK)
+    Ok(Done::Ok)
 }
 
-fn generate_dataset(args: GenerateArgs) -> Result<u8, Failure> {
+fn generate_dataset(args: GenerateArgs) -> Result<Done, Error> {
     let Some(kind) = DomainKind::parse(&args.domain) else {
         let known: Vec<&str> = DomainKind::ALL.iter().map(|d| d.name()).collect();
-        return Err(Failure::input(format!(
+        return Err(Error::input(format!(
             "--domain: unknown domain '{}': expected one of {}",
             args.domain,
             known.join(", ")
@@ -175,18 +145,18 @@ fn generate_dataset(args: GenerateArgs) -> Result<u8, Failure> {
             seed: args.seed,
             moves,
         },
-        (false, None, _) => return Err(Failure::input("give --all or --count N")),
+        (false, None, _) => return Err(Error::input("give --all or --count N")),
     };
     let mut bytes = Vec::new();
     if kind == DomainKind::Tiles {
         let size = args
             .size
             .as_deref()
-            .ok_or_else(|| Failure::input("--size: tiles need WIDTHxHEIGHT, e.g. --size 3x3"))?;
-        let (width, height) = tiles::parse_size(size).map_err(Failure::input)?;
+            .ok_or_else(|| Error::input("--size: tiles need WIDTHxHEIGHT, e.g. --size 3x3"))?;
+        let (width, height) = tiles::parse_size(size).map_err(Error::input)?;
         let goal = match &args.goal {
             Some(g) => tiles::parse_permutation(g, width * height)
-                .map_err(|e| Failure::input(format!("--goal: {e}")))?,
+                .map_err(|e| Error::input(format!("--goal: {e}")))?,
             None => tiles::default_goal(width * height),
         };
         let spec = generate::TilesSpec {
@@ -194,24 +164,24 @@ fn generate_dataset(args: GenerateArgs) -> Result<u8, Failure> {
             height,
             goal,
         };
-        generate::tiles(&spec, &mode, &mut bytes).map_err(Failure::input)?;
+        generate::tiles(&spec, &mode, &mut bytes).map_err(Error::input)?;
     } else {
         if args.goal.is_some() {
-            return Err(Failure::input(format!(
+            return Err(Error::input(format!(
                 "--goal: {} has a fixed goal",
                 kind.name()
             )));
         }
         let books = match (kind, args.size.as_deref()) {
             (DomainKind::Booksort, Some(n)) => n.trim().parse().map_err(|_| {
-                Failure::input(format!("--size '{n}': booksort needs the number of books"))
+                Error::input(format!("--size '{n}': booksort needs the number of books"))
             })?,
             (DomainKind::Booksort, None) => {
-                return Err(Failure::input("--size: booksort needs the number of books"))
+                return Err(Error::input("--size: booksort needs the number of books"))
             }
             _ => 0,
         };
-        generate::fixed(kind, books, &mode, &mut bytes).map_err(Failure::input)?;
+        generate::fixed(kind, books, &mode, &mut bytes).map_err(Error::input)?;
     }
     match &args.out {
         None => {
@@ -220,16 +190,16 @@ fn generate_dataset(args: GenerateArgs) -> Result<u8, Failure> {
             // A closed pipe (`| head`) is the reader's choice, not an error.
             if let Err(e) = stdout.write_all(&bytes).and_then(|_| stdout.flush()) {
                 if e.kind() != std::io::ErrorKind::BrokenPipe {
-                    return Err(Failure::runtime(format!("stdout: {e}")));
+                    return Err(Error::runtime(format!("stdout: {e}")));
                 }
             }
         }
-        Some(path) => report::write_atomic(path, &bytes).map_err(Failure::runtime)?,
+        Some(path) => report::write_atomic(path, &bytes).map_err(Error::runtime)?,
     }
-    Ok(EXIT_OK)
+    Ok(Done::Ok)
 }
 
-fn compare_runs(args: CompareArgs) -> Result<u8, Failure> {
+fn compare_runs(args: CompareArgs) -> Result<Done, Error> {
     let opts = compare::Options {
         time_threshold: args.time_threshold,
         allow_node_changes: args.allow_node_changes,
@@ -246,7 +216,6 @@ fn compare_runs(args: CompareArgs) -> Result<u8, Failure> {
         &opts,
         &mut std::io::stdout().lock(),
     )
-    .map_err(Failure::input)
 }
 
 /// Set by Ctrl-C; searches poll it.
@@ -262,16 +231,16 @@ fn install_ctrl_c() {
     });
 }
 
-fn run_batch(args: RunArgs) -> Result<u8, Failure> {
+fn run_batch(args: RunArgs) -> Result<Done, Error> {
     let start_time = clock::rfc3339_now();
     let mut datasets: Vec<Dataset> = Vec::new();
     let mut infos = Vec::new();
     for path in &args.datasets {
         let bytes = fs::read(path)
-            .map_err(|e| Failure::input(format!("{}: cannot read: {e}", path.display())))?;
-        let d = dataset::parse(path, &bytes).map_err(|e| Failure::input(e.to_string()))?;
+            .map_err(|e| Error::input(format!("{}: cannot read: {e}", path.display())))?;
+        let d = dataset::parse(path, &bytes)?;
         if let Some(other) = datasets.iter().find(|o| o.name == d.name) {
-            return Err(Failure::input(format!(
+            return Err(Error::input(format!(
                 "{} and {} have the same name '{}': reports key jobs by dataset name",
                 other.path.display(),
                 path.display(),
@@ -308,7 +277,7 @@ fn run_batch(args: RunArgs) -> Result<u8, Failure> {
         }
     }
     if jobs.is_empty() {
-        return Err(Failure::input(
+        return Err(Error::input(
             "no job to run: no requested heuristic applies to the datasets' domains",
         ));
     }
@@ -343,10 +312,10 @@ fn run_batch(args: RunArgs) -> Result<u8, Failure> {
         }
     } else {
         fs::create_dir_all(&dir)
-            .map_err(|e| Failure::runtime(format!("{}: cannot create: {e}", dir.display())))?;
+            .map_err(|e| Error::runtime(format!("{}: cannot create: {e}", dir.display())))?;
     }
     report::write_atomic(&manifest_path, &report::manifest_json(&manifest))
-        .map_err(Failure::runtime)?;
+        .map_err(Error::runtime)?;
     // Every job's record, in job order; a resumed run fills in what it finished before.
     let mut slots: Vec<Option<Record>> = vec![None; jobs.len()];
     if !done.is_empty() {
@@ -382,11 +351,11 @@ fn run_batch(args: RunArgs) -> Result<u8, Failure> {
     // The rewritten file holds exactly the kept rows; new rows are appended to it.
     report::write_atomic(
         &runs_path,
-        &report::runs_csv(&done).map_err(Failure::runtime)?,
+        &report::runs_csv(&done).map_err(Error::runtime)?,
     )
-    .map_err(Failure::runtime)?;
+    .map_err(Error::runtime)?;
     let mut writer = RunsWriter::append_to(&runs_path)
-        .map_err(|e| Failure::runtime(format!("{}: cannot open: {e}", runs_path.display())))?;
+        .map_err(|e| Error::runtime(format!("{}: cannot open: {e}", runs_path.display())))?;
     install_ctrl_c();
     let opts = batch::Options {
         jobs: manifest.jobs,
@@ -402,29 +371,26 @@ fn run_batch(args: RunArgs) -> Result<u8, Failure> {
         }
         Ok::<(), String>(())
     })
-    .map_err(Failure::runtime)?;
+    .map_err(Error::runtime)?;
     drop(writer);
     let interrupted = CANCEL.load(Ordering::SeqCst);
     let all: Vec<Record> = slots.into_iter().flatten().collect();
     manifest.end_time = clock::rfc3339_now();
     let summary = report::summarize(&all, &names, args.limits.time_limit);
     let write = |name: &str, bytes: &[u8]| report::write_atomic(&dir.join(name), bytes);
-    write(
-        "runs.csv",
-        &report::runs_csv(&all).map_err(Failure::runtime)?,
-    )
-    .and_then(|_| write("summary.csv", &report::summary_csv(&summary)?))
-    .and_then(|_| {
-        write(
-            "summary.md",
-            report::summary_md(&summary, &manifest).as_bytes(),
-        )
-    })
-    .and_then(|_| write("manifest.json", &report::manifest_json(&manifest)))
-    .map_err(Failure::runtime)?;
+    write("runs.csv", &report::runs_csv(&all).map_err(Error::runtime)?)
+        .and_then(|_| write("summary.csv", &report::summary_csv(&summary)?))
+        .and_then(|_| {
+            write(
+                "summary.md",
+                report::summary_md(&summary, &manifest).as_bytes(),
+            )
+        })
+        .and_then(|_| write("manifest.json", &report::manifest_json(&manifest)))
+        .map_err(Error::runtime)?;
     println!("{}", report::summary_md(&summary, &manifest));
     println!("reports: {}", dir.display());
-    let wrong = all.iter().filter(|r| r.status == "wrong").count();
+    let wrong = all.iter().filter(|r| r.status == Status::Wrong).count();
     if interrupted {
         eprintln!(
             "interrupted: {} of {} jobs done; finish with: --resume --out {} --name {}",
@@ -434,13 +400,13 @@ fn run_batch(args: RunArgs) -> Result<u8, Failure> {
             dir.file_name()
                 .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
         );
-        return Ok(EXIT_INTERRUPTED);
+        return Ok(Done::Interrupted);
     }
     if wrong > 0 {
         eprintln!("{wrong} job(s) are wrong: see the status and message columns of runs.csv");
-        return Ok(EXIT_WRONG);
+        return Ok(Done::Wrong);
     }
-    Ok(EXIT_OK)
+    Ok(Done::Ok)
 }
 
 /// Every combination of the requested heuristics (default: the first of each domain in the
@@ -477,16 +443,16 @@ fn variants(args: &RunArgs, datasets: &[Dataset]) -> Vec<Spec> {
 }
 
 /// OUT/NAME; with --resume and no --name, the newest run in OUT.
-fn run_dir(args: &RunArgs) -> Result<PathBuf, Failure> {
+fn run_dir(args: &RunArgs) -> Result<PathBuf, Error> {
     if let Some(name) = &args.name {
         if name.is_empty() || name.contains(['/', '\\']) || name == "." || name == ".." {
-            return Err(Failure::input(format!(
+            return Err(Error::input(format!(
                 "--name '{name}': expected a plain directory name"
             )));
         }
         let dir = args.out.join(name);
         if !args.resume && dir.join("runs.csv").exists() {
-            return Err(Failure::input(format!(
+            return Err(Error::input(format!(
                 "{} already holds a run: pass --resume to finish it, or choose another --name",
                 dir.display()
             )));
@@ -497,7 +463,7 @@ fn run_dir(args: &RunArgs) -> Result<PathBuf, Failure> {
         // Two runs started in the same second must not share (and clobber) one directory: the
         // first free one of STAMP, STAMP-2, STAMP-3, ... is claimed by creating it.
         let fail = |dir: &Path, e: std::io::Error| {
-            Failure::runtime(format!("{}: cannot create: {e}", dir.display()))
+            Error::runtime(format!("{}: cannot create: {e}", dir.display()))
         };
         fs::create_dir_all(&args.out).map_err(|e| fail(&args.out, e))?;
         let stamp = clock::compact_now();
@@ -515,7 +481,7 @@ fn run_dir(args: &RunArgs) -> Result<PathBuf, Failure> {
         }
     }
     newest_run(&args.out).ok_or_else(|| {
-        Failure::input(format!(
+        Error::input(format!(
             "--resume: no unfinished run to resume in {}: finished runs are only resumed by name (give --name)",
             args.out.display()
         ))
@@ -547,10 +513,10 @@ fn newest_run(out: &Path) -> Option<PathBuf> {
 
 /// The rows an interrupted run finished, after checking it was made with the same datasets and
 /// variants. A last line cut short by a hard kill is dropped.
-fn resume_records(dir: &Path, manifest: &Manifest) -> Result<Vec<Record>, Failure> {
+fn resume_records(dir: &Path, manifest: &Manifest) -> Result<Vec<Record>, Error> {
     let runs_path = dir.join("runs.csv");
     if !runs_path.is_file() {
-        return Err(Failure::input(format!(
+        return Err(Error::input(format!(
             "--resume: {} does not exist: there is no run to resume there",
             runs_path.display()
         )));
@@ -562,13 +528,13 @@ fn resume_records(dir: &Path, manifest: &Manifest) -> Result<Vec<Record>, Failur
             .map(|d| (&d.name, &d.sha256))
             .ne(manifest.datasets.iter().map(|d| (&d.name, &d.sha256)))
         {
-            return Err(Failure::input(format!(
+            return Err(Error::input(format!(
                 "--resume: {} was made from other dataset files (names or SHA-256 differ); start a new run instead",
                 dir.display()
             )));
         }
         if (old.max_nodes, old.time_limit_s) != (manifest.max_nodes, manifest.time_limit_s) {
-            return Err(Failure::input(format!(
+            return Err(Error::input(format!(
                 "--resume: {} was made with limits {}, not {}: give the same --max-nodes and --time-limit",
                 dir.display(),
                 limits_text(old.max_nodes, old.time_limit_s),
@@ -576,7 +542,7 @@ fn resume_records(dir: &Path, manifest: &Manifest) -> Result<Vec<Record>, Failur
             )));
         }
         if old.variants != manifest.variants {
-            return Err(Failure::input(format!(
+            return Err(Error::input(format!(
                 "--resume: {} was made with variants {}, not {}",
                 dir.display(),
                 old.variants.join(" "),
@@ -585,20 +551,16 @@ fn resume_records(dir: &Path, manifest: &Manifest) -> Result<Vec<Record>, Failur
         }
     }
     let mut bytes = fs::read(&runs_path)
-        .map_err(|e| Failure::runtime(format!("{}: cannot read: {e}", runs_path.display())))?;
+        .map_err(|e| Error::runtime(format!("{}: cannot read: {e}", runs_path.display())))?;
     if !bytes.is_empty() && !bytes.ends_with(b"\n") {
         let keep = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
         bytes.truncate(keep);
-        report::write_atomic(&runs_path, &bytes).map_err(Failure::runtime)?;
+        report::write_atomic(&runs_path, &bytes).map_err(Error::runtime)?;
     }
     if bytes.is_empty() {
         return Ok(Vec::new());
     }
-    let records = record::read_runs(&runs_path).map_err(Failure::input)?;
-    Ok(records
-        .into_iter()
-        .filter(|r| r.status != "cancelled")
-        .collect())
+    record::read_runs(&runs_path).map_err(Error::input)
 }
 
 fn limits_text(max_nodes: Option<u64>, time_limit_s: Option<f64>) -> String {

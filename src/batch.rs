@@ -3,9 +3,9 @@
 //! that knows rayon and indicatif.
 
 use crate::dataset::{Dataset, Instance};
-use crate::record::Record;
+use crate::record::{Record, Status};
 use crate::search::Limits;
-use crate::solve::{self, Answer, Spec, Status};
+use crate::solve::{self, Answer, Spec};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use std::io::IsTerminal;
@@ -51,11 +51,8 @@ struct Tally {
 impl Tally {
     fn add(&mut self, r: &Record) {
         self.done += 1;
-        match r.status.as_str() {
-            "solved" => self.solved += 1,
-            "node_limit" | "time_limit" => self.limited += 1,
-            _ => {}
-        }
+        self.solved += u64::from(r.status == Status::Solved);
+        self.limited += u64::from(r.status.limited());
         self.nodes += r.nodes_generated;
         self.cpu += r.time_cpu_s;
     }
@@ -192,7 +189,7 @@ pub fn record(job: &Job<'_>, answer: Result<Answer, String>) -> Record {
         heuristic: spec.heuristic.name().to_string(),
         step: spec.step.name().to_string(),
         reverse_pruning: if spec.reverse_pruning { "on" } else { "off" }.to_string(),
-        status: String::new(),
+        status: Status::Error,
         length: None,
         optimal,
         nodes_generated: 0,
@@ -210,13 +207,13 @@ pub fn record(job: &Job<'_>, answer: Result<Answer, String>) -> Record {
     let a = match answer {
         Ok(a) => a,
         Err(message) => {
-            r.status = Status::Error.name().to_string();
+            r.status = Status::Error;
             r.message = message;
             return r;
         }
     };
     let (status, message) = judge(&a, optimal);
-    r.status = status.name().to_string();
+    r.status = status;
     r.message = message;
     r.length = a.length;
     r.nodes_generated = a.stats.generated;

@@ -10,6 +10,7 @@
 //! one instance as many independent ones and give a far too narrow interval. Jobs too fast for the
 //! timer (`Options::min_time_s`) give no ratio; they are counted and reported.
 
+use crate::error::{Done, Error, EXIT_REGRESSED, EXIT_WRONG};
 use crate::record::{self, Manifest, Record};
 use crate::rng::Rng;
 use std::collections::{HashMap, HashSet};
@@ -130,35 +131,36 @@ pub fn run(
     current: &Path,
     opts: &Options,
     out: &mut dyn std::io::Write,
-) -> Result<u8, String> {
+) -> Result<Done, Error> {
     if !opts.time_threshold.is_finite() || opts.time_threshold < 1.0 {
-        return Err(format!(
+        return Err(Error::usage(format!(
             "time threshold must be a number of at least 1 (e.g. 1.10), got {}",
             opts.time_threshold
-        ));
+        )));
     }
     if !opts.min_time_s.is_finite() || opts.min_time_s < 0.0 {
-        return Err(format!(
+        return Err(Error::usage(format!(
             "minimum time must be a number of seconds of at least 0 (e.g. 0.001), got {}",
             opts.min_time_s
-        ));
+        )));
     }
-    let base = load(baseline)?;
-    let cur = load(current)?;
-    check_same_datasets(&base, &cur)?;
+    let base = load(baseline).map_err(Error::Input)?;
+    let cur = load(current).map_err(Error::Input)?;
+    check_same_datasets(&base, &cur).map_err(Error::Input)?;
     let comparison = compare(&base, &cur, opts);
     if comparison.overall.jobs_compared == 0 {
-        return Err(format!(
+        return Err(Error::input(format!(
             "no job in common between {} and {}: different datasets?",
             base.source, cur.source
-        ));
+        )));
     }
     for warning in &comparison.warnings {
         eprintln!("warning: {warning}");
     }
     out.write_all(comparison.render(opts.format).as_bytes())
-        .map_err(|e| format!("writing the report: {e}"))?;
-    Ok(comparison.exit_code())
+        .and_then(|()| out.flush())
+        .map_err(|e| Error::io("stdout", e))?;
+    Ok(comparison.done())
 }
 
 /// The time verdict, from where the 95% interval of the geometric-mean ratio lies.
@@ -450,7 +452,7 @@ fn timed(time_s: f64, floor: f64) -> bool {
 fn field_changes(b: &Record, c: &Record) -> Vec<Change> {
     let length = |l: Option<u32>| l.map_or_else(|| "-".to_owned(), |l| l.to_string());
     let fields = [
-        ("status", b.status.clone(), c.status.clone()),
+        ("status", b.status.to_string(), c.status.to_string()),
         ("length", length(b.length), length(c.length)),
         (
             "nodes_generated",
@@ -551,18 +553,18 @@ fn bootstrap_interval(log_ratios: &[f64], seed: u64) -> (f64, f64) {
 }
 
 impl Comparison {
-    /// 4 when results changed (a status, length or node count differs in a job both runs
-    /// hold) unless `allow_node_changes`; else 3 when the overall time verdict is `regressed`;
-    /// else 0. Per-variant verdicts are reported but do not gate: with many variants, failing
+    /// `Wrong` (exit 4) when results changed (a status, length or node count differs in a job both runs
+    /// hold) unless `allow_node_changes`; else `Regressed` (exit 3) when the overall time verdict is `regressed`;
+    /// else `Ok`. Per-variant verdicts are reported but do not gate: with many variants, failing
     /// on any one of them would multiply false alarms. Jobs in one run only (missing from the
     /// current run, or new in it) are listed and never fail.
-    pub fn exit_code(&self) -> u8 {
+    pub fn done(&self) -> Done {
         if !self.changes.is_empty() && !self.allow_node_changes {
-            4
+            Done::Wrong
         } else if self.overall.time.verdict == Verdict::Regressed {
-            3
+            Done::Regressed
         } else {
-            0
+            Done::Ok
         }
     }
 
@@ -579,10 +581,10 @@ impl Comparison {
     fn headline(&self) -> (String, String) {
         let o = &self.overall;
         let regressed = self.regressed_variants();
-        let mut status = match self.exit_code() {
-            4 => "FAIL (exit 4): results changed".to_owned(),
-            3 => "FAIL (exit 3): overall time regressed".to_owned(),
-            _ => "OK".to_owned(),
+        let mut status = match self.done() {
+            Done::Wrong => format!("FAIL (exit {EXIT_WRONG}): results changed"),
+            Done::Regressed => format!("FAIL (exit {EXIT_REGRESSED}): overall time regressed"),
+            Done::Ok | Done::Interrupted => "OK".to_owned(),
         };
         if !regressed.is_empty() {
             status += &format!(
@@ -906,7 +908,7 @@ fn md_table(header: &[&str], rule: &str, rows: impl Iterator<Item = Vec<String>>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::record::DatasetInfo;
+    use crate::record::{DatasetInfo, Status};
     use std::path::PathBuf;
 
     fn record(instance: usize, variant: &str, time_cpu_s: f64) -> Record {
@@ -919,7 +921,7 @@ mod tests {
             heuristic: "manhattan".to_owned(),
             step: "2".to_owned(),
             reverse_pruning: "on".to_owned(),
-            status: "solved".to_owned(),
+            status: Status::Solved,
             length: Some(50 + instance as u32 % 7),
             optimal: Some(50 + instance as u32 % 7),
             nodes_generated: 1000 + 37 * instance as u64,
@@ -1014,7 +1016,7 @@ mod tests {
     fn a_run_compared_with_itself_is_clean() {
         let run = baseline();
         let c = compare(&run, &run, &Options::default());
-        assert_eq!(c.exit_code(), 0);
+        assert_eq!(c.done(), Done::Ok);
         assert_eq!(c.overall.jobs_compared, 40);
         assert_eq!(c.overall.time.verdict, Verdict::Unchanged);
         assert_eq!(c.overall.time.interval, Some((1.0, 1.0)));
@@ -1039,7 +1041,7 @@ mod tests {
         let mut cur = baseline();
         cur.records[23].nodes_generated = 12345;
         let c = compare(&base, &cur, &Options::default());
-        assert_eq!(c.exit_code(), 4);
+        assert_eq!(c.done(), Done::Wrong);
         assert_eq!(
             c.changes,
             vec![Change {
@@ -1068,7 +1070,7 @@ mod tests {
     fn every_changed_field_of_every_job_is_listed() {
         let base = baseline();
         let mut cur = baseline();
-        cur.records[0].status = "node_limit".to_owned();
+        cur.records[0].status = Status::NodeLimit;
         cur.records[0].length = None;
         cur.records[5].nodes_expanded += 1;
         let c = compare(&base, &cur, &Options::default());
@@ -1105,7 +1107,7 @@ mod tests {
             ..Options::default()
         };
         let c = compare(&base, &cur, &opts);
-        assert_eq!(c.exit_code(), 0);
+        assert_eq!(c.done(), Done::Ok);
         assert_eq!(c.changes.len(), 1);
     }
 
@@ -1118,7 +1120,7 @@ mod tests {
             .iter()
             .all(|s| s.time.verdict == Verdict::Regressed));
         assert!((c.overall.time.geomean.unwrap() - 1.5).abs() < 1e-9);
-        assert_eq!(c.exit_code(), 3);
+        assert_eq!(c.done(), Done::Regressed);
         assert!(c.render(Format::Text).contains(
             "\nFAIL (exit 3): overall time regressed; time regressed in 2 of 2 variants"
         ));
@@ -1135,7 +1137,7 @@ mod tests {
         assert_eq!(c.variants[1].time.verdict, Verdict::Regressed);
         // Every instance: sqrt(1.15), within the threshold.
         assert_eq!(c.overall.time.verdict, Verdict::Unchanged);
-        assert_eq!(c.exit_code(), 0);
+        assert_eq!(c.done(), Done::Ok);
         let text = c.render(Format::Text);
         assert!(
             text.contains(
@@ -1191,7 +1193,7 @@ mod tests {
         let (low, high) = c.overall.time.interval.unwrap();
         assert!(low < 1.1 && high > 1.5, "{low} {high}");
         assert_eq!(c.overall.time.verdict, Verdict::Inconclusive);
-        assert_eq!(c.exit_code(), 0);
+        assert_eq!(c.done(), Done::Ok);
         // Resampling the 40 jobs as if independent would have called it a regression.
         let pooled: Vec<f64> = cur
             .records
@@ -1279,8 +1281,8 @@ mod tests {
         let mut cur = scaled(|_| 1.5);
         cur.records[0].nodes_expanded = 1;
         assert_eq!(
-            compare(&baseline(), &cur, &Options::default()).exit_code(),
-            4
+            compare(&baseline(), &cur, &Options::default()).done(),
+            Done::Wrong
         );
     }
 
@@ -1288,7 +1290,7 @@ mod tests {
     fn a_uniform_speedup_improves() {
         let c = compare(&baseline(), &scaled(|_| 0.6), &Options::default());
         assert_eq!(c.overall.time.verdict, Verdict::Improved);
-        assert_eq!(c.exit_code(), 0);
+        assert_eq!(c.done(), Done::Ok);
     }
 
     #[test]
@@ -1305,7 +1307,7 @@ mod tests {
             .variants
             .iter()
             .all(|s| s.time.verdict == Verdict::Inconclusive));
-        assert_eq!(c.exit_code(), 0);
+        assert_eq!(c.done(), Done::Ok);
     }
 
     #[test]
@@ -1323,7 +1325,7 @@ mod tests {
         assert_eq!(c.variants[1].time.geomean, None);
         assert_eq!(c.overall.time.units, 1);
         assert_eq!(c.overall.time.verdict, Verdict::Inconclusive);
-        assert_eq!(c.exit_code(), 0);
+        assert_eq!(c.done(), Done::Ok);
         let text = c.render(Format::Text);
         assert!(
             text.contains("ratio 2.000 from a single instance"),
@@ -1357,7 +1359,7 @@ mod tests {
         assert_eq!(c.variants[2].variant, "zero/step1/none");
         assert_eq!(c.variants[2].missing_in_baseline, 1);
         assert_eq!(c.overall.missing_in_baseline, 2);
-        assert_eq!(c.exit_code(), 0);
+        assert_eq!(c.done(), Done::Ok);
         let text = c.render(Format::Text);
         assert!(text.contains("missing in current (1 job):\n  korf100  4  manhattan/step2/prune\n"));
         assert!(text.contains("new in current (not in baseline) (2 jobs):\n"));
@@ -1372,7 +1374,7 @@ mod tests {
         let base = baseline();
         let mut cur = baseline();
         cur.records.push(record(21, VARIANTS[0], 1.0));
-        assert_eq!(compare(&base, &cur, &Options::default()).exit_code(), 0);
+        assert_eq!(compare(&base, &cur, &Options::default()).done(), Done::Ok);
     }
 
     #[test]
@@ -1431,14 +1433,17 @@ mod tests {
             format: Format::Csv,
             ..Options::default()
         };
-        assert_eq!(run(&a, &b, &opts, &mut out), Ok(3));
+        assert_eq!(run(&a, &b, &opts, &mut out).unwrap(), Done::Regressed);
         let csv = String::from_utf8(out).unwrap();
         assert!(csv.ends_with("overall,40,0,0,0,40,0,1.5000,1.5000,1.5000,regressed\n"));
         let loaded = load(&a.join("runs.csv")).unwrap();
         assert_eq!(loaded.records, base.records);
         assert_eq!(loaded.manifest, base.manifest);
         let mut out = Vec::new();
-        assert_eq!(run(&a, &a, &Options::default(), &mut out), Ok(0));
+        assert_eq!(
+            run(&a, &a, &Options::default(), &mut out).unwrap(),
+            Done::Ok
+        );
         assert!(String::from_utf8(out).unwrap().contains("unchanged"));
         std::fs::remove_dir_all(&dir).unwrap();
     }
@@ -1512,12 +1517,16 @@ mod tests {
             std::fs::create_dir(path).unwrap();
             write_report(path, run);
         }
-        let err = run(&a, &b, &Options::default(), &mut Vec::new()).unwrap_err();
+        let err = run(&a, &b, &Options::default(), &mut Vec::new())
+            .unwrap_err()
+            .to_string();
         assert!(
             err.starts_with("different datasets: `korf100` has sha256 aa in"),
             "{err}"
         );
-        let err = run(&a, &c, &Options::default(), &mut Vec::new()).unwrap_err();
+        let err = run(&a, &c, &Options::default(), &mut Vec::new())
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("no job in common"), "{err}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
@@ -1543,14 +1552,18 @@ mod tests {
             time_threshold: 0.9,
             ..Options::default()
         };
-        let err = run(Path::new("a"), Path::new("b"), &opts, &mut Vec::new()).unwrap_err();
+        let err = run(Path::new("a"), Path::new("b"), &opts, &mut Vec::new())
+            .unwrap_err()
+            .to_string();
         assert!(err.starts_with("time threshold must be"), "{err}");
         for min_time_s in [-0.001, f64::NAN] {
             let opts = Options {
                 min_time_s,
                 ..Options::default()
             };
-            let err = run(Path::new("a"), Path::new("b"), &opts, &mut Vec::new()).unwrap_err();
+            let err = run(Path::new("a"), Path::new("b"), &opts, &mut Vec::new())
+                .unwrap_err()
+                .to_string();
             assert!(err.starts_with("minimum time must be"), "{err}");
         }
     }

@@ -7,6 +7,7 @@ pub mod clock;
 pub mod compare;
 pub mod dataset;
 pub mod domains;
+pub mod error;
 pub mod generate;
 pub mod judge;
 pub mod record;

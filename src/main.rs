@@ -1,7 +1,7 @@
 //! The `idabench` binary: parse the command line, run it, turn the outcome into an exit code.
 
 use clap::Parser;
-use idabench::{app, cli::Cli};
+use idabench::{app, cli::Cli, error};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
@@ -11,11 +11,9 @@ fn main() -> ExitCode {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
     let cli = Cli::parse();
-    match app::run(cli) {
-        Ok(code) => ExitCode::from(code),
-        Err(failure) => {
-            eprintln!("Error: {}", failure.message);
-            ExitCode::from(failure.code)
-        }
+    let result = app::run(cli);
+    if let Err(e) = &result {
+        eprintln!("Error: {e}");
     }
+    ExitCode::from(error::exit_code(&result))
 }

@@ -6,6 +6,61 @@ use std::collections::HashMap;
 use std::fs::File;
 use std::path::Path;
 
+/// What became of one job, spelled in runs.csv as `solved`, `over_cap`, ... `Suboptimal`, `Wrong`
+/// (against the dataset's reference) and `Error` are given by the batch runner, which knows the
+/// reference length and catches failures; `Cancelled` is a search stopped from outside, never
+/// written to a report.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    Solved,
+    Unsolvable,
+    OverCap,
+    NodeLimit,
+    TimeLimit,
+    Suboptimal,
+    Wrong,
+    Error,
+    Cancelled,
+}
+
+impl Status {
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Solved => "solved",
+            Status::Unsolvable => "unsolvable",
+            Status::OverCap => "over_cap",
+            Status::NodeLimit => "node_limit",
+            Status::TimeLimit => "time_limit",
+            Status::Suboptimal => "suboptimal",
+            Status::Wrong => "wrong",
+            Status::Error => "error",
+            Status::Cancelled => "cancelled",
+        }
+    }
+
+    /// A solution was found (and replayed), shortest or not.
+    pub fn has_solution(self) -> bool {
+        matches!(self, Status::Solved | Status::Suboptimal)
+    }
+
+    /// The search ran to an answer: a solution, or a proof that there is none within the cap.
+    pub fn answered(self) -> bool {
+        self.has_solution() || matches!(self, Status::Unsolvable | Status::OverCap)
+    }
+
+    /// Stopped by a per-job limit.
+    pub fn limited(self) -> bool {
+        matches!(self, Status::NodeLimit | Status::TimeLimit)
+    }
+}
+
+impl std::fmt::Display for Status {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// One job's result: a row of runs.csv. Units are in the column names; empty cells are `None`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Record {
@@ -22,8 +77,7 @@ pub struct Record {
     pub step: String,
     /// `on` or `off`.
     pub reverse_pruning: String,
-    /// solved, unsolvable, over_cap, node_limit, time_limit, suboptimal, wrong, error.
-    pub status: String,
+    pub status: Status,
     pub length: Option<u32>,
     /// The dataset's reference length, when it has one.
     pub optimal: Option<u32>,

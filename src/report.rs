@@ -2,7 +2,7 @@
 //! summary.md and manifest.json. Every file but the streamed runs.csv is written whole or not at
 //! all (a temporary name, then a rename).
 
-use crate::record::{Manifest, Record};
+use crate::record::{Manifest, Record, Status};
 use hdrhistogram::Histogram;
 use serde::Serialize;
 use std::collections::{HashMap, HashSet};
@@ -131,17 +131,6 @@ pub struct Summary {
     pub speedup: Option<f64>,
 }
 
-fn has_solution(r: &Record) -> bool {
-    matches!(r.status.as_str(), "solved" | "suboptimal")
-}
-
-fn answered(r: &Record) -> bool {
-    matches!(
-        r.status.as_str(),
-        "solved" | "suboptimal" | "unsolvable" | "over_cap"
-    )
-}
-
 fn geomean(values: impl Iterator<Item = f64>) -> Option<f64> {
     let (mut sum, mut n) = (0.0, 0u64);
     for v in values {
@@ -169,7 +158,7 @@ pub fn summarize(
     for r in records {
         let key = (r.dataset.as_str(), r.instance.as_str());
         seen.insert(key);
-        if !has_solution(r) {
+        if !r.status.has_solution() {
             unsolved.insert(key);
         }
     }
@@ -201,7 +190,7 @@ fn summarize_one(
     common: &HashSet<(&str, &str)>,
     time_limit_s: Option<f64>,
 ) -> Summary {
-    let count = |status: &str| records.iter().filter(|r| r.status == status).count() as u64;
+    let count = |status: Status| records.iter().filter(|r| r.status == status).count() as u64;
     let in_common: Vec<&&Record> = records
         .iter()
         .filter(|r| common.contains(&(r.dataset.as_str(), r.instance.as_str())))
@@ -218,7 +207,7 @@ fn summarize_one(
         records
             .iter()
             .map(|r| {
-                if answered(r) {
+                if r.status.answered() {
                     r.time_cpu_s
                 } else {
                     2.0 * time_limit_s.unwrap_or(r.time_cpu_s)
@@ -234,13 +223,13 @@ fn summarize_one(
         step: first.map(|r| r.step.clone()).unwrap_or_default(),
         reverse_pruning: first.map(|r| r.reverse_pruning.clone()).unwrap_or_default(),
         jobs: records.len() as u64,
-        solved: count("solved"),
-        limited: count("node_limit") + count("time_limit"),
-        unsolvable: count("unsolvable"),
-        over_cap: count("over_cap"),
-        suboptimal: count("suboptimal"),
-        wrong: count("wrong"),
-        error: count("error"),
+        solved: count(Status::Solved),
+        limited: count(Status::NodeLimit) + count(Status::TimeLimit),
+        unsolvable: count(Status::Unsolvable),
+        over_cap: count(Status::OverCap),
+        suboptimal: count(Status::Suboptimal),
+        wrong: count(Status::Wrong),
+        error: count(Status::Error),
         not_guaranteed_optimal: records.iter().filter(|r| !r.optimal_guaranteed).count() as u64,
         nodes_generated_total: nodes_total,
         nodes_expanded_total: records.iter().map(|r| r.nodes_expanded).sum(),
@@ -376,7 +365,7 @@ mod tests {
             heuristic: "manhattan".into(),
             step: "next".into(),
             reverse_pruning: "on".into(),
-            status: "solved".into(),
+            status: Status::Solved,
             length: Some(4),
             optimal: Some(4),
             nodes_generated: 5,
@@ -405,7 +394,7 @@ mod tests {
         let mut a = record();
         let mut b = record();
         b.instance = "2".into();
-        b.status = "node_limit".into();
+        b.status = Status::NodeLimit;
         b.length = None;
         let mut c = record();
         c.variant = "zero/stepnext/prune".into();

@@ -5,8 +5,8 @@ use crate::domains::booksort::{BookState, Booksort, Breaks};
 use crate::domains::knights::{self, KnightState, Knights};
 use crate::domains::rotation::{Center, Rotation, RotationState};
 use crate::domains::tiles::{self, LinearConflict, Manhattan, Misplaced, TileState, Tiles};
+use crate::record::Status;
 use crate::search::{self, Domain, Heuristic, Limits, Outcome, Step, Variant, Zero};
-use std::fmt;
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -121,59 +121,6 @@ impl Spec {
             step: self.step,
             reverse_pruning: self.reverse_pruning,
         }
-    }
-}
-
-/// What became of one job. `Suboptimal` and `Error` are given by the batch runner, which knows the
-/// dataset's reference length and catches failures; `Cancelled` is never written to a report.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Status {
-    Solved,
-    Unsolvable,
-    OverCap,
-    NodeLimit,
-    TimeLimit,
-    Suboptimal,
-    Wrong,
-    Error,
-    Cancelled,
-}
-
-impl Status {
-    pub const ALL: [Status; 9] = [
-        Status::Solved,
-        Status::Unsolvable,
-        Status::OverCap,
-        Status::NodeLimit,
-        Status::TimeLimit,
-        Status::Suboptimal,
-        Status::Wrong,
-        Status::Error,
-        Status::Cancelled,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Status::Solved => "solved",
-            Status::Unsolvable => "unsolvable",
-            Status::OverCap => "over_cap",
-            Status::NodeLimit => "node_limit",
-            Status::TimeLimit => "time_limit",
-            Status::Suboptimal => "suboptimal",
-            Status::Wrong => "wrong",
-            Status::Error => "error",
-            Status::Cancelled => "cancelled",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Status> {
-        Status::ALL.into_iter().find(|st| st.name() == s)
-    }
-}
-
-impl fmt::Display for Status {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
     }
 }
 

@@ -1,0 +1,81 @@
+//! What can go wrong, by area, and the one place where outcomes and errors become exit codes.
+
+use crate::dataset::DatasetError;
+use std::path::Path;
+use thiserror::Error;
+
+/// Exit codes, as documented in README and `--help`.
+pub const EXIT_OK: u8 = 0;
+pub const EXIT_RUNTIME: u8 = 1;
+pub const EXIT_INPUT: u8 = 2;
+pub const EXIT_REGRESSED: u8 = 3;
+pub const EXIT_WRONG: u8 = 4;
+/// A run stopped by Ctrl-C or SIGTERM (128 + SIGINT, as shells report an interrupt).
+pub const EXIT_INTERRUPTED: u8 = 130;
+
+/// How a command that ran to its end went.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Done {
+    Ok,
+    /// `compare`: the overall time verdict is `regressed`.
+    Regressed,
+    /// A `wrong` job, or `compare` found changed results.
+    Wrong,
+    /// Stopped by a signal; what finished is kept.
+    Interrupted,
+}
+
+/// Why a command could not do its work.
+#[derive(Debug, Error)]
+pub enum Error {
+    /// Flags or values that cannot be used as given.
+    #[error("{0}")]
+    Usage(String),
+    #[error(transparent)]
+    Dataset(#[from] DatasetError),
+    /// Input other than datasets: reports read back, judge input, states on the command line.
+    #[error("{0}")]
+    Input(String),
+    /// Reading or writing a file or stream failed.
+    #[error("{path}: {source}")]
+    Io {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("{0}")]
+    Runtime(String),
+}
+
+impl Error {
+    pub fn usage(message: impl Into<String>) -> Error {
+        Error::Usage(message.into())
+    }
+
+    pub fn input(message: impl Into<String>) -> Error {
+        Error::Input(message.into())
+    }
+
+    pub fn runtime(message: impl Into<String>) -> Error {
+        Error::Runtime(message.into())
+    }
+
+    /// An I/O failure on `path` (or a stream such as `stdout`).
+    pub fn io(path: impl AsRef<Path>, source: std::io::Error) -> Error {
+        Error::Io {
+            path: path.as_ref().display().to_string(),
+            source,
+        }
+    }
+}
+
+/// The exit code of a command's result.
+pub fn exit_code(result: &Result<Done, Error>) -> u8 {
+    match result {
+        Ok(Done::Ok) => EXIT_OK,
+        Ok(Done::Regressed) => EXIT_REGRESSED,
+        Ok(Done::Wrong) => EXIT_WRONG,
+        Ok(Done::Interrupted) => EXIT_INTERRUPTED,
+        Err(Error::Usage(_) | Error::Dataset(_) | Error::Input(_)) => EXIT_INPUT,
+        Err(Error::Io { .. } | Error::Runtime(_)) => EXIT_RUNTIME,
+    }
+}
