@@ -49,21 +49,23 @@ fn solve_all<H: Heuristic<Tiles>>(d: &Tiles, h: &H, starts: &[(TileState, usize)
 fn heuristics(c: &mut Criterion) {
     let goal: Vec<u8> = (0..16).collect();
     let d = Tiles::new(4, 4, &goal).unwrap();
+    let manhattan = Manhattan::new(&d);
+    let linear_conflict = LinearConflict::new(&d);
     let starts: Vec<(TileState, usize)> = KORF
         .iter()
         .map(|(s, len)| (d.state(&parse_permutation(s, 16).unwrap()).unwrap(), *len))
         .collect();
     let mut group = c.benchmark_group("korf6");
     group.sample_size(10);
-    let nodes = solve_all(&d, &Manhattan, &starts);
+    let nodes = solve_all(&d, &manhattan, &starts);
     group.throughput(Throughput::Elements(nodes));
     group.bench_function("manhattan", |b| {
-        b.iter(|| black_box(solve_all(&d, &Manhattan, &starts)))
+        b.iter(|| black_box(solve_all(&d, &manhattan, &starts)))
     });
-    let nodes = solve_all(&d, &LinearConflict, &starts);
+    let nodes = solve_all(&d, &linear_conflict, &starts);
     group.throughput(Throughput::Elements(nodes));
     group.bench_function("linear-conflict", |b| {
-        b.iter(|| black_box(solve_all(&d, &LinearConflict, &starts)))
+        b.iter(|| black_box(solve_all(&d, &linear_conflict, &starts)))
     });
     group.finish();
 
@@ -98,7 +100,7 @@ fn harness_overhead(c: &mut Criterion) {
     generate::tiles(&spec, &Mode::All, &mut csv).unwrap();
     let data = dataset::parse(Path::new("all8.csv"), &csv).unwrap();
     let variant = Spec {
-        heuristic: HeuristicKind::Manhattan,
+        heuristic: HeuristicKind::parse("manhattan").expect("a tiles heuristic"),
         step: Step::Next,
         reverse_pruning: true,
     };

@@ -1,5 +1,6 @@
 //! Every command-line flag, in one place (clap derive).
 
+use crate::domains;
 use crate::judge::Problem;
 use crate::search::Step;
 use crate::solve::HeuristicKind;
@@ -63,8 +64,7 @@ The same arguments always give the same file.";
 
 #[derive(Args, Debug)]
 pub struct GenerateArgs {
-    /// Puzzle family: tiles, rotation, booksort or knights.
-    #[arg(long, default_value = "tiles")]
+    #[arg(long, default_value = "tiles", help = domains::domain_help())]
     pub domain: String,
     /// tiles: the board WIDTHxHEIGHT; booksort: the number of books (1 to 15).
     #[arg(long)]
@@ -136,10 +136,15 @@ pub struct RunArgs {
     /// Dataset CSV files (columns id, domain, size, start, goal, optimal).
     #[arg(required = true, value_name = "DATASET")]
     pub datasets: Vec<PathBuf>,
-    /// Heuristics, comma separated (default: each domain's first). tiles: manhattan,
-    /// linear-conflict, misplaced; rotation: center; booksort: breaks; knights: misplaced; every
-    /// domain: zero. A heuristic runs on the instances of the domains it applies to.
-    #[arg(long, value_delimiter = ',', value_parser = parse_heuristic)]
+    #[arg(
+        long,
+        value_delimiter = ',',
+        value_parser = parse_heuristic,
+        help = domains::heuristic_help("Heuristics, comma separated (default: each domain's first; \
+            a heuristic runs on the instances of the domains that have it)"),
+        long_help = domains::heuristic_long_help("Heuristics, comma separated (default: each \
+            domain's first). A heuristic runs on the instances of the domains that have it.")
+    )]
     pub heuristic: Vec<HeuristicKind>,
     /// Threshold steps, comma separated: 1, 2, next.
     #[arg(long, value_delimiter = ',', default_value = "next", value_parser = parse_step)]
@@ -183,8 +188,7 @@ Example:
 
 #[derive(Args, Debug)]
 pub struct SolveArgs {
-    /// Puzzle family: tiles, rotation, booksort or knights.
-    #[arg(long, default_value = "tiles")]
+    #[arg(long, default_value = "tiles", help = domains::domain_help())]
     pub domain: String,
     /// Board size WIDTHxHEIGHT for tiles, e.g. 3x3 or 4x4 (each side 2 to 16, at most 255 cells);
     /// the other domains fix their board.
@@ -213,9 +217,12 @@ pub struct SolveArgs {
 /// One variant of the search.
 #[derive(Args, Debug)]
 pub struct VariantArgs {
-    /// Heuristic (default: the domain's first). tiles: manhattan, linear-conflict, misplaced;
-    /// rotation: center; booksort: breaks; knights: misplaced; every domain: zero (blind).
-    #[arg(long, value_parser = parse_heuristic)]
+    #[arg(
+        long,
+        value_parser = parse_heuristic,
+        help = domains::heuristic_help("Heuristic (default: the domain's first)"),
+        long_help = domains::heuristic_long_help("Heuristic (default: the domain's first).")
+    )]
     pub heuristic: Option<HeuristicKind>,
     /// Threshold step: 1, 2 (sound where the solution parity is known) or next (Korf's).
     #[arg(long, default_value = "next", value_parser = parse_step)]
@@ -263,7 +270,7 @@ pub fn parse_heuristic(s: &str) -> Result<HeuristicKind, String> {
     HeuristicKind::parse(s).ok_or_else(|| {
         format!(
             "unknown heuristic '{s}': expected one of {}",
-            crate::solve::names(&HeuristicKind::ALL)
+            HeuristicKind::names()
         )
     })
 }

@@ -21,14 +21,12 @@
 //! empty fields, as spreadsheets export them). Bytes that are not UTF-8 are an error only in the
 //! columns above: ignored columns stay ignored.
 
-use crate::domains::tiles::{self, Tiles};
-use crate::solve::{DomainKind, Puzzle};
+use crate::domains::{Caches, DomainKind, Puzzle};
 use csv::ByteRecord;
 use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
 
@@ -155,14 +153,14 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Dataset, DatasetError> {
     let rows = bytes.iter().filter(|&&b| b == b'\n').count() + 1;
     let mut instances = Vec::with_capacity(rows);
     let mut ids = Ids::with_capacity(rows);
-    let mut tables = Tables::default();
+    let mut caches = Caches::default();
     while next(&mut reader, &mut record, &mut lines).map_err(|(line, f)| fail(line, f))? {
         if is_blank(&record) {
             continue;
         }
         let line = lines.of(&record);
         let instance = columns
-            .instance(&record, line, &mut tables)
+            .instance(&record, line, &mut caches)
             .map_err(|f| fail(Some(line), f))?;
         // Last, so that a row is first judged on its own.
         if let Some(first) = ids.first_line(&instance.id, &instances) {
@@ -393,7 +391,7 @@ impl Columns {
         &self,
         record: &ByteRecord,
         line: u64,
-        tables: &mut Tables,
+        caches: &mut Caches,
     ) -> Result<Instance, Fault> {
         if record.len() != self.fields {
             let hint = if record.len() < self.fields {
@@ -416,7 +414,7 @@ impl Columns {
         }
         let domain_name = text(record, self.domain, "domain")?;
         let domain = DomainKind::parse(domain_name).ok_or_else(|| {
-            let known = DomainKind::ALL.map(|d| d.name()).join(", ");
+            let known = DomainKind::names();
             if domain_name.is_empty() {
                 Fault::at("domain", format!("empty: expected one of {known}"))
             } else {
@@ -435,14 +433,10 @@ impl Columns {
             Some(i) => Some(text(record, i, "goal")?).filter(|g| !g.is_empty()),
             None => None,
         };
-        let (size, puzzle) = match domain {
-            DomainKind::Tiles => tiles_puzzle(size, start, goal, tables)?,
-            other => {
-                let puzzle = Puzzle::fixed(other, size.unwrap_or(""), start, goal)
-                    .map_err(|(column, message)| Fault::at(column, message))?;
-                (puzzle.size(), puzzle)
-            }
-        };
+        let puzzle = domain
+            .instance(caches, size, start, goal)
+            .map_err(|(column, message)| Fault::at(column, message))?;
+        let size = puzzle.size();
         let optimal = match self.optimal {
             Some(i) => optimal(text(record, i, "optimal")?)?,
             None => None,
@@ -491,123 +485,6 @@ fn optimal(value: &str) -> Result<Option<u32>, Fault> {
     }
 }
 
-/// Domain tables built during one load, shared by every row that needs the same ones: a
-/// dataset of all 181,440 8-puzzle states must not build 181,440 copies of a 64 KiB table.
-#[derive(Default)]
-struct Tables {
-    tiles: HashMap<(usize, usize, Vec<u8>), Arc<Tiles>>,
-    /// The previous row's width, height, goal as written ("" = default) and table: rows come in
-    /// runs of one size and goal, and recognising the run skips parsing and hashing the goal.
-    last_tiles: Option<(usize, usize, String, Arc<Tiles>)>,
-}
-
-fn tiles_puzzle(
-    size: Option<&str>,
-    start: &str,
-    goal: Option<&str>,
-    tables: &mut Tables,
-) -> Result<(String, Puzzle), Fault> {
-    let size = match size {
-        None => {
-            return Err(Fault::at(
-                "size",
-                "the header has no 'size' column: domain 'tiles' needs one, WIDTHxHEIGHT such as 3x3 or 4x4",
-            ))
-        }
-        Some("") => {
-            return Err(Fault::at(
-                "size",
-                "empty: domain 'tiles' needs WIDTHxHEIGHT such as 3x3 or 4x4",
-            ))
-        }
-        Some(s) => s,
-    };
-    let (w, h) = tiles::parse_size(size).map_err(|e| Fault::at("size", e))?;
-    let n = w * h;
-    if start.is_empty() {
-        return Err(Fault::at(
-            "start",
-            format!(
-                "empty: expected {n} tiles (0 to {}) separated by spaces, row-major, 0 = blank",
-                n - 1
-            ),
-        ));
-    }
-    let mut cells = [0u8; 256];
-    fast_permutation(start, n, &mut cells).map_err(|()| {
-        permutation(start, n, "start")
-            .err()
-            .unwrap_or_else(|| Fault::at("start", "not a permutation"))
-    })?;
-    let goal_text = goal.unwrap_or("");
-    let domain = match &tables.last_tiles {
-        Some((lw, lh, lg, d)) if (*lw, *lh) == (w, h) && lg == goal_text => Arc::clone(d),
-        _ => {
-            let domain = tiles_table(w, h, goal, tables)?;
-            tables.last_tiles = Some((w, h, goal_text.to_owned(), Arc::clone(&domain)));
-            domain
-        }
-    };
-    let start = domain
-        .state(&cells[..n])
-        .map_err(|e| Fault::at("start", e))?;
-    Ok((format!("{w}x{h}"), Puzzle::Tiles { domain, start }))
-}
-
-fn tiles_table(
-    w: usize,
-    h: usize,
-    goal: Option<&str>,
-    tables: &mut Tables,
-) -> Result<Arc<Tiles>, Fault> {
-    let n = w * h;
-    let goal = match goal {
-        Some(g) => permutation(g, n, "goal")?,
-        None => tiles::default_goal(n),
-    };
-    Ok(match tables.tiles.entry((w, h, goal)) {
-        Entry::Occupied(e) => Arc::clone(e.get()),
-        Entry::Vacant(e) => {
-            let built = Tiles::new(w, h, &e.key().2).map_err(|e| Fault::at("goal", e))?;
-            Arc::clone(e.insert(Arc::new(built)))
-        }
-    })
-}
-
-/// `n` tiles as a permutation of 0..n. The count is checked first: with one token too many,
-/// `parse_permutation` would blame a duplicate or out-of-range tile instead of the count.
-fn permutation(text: &str, n: usize, column: &'static str) -> Result<Vec<u8>, Fault> {
-    let found = text.split_whitespace().count();
-    if found != n {
-        return Err(Fault::at(
-            column,
-            format!("expected {n} tiles (0 to {}), found {found}", n - 1),
-        ));
-    }
-    tiles::parse_permutation(text, n).map_err(|e| Fault::at(column, e))
-}
-
-/// `permutation` without allocating, for the common case of a good row; a bad one is parsed
-/// again by `permutation` for its message.
-fn fast_permutation(text: &str, n: usize, cells: &mut [u8; 256]) -> Result<(), ()> {
-    let mut seen = [false; 256];
-    let mut count = 0;
-    for token in text.split_whitespace() {
-        let tile: usize = token.parse().map_err(|_| ())?;
-        if count == n || tile >= n || seen[tile] {
-            return Err(());
-        }
-        seen[tile] = true;
-        cells[count] = tile as u8;
-        count += 1;
-    }
-    if count == n {
-        Ok(())
-    } else {
-        Err(())
-    }
-}
-
 /// Keeps a quoted value from swamping the message (a stray data row can be hundreds of bytes).
 fn shorten(s: &str) -> String {
     const MAX: usize = 40;
@@ -620,6 +497,8 @@ fn shorten(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::domains::tiles::Tiles;
+    use std::sync::Arc;
 
     fn data_dir(kind: &str) -> PathBuf {
         Path::new(env!("CARGO_MANIFEST_DIR"))

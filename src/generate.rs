@@ -5,11 +5,13 @@
 //! `crate::rng::Rng`, so the same arguments give the same bytes on every platform.
 
 use crate::domains::tiles::Tiles;
+use crate::domains::{Family, UsePuzzle};
 use crate::rng::Rng;
 use crate::search::Domain;
 use crate::solve::{DomainKind, Puzzle};
 use std::fmt;
 use std::io::{BufWriter, Write};
+use std::sync::Arc;
 
 /// The largest board `Mode::All` accepts. The BFS keeps one byte per arrangement, n! of them:
 /// 10 cells (2x5) need 3.6 MB and give 1,814,400 rows; 11 would need 40 MB and 20 million rows,
@@ -277,7 +279,7 @@ pub fn fixed(
         let start = match *mode {
             Mode::Walk { moves, .. } => {
                 let puzzle = Puzzle::fixed(kind, "", &goal.join(" "), None).map_err(|(_, e)| e)?;
-                walked(&puzzle, moves, &mut rng).start_tokens()
+                walked(&puzzle, moves, &mut rng)
             }
             _ => {
                 let mut tokens = goal.clone();
@@ -295,38 +297,28 @@ pub fn fixed(
     w.flush().map_err(write_error)
 }
 
-/// `puzzle` after `moves` random moves, none undoing the one before.
-fn walked(puzzle: &Puzzle, moves: u32, rng: &mut Rng) -> Puzzle {
-    fn go<D: Domain>(d: &D, start: &D::State, moves: u32, rng: &mut Rng) -> D::State {
-        let mut s = start.clone();
-        let mut back = D::NO_MOVE;
-        for _ in 0..moves {
-            let choices: Vec<D::Move> =
-                d.moves(&s).iter().copied().filter(|&m| m != back).collect();
-            let m = choices[rng.below(choices.len() as u64) as usize];
-            back = d.inverse(&s, m);
-            d.apply(&mut s, m);
+/// The start tokens of `puzzle` after `moves` random moves, none undoing the one before.
+fn walked(puzzle: &Puzzle, moves: u32, rng: &mut Rng) -> String {
+    struct Walk<'r> {
+        moves: u32,
+        rng: &'r mut Rng,
+    }
+    impl UsePuzzle for Walk<'_> {
+        type Output = String;
+        fn with<F: Family>(self, d: &Arc<F>, start: &F::State) -> String {
+            let mut s = start.clone();
+            let mut back = F::NO_MOVE;
+            for _ in 0..self.moves {
+                let choices: Vec<F::Move> =
+                    d.moves(&s).iter().copied().filter(|&m| m != back).collect();
+                let m = choices[self.rng.below(choices.len() as u64) as usize];
+                back = d.inverse(&s, m);
+                d.apply(&mut s, m);
+            }
+            d.tokens(&s)
         }
-        s
     }
-    match puzzle {
-        Puzzle::Tiles { domain, start } => Puzzle::Tiles {
-            start: go(&**domain, start, moves, rng),
-            domain: domain.clone(),
-        },
-        Puzzle::Rotation { domain, start } => Puzzle::Rotation {
-            start: go(&**domain, start, moves, rng),
-            domain: domain.clone(),
-        },
-        Puzzle::Booksort { domain, start } => Puzzle::Booksort {
-            start: go(&**domain, start, moves, rng),
-            domain: domain.clone(),
-        },
-        Puzzle::Knights { domain, start } => Puzzle::Knights {
-            start: go(&**domain, start, moves, rng),
-            domain: domain.clone(),
-        },
-    }
+    puzzle.with(Walk { moves, rng })
 }
 
 #[cfg(test)]
@@ -455,7 +447,7 @@ mod tests {
         };
         for (_, start, optimal) in &rows {
             let s = d.state(start).unwrap();
-            match ida_star(&d, &Manhattan, &s, variant, Limits::default()).outcome {
+            match ida_star(&d, &Manhattan::new(&d), &s, variant, Limits::default()).outcome {
                 Outcome::Solved(p) => assert_eq!(Some(p.len() as u32), *optimal, "{start:?}"),
                 other => panic!("{start:?}: {other:?}"),
             }

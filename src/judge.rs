@@ -170,7 +170,8 @@ fn solve_tiles(
     if !d.is_solvable(&start) {
         return Ok(None);
     }
-    Ok(first_solution(d, &Manhattan, &start, max_depth)?.map(|path| d.path_string(&start, &path)))
+    let h = Manhattan::new(d);
+    Ok(first_solution(d, &h, &start, max_depth)?.map(|path| d.path_string(&start, &path)))
 }
 
 fn p1379(input: &str) -> Result<String, String> {
@@ -291,7 +292,7 @@ mod tests {
             let board: Vec<String> = korf.tiles(&s).iter().map(u8::to_string).collect();
             let uva = answer(Problem::Uva10181, &format!("1\n{}\n", board.join(" "))).unwrap();
             let uva = uva.trim_end();
-            let path = first_solution(&korf, &Manhattan, &s, None)
+            let path = first_solution(&korf, &Manhattan::new(&korf), &s, None)
                 .unwrap()
                 .unwrap();
             let first = korf.path_string(&s, &path);

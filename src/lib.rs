@@ -9,6 +9,7 @@ pub mod dataset;
 pub mod domains;
 pub mod error;
 pub mod generate;
+pub mod heuristics;
 pub mod judge;
 pub mod record;
 pub mod report;

@@ -34,6 +34,7 @@ fn korf100() -> Vec<(u32, Vec<u8>, u32, u64)> {
 fn korf_1985_node_counts_on_the_ten_easiest() {
     let goal: Vec<u8> = (0..16).collect();
     let d = Tiles::new(4, 4, &goal).unwrap();
+    let manhattan = Manhattan::new(&d);
     let easy = [79, 12, 42, 55, 97, 19, 94, 47, 93, 9];
     let all = korf100();
     assert_eq!(all.len(), 100);
@@ -45,7 +46,7 @@ fn korf_1985_node_counts_on_the_ten_easiest() {
                 step,
                 reverse_pruning: true,
             };
-            let r = ida_star(&d, &Manhattan, &s, v, Limits::default());
+            let r = ida_star(&d, &manhattan, &s, v, Limits::default());
             assert_eq!(length(&r), *optimal, "#{id}");
             assert_eq!(r.stats.generated, *nodes, "#{id} {step:?}");
             let per_iteration: u64 = r.stats.iterations.iter().map(|i| i.generated).sum();
@@ -58,6 +59,7 @@ fn korf_1985_node_counts_on_the_ten_easiest() {
 #[test]
 fn seed_cases() {
     let d = Tiles::new(4, 4, &tiles::default_goal(16)).unwrap();
+    let linear_conflict = LinearConflict::new(&d);
     let cases = [
         ("11 3 1 7 4 6 8 2 15 9 10 13 14 12 5 0", 56),
         ("14 10 6 0 4 9 1 8 2 3 5 11 12 13 7 15", 49),
@@ -72,7 +74,7 @@ fn seed_cases() {
         let s = d
             .state(&tiles::parse_permutation(start, 16).unwrap())
             .unwrap();
-        let r = ida_star(&d, &LinearConflict, &s, v, Limits::default());
+        let r = ida_star(&d, &linear_conflict, &s, v, Limits::default());
         assert_eq!(length(&r), optimal, "{start}");
     }
 }
@@ -81,6 +83,8 @@ fn seed_cases() {
 #[test]
 fn every_variant_on_easy_fifteen_puzzle_states() {
     let d = Tiles::new(4, 4, &tiles::default_goal(16)).unwrap();
+    let manhattan = Manhattan::new(&d);
+    let linear_conflict = LinearConflict::new(&d);
     let mut rng = Rng::new(2024);
     for _ in 0..12 {
         let mut s = d.goal().clone();
@@ -93,7 +97,7 @@ fn every_variant_on_easy_fifteen_puzzle_states() {
             step: Step::Next,
             reverse_pruning: true,
         };
-        let optimal = length(&ida_star(&d, &LinearConflict, &s, korf, Limits::default()));
+        let optimal = length(&ida_star(&d, &linear_conflict, &s, korf, Limits::default()));
         for step in Step::ALL {
             let on = Variant {
                 step,
@@ -103,10 +107,10 @@ fn every_variant_on_easy_fifteen_puzzle_states() {
                 step,
                 reverse_pruning: false,
             };
-            let md_on = ida_star(&d, &Manhattan, &s, on, Limits::default());
-            let md_off = ida_star(&d, &Manhattan, &s, off, Limits::default());
-            let lc_on = ida_star(&d, &LinearConflict, &s, on, Limits::default());
-            let lc_off = ida_star(&d, &LinearConflict, &s, off, Limits::default());
+            let md_on = ida_star(&d, &manhattan, &s, on, Limits::default());
+            let md_off = ida_star(&d, &manhattan, &s, off, Limits::default());
+            let lc_on = ida_star(&d, &linear_conflict, &s, on, Limits::default());
+            let lc_off = ida_star(&d, &linear_conflict, &s, off, Limits::default());
             for r in [&md_on, &md_off, &lc_on, &lc_off] {
                 assert_eq!(length(r), optimal);
             }
@@ -124,6 +128,7 @@ fn every_variant_on_easy_fifteen_puzzle_states() {
 fn limits_stop_the_search_with_the_counts_reached() {
     let goal: Vec<u8> = (0..16).collect();
     let d = Tiles::new(4, 4, &goal).unwrap();
+    let manhattan = Manhattan::new(&d);
     let (_, start, _, _) = korf100().into_iter().find(|r| r.0 == 1).unwrap();
     let s = d.state(&start).unwrap();
     let v = Variant {
@@ -141,7 +146,7 @@ fn limits_stop_the_search_with_the_counts_reached() {
         max_depth: Some(45),
         ..Limits::default()
     };
-    let r = ida_star(&d, &Manhattan, &s, v, limits);
+    let r = ida_star(&d, &manhattan, &s, v, limits);
     assert_eq!(r.outcome, Outcome::OverCap);
     assert_eq!(r.stats.final_bound, 45);
 }

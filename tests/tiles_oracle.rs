@@ -89,12 +89,14 @@ fn eight_puzzle_every_state_manhattan_and_linear_conflict_are_exact() {
         ]
     );
     let d = Tiles::new(3, 3, &goal).unwrap();
+    let manhattan = Manhattan::new(&d);
+    let linear_conflict = LinearConflict::new(&d);
     for (perm, &dist) in &oracle {
         let s = d.state(perm).unwrap();
         assert!(d.is_solvable(&s));
-        let md = solve(&d, &Manhattan, &s, KORF);
+        let md = solve(&d, &manhattan, &s, KORF);
         assert_eq!(length(&md), dist, "manhattan on {perm:?}");
-        let lc = solve(&d, &LinearConflict, &s, KORF);
+        let lc = solve(&d, &linear_conflict, &s, KORF);
         assert_eq!(length(&lc), dist, "linear-conflict on {perm:?}");
         assert!(lc.stats.generated <= md.stats.generated || dist < 2);
     }
@@ -105,14 +107,16 @@ fn eight_puzzle_heuristics_never_exceed_the_distance_and_misplaced_is_exact_on_a
     let goal = tiles::default_goal(9);
     let oracle = bfs(3, 3, &goal);
     let d = Tiles::new(3, 3, &goal).unwrap();
+    let manhattan = Manhattan::new(&d);
+    let linear_conflict = LinearConflict::new(&d);
     let mut states: Vec<_> = oracle.iter().collect();
     states.sort();
     for (i, (perm, &dist)) in states.iter().enumerate() {
         let s = d.state(perm).unwrap();
         let (mp, md, lc) = (
             Misplaced.estimate(Misplaced.init(&d, &s)),
-            Manhattan.estimate(Manhattan.init(&d, &s)),
-            LinearConflict.estimate(LinearConflict.init(&d, &s)),
+            manhattan.estimate(manhattan.init(&d, &s)),
+            linear_conflict.estimate(linear_conflict.init(&d, &s)),
         );
         assert!(
             mp <= md && md <= lc && lc <= dist,
@@ -130,6 +134,8 @@ fn eight_puzzle_every_variant_is_optimal_and_pruning_never_saves_nodes_when_off(
     let goal = tiles::default_goal(9);
     let oracle = bfs(3, 3, &goal);
     let d = Tiles::new(3, 3, &goal).unwrap();
+    let manhattan = Manhattan::new(&d);
+    let linear_conflict = LinearConflict::new(&d);
     let mut states: Vec<_> = oracle.iter().collect();
     states.sort();
     for (perm, &dist) in states.iter().step_by(1009) {
@@ -137,8 +143,8 @@ fn eight_puzzle_every_variant_is_optimal_and_pruning_never_saves_nodes_when_off(
         for v in all_variants().into_iter().filter(|v| v.reverse_pruning) {
             let runs = [
                 solve(&d, &Misplaced, &s, v),
-                solve(&d, &Manhattan, &s, v),
-                solve(&d, &LinearConflict, &s, v),
+                solve(&d, &manhattan, &s, v),
+                solve(&d, &linear_conflict, &s, v),
             ];
             for r in &runs {
                 assert_eq!(length(r), dist, "{perm:?} {v:?}");
@@ -152,8 +158,8 @@ fn eight_puzzle_every_variant_is_optimal_and_pruning_never_saves_nodes_when_off(
                 };
                 let off_runs = [
                     solve(&d, &Misplaced, &s, off),
-                    solve(&d, &Manhattan, &s, off),
-                    solve(&d, &LinearConflict, &s, off),
+                    solve(&d, &manhattan, &s, off),
+                    solve(&d, &linear_conflict, &s, off),
                 ];
                 for (on, off) in runs.iter().zip(&off_runs) {
                     assert_eq!(length(off), dist, "{perm:?} {v:?} without pruning");
@@ -183,6 +189,7 @@ fn small_boards_with_random_goals_match_bfs() {
         rng.shuffle(&mut goal);
         let oracle = bfs(w, h, &goal);
         let d = Tiles::new(w, h, &goal).unwrap();
+        let linear_conflict = LinearConflict::new(&d);
         let mut perm: Vec<u8> = (0..n as u8).collect();
         for _ in 0..300 {
             rng.shuffle(&mut perm);
@@ -193,7 +200,7 @@ fn small_boards_with_random_goals_match_bfs() {
                 "{w}x{h} {perm:?}"
             );
             if let Some(&dist) = oracle.get(&perm) {
-                assert_eq!(length(&solve(&d, &LinearConflict, &s, KORF)), dist);
+                assert_eq!(length(&solve(&d, &linear_conflict, &s, KORF)), dist);
                 let two = Variant {
                     step: Step::Two,
                     reverse_pruning: true,
@@ -209,11 +216,12 @@ fn small_boards_with_random_goals_match_bfs() {
 fn luogu_p1379_goal() {
     let goal = tiles::parse_permutation("1 2 3 8 0 4 7 6 5", 9).unwrap();
     let d = Tiles::new(3, 3, &goal).unwrap();
+    let manhattan = Manhattan::new(&d);
     let s = d
         .state(&tiles::parse_permutation("2 8 3 1 0 4 7 6 5", 9).unwrap())
         .unwrap();
     for v in all_variants() {
-        assert_eq!(length(&solve(&d, &Manhattan, &s, v)), 4);
+        assert_eq!(length(&solve(&d, &manhattan, &s, v)), 4);
     }
 }
 
@@ -225,14 +233,16 @@ fn apply_then_undo_is_the_identity_and_incremental_values_equal_recomputation() 
         let mut goal: Vec<u8> = (0..n as u8).collect();
         rng.shuffle(&mut goal);
         let d = Tiles::new(w, h, &goal).unwrap();
+        let manhattan = Manhattan::new(&d);
+        let linear_conflict = LinearConflict::new(&d);
         let mut s = d.goal().clone();
-        assert_eq!(Manhattan.init(&d, &s), 0);
+        assert_eq!(manhattan.init(&d, &s), 0);
         assert_eq!(Misplaced.init(&d, &s), 0);
-        assert_eq!(LinearConflict.estimate(LinearConflict.init(&d, &s)), 0);
+        assert_eq!(linear_conflict.estimate(linear_conflict.init(&d, &s)), 0);
         let (mut md, mut mp, mut lc) = (
-            Manhattan.init(&d, &s),
+            manhattan.init(&d, &s),
             Misplaced.init(&d, &s),
-            LinearConflict.init(&d, &s),
+            linear_conflict.init(&d, &s),
         );
         for _ in 0..2000 {
             let moves = d.moves(&s);
@@ -242,12 +252,12 @@ fn apply_then_undo_is_the_identity_and_incremental_values_equal_recomputation() 
             let mut back = s.clone();
             d.apply(&mut back, d.inverse(&before, m));
             assert_eq!(back, before);
-            md = Manhattan.update(&d, &before, m, md);
+            md = manhattan.update(&d, &before, m, md);
             mp = Misplaced.update(&d, &before, m, mp);
-            lc = LinearConflict.update(&d, &before, m, lc);
-            assert_eq!(md, Manhattan.init(&d, &s), "{w}x{h}");
+            lc = linear_conflict.update(&d, &before, m, lc);
+            assert_eq!(md, manhattan.init(&d, &s), "{w}x{h}");
             assert_eq!(mp, Misplaced.init(&d, &s), "{w}x{h}");
-            assert_eq!(lc, LinearConflict.init(&d, &s), "{w}x{h}");
+            assert_eq!(lc, linear_conflict.init(&d, &s), "{w}x{h}");
             assert!(d.is_solvable(&s));
         }
     }

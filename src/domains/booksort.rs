@@ -10,7 +10,9 @@
 //! The domain has a depth cap of 4 ([`DEPTH_CAP`]): the engine reports `OverCap` exactly when the
 //! judge's answer is "5 or more".
 
-use crate::search::{Domain, Heuristic};
+use super::{Family, FieldError, HeuristicSet, UseHeuristic};
+use crate::search::{Domain, Heuristic, Zero};
+use std::sync::{Arc, OnceLock};
 
 pub const MAX_BOOKS: usize = 15;
 /// The longest answer the judge asks for; anything longer is "5 or more".
@@ -249,6 +251,80 @@ impl Heuristic<Booksort> for Breaks {
     #[inline(always)]
     fn estimate(&self, b: u32) -> u32 {
         b.div_ceil(3)
+    }
+}
+
+/// Booksort's heuristics.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BooksortHeuristic {
+    Breaks,
+    Zero,
+}
+
+impl HeuristicSet for BooksortHeuristic {
+    const ALL: &'static [BooksortHeuristic] = &[BooksortHeuristic::Breaks, BooksortHeuristic::Zero];
+
+    fn name(self) -> &'static str {
+        match self {
+            BooksortHeuristic::Breaks => "breaks",
+            BooksortHeuristic::Zero => "zero",
+        }
+    }
+
+    fn about(self) -> &'static str {
+        match self {
+            BooksortHeuristic::Breaks => {
+                "a third of the neighbours that are not consecutive, rounded up"
+            }
+            BooksortHeuristic::Zero => "none: blind iterative deepening",
+        }
+    }
+}
+
+impl Family for Booksort {
+    const NAME: &'static str = "booksort";
+    type Heuristics = BooksortHeuristic;
+    type Cache = ();
+
+    fn instance(
+        _: &mut (),
+        size: Option<&str>,
+        start: &str,
+        goal: Option<&str>,
+    ) -> Result<(Arc<Booksort>, BookState), FieldError> {
+        super::no_goal(Self::NAME, goal)?;
+        let (fresh, start) = Booksort::parse(start).map_err(|e| ("start", e))?;
+        let n = fresh.n();
+        let size = size.map_or("", str::trim);
+        if !size.is_empty() && size != n.to_string() {
+            return Err((
+                "size",
+                format!("'{size}': the start has {n} books; leave size empty or write {n}"),
+            ));
+        }
+        static SHARED: [OnceLock<Arc<Booksort>>; MAX_BOOKS + 1] =
+            [const { OnceLock::new() }; MAX_BOOKS + 1];
+        Ok((Arc::clone(SHARED[n].get_or_init(|| Arc::new(fresh))), start))
+    }
+
+    fn size(&self) -> String {
+        self.n.to_string()
+    }
+
+    fn tokens(&self, s: &BookState) -> String {
+        let books: Vec<String> = self.books(s).iter().map(u8::to_string).collect();
+        books.join(" ")
+    }
+
+    fn with_heuristic<V: UseHeuristic<Booksort>>(
+        _: &Arc<Booksort>,
+        h: BooksortHeuristic,
+        visit: V,
+    ) -> V::Output {
+        match h {
+            BooksortHeuristic::Breaks => visit.with(&Breaks),
+            BooksortHeuristic::Zero => visit.with(&Zero),
+        }
     }
 }
 

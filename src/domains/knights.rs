@@ -11,7 +11,9 @@
 //! that of its target (2,2).
 //! The judge wants the shortest length if it is at most 15, else -1: the depth cap is 15.
 
-use crate::search::{Domain, Heuristic};
+use super::{Family, FieldError, HeuristicSet, UseHeuristic};
+use crate::search::{Domain, Heuristic, Zero};
+use std::sync::{Arc, OnceLock};
 
 /// The judge's limit: longer solutions are reported as -1.
 pub const DEPTH_CAP: u32 = 15;
@@ -240,6 +242,86 @@ impl Heuristic<Knights> for Misplaced {
     #[inline(always)]
     fn estimate(&self, v: u32) -> u32 {
         v
+    }
+}
+
+/// Knight's Spirit's heuristics.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum KnightsHeuristic {
+    Misplaced,
+    Zero,
+}
+
+impl HeuristicSet for KnightsHeuristic {
+    const ALL: &'static [KnightsHeuristic] = &[KnightsHeuristic::Misplaced, KnightsHeuristic::Zero];
+
+    fn name(self) -> &'static str {
+        match self {
+            KnightsHeuristic::Misplaced => "misplaced",
+            KnightsHeuristic::Zero => "zero",
+        }
+    }
+
+    fn about(self) -> &'static str {
+        match self {
+            KnightsHeuristic::Misplaced => "knights not on a cell of their colour in the target",
+            KnightsHeuristic::Zero => "none: blind iterative deepening",
+        }
+    }
+}
+
+impl Family for Knights {
+    const NAME: &'static str = "knights";
+    type Heuristics = KnightsHeuristic;
+    type Cache = ();
+
+    fn instance(
+        _: &mut (),
+        size: Option<&str>,
+        start: &str,
+        goal: Option<&str>,
+    ) -> Result<(Arc<Knights>, KnightState), FieldError> {
+        super::no_goal(Self::NAME, goal)?;
+        let size = size.map_or("", str::trim);
+        if !size.is_empty() && size != "5x5" {
+            return Err((
+                "size",
+                format!("'{size}': the board is 5x5; leave size empty"),
+            ));
+        }
+        let start = Knights::parse(start).map_err(|e| ("start", e))?;
+        static SHARED: OnceLock<Arc<Knights>> = OnceLock::new();
+        Ok((
+            Arc::clone(SHARED.get_or_init(|| Arc::new(Knights::new()))),
+            start,
+        ))
+    }
+
+    fn size(&self) -> String {
+        "5x5".into()
+    }
+
+    fn tokens(&self, s: &KnightState) -> String {
+        let cells: Vec<String> = s
+            .cells
+            .iter()
+            .map(|&c| match c {
+                BLANK => "*".to_string(),
+                colour => colour.to_string(),
+            })
+            .collect();
+        cells.join(" ")
+    }
+
+    fn with_heuristic<V: UseHeuristic<Knights>>(
+        _: &Arc<Knights>,
+        h: KnightsHeuristic,
+        visit: V,
+    ) -> V::Output {
+        match h {
+            KnightsHeuristic::Misplaced => visit.with(&Misplaced),
+            KnightsHeuristic::Zero => visit.with(&Zero),
+        }
     }
 }
 

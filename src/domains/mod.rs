@@ -1,6 +1,291 @@
-//! The puzzles: each a `Domain` with its own heuristics.
+//! The puzzles, each a `Family` with its own heuristics, and the registry that lists them: the one
+//! place where a run-time domain becomes a type.
+//!
+//! Adding a domain: its file implements `Family` (and `HeuristicSet` for its heuristics), and
+//! one line joins the `registry!` below. Adding a heuristic: a variant of its domain's heuristic
+//! enum, an arm in that domain's `Family::with_heuristic` (the compiler insists), and an entry in
+//! its `HeuristicSet::ALL`; names and help text follow from there.
 
 pub mod booksort;
 pub mod knights;
 pub mod rotation;
 pub mod tiles;
+
+use crate::search::{Domain, Heuristic};
+use std::sync::Arc;
+
+/// A bad value in one field of an instance: the field (`size`, `start` or `goal`), and what is
+/// wrong with it.
+pub type FieldError = (&'static str, String);
+
+/// What the rest of the program needs of a puzzle family beyond the search's `Domain`: its name,
+/// how instances are read from and written to dataset fields, and its heuristics.
+pub trait Family: Domain<State: Send + Sync> + Send + Sync + Sized + 'static {
+    /// The name in datasets, reports and `--domain`.
+    const NAME: &'static str;
+    /// The family's heuristics.
+    type Heuristics: HeuristicSet;
+    /// Tables kept between the instances of one dataset, so that rows of one size and goal share
+    /// one copy of the domain.
+    type Cache: Default;
+
+    /// An instance from its dataset fields: `size` is `None` when the dataset has no such column,
+    /// `goal` is `None` or empty for the default. An error names the field at fault.
+    fn instance(
+        cache: &mut Self::Cache,
+        size: Option<&str>,
+        start: &str,
+        goal: Option<&str>,
+    ) -> Result<(Arc<Self>, Self::State), FieldError>;
+
+    /// The size written in reports (`4x4`, the number of books; empty where it is fixed).
+    fn size(&self) -> String;
+
+    /// `s` as the dataset's `start` tokens.
+    fn tokens(&self, s: &Self::State) -> String;
+
+    /// Whether a goal can be reached from `s` at all (known without searching).
+    fn solvable(&self, _s: &Self::State) -> bool {
+        true
+    }
+
+    /// Builds heuristic `h` for `d` (tables come shared from `crate::heuristics`) and hands it to
+    /// `visit`: the one match over the family's heuristics.
+    fn with_heuristic<V: UseHeuristic<Self>>(
+        d: &Arc<Self>,
+        h: Self::Heuristics,
+        visit: V,
+    ) -> V::Output;
+}
+
+/// The heuristics of one family, as an enum whose variants may carry parameters.
+pub trait HeuristicSet: Copy + Eq + std::fmt::Debug + Send + Sync + 'static {
+    /// Every heuristic of the family, the default first.
+    const ALL: &'static [Self];
+    /// The name in `--heuristic`, variant names and reports.
+    fn name(self) -> &'static str;
+    /// One line for `--help`.
+    fn about(self) -> &'static str;
+
+    fn parse(name: &str) -> Option<Self> {
+        Self::ALL.iter().copied().find(|h| h.name() == name)
+    }
+}
+
+/// Refuses a goal for a family whose goal is fixed.
+fn no_goal(family: &str, goal: Option<&str>) -> Result<(), FieldError> {
+    match goal.map(str::trim) {
+        Some(g) if !g.is_empty() => Err((
+            "goal",
+            format!("domain '{family}' has a fixed goal: leave it empty"),
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// Code generic over a family, run on one puzzle by `Puzzle::with`.
+pub trait UsePuzzle {
+    type Output;
+    fn with<F: Family>(self, d: &Arc<F>, start: &F::State) -> Self::Output;
+}
+
+/// Code generic over a heuristic, run by `Family::with_heuristic`.
+pub trait UseHeuristic<D: Domain> {
+    type Output;
+    fn with<H: Heuristic<D>>(self, h: &H) -> Self::Output;
+}
+
+/// Lists the families once and derives from that list the run-time `DomainKind`, the `Puzzle`
+/// that carries a start state of any family, and the matches that turn one into a type.
+macro_rules! registry {
+    ($($kind:ident => $family:ty),+ $(,)?) => {
+        /// The puzzle families, as named in datasets and on the command line.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum DomainKind {
+            $($kind),+
+        }
+
+        impl DomainKind {
+            pub const ALL: [DomainKind; [$(DomainKind::$kind),+].len()] = [$(DomainKind::$kind),+];
+
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(DomainKind::$kind => <$family as Family>::NAME),+
+                }
+            }
+
+            /// Whether the family has a heuristic of that name.
+            pub fn accepts(self, h: HeuristicKind) -> bool {
+                match self {
+                    $(DomainKind::$kind => {
+                        <<$family as Family>::Heuristics as HeuristicSet>::parse(h.name()).is_some()
+                    }),+
+                }
+            }
+
+            /// Each heuristic of the family, the default first, with what it is.
+            pub fn heuristics_about(self) -> Vec<(HeuristicKind, &'static str)> {
+                match self {
+                    $(DomainKind::$kind => <<$family as Family>::Heuristics as HeuristicSet>::ALL
+                        .iter()
+                        .map(|h| (HeuristicKind(h.name()), h.about()))
+                        .collect()),+
+                }
+            }
+
+            /// An instance of this family from dataset fields (see `Family::instance`).
+            pub fn instance(
+                self,
+                caches: &mut Caches,
+                size: Option<&str>,
+                start: &str,
+                goal: Option<&str>,
+            ) -> Result<Puzzle, FieldError> {
+                match self {
+                    $(DomainKind::$kind => {
+                        let (domain, start) =
+                            <$family as Family>::instance(&mut caches.$kind, size, start, goal)?;
+                        Ok(Puzzle::$kind { domain, start })
+                    }),+
+                }
+            }
+        }
+
+        /// A start state of any family, with its domain's tables (shared between instances).
+        // A tile state is large (256 cells) but is copied into the search once per job; boxing
+        // it would only add an allocation per instance.
+        #[allow(clippy::large_enum_variant)]
+        #[derive(Clone)]
+        pub enum Puzzle {
+            $($kind {
+                domain: Arc<$family>,
+                start: <$family as Domain>::State,
+            }),+
+        }
+
+        impl Puzzle {
+            /// Runs `visit` with the puzzle's concrete family: the one match over `Puzzle`.
+            pub fn with<V: UsePuzzle>(&self, visit: V) -> V::Output {
+                match self {
+                    $(Puzzle::$kind { domain, start } => visit.with(domain, start)),+
+                }
+            }
+
+            pub fn kind(&self) -> DomainKind {
+                match self {
+                    $(Puzzle::$kind { .. } => DomainKind::$kind),+
+                }
+            }
+        }
+
+        /// Every family's `Family::Cache`, for one dataset.
+        #[allow(non_snake_case)]
+        #[derive(Default)]
+        pub struct Caches {
+            $($kind: <$family as Family>::Cache),+
+        }
+    };
+}
+
+registry! {
+    Tiles => tiles::Tiles,
+    Rotation => rotation::Rotation,
+    Booksort => booksort::Booksort,
+    Knights => knights::Knights,
+}
+
+impl DomainKind {
+    pub fn parse(name: &str) -> Option<DomainKind> {
+        DomainKind::ALL.iter().copied().find(|d| d.name() == name)
+    }
+
+    /// The family's heuristics, the default first.
+    pub fn heuristics(self) -> Vec<HeuristicKind> {
+        self.heuristics_about()
+            .into_iter()
+            .map(|(h, _)| h)
+            .collect()
+    }
+
+    /// The heuristic a run uses for this family when none is asked for.
+    pub fn default_heuristic(self) -> HeuristicKind {
+        self.heuristics()[0]
+    }
+
+    /// The names of every family, for messages: `tiles, rotation, booksort, knights`.
+    pub fn names() -> String {
+        DomainKind::ALL
+            .iter()
+            .map(|d| d.name())
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
+/// A heuristic by name, as given to `--heuristic` and written in reports. Which family has it,
+/// and what it is there, is up to each family's `HeuristicSet`: `misplaced` is one heuristic for
+/// tiles and another for knights.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct HeuristicKind(&'static str);
+
+impl HeuristicKind {
+    /// The heuristic of that name in any family.
+    pub fn parse(name: &str) -> Option<HeuristicKind> {
+        HeuristicKind::all().into_iter().find(|h| h.0 == name)
+    }
+
+    pub fn name(self) -> &'static str {
+        self.0
+    }
+
+    /// Every heuristic name of every family, each once, in registry order.
+    pub fn all() -> Vec<HeuristicKind> {
+        let mut all = Vec::new();
+        for d in DomainKind::ALL {
+            for h in d.heuristics() {
+                if !all.contains(&h) {
+                    all.push(h);
+                }
+            }
+        }
+        all
+    }
+
+    /// Every name, comma separated, for messages.
+    pub fn names() -> String {
+        HeuristicKind::all()
+            .iter()
+            .map(|h| h.name())
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
+/// The `--domain` help, from the registry.
+pub fn domain_help() -> String {
+    format!("Puzzle family: {}", DomainKind::names())
+}
+
+/// A short `--heuristic` help: `lead`, then each family's heuristics, the default first.
+pub fn heuristic_help(lead: &str) -> String {
+    let families: Vec<String> = DomainKind::ALL
+        .iter()
+        .map(|d| {
+            let names: Vec<&str> = d.heuristics().iter().map(|h| h.name()).collect();
+            format!("{}: {}", d.name(), names.join(", "))
+        })
+        .collect();
+    format!("{lead}. {}", families.join("; "))
+}
+
+/// The `--heuristic` help of `--help`: `lead`, then per family each heuristic and what it is.
+pub fn heuristic_long_help(lead: &str) -> String {
+    let mut text = lead.to_string();
+    for d in DomainKind::ALL {
+        text.push_str(&format!("\n  {}:", d.name()));
+        for (h, about) in d.heuristics_about() {
+            text.push_str(&format!("\n    {:<16} {about}", h.name()));
+        }
+    }
+    text
+}

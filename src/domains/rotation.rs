@@ -27,7 +27,9 @@
 //! meets them in dictionary order and stops at the first. Step `2` may jump to `n + 1` and return a
 //! longer path; the game has no solution parity, so the engine reports no optimality promise.
 
-use crate::search::{Domain, Heuristic};
+use super::{Family, FieldError, HeuristicSet, UseHeuristic};
+use crate::search::{Domain, Heuristic, Zero};
+use std::sync::{Arc, OnceLock};
 
 pub const CELLS: usize = 24;
 /// The cells that must all hold one digit.
@@ -224,6 +226,76 @@ impl Heuristic<Rotation> for Center {
     fn estimate(&self, v: u32) -> u32 {
         let most = ((v >> 8) & 0xff).max((v >> 16) & 0xff).max(v >> 24);
         8 - most
+    }
+}
+
+/// The Rotation Game's heuristics.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RotationHeuristic {
+    Center,
+    Zero,
+}
+
+impl HeuristicSet for RotationHeuristic {
+    const ALL: &'static [RotationHeuristic] = &[RotationHeuristic::Center, RotationHeuristic::Zero];
+
+    fn name(self) -> &'static str {
+        match self {
+            RotationHeuristic::Center => "center",
+            RotationHeuristic::Zero => "zero",
+        }
+    }
+
+    fn about(self) -> &'static str {
+        match self {
+            RotationHeuristic::Center => "8 minus the most centre cells holding one digit",
+            RotationHeuristic::Zero => "none: blind iterative deepening",
+        }
+    }
+}
+
+impl Family for Rotation {
+    const NAME: &'static str = "rotation";
+    type Heuristics = RotationHeuristic;
+    type Cache = ();
+
+    fn instance(
+        _: &mut (),
+        size: Option<&str>,
+        start: &str,
+        goal: Option<&str>,
+    ) -> Result<(Arc<Rotation>, RotationState), FieldError> {
+        super::no_goal(Self::NAME, goal)?;
+        let size = size.map_or("", str::trim);
+        if !size.is_empty() {
+            return Err((
+                "size",
+                format!("'{size}': the board is fixed; leave size empty"),
+            ));
+        }
+        let start = Rotation::parse(start).map_err(|e| ("start", e))?;
+        static SHARED: OnceLock<Arc<Rotation>> = OnceLock::new();
+        Ok((Arc::clone(SHARED.get_or_init(|| Arc::new(Rotation))), start))
+    }
+
+    fn size(&self) -> String {
+        String::new()
+    }
+
+    fn tokens(&self, s: &RotationState) -> String {
+        let digits: Vec<String> = s.cells.iter().map(u8::to_string).collect();
+        digits.join(" ")
+    }
+
+    fn with_heuristic<V: UseHeuristic<Rotation>>(
+        _: &Arc<Rotation>,
+        h: RotationHeuristic,
+        visit: V,
+    ) -> V::Output {
+        match h {
+            RotationHeuristic::Center => visit.with(&Center),
+            RotationHeuristic::Zero => visit.with(&Zero),
+        }
     }
 }
 

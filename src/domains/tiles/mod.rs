@@ -1,0 +1,459 @@
+//! Sliding-tile puzzles of any width x height (sides 2 to 16, at most 255 cells) with any goal,
+//! and their heuristics.
+//!
+//! A move is the cell the blank moves to; from each cell the blank tries up, left, right, down, in
+//! that order (Korf's). Paths are written as the blank's motion: `U`, `D`, `L`, `R`.
+//! Every move swaps the blank with a tile and moves the blank one cell, so the parity of the
+//! permutation plus the blank's distance to its goal cell never changes: a start is solvable exactly
+//! when the two parities agree, and every solution's length has the parity of that distance.
+
+mod heuristics;
+mod tables;
+
+pub use heuristics::{LinearConflict, Manhattan, Misplaced};
+pub use tables::{Board, GoalPlaces};
+
+use super::{Family, FieldError, HeuristicSet, UseHeuristic};
+use crate::heuristics::shared;
+use crate::search::{Domain, Zero};
+use std::collections::HashMap;
+use std::sync::Arc;
+
+pub const MIN_SIDE: usize = 2;
+pub const MAX_SIDE: usize = 16;
+/// Cell 255 is kept free as the engine's "no move" (so 16x16 is out).
+pub const MAX_CELLS: usize = 255;
+
+/// Cells hold tile numbers, 0 for the blank, row-major.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TileState {
+    cells: [u8; 256],
+    blank: u8,
+}
+
+/// The puzzle's board and goal, with the tables the search reads.
+pub struct Tiles {
+    board: Board,
+    goal: TileState,
+    places: GoalPlaces,
+}
+
+/// Parses a size written `WxH` (e.g. `4x4`), each side between 2 and 16.
+pub fn parse_size(text: &str) -> Result<(usize, usize), String> {
+    let bad = || {
+        format!(
+            "invalid size '{text}': expected WIDTHxHEIGHT such as 3x3 or 4x4, each side {MIN_SIDE} to {MAX_SIDE}"
+        )
+    };
+    let (w, h) = text.trim().split_once(['x', 'X']).ok_or_else(bad)?;
+    let w: usize = w.trim().parse().map_err(|_| bad())?;
+    let h: usize = h.trim().parse().map_err(|_| bad())?;
+    if !(MIN_SIDE..=MAX_SIDE).contains(&w) || !(MIN_SIDE..=MAX_SIDE).contains(&h) {
+        return Err(bad());
+    }
+    if w * h > MAX_CELLS {
+        return Err(format!(
+            "invalid size '{text}': at most {MAX_CELLS} cells (16x15), found {}",
+            w * h
+        ));
+    }
+    Ok((w, h))
+}
+
+/// Parses `n` whitespace-separated tiles forming a permutation of 0..n (0 = blank).
+pub fn parse_permutation(text: &str, n: usize) -> Result<Vec<u8>, String> {
+    let mut seen = vec![false; n];
+    let mut tiles = Vec::with_capacity(n);
+    for (i, tok) in text.split_whitespace().enumerate() {
+        let v: usize = tok.parse().map_err(|_| {
+            format!(
+                "token {} '{tok}' is not a tile number (expected 0 to {})",
+                i + 1,
+                n - 1
+            )
+        })?;
+        if v >= n {
+            return Err(format!(
+                "tile {v} (token {}) is out of range: expected 0 to {} for {n} cells",
+                i + 1,
+                n - 1
+            ));
+        }
+        if seen[v] {
+            return Err(format!("tile {v} appears twice (token {})", i + 1));
+        }
+        seen[v] = true;
+        tiles.push(v as u8);
+    }
+    if tiles.len() != n {
+        return Err(format!(
+            "expected {n} tiles (0 to {}), found {}",
+            n - 1,
+            tiles.len()
+        ));
+    }
+    Ok(tiles)
+}
+
+/// The default goal: 1 2 ... n-1, then the blank.
+pub fn default_goal(n: usize) -> Vec<u8> {
+    (1..n).map(|t| t as u8).chain([0]).collect()
+}
+
+impl Tiles {
+    /// A puzzle of `width` x `height` whose goal is `goal` (row-major, 0 = blank).
+    pub fn new(width: usize, height: usize, goal: &[u8]) -> Result<Tiles, String> {
+        Tiles::with_order(width, height, goal, "ULRD")
+    }
+
+    /// A puzzle whose blank tries its moves in `order`, the four letters U L R D in some order
+    /// (`new` uses Korf's ULRD; DLRU finds the lexicographically first shortest path).
+    pub fn with_order(
+        width: usize,
+        height: usize,
+        goal: &[u8],
+        order: &str,
+    ) -> Result<Tiles, String> {
+        let board = Board::new(width, height, order)?;
+        check_permutation(goal, board.cells())?;
+        let places = GoalPlaces::new(&board, goal);
+        Ok(Tiles {
+            board,
+            goal: state_of(goal),
+            places,
+        })
+    }
+
+    pub fn width(&self) -> usize {
+        self.board.width
+    }
+
+    pub fn height(&self) -> usize {
+        self.board.height
+    }
+
+    pub fn cells(&self) -> usize {
+        self.board.cells()
+    }
+
+    pub fn goal(&self) -> &TileState {
+        &self.goal
+    }
+
+    /// The tiles of `s`, row-major.
+    pub fn tiles<'s>(&self, s: &'s TileState) -> &'s [u8] {
+        &s.cells[..self.cells()]
+    }
+
+    /// A state from a permutation of 0..n (row-major, 0 = blank).
+    pub fn state(&self, tiles: &[u8]) -> Result<TileState, String> {
+        check_permutation(tiles, self.cells())?;
+        Ok(state_of(tiles))
+    }
+
+    /// Whether the goal can be reached from `s`.
+    pub fn is_solvable(&self, s: &TileState) -> bool {
+        let n = self.cells();
+        // The permutation taking `s` to the goal, as goal cells of the tiles in `s`.
+        let perm: Vec<u8> = s.cells[..n]
+            .iter()
+            .map(|&t| self.places.cell[t as usize])
+            .collect();
+        permutation_parity(&perm) == self.blank_distance(s) % 2
+    }
+
+    /// The blank's Manhattan distance to its goal cell.
+    pub fn blank_distance(&self, s: &TileState) -> u32 {
+        self.board
+            .distance(s.blank as usize, self.places.cell[0] as usize)
+    }
+
+    /// The letter of the blank's motion from cell `from` to the neighbouring cell `to`.
+    pub fn letter(&self, from: u8, to: u8) -> char {
+        let (from, to) = (from as usize, to as usize);
+        let dir = if to + self.board.width == from {
+            0
+        } else if to + 1 == from {
+            1
+        } else if to == from + 1 {
+            2
+        } else {
+            3
+        };
+        tables::LETTERS[dir]
+    }
+
+    /// The move from `s` written by a letter (`U`, `L`, `R`, `D`), if it is legal there.
+    pub fn move_of(&self, s: &TileState, letter: char) -> Option<u8> {
+        self.moves(s)
+            .iter()
+            .copied()
+            .find(|&to| self.letter(s.blank, to) == letter)
+    }
+}
+
+fn check_permutation(tiles: &[u8], n: usize) -> Result<(), String> {
+    let mut seen = [false; 256];
+    if tiles.len() != n {
+        return Err(format!("expected {n} tiles, found {}", tiles.len()));
+    }
+    for &t in tiles {
+        if t as usize >= n || seen[t as usize] {
+            return Err(format!("not a permutation of 0..{}: tile {t}", n - 1));
+        }
+        seen[t as usize] = true;
+    }
+    Ok(())
+}
+
+fn state_of(tiles: &[u8]) -> TileState {
+    let mut cells = [0u8; 256];
+    cells[..tiles.len()].copy_from_slice(tiles);
+    let blank = tiles
+        .iter()
+        .position(|&t| t == 0)
+        .expect("checked permutation") as u8;
+    TileState { cells, blank }
+}
+
+/// 0 for an even permutation, 1 for an odd one (by counting cycles).
+fn permutation_parity(perm: &[u8]) -> u32 {
+    let mut seen = vec![false; perm.len()];
+    let mut transpositions = 0;
+    for i in 0..perm.len() {
+        let mut len = 0;
+        let mut j = i;
+        while !seen[j] {
+            seen[j] = true;
+            j = perm[j] as usize;
+            len += 1;
+        }
+        if len > 0 {
+            transpositions += len - 1;
+        }
+    }
+    transpositions % 2
+}
+
+impl Domain for Tiles {
+    type State = TileState;
+    type Move = u8;
+    /// Boards have at most 255 cells, so cell 255 is never a move.
+    const NO_MOVE: u8 = u8::MAX;
+
+    #[inline(always)]
+    fn moves<'a>(&'a self, s: &TileState) -> &'a [u8] {
+        let b = s.blank as usize;
+        &self.board.legal[b][..self.board.legal_len[b] as usize]
+    }
+
+    /// The blank goes back where it was.
+    #[inline(always)]
+    fn inverse(&self, s: &TileState, _: u8) -> u8 {
+        s.blank
+    }
+
+    #[inline(always)]
+    fn apply(&self, s: &mut TileState, to: u8) {
+        s.cells[s.blank as usize] = s.cells[to as usize];
+        s.cells[to as usize] = 0;
+        s.blank = to;
+    }
+
+    fn is_goal(&self, s: &TileState) -> bool {
+        s.cells[..self.cells()] == self.goal.cells[..self.cells()]
+    }
+
+    fn solution_parity(&self, s: &TileState) -> Option<u32> {
+        Some(self.blank_distance(s) % 2)
+    }
+
+    /// The blank's motions as letters, e.g. `ULLD`.
+    fn path_string(&self, start: &TileState, path: &[u8]) -> String {
+        let mut blank = start.blank;
+        path.iter()
+            .map(|&to| {
+                let l = self.letter(blank, to);
+                blank = to;
+                l
+            })
+            .collect()
+    }
+}
+
+/// The sliding-tile heuristics.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TilesHeuristic {
+    Manhattan,
+    LinearConflict,
+    Misplaced,
+    Zero,
+}
+
+impl HeuristicSet for TilesHeuristic {
+    const ALL: &'static [TilesHeuristic] = &[
+        TilesHeuristic::Manhattan,
+        TilesHeuristic::LinearConflict,
+        TilesHeuristic::Misplaced,
+        TilesHeuristic::Zero,
+    ];
+
+    fn name(self) -> &'static str {
+        match self {
+            TilesHeuristic::Manhattan => "manhattan",
+            TilesHeuristic::LinearConflict => "linear-conflict",
+            TilesHeuristic::Misplaced => "misplaced",
+            TilesHeuristic::Zero => "zero",
+        }
+    }
+
+    fn about(self) -> &'static str {
+        match self {
+            TilesHeuristic::Manhattan => "sum of the tiles' distances to their goal cells",
+            TilesHeuristic::LinearConflict => {
+                "Manhattan + 2 per tile that must leave its goal line for others"
+            }
+            TilesHeuristic::Misplaced => "tiles not on their goal cell",
+            TilesHeuristic::Zero => "none: blind iterative deepening",
+        }
+    }
+}
+
+/// The tables of a dataset's boards, one per size and goal: a dataset of all 181,440 8-puzzle
+/// states must not build 181,440 copies.
+#[derive(Default)]
+pub struct TilesCache {
+    built: HashMap<(usize, usize, Vec<u8>), Arc<Tiles>>,
+    /// The previous row's width, height, goal as written ("" = default) and table: rows come in
+    /// runs of one size and goal, and recognising the run skips parsing and hashing the goal.
+    last: Option<(usize, usize, String, Arc<Tiles>)>,
+}
+
+impl Family for Tiles {
+    const NAME: &'static str = "tiles";
+    type Heuristics = TilesHeuristic;
+    type Cache = TilesCache;
+
+    fn instance(
+        cache: &mut TilesCache,
+        size: Option<&str>,
+        start: &str,
+        goal: Option<&str>,
+    ) -> Result<(Arc<Tiles>, TileState), FieldError> {
+        let size = match size.map(str::trim) {
+            None => {
+                return Err((
+                    "size",
+                    "the header has no 'size' column: domain 'tiles' needs one, WIDTHxHEIGHT such as 3x3 or 4x4".into(),
+                ))
+            }
+            Some("") => {
+                return Err((
+                    "size",
+                    "empty: domain 'tiles' needs WIDTHxHEIGHT such as 3x3 or 4x4".into(),
+                ))
+            }
+            Some(s) => s,
+        };
+        let (w, h) = parse_size(size).map_err(|e| ("size", e))?;
+        let n = w * h;
+        let start = start.trim();
+        if start.is_empty() {
+            return Err((
+                "start",
+                format!(
+                    "empty: expected {n} tiles (0 to {}) separated by spaces, row-major, 0 = blank",
+                    n - 1
+                ),
+            ));
+        }
+        let mut cells = [0u8; 256];
+        if fast_permutation(start, n, &mut cells).is_err() {
+            let tiles = counted_permutation(start, n, "start")?;
+            cells[..n].copy_from_slice(&tiles);
+        }
+        let goal_text = goal.map_or("", str::trim);
+        let domain = match &cache.last {
+            Some((lw, lh, lg, d)) if (*lw, *lh) == (w, h) && lg == goal_text => Arc::clone(d),
+            _ => {
+                let goal = match goal_text {
+                    "" => default_goal(n),
+                    g => counted_permutation(g, n, "goal")?,
+                };
+                let domain = match cache.built.entry((w, h, goal)) {
+                    std::collections::hash_map::Entry::Occupied(e) => Arc::clone(e.get()),
+                    std::collections::hash_map::Entry::Vacant(e) => {
+                        let built = Tiles::new(w, h, &e.key().2).map_err(|e| ("goal", e))?;
+                        Arc::clone(e.insert(Arc::new(built)))
+                    }
+                };
+                cache.last = Some((w, h, goal_text.to_owned(), Arc::clone(&domain)));
+                domain
+            }
+        };
+        let start = domain.state(&cells[..n]).map_err(|e| ("start", e))?;
+        Ok((domain, start))
+    }
+
+    fn size(&self) -> String {
+        format!("{}x{}", self.width(), self.height())
+    }
+
+    fn tokens(&self, s: &TileState) -> String {
+        let tokens: Vec<String> = self.tiles(s).iter().map(u8::to_string).collect();
+        tokens.join(" ")
+    }
+
+    fn solvable(&self, s: &TileState) -> bool {
+        self.is_solvable(s)
+    }
+
+    fn with_heuristic<V: UseHeuristic<Tiles>>(
+        d: &Arc<Tiles>,
+        h: TilesHeuristic,
+        visit: V,
+    ) -> V::Output {
+        match h {
+            TilesHeuristic::Manhattan => visit.with(&*shared(d, h.name(), Manhattan::new)),
+            TilesHeuristic::LinearConflict => {
+                visit.with(&*shared(d, h.name(), LinearConflict::new))
+            }
+            TilesHeuristic::Misplaced => visit.with(&Misplaced),
+            TilesHeuristic::Zero => visit.with(&Zero),
+        }
+    }
+}
+
+/// `n` tiles as a permutation of 0..n, the error naming `field`. The count is checked first: with
+/// one token too many, `parse_permutation` would blame a duplicate or out-of-range tile instead.
+fn counted_permutation(text: &str, n: usize, field: &'static str) -> Result<Vec<u8>, FieldError> {
+    let found = text.split_whitespace().count();
+    if found != n {
+        return Err((
+            field,
+            format!("expected {n} tiles (0 to {}), found {found}", n - 1),
+        ));
+    }
+    parse_permutation(text, n).map_err(|e| (field, e))
+}
+
+/// `counted_permutation` without allocating, for the common case of a good row; a bad one is
+/// parsed again for its message.
+fn fast_permutation(text: &str, n: usize, cells: &mut [u8; 256]) -> Result<(), ()> {
+    let mut seen = [false; 256];
+    let mut count = 0;
+    for token in text.split_whitespace() {
+        let tile: usize = token.parse().map_err(|_| ())?;
+        if count == n || tile >= n || seen[tile] {
+            return Err(());
+        }
+        seen[tile] = true;
+        cells[count] = tile as u8;
+        count += 1;
+    }
+    if count == n {
+        Ok(())
+    } else {
+        Err(())
+    }
+}
