@@ -8,7 +8,7 @@
 //! slow instance is slow under every variant), so each instance's ratios are first reduced to their
 //! geometric mean and the bootstrap resamples instances: resampling the pooled jobs would treat
 //! one instance as many independent ones and give a far too narrow interval. Jobs too fast for the
-//! timer (`Options::min_time_s`) give no ratio; they are counted and reported.
+//! timer (`CompareOptions::min_time_s`) give no ratio; they are counted and reported.
 
 use crate::error::{Done, Error, EXIT_REGRESSED, EXIT_WRONG};
 use crate::record::{self, Manifest, Record};
@@ -19,7 +19,7 @@ use std::path::Path;
 
 /// How `Comparison::render` lays out the report.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
+pub enum RenderFormat {
     /// An aligned table for the terminal.
     Text,
     /// A headline and a table for a pull-request comment or a GitHub job summary.
@@ -30,7 +30,7 @@ pub enum Format {
 
 /// What `run` and `compare` are asked to do.
 #[derive(Clone, Debug)]
-pub struct Options {
+pub struct CompareOptions {
     /// A time ratio beyond this factor (or below its inverse) counts as a change; at least 1.
     pub time_threshold: f64,
     /// The timing floor, in seconds of CPU time: a job gives a time ratio only when both runs
@@ -40,18 +40,18 @@ pub struct Options {
     pub min_time_s: f64,
     /// Report changed results (status, length, node counts) without failing on them.
     pub allow_node_changes: bool,
-    pub format: Format,
+    pub format: RenderFormat,
     /// Seeds the bootstrap, so the same two runs always give the same interval.
     pub seed: u64,
 }
 
-impl Default for Options {
-    fn default() -> Options {
-        Options {
+impl Default for CompareOptions {
+    fn default() -> CompareOptions {
+        CompareOptions {
             time_threshold: 1.10,
             min_time_s: 0.001,
             allow_node_changes: false,
-            format: Format::Text,
+            format: RenderFormat::Text,
             seed: 1,
         }
     }
@@ -59,7 +59,7 @@ impl Default for Options {
 
 /// One run as read from disk.
 #[derive(Clone, Debug)]
-pub struct Run {
+pub struct SavedRun {
     /// In the order of runs.csv; no two share a `Record::key()` (`load` checks).
     pub records: Vec<Record>,
     pub manifest: Option<Manifest>,
@@ -69,7 +69,7 @@ pub struct Run {
 
 /// Reads a run: `path` is a report directory holding runs.csv (and optionally manifest.json), or a
 /// runs.csv file (with an optional manifest.json beside it).
-pub fn load(path: &Path) -> Result<Run, String> {
+pub fn load(path: &Path) -> Result<SavedRun, String> {
     if !path.exists() {
         return Err(format!(
             "{}: no such file or directory (expected a report directory holding runs.csv, or a runs.csv file)",
@@ -87,7 +87,7 @@ pub fn load(path: &Path) -> Result<Run, String> {
     } else {
         None
     };
-    Ok(Run {
+    Ok(SavedRun {
         records,
         manifest,
         source: path.display().to_string(),
@@ -105,7 +105,7 @@ fn read_records(path: &Path) -> Result<Vec<Record>, String> {
     Ok(records)
 }
 
-fn check_same_datasets(base: &Run, cur: &Run) -> Result<(), String> {
+fn check_same_datasets(base: &SavedRun, cur: &SavedRun) -> Result<(), String> {
     let (Some(bm), Some(cm)) = (&base.manifest, &cur.manifest) else {
         return Ok(());
     };
@@ -129,7 +129,7 @@ fn check_same_datasets(base: &Run, cur: &Run) -> Result<(), String> {
 pub fn run(
     baseline: &Path,
     current: &Path,
-    opts: &Options,
+    opts: &CompareOptions,
     out: &mut dyn std::io::Write,
 ) -> Result<Done, Error> {
     if !opts.time_threshold.is_finite() || opts.time_threshold < 1.0 {
@@ -201,7 +201,7 @@ impl fmt::Display for Verdict {
     }
 }
 
-/// CPU time of the jobs where both runs measured at least `Options::min_time_s`, whether or not
+/// CPU time of the jobs where both runs measured at least `CompareOptions::min_time_s`, whether or not
 /// their results changed: a job that now hits the time limit is slower, and dropping it would
 /// hide that.
 #[derive(Clone, Debug, PartialEq)]
@@ -223,7 +223,7 @@ pub struct TimeStats {
 
 /// One variant's figures, or all variants' (`variant` = `overall`).
 #[derive(Clone, Debug, PartialEq)]
-pub struct Summary {
+pub struct VariantComparison {
     pub variant: String,
     /// Jobs present in both runs.
     pub jobs_compared: usize,
@@ -238,15 +238,15 @@ pub struct Summary {
 
 /// A job's identity across runs: `Record::key()`, owned.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Job {
+pub struct JobKey {
     pub dataset: String,
     pub instance: String,
     pub variant: String,
 }
 
-impl Job {
-    fn of(record: &Record) -> Job {
-        Job {
+impl JobKey {
+    fn of(record: &Record) -> JobKey {
+        JobKey {
             dataset: record.dataset.clone(),
             instance: record.instance.clone(),
             variant: record.variant.clone(),
@@ -256,8 +256,8 @@ impl Job {
 
 /// One field of one job that differs between the runs.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Change {
-    pub job: Job,
+pub struct FieldChange {
+    pub job: JobKey,
     /// `status`, `length`, `nodes_generated` or `nodes_expanded`.
     pub field: &'static str,
     pub baseline: String,
@@ -267,35 +267,35 @@ pub struct Change {
 /// The two runs joined: what `render` prints and `exit_code` judges.
 #[derive(Clone, Debug)]
 pub struct Comparison {
-    /// `Run::source` of each side.
+    /// `SavedRun::source` of each side.
     pub baseline: String,
     pub current: String,
     pub threshold: f64,
-    /// `Options::min_time_s`.
+    /// `CompareOptions::min_time_s`.
     pub min_time_s: f64,
     pub allow_node_changes: bool,
     /// Variants in the order they first appear in the baseline, then those new in the current run.
-    pub variants: Vec<Summary>,
-    pub overall: Summary,
+    pub variants: Vec<VariantComparison>,
+    pub overall: VariantComparison,
     /// In baseline order, one entry per differing field.
-    pub changes: Vec<Change>,
-    pub missing_in_current: Vec<Job>,
-    pub missing_in_baseline: Vec<Job>,
+    pub changes: Vec<FieldChange>,
+    pub missing_in_current: Vec<JobKey>,
+    pub missing_in_baseline: Vec<JobKey>,
     /// Differences between the manifests that make the times less comparable.
     pub warnings: Vec<String>,
 }
 
 /// Per-variant tallies while joining.
-struct Tally {
-    summary: Summary,
+struct VariantTally {
+    summary: VariantComparison,
     log_ratios: Vec<f64>,
     untimed: usize,
 }
 
-impl Tally {
-    fn new(variant: &str) -> Tally {
-        Tally {
-            summary: Summary {
+impl VariantTally {
+    fn new(variant: &str) -> VariantTally {
+        VariantTally {
+            summary: VariantComparison {
                 variant: variant.to_owned(),
                 jobs_compared: 0,
                 changed: 0,
@@ -317,7 +317,7 @@ impl Tally {
 
     /// The summary, with the time judged by a bootstrap over `units` (log-ratios); `None`
     /// stands for the tally's own jobs.
-    fn finish(mut self, units: Option<&[f64]>, threshold: f64, seed: u64) -> Summary {
+    fn finish(mut self, units: Option<&[f64]>, threshold: f64, seed: u64) -> VariantComparison {
         let units = units.unwrap_or(&self.log_ratios);
         self.summary.time = time_stats(units, self.log_ratios.len(), self.untimed, threshold, seed);
         self.summary
@@ -355,17 +355,17 @@ impl ByInstance {
 
 /// The tallies in the order their variants were first met.
 #[derive(Default)]
-struct Tallies {
-    list: Vec<Tally>,
+struct VariantTallies {
+    list: Vec<VariantTally>,
     index: HashMap<String, usize>,
 }
 
-impl Tallies {
-    fn of(&mut self, variant: &str) -> &mut Tally {
+impl VariantTallies {
+    fn of(&mut self, variant: &str) -> &mut VariantTally {
         let i = match self.index.get(variant) {
             Some(&i) => i,
             None => {
-                self.list.push(Tally::new(variant));
+                self.list.push(VariantTally::new(variant));
                 self.index.insert(variant.to_owned(), self.list.len() - 1);
                 self.list.len() - 1
             }
@@ -376,9 +376,9 @@ impl Tallies {
 
 /// Joins the runs on `Record::key()`. Pure: manifests only feed `warnings`; the input checks that
 /// can fail are `run`'s.
-pub fn compare(base: &Run, cur: &Run, opts: &Options) -> Comparison {
+pub fn compare(base: &SavedRun, cur: &SavedRun, opts: &CompareOptions) -> Comparison {
     let current: HashMap<_, _> = cur.records.iter().map(|r| (r.key(), r)).collect();
-    let mut tallies = Tallies::default();
+    let mut tallies = VariantTallies::default();
     let mut instances = ByInstance::default();
     let mut changes = Vec::new();
     let mut missing_in_current = Vec::new();
@@ -386,7 +386,7 @@ pub fn compare(base: &Run, cur: &Run, opts: &Options) -> Comparison {
         let t = tallies.of(&b.variant);
         let Some(c) = current.get(&b.key()) else {
             t.summary.missing_in_current += 1;
-            missing_in_current.push(Job::of(b));
+            missing_in_current.push(JobKey::of(b));
             continue;
         };
         t.summary.jobs_compared += 1;
@@ -409,10 +409,10 @@ pub fn compare(base: &Run, cur: &Run, opts: &Options) -> Comparison {
     for c in cur.records.iter().filter(|c| !in_base.contains(&c.key())) {
         let t = tallies.of(&c.variant);
         t.summary.missing_in_baseline += 1;
-        missing_in_baseline.push(Job::of(c));
+        missing_in_baseline.push(JobKey::of(c));
     }
 
-    let mut overall = Tally::new("overall");
+    let mut overall = VariantTally::new("overall");
     for t in &tallies.list {
         overall.log_ratios.extend(&t.log_ratios);
         overall.untimed += t.untimed;
@@ -449,7 +449,7 @@ fn timed(time_s: f64, floor: f64) -> bool {
     time_s.is_finite() && time_s > 0.0 && time_s >= floor
 }
 
-fn field_changes(b: &Record, c: &Record) -> Vec<Change> {
+fn field_changes(b: &Record, c: &Record) -> Vec<FieldChange> {
     let length = |l: Option<u32>| l.map_or_else(|| "-".to_owned(), |l| l.to_string());
     let fields = [
         ("status", b.status.to_string(), c.status.to_string()),
@@ -468,8 +468,8 @@ fn field_changes(b: &Record, c: &Record) -> Vec<Change> {
     fields
         .into_iter()
         .filter(|(_, before, after)| before != after)
-        .map(|(field, baseline, current)| Change {
-            job: Job::of(b),
+        .map(|(field, baseline, current)| FieldChange {
+            job: JobKey::of(b),
             field,
             baseline,
             current,
@@ -477,7 +477,7 @@ fn field_changes(b: &Record, c: &Record) -> Vec<Change> {
         .collect()
 }
 
-fn manifest_warnings(base: &Run, cur: &Run) -> Vec<String> {
+fn manifest_warnings(base: &SavedRun, cur: &SavedRun) -> Vec<String> {
     let (bm, cm) = match (&base.manifest, &cur.manifest) {
         (Some(bm), Some(cm)) => (bm, cm),
         (b, c) => {
@@ -634,15 +634,15 @@ impl Comparison {
         note
     }
 
-    fn summaries(&self) -> impl Iterator<Item = &Summary> {
+    fn summaries(&self) -> impl Iterator<Item = &VariantComparison> {
         self.variants.iter().chain(std::iter::once(&self.overall))
     }
 
-    pub fn render(&self, format: Format) -> String {
+    pub fn render(&self, format: RenderFormat) -> String {
         match format {
-            Format::Text => self.text(),
-            Format::Markdown => self.markdown(),
-            Format::Csv => self.csv(),
+            RenderFormat::Text => self.text(),
+            RenderFormat::Markdown => self.markdown(),
+            RenderFormat::Csv => self.csv(),
         }
     }
 
@@ -682,7 +682,7 @@ impl Comparison {
         out + &format!("\n{status}; {details}\n")
     }
 
-    fn missing_lists(&self) -> impl Iterator<Item = (&'static str, &Vec<Job>)> {
+    fn missing_lists(&self) -> impl Iterator<Item = (&'static str, &Vec<JobKey>)> {
         [
             ("missing in current", &self.missing_in_current),
             (
@@ -799,7 +799,7 @@ const TABLE_HEADER: [&str; 9] = [
     "verdict",
 ];
 
-fn summary_cells(s: &Summary, variant: impl Fn(&str) -> String) -> Vec<String> {
+fn summary_cells(s: &VariantComparison, variant: impl Fn(&str) -> String) -> Vec<String> {
     vec![
         variant(&s.variant),
         s.jobs_compared.to_string(),
@@ -853,7 +853,7 @@ fn jobs(n: usize) -> String {
     }
 }
 
-fn job_cells(job: &Job) -> Vec<String> {
+fn job_cells(job: &JobKey) -> Vec<String> {
     vec![
         job.dataset.clone(),
         job.instance.clone(),
@@ -942,12 +942,12 @@ mod tests {
 
     /// 20 instances x 2 variants, with times spread over two orders of magnitude, all above the
     /// default timing floor.
-    fn baseline() -> Run {
+    fn baseline() -> SavedRun {
         let records = VARIANTS
             .iter()
             .flat_map(|v| (1..=20).map(move |i| record(i, v, 0.01 * (i * i) as f64)))
             .collect();
-        Run {
+        SavedRun {
             records,
             manifest: None,
             source: "base".to_owned(),
@@ -955,7 +955,7 @@ mod tests {
     }
 
     /// The baseline with every time multiplied by `factor(job index)`.
-    fn scaled(factor: impl Fn(usize) -> f64) -> Run {
+    fn scaled(factor: impl Fn(usize) -> f64) -> SavedRun {
         let mut run = baseline();
         for (i, r) in run.records.iter_mut().enumerate() {
             r.time_cpu_s *= factor(i);
@@ -997,7 +997,7 @@ mod tests {
         dir
     }
 
-    fn write_report(dir: &Path, run: &Run) {
+    fn write_report(dir: &Path, run: &SavedRun) {
         let mut writer = csv::Writer::from_path(dir.join("runs.csv")).unwrap();
         for r in &run.records {
             writer.serialize(r).unwrap();
@@ -1015,7 +1015,7 @@ mod tests {
     #[test]
     fn a_run_compared_with_itself_is_clean() {
         let run = baseline();
-        let c = compare(&run, &run, &Options::default());
+        let c = compare(&run, &run, &CompareOptions::default());
         assert_eq!(c.done(), Done::Ok);
         assert_eq!(c.overall.jobs_compared, 40);
         assert_eq!(c.overall.time.verdict, Verdict::Unchanged);
@@ -1040,12 +1040,12 @@ mod tests {
         let base = baseline();
         let mut cur = baseline();
         cur.records[23].nodes_generated = 12345;
-        let c = compare(&base, &cur, &Options::default());
+        let c = compare(&base, &cur, &CompareOptions::default());
         assert_eq!(c.done(), Done::Wrong);
         assert_eq!(
             c.changes,
-            vec![Change {
-                job: Job {
+            vec![FieldChange {
+                job: JobKey {
                     dataset: "korf100".to_owned(),
                     instance: "4".to_owned(),
                     variant: VARIANTS[1].to_owned(),
@@ -1057,10 +1057,10 @@ mod tests {
         );
         assert_eq!(c.variants[1].changed, 1);
         assert_eq!(c.overall.changed, 1);
-        let text = c.render(Format::Text);
+        let text = c.render(RenderFormat::Text);
         assert!(text.contains("korf100  4  manhattan/next/prune  nodes_generated  1148  ->  12345"));
         assert!(text.contains("FAIL (exit 4)"));
-        let md = c.render(Format::Markdown);
+        let md = c.render(RenderFormat::Markdown);
         assert!(md.contains(
             "| `korf100` | `4` | `manhattan/next/prune` | nodes_generated | 1148 | 12345 |"
         ));
@@ -1073,7 +1073,7 @@ mod tests {
         cur.records[0].status = Status::NodeLimit;
         cur.records[0].length = None;
         cur.records[5].nodes_expanded += 1;
-        let c = compare(&base, &cur, &Options::default());
+        let c = compare(&base, &cur, &CompareOptions::default());
         let listed: Vec<(&str, &str, &str, &str)> = c
             .changes
             .iter()
@@ -1102,9 +1102,9 @@ mod tests {
         let base = baseline();
         let mut cur = baseline();
         cur.records[23].nodes_generated = 12345;
-        let opts = Options {
+        let opts = CompareOptions {
             allow_node_changes: true,
-            ..Options::default()
+            ..CompareOptions::default()
         };
         let c = compare(&base, &cur, &opts);
         assert_eq!(c.done(), Done::Ok);
@@ -1113,7 +1113,7 @@ mod tests {
 
     #[test]
     fn a_uniform_slowdown_beyond_the_threshold_regresses() {
-        let c = compare(&baseline(), &scaled(|_| 1.5), &Options::default());
+        let c = compare(&baseline(), &scaled(|_| 1.5), &CompareOptions::default());
         assert_eq!(c.overall.time.verdict, Verdict::Regressed);
         assert!(c
             .variants
@@ -1121,7 +1121,7 @@ mod tests {
             .all(|s| s.time.verdict == Verdict::Regressed));
         assert!((c.overall.time.geomean.unwrap() - 1.5).abs() < 1e-9);
         assert_eq!(c.done(), Done::Regressed);
-        assert!(c.render(Format::Text).contains(
+        assert!(c.render(RenderFormat::Text).contains(
             "\nFAIL (exit 3): overall time regressed; time regressed in 2 of 2 variants"
         ));
     }
@@ -1131,14 +1131,14 @@ mod tests {
         let c = compare(
             &baseline(),
             &scaled(|i| if i < 20 { 1.0 } else { 1.15 }),
-            &Options::default(),
+            &CompareOptions::default(),
         );
         assert_eq!(c.variants[0].time.verdict, Verdict::Unchanged);
         assert_eq!(c.variants[1].time.verdict, Verdict::Regressed);
         // Every instance: sqrt(1.15), within the threshold.
         assert_eq!(c.overall.time.verdict, Verdict::Unchanged);
         assert_eq!(c.done(), Done::Ok);
-        let text = c.render(Format::Text);
+        let text = c.render(RenderFormat::Text);
         assert!(
             text.contains(
                 "OK; time regressed in 1 of 2 variants (manhattan/next/prune), reported but not gating;"
@@ -1169,9 +1169,9 @@ mod tests {
     }
 
     /// `n` instances x `variants` variants, each job 10 ms in the baseline.
-    fn grid(n: usize, variants: usize, factor: impl Fn(usize) -> f64) -> (Run, Run) {
+    fn grid(n: usize, variants: usize, factor: impl Fn(usize) -> f64) -> (SavedRun, SavedRun) {
         let names: Vec<String> = (0..variants).map(|v| format!("v{v}")).collect();
-        let run = |factor: &dyn Fn(usize) -> f64| Run {
+        let run = |factor: &dyn Fn(usize) -> f64| SavedRun {
             records: (1..=n)
                 .flat_map(|i| names.iter().map(move |v| record(i, v, 0.01 * factor(i))))
                 .collect(),
@@ -1187,7 +1187,7 @@ mod tests {
         // one instance move together, so four instances are all the evidence there is.
         let factors = [1.0, 1.05, 1.6, 1.7];
         let (base, cur) = grid(4, 10, |i| factors[i - 1]);
-        let c = compare(&base, &cur, &Options::default());
+        let c = compare(&base, &cur, &CompareOptions::default());
         assert_eq!(c.overall.time.timed, 40);
         assert_eq!(c.overall.time.units, 4);
         let (low, high) = c.overall.time.interval.unwrap();
@@ -1210,7 +1210,7 @@ mod tests {
         // job under the floor: the overall ratio is sqrt(2), not 2^(2/3).
         let (base, mut cur) = grid(2, 2, |i| if i == 1 { 2.0 } else { 1.0 });
         cur.records[3].time_cpu_s = 0.0005;
-        let c = compare(&base, &cur, &Options::default());
+        let c = compare(&base, &cur, &CompareOptions::default());
         assert_eq!(c.overall.time.timed, 3);
         assert_eq!(c.overall.time.untimed, 1);
         assert_eq!(c.overall.time.units, 2);
@@ -1230,7 +1230,7 @@ mod tests {
         }
         // Variant 1: one job under the floor in the current run only.
         cur.records[20].time_cpu_s = 0.0009;
-        let c = compare(&base, &cur, &Options::default());
+        let c = compare(&base, &cur, &CompareOptions::default());
         assert_eq!(
             (c.variants[0].time.timed, c.variants[0].time.untimed),
             (1, 19)
@@ -1246,26 +1246,28 @@ mod tests {
         // Instance 1 has no timed job left.
         assert_eq!(c.overall.time.units, 19);
         assert_eq!(c.overall.time.verdict, Verdict::Regressed);
-        let text = c.render(Format::Text);
+        let text = c.render(RenderFormat::Text);
         assert!(
             text.contains("20 of 40 jobs not timed (under 1 ms of CPU time in either run)."),
             "{text}"
         );
         assert!(c
-            .render(Format::Markdown)
+            .render(RenderFormat::Markdown)
             .contains("20 of 40 jobs not timed (under 1 ms"));
-        assert!(c.render(Format::Csv).contains("\noverall,40,0,0,0,20,20,"));
+        assert!(c
+            .render(RenderFormat::Csv)
+            .contains("\noverall,40,0,0,0,20,20,"));
 
         let c = compare(
             &base,
             &cur,
-            &Options {
+            &CompareOptions {
                 min_time_s: 0.0,
-                ..Options::default()
+                ..CompareOptions::default()
             },
         );
         assert_eq!((c.overall.time.timed, c.overall.time.untimed), (40, 0));
-        assert!(!c.render(Format::Text).contains("not timed"));
+        assert!(!c.render(RenderFormat::Text).contains("not timed"));
     }
 
     #[test]
@@ -1281,14 +1283,14 @@ mod tests {
         let mut cur = scaled(|_| 1.5);
         cur.records[0].nodes_expanded = 1;
         assert_eq!(
-            compare(&baseline(), &cur, &Options::default()).done(),
+            compare(&baseline(), &cur, &CompareOptions::default()).done(),
             Done::Wrong
         );
     }
 
     #[test]
     fn a_uniform_speedup_improves() {
-        let c = compare(&baseline(), &scaled(|_| 0.6), &Options::default());
+        let c = compare(&baseline(), &scaled(|_| 0.6), &CompareOptions::default());
         assert_eq!(c.overall.time.verdict, Verdict::Improved);
         assert_eq!(c.done(), Done::Ok);
     }
@@ -1298,7 +1300,7 @@ mod tests {
         let c = compare(
             &baseline(),
             &scaled(|i| if i % 2 == 0 { 0.8 } else { 1.5 }),
-            &Options::default(),
+            &CompareOptions::default(),
         );
         let (low, high) = c.overall.time.interval.unwrap();
         assert!(low < 1.1 && 1.1 < high, "{low} {high}");
@@ -1317,7 +1319,7 @@ mod tests {
         for r in cur.records.iter_mut().skip(1) {
             r.time_cpu_s = 0.0;
         }
-        let c = compare(&base, &cur, &Options::default());
+        let c = compare(&base, &cur, &CompareOptions::default());
         assert_eq!(c.variants[0].time.timed, 1);
         assert_eq!(c.variants[0].time.untimed, 19);
         assert_eq!(c.variants[0].time.interval, None);
@@ -1326,7 +1328,7 @@ mod tests {
         assert_eq!(c.overall.time.units, 1);
         assert_eq!(c.overall.time.verdict, Verdict::Inconclusive);
         assert_eq!(c.done(), Done::Ok);
-        let text = c.render(Format::Text);
+        let text = c.render(RenderFormat::Text);
         assert!(
             text.contains("ratio 2.000 from a single instance"),
             "{text}"
@@ -1336,8 +1338,8 @@ mod tests {
     #[test]
     fn the_bootstrap_is_fixed_by_the_seed() {
         let cur = scaled(|i| 1.0 + (i % 5) as f64 / 10.0);
-        let once = compare(&baseline(), &cur, &Options::default());
-        let again = compare(&baseline(), &cur, &Options::default());
+        let once = compare(&baseline(), &cur, &CompareOptions::default());
+        let again = compare(&baseline(), &cur, &CompareOptions::default());
         assert_eq!(once.overall.time, again.overall.time);
     }
 
@@ -1348,11 +1350,11 @@ mod tests {
         let gone = cur.records.remove(3);
         cur.records.push(record(21, VARIANTS[0], 1.0));
         cur.records.push(record(1, "zero/step1/none", 1.0));
-        let c = compare(&base, &cur, &Options::default());
-        assert_eq!(c.missing_in_current, vec![Job::of(&gone)]);
+        let c = compare(&base, &cur, &CompareOptions::default());
+        assert_eq!(c.missing_in_current, vec![JobKey::of(&gone)]);
         assert_eq!(
             c.missing_in_baseline,
-            vec![Job::of(&cur.records[39]), Job::of(&cur.records[40])]
+            vec![JobKey::of(&cur.records[39]), JobKey::of(&cur.records[40])]
         );
         assert_eq!(c.variants[0].missing_in_current, 1);
         assert_eq!(c.variants[0].missing_in_baseline, 1);
@@ -1360,12 +1362,12 @@ mod tests {
         assert_eq!(c.variants[2].missing_in_baseline, 1);
         assert_eq!(c.overall.missing_in_baseline, 2);
         assert_eq!(c.done(), Done::Ok);
-        let text = c.render(Format::Text);
+        let text = c.render(RenderFormat::Text);
         assert!(text.contains("missing in current (1 job):\n  korf100  4  manhattan/step2/prune\n"));
         assert!(text.contains("new in current (not in baseline) (2 jobs):\n"));
         assert!(text.contains("\nOK; overall time unchanged"), "{text}");
         assert!(text.contains("1 missing in current, 2 new"), "{text}");
-        let md = c.render(Format::Markdown);
+        let md = c.render(RenderFormat::Markdown);
         assert!(md.contains("#### missing in current (1 job)"));
     }
 
@@ -1374,13 +1376,16 @@ mod tests {
         let base = baseline();
         let mut cur = baseline();
         cur.records.push(record(21, VARIANTS[0], 1.0));
-        assert_eq!(compare(&base, &cur, &Options::default()).done(), Done::Ok);
+        assert_eq!(
+            compare(&base, &cur, &CompareOptions::default()).done(),
+            Done::Ok
+        );
     }
 
     #[test]
     fn csv_output_is_one_row_per_variant_and_overall() {
-        let c = compare(&baseline(), &scaled(|_| 1.5), &Options::default());
-        let csv = c.render(Format::Csv);
+        let c = compare(&baseline(), &scaled(|_| 1.5), &CompareOptions::default());
+        let csv = c.render(RenderFormat::Csv);
         let lines: Vec<&str> = csv.lines().collect();
         assert_eq!(
             lines[0],
@@ -1400,16 +1405,16 @@ mod tests {
         let mut cur = baseline();
         base.manifest = Some(manifest("Intel Xeon", "aa"));
         cur.manifest = Some(manifest("AMD EPYC", "aa"));
-        let c = compare(&base, &cur, &Options::default());
+        let c = compare(&base, &cur, &CompareOptions::default());
         assert_eq!(
             c.warnings,
             ["cpu_model differs: baseline `Intel Xeon`, current `AMD EPYC`"]
         );
         assert!(c
-            .render(Format::Markdown)
+            .render(RenderFormat::Markdown)
             .contains("> warning: cpu_model differs"));
         cur.manifest = None;
-        let c = compare(&base, &cur, &Options::default());
+        let c = compare(&base, &cur, &CompareOptions::default());
         assert_eq!(
             c.warnings,
             ["no manifest.json for base: datasets and machines not checked"]
@@ -1429,9 +1434,9 @@ mod tests {
             write_report(path, run);
         }
         let mut out = Vec::new();
-        let opts = Options {
-            format: Format::Csv,
-            ..Options::default()
+        let opts = CompareOptions {
+            format: RenderFormat::Csv,
+            ..CompareOptions::default()
         };
         assert_eq!(run(&a, &b, &opts, &mut out).unwrap(), Done::Regressed);
         let csv = String::from_utf8(out).unwrap();
@@ -1441,7 +1446,7 @@ mod tests {
         assert_eq!(loaded.manifest, base.manifest);
         let mut out = Vec::new();
         assert_eq!(
-            run(&a, &a, &Options::default(), &mut out).unwrap(),
+            run(&a, &a, &CompareOptions::default(), &mut out).unwrap(),
             Done::Ok
         );
         assert!(String::from_utf8(out).unwrap().contains("unchanged"));
@@ -1517,14 +1522,14 @@ mod tests {
             std::fs::create_dir(path).unwrap();
             write_report(path, run);
         }
-        let err = run(&a, &b, &Options::default(), &mut Vec::new())
+        let err = run(&a, &b, &CompareOptions::default(), &mut Vec::new())
             .unwrap_err()
             .to_string();
         assert!(
             err.starts_with("different datasets: `korf100` has sha256 aa in"),
             "{err}"
         );
-        let err = run(&a, &c, &Options::default(), &mut Vec::new())
+        let err = run(&a, &c, &CompareOptions::default(), &mut Vec::new())
             .unwrap_err()
             .to_string();
         assert!(err.contains("no job in common"), "{err}");
@@ -1548,18 +1553,18 @@ mod tests {
 
     #[test]
     fn thresholds_below_one_are_refused() {
-        let opts = Options {
+        let opts = CompareOptions {
             time_threshold: 0.9,
-            ..Options::default()
+            ..CompareOptions::default()
         };
         let err = run(Path::new("a"), Path::new("b"), &opts, &mut Vec::new())
             .unwrap_err()
             .to_string();
         assert!(err.starts_with("time threshold must be"), "{err}");
         for min_time_s in [-0.001, f64::NAN] {
-            let opts = Options {
+            let opts = CompareOptions {
                 min_time_s,
-                ..Options::default()
+                ..CompareOptions::default()
             };
             let err = run(Path::new("a"), Path::new("b"), &opts, &mut Vec::new())
                 .unwrap_err()
