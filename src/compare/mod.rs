@@ -1,0 +1,316 @@
+//! `idabench compare`: the entry point `run` and the types its parts share. `load` reads a run,
+//! `join` pairs the jobs of two runs, `stats` judges their times and `render` writes the report.
+//!
+//! Joins two runs job by job and gives verdicts: exact checks on results, a bootstrap interval on
+//! CPU time.
+//!
+//! Node counts, lengths and statuses are deterministic, so any difference between the runs is a real
+//! change and is listed job by job. CPU time is noisy, so it is judged by the geometric mean of the
+//! ratios current / baseline and a 95% percentile-bootstrap interval: only an interval lying wholly
+//! beyond the threshold is a regression. Per variant, each job is one instance and the bootstrap
+//! resamples jobs. Overall, the jobs of one instance under different variants are correlated (a
+//! slow instance is slow under every variant), so each instance's ratios are first reduced to their
+//! geometric mean and the bootstrap resamples instances: resampling the pooled jobs would treat
+//! one instance as many independent ones and give a far too narrow interval. Jobs too fast for the
+//! timer (`CompareOptions::min_time_s`) give no ratio; they are counted and reported.
+
+#[cfg(test)]
+mod fixtures;
+mod join;
+mod load;
+mod render;
+mod stats;
+
+pub use join::compare;
+pub use load::load;
+pub use stats::{TimeStats, Verdict};
+
+use crate::error::{Done, Error};
+use crate::record::{Manifest, Record};
+use std::path::Path;
+
+/// How `Comparison::render` lays out the report.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RenderFormat {
+    /// An aligned table for the terminal.
+    Text,
+    /// A headline and a table for a pull-request comment or a GitHub job summary.
+    Markdown,
+    /// One row per variant plus an `overall` row, and nothing else.
+    Csv,
+}
+
+/// What `run` and `compare` are asked to do.
+#[derive(Clone, Debug)]
+pub struct CompareOptions {
+    /// A time ratio beyond this factor (or below its inverse) counts as a change; at least 1.
+    pub time_threshold: f64,
+    /// The timing floor, in seconds of CPU time: a job gives a time ratio only when both runs
+    /// measured at least this much (and more than 0). Shorter times are mostly timer resolution
+    /// and scheduling noise, so such jobs are counted as untimed instead. At least 0; 0 times
+    /// every job with a measured time.
+    pub min_time_s: f64,
+    /// Report changed results (status, length, node counts) without failing on them.
+    pub allow_node_changes: bool,
+    pub format: RenderFormat,
+    /// Seeds the bootstrap, so the same two runs always give the same interval.
+    pub seed: u64,
+}
+
+impl Default for CompareOptions {
+    fn default() -> CompareOptions {
+        CompareOptions {
+            time_threshold: 1.10,
+            min_time_s: 0.001,
+            allow_node_changes: false,
+            format: RenderFormat::Text,
+            seed: 1,
+        }
+    }
+}
+
+/// One run as read from disk.
+#[derive(Clone, Debug)]
+pub struct SavedRun {
+    /// In the order of runs.csv; no two share a `Record::key()` (`load` checks).
+    pub records: Vec<Record>,
+    pub manifest: Option<Manifest>,
+    /// Where the run was read from, as the user named it.
+    pub source: String,
+}
+
+/// Compares two runs and writes the report to `out`; returns how it went (see
+/// `Comparison::done`). Warnings go to stderr. Input problems (a missing file, an unreadable
+/// CSV, different datasets, no job in common, a threshold below 1, a negative timing floor) are
+/// `Err`: exit code 2.
+pub fn run(
+    baseline: &Path,
+    current: &Path,
+    opts: &CompareOptions,
+    out: &mut dyn std::io::Write,
+) -> Result<Done, Error> {
+    if !opts.time_threshold.is_finite() || opts.time_threshold < 1.0 {
+        return Err(Error::usage(format!(
+            "time threshold must be a number of at least 1 (e.g. 1.10), got {}",
+            opts.time_threshold
+        )));
+    }
+    if !opts.min_time_s.is_finite() || opts.min_time_s < 0.0 {
+        return Err(Error::usage(format!(
+            "minimum time must be a number of seconds of at least 0 (e.g. 0.001), got {}",
+            opts.min_time_s
+        )));
+    }
+    let base = load(baseline).map_err(Error::Input)?;
+    let cur = load(current).map_err(Error::Input)?;
+    join::check_same_datasets(&base, &cur).map_err(Error::Input)?;
+    let comparison = compare(&base, &cur, opts);
+    if comparison.overall.jobs_compared == 0 {
+        return Err(Error::input(format!(
+            "no job in common between {} and {}: different datasets?",
+            base.source, cur.source
+        )));
+    }
+    for warning in &comparison.warnings {
+        eprintln!("warning: {warning}");
+    }
+    out.write_all(comparison.render(opts.format).as_bytes())
+        .and_then(|()| out.flush())
+        .map_err(|e| Error::io("stdout", e))?;
+    Ok(comparison.done())
+}
+
+/// One variant's figures, or all variants' (`variant` = `overall`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct VariantComparison {
+    pub variant: String,
+    /// Jobs present in both runs.
+    pub jobs_compared: usize,
+    /// Jobs whose status, length or node counts differ.
+    pub changed: usize,
+    /// Jobs only in the baseline: listed, never a failure.
+    pub missing_in_current: usize,
+    /// New jobs: only in the current run.
+    pub missing_in_baseline: usize,
+    pub time: TimeStats,
+}
+
+/// A job's identity across runs: `Record::key()`, owned.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct JobKey {
+    pub dataset: String,
+    pub instance: String,
+    pub variant: String,
+}
+
+impl JobKey {
+    fn of(record: &Record) -> JobKey {
+        JobKey {
+            dataset: record.dataset.clone(),
+            instance: record.instance.clone(),
+            variant: record.variant.clone(),
+        }
+    }
+}
+
+/// One field of one job that differs between the runs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FieldChange {
+    pub job: JobKey,
+    /// `status`, `length`, `nodes_generated` or `nodes_expanded`.
+    pub field: &'static str,
+    pub baseline: String,
+    pub current: String,
+}
+
+/// The two runs joined: what `render` prints and `done` judges.
+#[derive(Clone, Debug)]
+pub struct Comparison {
+    /// `SavedRun::source` of each side.
+    pub baseline: String,
+    pub current: String,
+    pub threshold: f64,
+    /// `CompareOptions::min_time_s`.
+    pub min_time_s: f64,
+    pub allow_node_changes: bool,
+    /// Variants in the order they first appear in the baseline, then those new in the current run.
+    pub variants: Vec<VariantComparison>,
+    pub overall: VariantComparison,
+    /// In baseline order, one entry per differing field.
+    pub changes: Vec<FieldChange>,
+    pub missing_in_current: Vec<JobKey>,
+    pub missing_in_baseline: Vec<JobKey>,
+    /// Differences between the manifests that make the times less comparable.
+    pub warnings: Vec<String>,
+}
+
+impl Comparison {
+    /// `Wrong` (exit 4) when results changed (a status, length or node count differs in a job both runs
+    /// hold) unless `allow_node_changes`; else `Regressed` (exit 3) when the overall time verdict is `regressed`;
+    /// else `Ok`. Per-variant verdicts are reported but do not gate: with many variants, failing
+    /// on any one of them would multiply false alarms. Jobs in one run only (missing from the
+    /// current run, or new in it) are listed and never fail.
+    pub fn done(&self) -> Done {
+        if !self.changes.is_empty() && !self.allow_node_changes {
+            Done::Wrong
+        } else if self.overall.time.verdict == Verdict::Regressed {
+            Done::Regressed
+        } else {
+            Done::Ok
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fixtures::*;
+    use super::*;
+
+    #[test]
+    fn allowed_node_changes_do_not_fail() {
+        let base = baseline();
+        let mut cur = baseline();
+        cur.records[23].nodes_generated = 12345;
+        let opts = CompareOptions {
+            allow_node_changes: true,
+            ..CompareOptions::default()
+        };
+        let c = compare(&base, &cur, &opts);
+        assert_eq!(c.done(), Done::Ok);
+        assert_eq!(c.changes.len(), 1);
+    }
+
+    #[test]
+    fn changed_results_take_precedence_over_a_regression() {
+        let mut cur = scaled(|_| 1.5);
+        cur.records[0].nodes_expanded = 1;
+        assert_eq!(
+            compare(&baseline(), &cur, &CompareOptions::default()).done(),
+            Done::Wrong
+        );
+    }
+
+    #[test]
+    fn run_reads_report_directories() {
+        let dir = temp_dir("dirs");
+        let (a, b) = (dir.join("a"), dir.join("b"));
+        let mut base = baseline();
+        base.manifest = Some(manifest("cpu", "aa"));
+        let mut cur = scaled(|_| 1.5);
+        cur.manifest = Some(manifest("cpu", "aa"));
+        for (path, run) in [(&a, &base), (&b, &cur)] {
+            std::fs::create_dir(path).unwrap();
+            write_report(path, run);
+        }
+        let mut out = Vec::new();
+        let opts = CompareOptions {
+            format: RenderFormat::Csv,
+            ..CompareOptions::default()
+        };
+        assert_eq!(run(&a, &b, &opts, &mut out).unwrap(), Done::Regressed);
+        let csv = String::from_utf8(out).unwrap();
+        assert!(csv.ends_with("overall,40,0,0,0,40,0,1.5000,1.5000,1.5000,regressed\n"));
+        let loaded = load(&a.join("runs.csv")).unwrap();
+        assert_eq!(loaded.records, base.records);
+        assert_eq!(loaded.manifest, base.manifest);
+        let mut out = Vec::new();
+        assert_eq!(
+            run(&a, &a, &CompareOptions::default(), &mut out).unwrap(),
+            Done::Ok
+        );
+        assert!(String::from_utf8(out).unwrap().contains("unchanged"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn different_datasets_are_errors() {
+        let dir = temp_dir("datasets");
+        let (a, b, c) = (dir.join("a"), dir.join("b"), dir.join("c"));
+        let mut base = baseline();
+        base.manifest = Some(manifest("cpu", "aa"));
+        let mut cur = baseline();
+        cur.manifest = Some(manifest("cpu", "bb"));
+        let mut other = baseline();
+        for r in &mut other.records {
+            r.dataset = "korf50".to_owned();
+        }
+        for (path, run) in [(&a, &base), (&b, &cur), (&c, &other)] {
+            std::fs::create_dir(path).unwrap();
+            write_report(path, run);
+        }
+        let err = run(&a, &b, &CompareOptions::default(), &mut Vec::new())
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.starts_with("different datasets: `korf100` has sha256 aa in"),
+            "{err}"
+        );
+        let err = run(&a, &c, &CompareOptions::default(), &mut Vec::new())
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("no job in common"), "{err}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn thresholds_below_one_are_refused() {
+        let opts = CompareOptions {
+            time_threshold: 0.9,
+            ..CompareOptions::default()
+        };
+        let err = run(Path::new("a"), Path::new("b"), &opts, &mut Vec::new())
+            .unwrap_err()
+            .to_string();
+        assert!(err.starts_with("time threshold must be"), "{err}");
+        for min_time_s in [-0.001, f64::NAN] {
+            let opts = CompareOptions {
+                min_time_s,
+                ..CompareOptions::default()
+            };
+            let err = run(Path::new("a"), Path::new("b"), &opts, &mut Vec::new())
+                .unwrap_err()
+                .to_string();
+            assert!(err.starts_with("minimum time must be"), "{err}");
+        }
+    }
+}
