@@ -2,23 +2,28 @@
 //! per-variant and overall tallies, and what the manifests say about how comparable the runs are.
 
 use super::stats::{time_stats, TimeStats, Verdict};
-use super::{CompareOptions, Comparison, FieldChange, JobKey, SavedRun, VariantComparison};
+use super::{
+    CompareError, CompareOptions, Comparison, FieldChange, JobKey, SavedRun, VariantComparison,
+};
 use crate::record::Record;
 use std::collections::{HashMap, HashSet};
 
 /// A dataset of the same name must be the same file in both runs: otherwise jobs would be joined
 /// on instance ids that name different states.
-pub(super) fn check_same_datasets(base: &SavedRun, cur: &SavedRun) -> Result<(), String> {
+pub(super) fn check_same_datasets(base: &SavedRun, cur: &SavedRun) -> Result<(), CompareError> {
     let (Some(bm), Some(cm)) = (&base.manifest, &cur.manifest) else {
         return Ok(());
     };
     for b in &bm.datasets {
         if let Some(c) = cm.datasets.iter().find(|c| c.name == b.name) {
             if c.sha256 != b.sha256 {
-                return Err(format!(
-                    "different datasets: `{}` has sha256 {} in {} but {} in {}",
-                    b.name, b.sha256, base.source, c.sha256, cur.source
-                ));
+                return Err(CompareError::DifferentDatasets {
+                    name: b.name.clone(),
+                    baseline: base.source.clone(),
+                    baseline_sha256: b.sha256.clone(),
+                    current: cur.source.clone(),
+                    current_sha256: c.sha256.clone(),
+                });
             }
         }
     }

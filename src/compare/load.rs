@@ -1,17 +1,16 @@
 //! Reading one run: a report directory, or a runs.csv file, with the manifest.json beside it.
 
-use super::SavedRun;
+use super::{CompareError, SavedRun};
 use crate::record::{self, Record};
 use std::path::Path;
 
 /// Reads a run: `path` is a report directory holding runs.csv (and optionally manifest.json), or a
 /// runs.csv file (with an optional manifest.json beside it).
-pub fn load(path: &Path) -> Result<SavedRun, String> {
+pub fn load(path: &Path) -> Result<SavedRun, CompareError> {
     if !path.exists() {
-        return Err(format!(
-            "{}: no such file or directory (expected a report directory holding runs.csv, or a runs.csv file)",
-            path.display()
-        ));
+        return Err(CompareError::NotFound {
+            path: path.to_path_buf(),
+        });
     }
     let (csv_path, manifest_path) = if path.is_dir() {
         (path.join("runs.csv"), path.join("manifest.json"))
@@ -20,7 +19,7 @@ pub fn load(path: &Path) -> Result<SavedRun, String> {
     };
     let records = read_records(&csv_path)?;
     let manifest = if manifest_path.is_file() {
-        Some(record::read_manifest(&manifest_path)?)
+        Some(record::read_manifest(&manifest_path).map_err(CompareError::BadManifest)?)
     } else {
         None
     };
@@ -31,13 +30,12 @@ pub fn load(path: &Path) -> Result<SavedRun, String> {
     })
 }
 
-fn read_records(path: &Path) -> Result<Vec<Record>, String> {
-    let records = record::read_runs(path)?;
+fn read_records(path: &Path) -> Result<Vec<Record>, CompareError> {
+    let records = record::read_runs(path).map_err(CompareError::BadRuns)?;
     if records.is_empty() {
-        return Err(format!(
-            "{}: no jobs (expected a header row and one row per job)",
-            path.display()
-        ));
+        return Err(CompareError::NoJobs {
+            path: path.to_path_buf(),
+        });
     }
     Ok(records)
 }
@@ -51,12 +49,12 @@ mod tests {
     fn bad_inputs_are_errors_naming_the_file() {
         let dir = temp_dir("bad");
         let missing = dir.join("nowhere");
-        let err = load(&missing).unwrap_err();
+        let err = load(&missing).unwrap_err().to_string();
         assert!(err.starts_with(&missing.display().to_string()), "{err}");
 
         let empty_dir = dir.join("empty");
         std::fs::create_dir(&empty_dir).unwrap();
-        let err = load(&empty_dir).unwrap_err();
+        let err = load(&empty_dir).unwrap_err().to_string();
         assert!(
             err.contains(&empty_dir.join("runs.csv").display().to_string()),
             "{err}"
@@ -64,7 +62,7 @@ mod tests {
 
         let garbage = dir.join("garbage.csv");
         std::fs::write(&garbage, "this is,not a run\nat all\n").unwrap();
-        let err = load(&garbage).unwrap_err();
+        let err = load(&garbage).unwrap_err().to_string();
         assert_eq!(
             err,
             format!(
@@ -84,12 +82,12 @@ mod tests {
             .map(|line| format!("{}\n", &line[..line.rfind(',').unwrap()]))
             .collect();
         std::fs::write(&gone, text).unwrap();
-        let err = load(&gone).unwrap_err();
+        let err = load(&gone).unwrap_err().to_string();
         assert_eq!(err, format!("{}:2: missing field `path`", gone.display()));
 
         let bad_number = dir.join("bad_number.csv");
         std::fs::write(&bad_number, full.replace(",1037,", ",lots,")).unwrap();
-        let err = load(&bad_number).unwrap_err();
+        let err = load(&bad_number).unwrap_err().to_string();
         assert!(
             err.starts_with(&format!(
                 "{}:2: column `nodes_generated`: ",
@@ -106,7 +104,7 @@ mod tests {
         let mut run = baseline();
         run.records.push(record(2, VARIANTS[1], 3.0));
         write_report(&dir, &run);
-        let err = load(&dir).unwrap_err();
+        let err = load(&dir).unwrap_err().to_string();
         assert!(
             err.contains("runs.csv:42: job (dataset korf100, instance 2, variant"),
             "{err}"

@@ -27,7 +27,8 @@ pub use stats::{TimeStats, Verdict};
 
 use crate::error::{Done, Error};
 use crate::record::{Manifest, Record};
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use thiserror::Error;
 
 /// How `Comparison::render` lays out the report.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -69,6 +70,43 @@ impl Default for CompareOptions {
     }
 }
 
+/// Why two runs cannot be compared: all input problems (exit 2). A report that cannot be written
+/// is `Error::Io`.
+#[derive(Debug, Error)]
+pub enum CompareError {
+    #[error("time threshold must be a number of at least 1 (e.g. 1.10), got {0}")]
+    BadThreshold(f64),
+    #[error("minimum time must be a number of seconds of at least 0 (e.g. 0.001), got {0}")]
+    BadMinTime(f64),
+    #[error(
+        "{}: no such file or directory (expected a report directory holding runs.csv, or a runs.csv file)",
+        .path.display()
+    )]
+    NotFound { path: PathBuf },
+    #[error("{}: no jobs (expected a header row and one row per job)", .path.display())]
+    NoJobs { path: PathBuf },
+    /// runs.csv cannot be opened or has a bad row; `record::read_runs` names the file, the line
+    /// and the column.
+    #[error("{0}")]
+    BadRuns(String),
+    /// manifest.json cannot be read or parsed; the message names the file.
+    #[error("{0}")]
+    BadManifest(String),
+    /// A dataset of the same name differs in content between the runs.
+    #[error(
+        "different datasets: `{name}` has sha256 {baseline_sha256} in {baseline} but {current_sha256} in {current}"
+    )]
+    DifferentDatasets {
+        name: String,
+        baseline: String,
+        baseline_sha256: String,
+        current: String,
+        current_sha256: String,
+    },
+    #[error("no job in common between {baseline} and {current}: different datasets?")]
+    NoJobInCommon { baseline: String, current: String },
+}
+
 /// One run as read from disk.
 #[derive(Clone, Debug)]
 pub struct SavedRun {
@@ -90,26 +128,21 @@ pub fn run(
     out: &mut dyn std::io::Write,
 ) -> Result<Done, Error> {
     if !opts.time_threshold.is_finite() || opts.time_threshold < 1.0 {
-        return Err(Error::usage(format!(
-            "time threshold must be a number of at least 1 (e.g. 1.10), got {}",
-            opts.time_threshold
-        )));
+        return Err(CompareError::BadThreshold(opts.time_threshold).into());
     }
     if !opts.min_time_s.is_finite() || opts.min_time_s < 0.0 {
-        return Err(Error::usage(format!(
-            "minimum time must be a number of seconds of at least 0 (e.g. 0.001), got {}",
-            opts.min_time_s
-        )));
+        return Err(CompareError::BadMinTime(opts.min_time_s).into());
     }
-    let base = load(baseline).map_err(Error::Input)?;
-    let cur = load(current).map_err(Error::Input)?;
-    join::check_same_datasets(&base, &cur).map_err(Error::Input)?;
+    let base = load(baseline)?;
+    let cur = load(current)?;
+    join::check_same_datasets(&base, &cur)?;
     let comparison = compare(&base, &cur, opts);
     if comparison.overall.jobs_compared == 0 {
-        return Err(Error::input(format!(
-            "no job in common between {} and {}: different datasets?",
-            base.source, cur.source
-        )));
+        return Err(CompareError::NoJobInCommon {
+            baseline: base.source,
+            current: cur.source,
+        }
+        .into());
     }
     for warning in &comparison.warnings {
         eprintln!("warning: {warning}");
@@ -312,5 +345,52 @@ mod tests {
                 .to_string();
             assert!(err.starts_with("minimum time must be"), "{err}");
         }
+    }
+
+    /// Stands for stdout on a full disk.
+    struct Full;
+
+    impl std::io::Write for Full {
+        fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
+            Err(std::io::Error::other("no space left on device"))
+        }
+
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn input_problems_exit_2_and_a_failed_write_exits_1() {
+        use crate::error::{exit_code, EXIT_INPUT, EXIT_RUNTIME};
+        let dir = temp_dir("exits");
+        write_report(&dir, &baseline());
+        let opts = CompareOptions::default();
+
+        let result = run(&dir, &dir, &opts, &mut Full);
+        assert!(matches!(result, Err(Error::Io { .. })), "{result:?}");
+        assert_eq!(exit_code(&result), EXIT_RUNTIME);
+        assert_eq!(
+            result.unwrap_err().to_string(),
+            "stdout: no space left on device"
+        );
+
+        let result = run(&dir.join("nowhere"), &dir, &opts, &mut Vec::new());
+        assert!(
+            matches!(result, Err(Error::Compare(CompareError::NotFound { .. }))),
+            "{result:?}"
+        );
+        assert_eq!(exit_code(&result), EXIT_INPUT);
+        let strict = CompareOptions {
+            time_threshold: 0.5,
+            ..CompareOptions::default()
+        };
+        let result = run(&dir, &dir, &strict, &mut Vec::new());
+        assert!(
+            matches!(result, Err(Error::Compare(CompareError::BadThreshold(_)))),
+            "{result:?}"
+        );
+        assert_eq!(exit_code(&result), EXIT_INPUT);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
