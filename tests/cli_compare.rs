@@ -196,3 +196,22 @@ fn missing_jobs_are_listed_without_failing_and_bad_inputs_exit_2() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("runs.csv:2"));
     fs::remove_dir_all(dir).unwrap();
 }
+
+#[test]
+fn other_limits_are_a_warning_not_a_failure() {
+    let dir = edited_copy("limits", |_, v, _| v.to_string());
+    let manifest = fs::read_to_string(dir.join("manifest.json")).unwrap();
+    assert!(manifest.contains("\"max_nodes\": 5000000,"));
+    let manifest = manifest.replace("\"max_nodes\": 5000000,", "\"max_nodes\": null,");
+    fs::write(dir.join("manifest.json"), manifest).unwrap();
+    let out = idabench(&["compare", BASELINE, dir.to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(code(&out), 0, "{stderr}");
+    assert!(
+        stderr
+            .lines()
+            .any(|l| l == "warning: max_nodes differs: baseline `5000000`, current `none`"),
+        "{stderr}"
+    );
+    fs::remove_dir_all(dir).unwrap();
+}
