@@ -37,7 +37,8 @@ pub enum RenderFormat {
     Text,
     /// A headline and a table for a pull-request comment or a GitHub job summary.
     Markdown,
-    /// One row per variant plus an `overall` row, and nothing else.
+    /// A row per variant and an `overall` row, then a row per changed field and per job in one
+    /// run only; the `kind` column tells them apart.
     Csv,
 }
 
@@ -282,7 +283,9 @@ mod tests {
         };
         assert_eq!(run(&a, &b, &opts, &mut out).unwrap(), Done::Regressed);
         let csv = String::from_utf8(out).unwrap();
-        assert!(csv.ends_with("overall,40,0,0,0,40,0,1.5000,1.5000,1.5000,regressed\n"));
+        assert!(
+            csv.ends_with("overall,40,0,0,0,40,0,1.5000,1.5000,1.5000,regressed,overall,,,,,\n")
+        );
         let loaded = load(&a.join("runs.csv")).unwrap();
         assert_eq!(loaded.records, base.records);
         assert_eq!(loaded.manifest, base.manifest);

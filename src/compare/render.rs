@@ -184,21 +184,8 @@ impl Comparison {
     fn csv(&self) -> String {
         let mut writer = csv::Writer::from_writer(Vec::new());
         let float = |x: Option<f64>| x.map_or_else(String::new, |x| format!("{x:.4}"));
-        let header = [
-            "variant",
-            "jobs_compared",
-            "changed",
-            "missing_in_current",
-            "missing_in_baseline",
-            "timed",
-            "untimed",
-            "time_ratio_geomean",
-            "ci_low",
-            "ci_high",
-            "verdict",
-        ];
-        let rows = self.summaries().map(|s| {
-            [
+        let summary = |s: &VariantComparison, kind: &str| {
+            let mut row = vec![
                 s.variant.clone(),
                 s.jobs_compared.to_string(),
                 s.changed.to_string(),
@@ -210,9 +197,42 @@ impl Comparison {
                 float(s.time.interval.map(|i| i.0)),
                 float(s.time.interval.map(|i| i.1)),
                 s.time.verdict.to_string(),
-            ]
-        });
-        for row in std::iter::once(header.map(str::to_owned)).chain(rows) {
+                kind.to_owned(),
+            ];
+            row.resize(CSV_HEADER.len(), String::new());
+            row
+        };
+        // A job fills `variant` and the job columns only, so that each column holds one kind of
+        // value and a reader can select rows by `kind`.
+        let job = |kind: &str, job: &JobKey, field: &str, baseline: &str, current: &str| {
+            let mut row = vec![String::new(); CSV_SUMMARY_COLUMNS];
+            row[0] = job.variant.clone();
+            row.extend(
+                [kind, &job.dataset, &job.instance, field, baseline, current].map(str::to_owned),
+            );
+            row
+        };
+        let rows = self
+            .variants
+            .iter()
+            .map(|s| summary(s, "variant"))
+            .chain(std::iter::once(summary(&self.overall, "overall")))
+            .chain(
+                self.changes
+                    .iter()
+                    .map(|c| job("changed", &c.job, c.field, &c.baseline, &c.current)),
+            )
+            .chain(
+                self.missing_in_current
+                    .iter()
+                    .map(|j| job("missing_in_current", j, "", "", "")),
+            )
+            .chain(
+                self.missing_in_baseline
+                    .iter()
+                    .map(|j| job("missing_in_baseline", j, "", "", "")),
+            );
+        for row in std::iter::once(CSV_HEADER.map(str::to_owned).to_vec()).chain(rows) {
             writer
                 .write_record(&row)
                 .expect("writing CSV to memory cannot fail");
@@ -223,6 +243,31 @@ impl Comparison {
         String::from_utf8(bytes).expect("CSV written from strings is UTF-8")
     }
 }
+
+/// The summary columns come first, as they were before the job columns existed, so that scripts
+/// reading them by position keep working.
+const CSV_HEADER: [&str; 17] = [
+    "variant",
+    "jobs_compared",
+    "changed",
+    "missing_in_current",
+    "missing_in_baseline",
+    "timed",
+    "untimed",
+    "time_ratio_geomean",
+    "ci_low",
+    "ci_high",
+    "verdict",
+    "kind",
+    "dataset",
+    "instance",
+    "field",
+    "baseline",
+    "current",
+];
+
+/// `variant` up to `verdict`.
+const CSV_SUMMARY_COLUMNS: usize = 11;
 
 const TABLE_HEADER: [&str; 9] = [
     "variant",
@@ -347,6 +392,7 @@ mod tests {
     use super::*;
     use crate::compare::fixtures::*;
     use crate::compare::{compare, CompareOptions};
+    use crate::record::Status;
 
     #[test]
     fn durations_are_shown_in_a_readable_unit() {
@@ -364,12 +410,82 @@ mod tests {
         assert_eq!(
             lines[0],
             "variant,jobs_compared,changed,missing_in_current,missing_in_baseline,timed,untimed,\
-             time_ratio_geomean,ci_low,ci_high,verdict"
+             time_ratio_geomean,ci_low,ci_high,verdict,kind,dataset,instance,field,baseline,current"
         );
         assert_eq!(lines.len(), 4);
         assert_eq!(
             lines[3],
-            "overall,40,0,0,0,40,0,1.5000,1.5000,1.5000,regressed"
+            "overall,40,0,0,0,40,0,1.5000,1.5000,1.5000,regressed,overall,,,,,"
         );
+    }
+
+    #[test]
+    fn csv_output_lists_changed_fields_and_jobs_in_one_run_only() {
+        let base = baseline();
+        let mut cur = baseline();
+        cur.records[0].status = Status::NodeLimit;
+        cur.records[0].length = None;
+        cur.records[23].nodes_generated = 12345;
+        cur.records.remove(3);
+        cur.records.push(record(21, VARIANTS[0], 1.0));
+        let c = compare(&base, &cur, &CompareOptions::default());
+        let csv = c.render(RenderFormat::Csv);
+        let mut reader = csv::Reader::from_reader(csv.as_bytes());
+        let header = reader.headers().unwrap().clone();
+        let column = |name: &str| header.iter().position(|h| h == name).unwrap();
+        let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+        let kinds: Vec<&str> = rows.iter().map(|r| &r[column("kind")]).collect();
+        assert_eq!(
+            kinds,
+            [
+                "variant",
+                "variant",
+                "overall",
+                "changed",
+                "changed",
+                "changed",
+                "missing_in_current",
+                "missing_in_baseline"
+            ]
+        );
+        let jobs: Vec<Vec<&str>> = rows[3..]
+            .iter()
+            .map(|r| {
+                [
+                    "dataset", "instance", "variant", "field", "baseline", "current",
+                ]
+                .map(|name| &r[column(name)])
+                .to_vec()
+            })
+            .collect();
+        assert_eq!(
+            jobs,
+            [
+                [
+                    "korf100",
+                    "1",
+                    VARIANTS[0],
+                    "status",
+                    "solved",
+                    "node_limit"
+                ],
+                ["korf100", "1", VARIANTS[0], "length", "51", "-"],
+                [
+                    "korf100",
+                    "4",
+                    VARIANTS[1],
+                    "nodes_generated",
+                    "1148",
+                    "12345"
+                ],
+                ["korf100", "4", VARIANTS[0], "", "", ""],
+                ["korf100", "21", VARIANTS[0], "", "", ""],
+            ]
+        );
+        // Job rows leave the summary figures empty.
+        assert!(rows[3..]
+            .iter()
+            .all(|r| (column("jobs_compared")..=column("verdict")).all(|i| r[i].is_empty())));
+        assert_eq!(&rows[2][column("changed")], "2");
     }
 }
