@@ -254,3 +254,24 @@ fn csv_output_lists_the_changed_jobs_under_the_summary() {
     assert_eq!(cell(overall, "changed"), "1");
     fs::remove_dir_all(dir).unwrap();
 }
+
+#[test]
+fn a_negative_time_is_an_input_error_naming_line_and_column() {
+    let dir = edited_copy("negative", |h, v, i| {
+        if h == "time_cpu_s" && i == 7 {
+            "-0.001".to_string()
+        } else {
+            v.to_string()
+        }
+    });
+    let out = idabench(&["compare", BASELINE, dir.to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(code(&out), 2, "{stderr}");
+    assert!(
+        stderr.contains(
+            "runs.csv:9: column `time_cpu_s`: expected a finite number of at least 0, found -0.001"
+        ),
+        "{stderr}"
+    );
+    fs::remove_dir_all(dir).unwrap();
+}

@@ -112,4 +112,32 @@ mod tests {
         assert!(err.ends_with("first at line 23"), "{err}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
+
+    #[test]
+    fn times_that_are_not_finite_or_negative_are_errors_naming_line_and_column() {
+        let dir = temp_dir("times");
+        let runs = dir.join("runs.csv").display().to_string();
+        let cases = [
+            ("time_cpu_s", f64::NAN, "NaN"),
+            ("time_wall_s", -0.5, "-0.5"),
+            ("nodes_per_s", f64::INFINITY, "inf"),
+            ("time_cpu_s", f64::NEG_INFINITY, "-inf"),
+        ];
+        for (column, value, shown) in cases {
+            let mut run = baseline();
+            let r = &mut run.records[4];
+            match column {
+                "time_cpu_s" => r.time_cpu_s = value,
+                "time_wall_s" => r.time_wall_s = value,
+                _ => r.nodes_per_s = value,
+            }
+            write_report(&dir, &run);
+            let err = load(&dir).unwrap_err().to_string();
+            assert_eq!(
+                err,
+                format!("{runs}:6: column `{column}`: expected a finite number of at least 0, found {shown}")
+            );
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }
