@@ -4,15 +4,16 @@
 //! Joins two runs job by job and gives verdicts: exact checks on results, a bootstrap interval on
 //! CPU time.
 //!
-//! Node counts, lengths and statuses are deterministic, so any difference between the runs is a real
-//! change and is listed job by job. CPU time is noisy, so it is judged by the geometric mean of the
-//! ratios current / baseline and a 95% percentile-bootstrap interval: only an interval lying wholly
-//! beyond the threshold is a regression. Per variant, each job is one instance and the bootstrap
-//! resamples jobs. Overall, the jobs of one instance under different variants are correlated (a
-//! slow instance is slow under every variant), so each instance's ratios are first reduced to their
-//! geometric mean and the bootstrap resamples instances: resampling the pooled jobs would treat
-//! one instance as many independent ones and give a far too narrow interval. Jobs too fast for the
-//! timer (`CompareOptions::min_time_s`) give no ratio; they are counted and reported.
+//! Node counts, lengths and statuses are deterministic, so any difference between the runs is a
+//! real change and is listed job by job. CPU time is noisy, so it is judged by the geometric mean
+//! of the ratios current / baseline and a 95% percentile-bootstrap interval: only an interval lying
+//! wholly beyond the threshold is a regression. Per variant, each job is one instance and the
+//! bootstrap resamples jobs. Overall, the jobs of one instance under different variants are
+//! correlated (a slow instance is slow under every variant), so each instance's ratios are first
+//! reduced to their geometric mean and the bootstrap resamples instances: resampling the pooled
+//! jobs would treat one instance as many independent ones and give a far too narrow interval. Jobs
+//! too fast for the timer (`CompareOptions::min_time_s`) give no ratio; they are counted and
+//! reported.
 
 #[cfg(test)]
 mod fixtures;
@@ -121,7 +122,7 @@ pub struct SavedRun {
 /// Compares two runs and writes the report to `out`; returns how it went (see
 /// `Comparison::done`). Warnings go to stderr. Input problems (a missing file, an unreadable
 /// CSV, different datasets, no job in common, a threshold below 1, a negative timing floor) are
-/// `Err`: exit code 2.
+/// `CompareError`: exit code 2. A failed write to `out` is `Error::Io`: exit code 1.
 pub fn run(
     baseline: &Path,
     current: &Path,
@@ -219,11 +220,11 @@ pub struct Comparison {
 }
 
 impl Comparison {
-    /// `Wrong` (exit 4) when results changed (a status, length or node count differs in a job both runs
-    /// hold) unless `allow_node_changes`; else `Regressed` (exit 3) when the overall time verdict is `regressed`;
-    /// else `Ok`. Per-variant verdicts are reported but do not gate: with many variants, failing
-    /// on any one of them would multiply false alarms. Jobs in one run only (missing from the
-    /// current run, or new in it) are listed and never fail.
+    /// `Wrong` (exit 4) when results changed (a status, length or node count differs in a job both
+    /// runs hold) unless `allow_node_changes`; else `Regressed` (exit 3) when the overall time
+    /// verdict is `regressed`; else `Ok`. Per-variant verdicts are reported but do not gate: with
+    /// many variants, failing on any one of them would multiply false alarms. Jobs in one run only
+    /// (missing from the current run, or new in it) are listed and never fail.
     pub fn done(&self) -> Done {
         if !self.changes.is_empty() && !self.allow_node_changes {
             Done::Wrong

@@ -42,8 +42,8 @@ impl fmt::Display for Verdict {
     }
 }
 
-/// CPU time of the jobs where both runs measured at least `CompareOptions::min_time_s`, whether or not
-/// their results changed: a job that now hits the time limit is slower, and dropping it would
+/// CPU time of the jobs where both runs measured at least `CompareOptions::min_time_s`, whether or
+/// not their results changed: a job that now hits the time limit is slower, and dropping it would
 /// hide that.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TimeStats {
