@@ -200,15 +200,15 @@ fn generate_dataset(args: GenerateArgs) -> Result<Done, Error> {
 }
 
 fn compare_runs(args: CompareArgs) -> Result<Done, Error> {
-    let opts = compare::Options {
+    let opts = compare::CompareOptions {
         time_threshold: args.time_threshold,
         allow_node_changes: args.allow_node_changes,
         format: match args.format {
-            CompareFormat::Text => compare::Format::Text,
-            CompareFormat::Markdown => compare::Format::Markdown,
-            CompareFormat::Csv => compare::Format::Csv,
+            CompareFormat::Text => compare::RenderFormat::Text,
+            CompareFormat::Markdown => compare::RenderFormat::Markdown,
+            CompareFormat::Csv => compare::RenderFormat::Csv,
         },
-        ..compare::Options::default()
+        ..compare::CompareOptions::default()
     };
     compare::run(
         &args.baseline,

@@ -49,6 +49,11 @@ datasets); 3 time regression (the overall verdict is regressed; per-variant verd
 not gated on); 4 changed results (status, length or node counts) unless --allow-node-changes.
 4 wins over 3. Jobs missing from CURRENT are listed but do not fail.
 
+--format csv is one table: a row per variant and an `overall` row (kind `variant` or `overall`:
+variant up to verdict), then a row per changed field (kind `changed`: variant, dataset, instance,
+field, baseline, current) and per job in one run only (kind `missing_in_current` or
+`missing_in_baseline`). Cells a kind does not use are empty.
+
 Example:
   idabench compare reports/baseline reports/smoke --format markdown >> \"$GITHUB_STEP_SUMMARY\"";
 

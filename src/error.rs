@@ -1,5 +1,6 @@
 //! What can go wrong, by area, and the one place where outcomes and errors become exit codes.
 
+use crate::compare::CompareError;
 use crate::dataset::DatasetError;
 use std::path::Path;
 use thiserror::Error;
@@ -33,6 +34,8 @@ pub enum Error {
     Usage(String),
     #[error(transparent)]
     Dataset(#[from] DatasetError),
+    #[error(transparent)]
+    Compare(#[from] CompareError),
     /// Input other than datasets: reports read back, judge input, states on the command line.
     #[error("{0}")]
     Input(String),
@@ -76,6 +79,7 @@ pub fn exit_code(result: &Result<Done, Error>) -> u8 {
         Ok(Done::Wrong) => EXIT_WRONG,
         Ok(Done::Interrupted) => EXIT_INTERRUPTED,
         Err(Error::Usage(_) | Error::Dataset(_) | Error::Input(_)) => EXIT_INPUT,
+        Err(Error::Compare(_)) => EXIT_INPUT,
         Err(Error::Io { .. } | Error::Runtime(_)) => EXIT_RUNTIME,
     }
 }

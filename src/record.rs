@@ -152,6 +152,7 @@ pub fn read_runs(path: &Path) -> Result<Vec<Record>, String> {
             .deserialize(Some(&headers))
             .map_err(|e| csv_error(path, Some(&headers), &e))?;
         let line = row.position().map_or(0, csv::Position::line);
+        check_measured(path, line, &record)?;
         let (dataset, instance, variant) = record.key();
         let key = (dataset.to_owned(), instance.to_owned(), variant.to_owned());
         if let Some(first) = first_line.insert(key, line) {
@@ -163,6 +164,27 @@ pub fn read_runs(path: &Path) -> Result<Vec<Record>, String> {
         records.push(record);
     }
     Ok(records)
+}
+
+/// Times and rates are measured, so finite and at least 0: anything else is a damaged file, whose
+/// NaN or negative times would pass through `compare` as untimed jobs and into the totals of the
+/// summaries `--resume` writes.
+fn check_measured(path: &Path, line: u64, record: &Record) -> Result<(), String> {
+    let measured = [
+        ("time_wall_s", record.time_wall_s),
+        ("time_cpu_s", record.time_cpu_s),
+        ("nodes_per_s", record.nodes_per_s),
+    ];
+    match measured
+        .into_iter()
+        .find(|(_, value)| !value.is_finite() || *value < 0.0)
+    {
+        Some((column, value)) => Err(format!(
+            "{}:{line}: column `{column}`: expected a finite number of at least 0, found {value}",
+            path.display()
+        )),
+        None => Ok(()),
+    }
 }
 
 /// Names the file, the line and, where csv knows it, the column.

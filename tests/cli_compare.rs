@@ -126,7 +126,8 @@ fn every_time_one_and_a_half_times_slower_exits_3() {
     assert_eq!(code(&out), 3, "{text}");
     assert!(
         text.lines()
-            .any(|l| l.starts_with("overall,198,0,0,0,198,0,") && l.ends_with(",regressed")),
+            .any(|l| l.starts_with("overall,198,0,0,0,198,0,")
+                && l.ends_with(",regressed,overall,,,,,")),
         "{text}"
     );
     fs::remove_dir_all(dir).unwrap();
@@ -158,7 +159,8 @@ fn a_noisy_mix_straddling_the_threshold_is_inconclusive_and_exits_0() {
     assert_eq!(code(&out), 0, "{text}");
     assert!(
         text.lines()
-            .any(|l| l.starts_with("overall,198,0,0,0,198,0,") && l.ends_with(",inconclusive")),
+            .any(|l| l.starts_with("overall,198,0,0,0,198,0,")
+                && l.ends_with(",inconclusive,overall,,,,,")),
         "{text}"
     );
     fs::remove_dir_all(dir).unwrap();
@@ -194,5 +196,82 @@ fn missing_jobs_are_listed_without_failing_and_bad_inputs_exit_2() {
     let out = idabench(&["compare", BASELINE, dir.to_str().unwrap()]);
     assert_eq!(code(&out), 2);
     assert!(String::from_utf8_lossy(&out.stderr).contains("runs.csv:2"));
+    fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn other_limits_are_a_warning_not_a_failure() {
+    let dir = edited_copy("limits", |_, v, _| v.to_string());
+    let manifest = fs::read_to_string(dir.join("manifest.json")).unwrap();
+    assert!(manifest.contains("\"max_nodes\": 5000000,"));
+    let manifest = manifest.replace("\"max_nodes\": 5000000,", "\"max_nodes\": null,");
+    fs::write(dir.join("manifest.json"), manifest).unwrap();
+    let out = idabench(&["compare", BASELINE, dir.to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(code(&out), 0, "{stderr}");
+    assert!(
+        stderr
+            .lines()
+            .any(|l| l == "warning: max_nodes differs: baseline `5000000`, current `none`"),
+        "{stderr}"
+    );
+    fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn csv_output_lists_the_changed_jobs_under_the_summary() {
+    let dir = edited_copy("csv-changed", |h, v, i| {
+        if h == "nodes_expanded" && i == 7 {
+            (v.parse::<u64>().unwrap() + 1).to_string()
+        } else {
+            v.to_string()
+        }
+    });
+    let out = idabench(&[
+        "compare",
+        BASELINE,
+        dir.to_str().unwrap(),
+        "--format",
+        "csv",
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(code(&out), 4, "{text}");
+    let mut reader = csv::Reader::from_reader(out.stdout.as_slice());
+    let header = reader.headers().unwrap().clone();
+    let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    let cell = |row: &csv::StringRecord, name: &str| {
+        row[header.iter().position(|h| h == name).unwrap()].to_string()
+    };
+    let changed: Vec<&csv::StringRecord> = rows
+        .iter()
+        .filter(|r| cell(r, "kind") == "changed")
+        .collect();
+    assert_eq!(changed.len(), 1, "{text}");
+    assert_eq!(cell(changed[0], "field"), "nodes_expanded");
+    let before: u64 = cell(changed[0], "baseline").parse().unwrap();
+    assert_eq!(cell(changed[0], "current"), (before + 1).to_string());
+    let overall = rows.iter().find(|r| cell(r, "kind") == "overall").unwrap();
+    assert_eq!(cell(overall, "changed"), "1");
+    fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn a_negative_time_is_an_input_error_naming_line_and_column() {
+    let dir = edited_copy("negative", |h, v, i| {
+        if h == "time_cpu_s" && i == 7 {
+            "-0.001".to_string()
+        } else {
+            v.to_string()
+        }
+    });
+    let out = idabench(&["compare", BASELINE, dir.to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(code(&out), 2, "{stderr}");
+    assert!(
+        stderr.contains(
+            "runs.csv:9: column `time_cpu_s`: expected a finite number of at least 0, found -0.001"
+        ),
+        "{stderr}"
+    );
     fs::remove_dir_all(dir).unwrap();
 }

@@ -1,0 +1,400 @@
+//! `idabench compare`: the entry point `run` and the types its parts share. `load` reads a run,
+//! `join` pairs the jobs of two runs, `stats` judges their times and `render` writes the report.
+//!
+//! Joins two runs job by job and gives verdicts: exact checks on results, a bootstrap interval on
+//! CPU time.
+//!
+//! Node counts, lengths and statuses are deterministic, so any difference between the runs is a
+//! real change and is listed job by job. CPU time is noisy, so it is judged by the geometric mean
+//! of the ratios current / baseline and a 95% percentile-bootstrap interval: only an interval lying
+//! wholly beyond the threshold is a regression. Per variant, each job is one instance and the
+//! bootstrap resamples jobs. Overall, the jobs of one instance under different variants are
+//! correlated (a slow instance is slow under every variant), so each instance's ratios are first
+//! reduced to their geometric mean and the bootstrap resamples instances: resampling the pooled
+//! jobs would treat one instance as many independent ones and give a far too narrow interval. Jobs
+//! too fast for the timer (`CompareOptions::min_time_s`) give no ratio; they are counted and
+//! reported.
+
+#[cfg(test)]
+mod fixtures;
+mod join;
+mod load;
+mod render;
+mod stats;
+
+pub use join::compare;
+pub use load::load;
+pub use stats::{TimeStats, Verdict};
+
+use crate::error::{Done, Error};
+use crate::record::{Manifest, Record};
+use std::path::{Path, PathBuf};
+use thiserror::Error;
+
+/// How `Comparison::render` lays out the report.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RenderFormat {
+    /// An aligned table for the terminal.
+    Text,
+    /// A headline and a table for a pull-request comment or a GitHub job summary.
+    Markdown,
+    /// A row per variant and an `overall` row, then a row per changed field and per job in one
+    /// run only; the `kind` column tells them apart.
+    Csv,
+}
+
+/// What `run` and `compare` are asked to do.
+#[derive(Clone, Debug)]
+pub struct CompareOptions {
+    /// A time ratio beyond this factor (or below its inverse) counts as a change; at least 1.
+    pub time_threshold: f64,
+    /// The timing floor, in seconds of CPU time: a job gives a time ratio only when both runs
+    /// measured at least this much (and more than 0). Shorter times are mostly timer resolution
+    /// and scheduling noise, so such jobs are counted as untimed instead. At least 0; 0 times
+    /// every job with a measured time.
+    pub min_time_s: f64,
+    /// Report changed results (status, length, node counts) without failing on them.
+    pub allow_node_changes: bool,
+    pub format: RenderFormat,
+    /// Seeds the bootstrap, so the same two runs always give the same interval.
+    pub seed: u64,
+}
+
+impl Default for CompareOptions {
+    fn default() -> CompareOptions {
+        CompareOptions {
+            time_threshold: 1.10,
+            min_time_s: 0.001,
+            allow_node_changes: false,
+            format: RenderFormat::Text,
+            seed: 1,
+        }
+    }
+}
+
+/// Why two runs cannot be compared: all input problems (exit 2). A report that cannot be written
+/// is `Error::Io`.
+#[derive(Debug, Error)]
+pub enum CompareError {
+    #[error("time threshold must be a number of at least 1 (e.g. 1.10), got {0}")]
+    BadThreshold(f64),
+    #[error("minimum time must be a number of seconds of at least 0 (e.g. 0.001), got {0}")]
+    BadMinTime(f64),
+    #[error(
+        "{}: no such file or directory (expected a report directory holding runs.csv, or a runs.csv file)",
+        .path.display()
+    )]
+    NotFound { path: PathBuf },
+    #[error("{}: no jobs (expected a header row and one row per job)", .path.display())]
+    NoJobs { path: PathBuf },
+    /// runs.csv cannot be opened or has a bad row; `record::read_runs` names the file, the line
+    /// and the column.
+    #[error("{0}")]
+    BadRuns(String),
+    /// manifest.json cannot be read or parsed; the message names the file.
+    #[error("{0}")]
+    BadManifest(String),
+    /// A dataset of the same name differs in content between the runs.
+    #[error(
+        "different datasets: `{name}` has sha256 {baseline_sha256} in {baseline} but {current_sha256} in {current}"
+    )]
+    DifferentDatasets {
+        name: String,
+        baseline: String,
+        baseline_sha256: String,
+        current: String,
+        current_sha256: String,
+    },
+    #[error("no job in common between {baseline} and {current}: different datasets?")]
+    NoJobInCommon { baseline: String, current: String },
+}
+
+/// One run as read from disk.
+#[derive(Clone, Debug)]
+pub struct SavedRun {
+    /// In the order of runs.csv; no two share a `Record::key()` (`load` checks).
+    pub records: Vec<Record>,
+    pub manifest: Option<Manifest>,
+    /// Where the run was read from, as the user named it.
+    pub source: String,
+}
+
+/// Compares two runs and writes the report to `out`; returns how it went (see
+/// `Comparison::done`). Warnings go to stderr. Input problems (a missing file, an unreadable
+/// CSV, different datasets, no job in common, a threshold below 1, a negative timing floor) are
+/// `CompareError`: exit code 2. A failed write to `out` is `Error::Io`: exit code 1.
+pub fn run(
+    baseline: &Path,
+    current: &Path,
+    opts: &CompareOptions,
+    out: &mut dyn std::io::Write,
+) -> Result<Done, Error> {
+    if !opts.time_threshold.is_finite() || opts.time_threshold < 1.0 {
+        return Err(CompareError::BadThreshold(opts.time_threshold).into());
+    }
+    if !opts.min_time_s.is_finite() || opts.min_time_s < 0.0 {
+        return Err(CompareError::BadMinTime(opts.min_time_s).into());
+    }
+    let base = load(baseline)?;
+    let cur = load(current)?;
+    join::check_same_datasets(&base, &cur)?;
+    let comparison = compare(&base, &cur, opts);
+    if comparison.overall.jobs_compared == 0 {
+        return Err(CompareError::NoJobInCommon {
+            baseline: base.source,
+            current: cur.source,
+        }
+        .into());
+    }
+    for warning in &comparison.warnings {
+        eprintln!("warning: {warning}");
+    }
+    out.write_all(comparison.render(opts.format).as_bytes())
+        .and_then(|()| out.flush())
+        .map_err(|e| Error::io("stdout", e))?;
+    Ok(comparison.done())
+}
+
+/// One variant's figures, or all variants' (`variant` = `overall`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct VariantComparison {
+    pub variant: String,
+    /// Jobs present in both runs.
+    pub jobs_compared: usize,
+    /// Jobs whose status, length or node counts differ.
+    pub changed: usize,
+    /// Jobs only in the baseline: listed, never a failure.
+    pub missing_in_current: usize,
+    /// New jobs: only in the current run.
+    pub missing_in_baseline: usize,
+    pub time: TimeStats,
+}
+
+/// A job's identity across runs: `Record::key()`, owned.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct JobKey {
+    pub dataset: String,
+    pub instance: String,
+    pub variant: String,
+}
+
+impl JobKey {
+    fn of(record: &Record) -> JobKey {
+        JobKey {
+            dataset: record.dataset.clone(),
+            instance: record.instance.clone(),
+            variant: record.variant.clone(),
+        }
+    }
+}
+
+/// One field of one job that differs between the runs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FieldChange {
+    pub job: JobKey,
+    /// `status`, `length`, `nodes_generated` or `nodes_expanded`.
+    pub field: &'static str,
+    pub baseline: String,
+    pub current: String,
+}
+
+/// The two runs joined: what `render` prints and `done` judges.
+#[derive(Clone, Debug)]
+pub struct Comparison {
+    /// `SavedRun::source` of each side.
+    pub baseline: String,
+    pub current: String,
+    pub threshold: f64,
+    /// `CompareOptions::min_time_s`.
+    pub min_time_s: f64,
+    pub allow_node_changes: bool,
+    /// Variants in the order they first appear in the baseline, then those new in the current run.
+    pub variants: Vec<VariantComparison>,
+    pub overall: VariantComparison,
+    /// In baseline order, one entry per differing field.
+    pub changes: Vec<FieldChange>,
+    pub missing_in_current: Vec<JobKey>,
+    pub missing_in_baseline: Vec<JobKey>,
+    /// Differences between the manifests that make the times less comparable.
+    pub warnings: Vec<String>,
+}
+
+impl Comparison {
+    /// `Wrong` (exit 4) when results changed (a status, length or node count differs in a job both
+    /// runs hold) unless `allow_node_changes`; else `Regressed` (exit 3) when the overall time
+    /// verdict is `regressed`; else `Ok`. Per-variant verdicts are reported but do not gate: with
+    /// many variants, failing on any one of them would multiply false alarms. Jobs in one run only
+    /// (missing from the current run, or new in it) are listed and never fail.
+    pub fn done(&self) -> Done {
+        if !self.changes.is_empty() && !self.allow_node_changes {
+            Done::Wrong
+        } else if self.overall.time.verdict == Verdict::Regressed {
+            Done::Regressed
+        } else {
+            Done::Ok
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fixtures::*;
+    use super::*;
+
+    #[test]
+    fn allowed_node_changes_do_not_fail() {
+        let base = baseline();
+        let mut cur = baseline();
+        cur.records[23].nodes_generated = 12345;
+        let opts = CompareOptions {
+            allow_node_changes: true,
+            ..CompareOptions::default()
+        };
+        let c = compare(&base, &cur, &opts);
+        assert_eq!(c.done(), Done::Ok);
+        assert_eq!(c.changes.len(), 1);
+    }
+
+    #[test]
+    fn changed_results_take_precedence_over_a_regression() {
+        let mut cur = scaled(|_| 1.5);
+        cur.records[0].nodes_expanded = 1;
+        assert_eq!(
+            compare(&baseline(), &cur, &CompareOptions::default()).done(),
+            Done::Wrong
+        );
+    }
+
+    #[test]
+    fn run_reads_report_directories() {
+        let dir = temp_dir("dirs");
+        let (a, b) = (dir.join("a"), dir.join("b"));
+        let mut base = baseline();
+        base.manifest = Some(manifest("cpu", "aa"));
+        let mut cur = scaled(|_| 1.5);
+        cur.manifest = Some(manifest("cpu", "aa"));
+        for (path, run) in [(&a, &base), (&b, &cur)] {
+            std::fs::create_dir(path).unwrap();
+            write_report(path, run);
+        }
+        let mut out = Vec::new();
+        let opts = CompareOptions {
+            format: RenderFormat::Csv,
+            ..CompareOptions::default()
+        };
+        assert_eq!(run(&a, &b, &opts, &mut out).unwrap(), Done::Regressed);
+        let csv = String::from_utf8(out).unwrap();
+        assert!(
+            csv.ends_with("overall,40,0,0,0,40,0,1.5000,1.5000,1.5000,regressed,overall,,,,,\n")
+        );
+        let loaded = load(&a.join("runs.csv")).unwrap();
+        assert_eq!(loaded.records, base.records);
+        assert_eq!(loaded.manifest, base.manifest);
+        let mut out = Vec::new();
+        assert_eq!(
+            run(&a, &a, &CompareOptions::default(), &mut out).unwrap(),
+            Done::Ok
+        );
+        assert!(String::from_utf8(out).unwrap().contains("unchanged"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn different_datasets_are_errors() {
+        let dir = temp_dir("datasets");
+        let (a, b, c) = (dir.join("a"), dir.join("b"), dir.join("c"));
+        let mut base = baseline();
+        base.manifest = Some(manifest("cpu", "aa"));
+        let mut cur = baseline();
+        cur.manifest = Some(manifest("cpu", "bb"));
+        let mut other = baseline();
+        for r in &mut other.records {
+            r.dataset = "korf50".to_owned();
+        }
+        for (path, run) in [(&a, &base), (&b, &cur), (&c, &other)] {
+            std::fs::create_dir(path).unwrap();
+            write_report(path, run);
+        }
+        let err = run(&a, &b, &CompareOptions::default(), &mut Vec::new())
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.starts_with("different datasets: `korf100` has sha256 aa in"),
+            "{err}"
+        );
+        let err = run(&a, &c, &CompareOptions::default(), &mut Vec::new())
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("no job in common"), "{err}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn thresholds_below_one_are_refused() {
+        let opts = CompareOptions {
+            time_threshold: 0.9,
+            ..CompareOptions::default()
+        };
+        let err = run(Path::new("a"), Path::new("b"), &opts, &mut Vec::new())
+            .unwrap_err()
+            .to_string();
+        assert!(err.starts_with("time threshold must be"), "{err}");
+        for min_time_s in [-0.001, f64::NAN] {
+            let opts = CompareOptions {
+                min_time_s,
+                ..CompareOptions::default()
+            };
+            let err = run(Path::new("a"), Path::new("b"), &opts, &mut Vec::new())
+                .unwrap_err()
+                .to_string();
+            assert!(err.starts_with("minimum time must be"), "{err}");
+        }
+    }
+
+    /// Stands for stdout on a full disk.
+    struct Full;
+
+    impl std::io::Write for Full {
+        fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
+            Err(std::io::Error::other("no space left on device"))
+        }
+
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn input_problems_exit_2_and_a_failed_write_exits_1() {
+        use crate::error::{exit_code, EXIT_INPUT, EXIT_RUNTIME};
+        let dir = temp_dir("exits");
+        write_report(&dir, &baseline());
+        let opts = CompareOptions::default();
+
+        let result = run(&dir, &dir, &opts, &mut Full);
+        assert!(matches!(result, Err(Error::Io { .. })), "{result:?}");
+        assert_eq!(exit_code(&result), EXIT_RUNTIME);
+        assert_eq!(
+            result.unwrap_err().to_string(),
+            "stdout: no space left on device"
+        );
+
+        let result = run(&dir.join("nowhere"), &dir, &opts, &mut Vec::new());
+        assert!(
+            matches!(result, Err(Error::Compare(CompareError::NotFound { .. }))),
+            "{result:?}"
+        );
+        assert_eq!(exit_code(&result), EXIT_INPUT);
+        let strict = CompareOptions {
+            time_threshold: 0.5,
+            ..CompareOptions::default()
+        };
+        let result = run(&dir, &dir, &strict, &mut Vec::new());
+        assert!(
+            matches!(result, Err(Error::Compare(CompareError::BadThreshold(_)))),
+            "{result:?}"
+        );
+        assert_eq!(exit_code(&result), EXIT_INPUT);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -1,0 +1,491 @@
+//! Writing a comparison out: an aligned text table, Markdown for pull requests, or CSV.
+
+use super::stats::{TimeStats, Verdict};
+use super::{Comparison, JobKey, RenderFormat, VariantComparison};
+use crate::error::{Done, EXIT_REGRESSED, EXIT_WRONG};
+
+impl Comparison {
+    /// The variants whose time regressed.
+    fn regressed_variants(&self) -> Vec<&str> {
+        self.variants
+            .iter()
+            .filter(|s| s.time.verdict == Verdict::Regressed)
+            .map(|s| s.variant.as_str())
+            .collect()
+    }
+
+    /// Pass or fail and why, then the overall figures.
+    fn headline(&self) -> (String, String) {
+        let o = &self.overall;
+        let regressed = self.regressed_variants();
+        let mut status = match self.done() {
+            Done::Wrong => format!("FAIL (exit {EXIT_WRONG}): results changed"),
+            Done::Regressed => format!("FAIL (exit {EXIT_REGRESSED}): overall time regressed"),
+            Done::Ok | Done::Interrupted => "OK".to_owned(),
+        };
+        if !regressed.is_empty() {
+            status += &format!(
+                "; time regressed in {} of {} variants ({}), reported but not gating",
+                regressed.len(),
+                self.variants.len(),
+                regressed.join(", ")
+            );
+        }
+        let details = format!(
+            "overall time {}: {}, threshold {:.2}; {} of {} changed, {} missing in current, {} new",
+            o.time.verdict,
+            ratio_and_interval(&o.time),
+            self.threshold,
+            o.changed,
+            jobs(o.jobs_compared),
+            o.missing_in_current,
+            o.missing_in_baseline,
+        );
+        (status, details)
+    }
+
+    /// What the time figures are, and how many jobs gave none.
+    fn time_note(&self) -> String {
+        let mut note =
+            "Time is CPU time, current / baseline: per variant, the geometric mean over \
+                        its jobs and a 95% bootstrap interval over them; overall, the geometric \
+                        mean over instances (each instance's geometric mean across variants) and \
+                        a 95% bootstrap interval over instances."
+                .to_owned();
+        let untimed = self.overall.time.untimed;
+        if untimed > 0 {
+            let why = if self.min_time_s > 0.0 {
+                format!(
+                    "under {} of CPU time in either run",
+                    duration(self.min_time_s)
+                )
+            } else {
+                "no CPU time measured in either run".to_owned()
+            };
+            note += &format!(
+                " {} of {} not timed ({why}).",
+                untimed,
+                jobs(self.overall.jobs_compared)
+            );
+        }
+        note
+    }
+
+    fn summaries(&self) -> impl Iterator<Item = &VariantComparison> {
+        self.variants.iter().chain(std::iter::once(&self.overall))
+    }
+
+    pub fn render(&self, format: RenderFormat) -> String {
+        match format {
+            RenderFormat::Text => self.text(),
+            RenderFormat::Markdown => self.markdown(),
+            RenderFormat::Csv => self.csv(),
+        }
+    }
+
+    fn text(&self) -> String {
+        let mut rows = vec![TABLE_HEADER.map(str::to_owned).to_vec()];
+        rows.extend(self.summaries().map(|s| summary_cells(s, |v| v.to_owned())));
+        let mut out = format!(
+            "baseline: {}\ncurrent:  {}\n{}\n\n{}",
+            self.baseline,
+            self.current,
+            self.time_note(),
+            aligned(
+                &rows,
+                &[false, true, true, true, true, true, true, false, false]
+            ),
+        );
+        if !self.changes.is_empty() {
+            out += &format!("\nchanged results ({}):\n", jobs(self.overall.changed));
+            let rows: Vec<Vec<String>> = self
+                .changes
+                .iter()
+                .map(|c| {
+                    let mut row = job_cells(&c.job);
+                    row.extend([c.field.to_owned(), c.baseline.clone()]);
+                    row.extend(["->".to_owned(), c.current.clone()]);
+                    row
+                })
+                .collect();
+            out += &indent(&aligned(&rows, &[false; 7]));
+        }
+        for (title, list) in self.missing_lists() {
+            out += &format!("\n{title} ({}):\n", jobs(list.len()));
+            let rows: Vec<Vec<String>> = list.iter().map(job_cells).collect();
+            out += &indent(&aligned(&rows, &[false; 3]));
+        }
+        let (status, details) = self.headline();
+        out + &format!("\n{status}; {details}\n")
+    }
+
+    fn missing_lists(&self) -> impl Iterator<Item = (&'static str, &Vec<JobKey>)> {
+        [
+            ("missing in current", &self.missing_in_current),
+            (
+                "new in current (not in baseline)",
+                &self.missing_in_baseline,
+            ),
+        ]
+        .into_iter()
+        .filter(|(_, jobs)| !jobs.is_empty())
+    }
+
+    fn markdown(&self) -> String {
+        let (status, details) = self.headline();
+        let mut out = format!(
+            "**idabench compare: {status}**: {details}\n\nBaseline `{}`, current `{}`. {}\n\n",
+            self.baseline,
+            self.current,
+            self.time_note()
+        );
+        for warning in &self.warnings {
+            out += &format!("> warning: {warning}\n\n");
+        }
+        let overall = summary_cells(&self.overall, |_| "**overall**".to_owned());
+        out += &md_table(
+            &TABLE_HEADER,
+            "|---|--:|--:|--:|--:|--:|--:|---|---|",
+            self.variants
+                .iter()
+                .map(|s| summary_cells(s, md_code))
+                .chain(std::iter::once(overall)),
+        );
+        if !self.changes.is_empty() {
+            out += &format!(
+                "\n#### Changed results ({})\n\n",
+                jobs(self.overall.changed)
+            );
+            out += &md_table(
+                &[
+                    "dataset", "instance", "variant", "field", "baseline", "current",
+                ],
+                "|---|---|---|---|--:|--:|",
+                self.changes.iter().map(|c| {
+                    let mut cells: Vec<String> =
+                        job_cells(&c.job).iter().map(|v| md_code(v)).collect();
+                    cells.extend([c.field.to_owned(), c.baseline.clone(), c.current.clone()]);
+                    cells
+                }),
+            );
+        }
+        for (title, list) in self.missing_lists() {
+            out += &format!("\n#### {title} ({})\n\n", jobs(list.len()));
+            out += &md_table(
+                &["dataset", "instance", "variant"],
+                "|---|---|---|",
+                list.iter()
+                    .map(|j| job_cells(j).iter().map(|v| md_code(v)).collect()),
+            );
+        }
+        out
+    }
+
+    fn csv(&self) -> String {
+        let mut writer = csv::Writer::from_writer(Vec::new());
+        let float = |x: Option<f64>| x.map_or_else(String::new, |x| format!("{x:.4}"));
+        let summary = |s: &VariantComparison, kind: &str| {
+            let mut row = vec![
+                s.variant.clone(),
+                s.jobs_compared.to_string(),
+                s.changed.to_string(),
+                s.missing_in_current.to_string(),
+                s.missing_in_baseline.to_string(),
+                s.time.timed.to_string(),
+                s.time.untimed.to_string(),
+                float(s.time.geomean),
+                float(s.time.interval.map(|i| i.0)),
+                float(s.time.interval.map(|i| i.1)),
+                s.time.verdict.to_string(),
+                kind.to_owned(),
+            ];
+            row.resize(CSV_HEADER.len(), String::new());
+            row
+        };
+        // A job fills `variant` and the job columns only, so that each column holds one kind of
+        // value and a reader can select rows by `kind`.
+        let job = |kind: &str, job: &JobKey, field: &str, baseline: &str, current: &str| {
+            let mut row = vec![String::new(); CSV_SUMMARY_COLUMNS];
+            row[0] = job.variant.clone();
+            row.extend(
+                [kind, &job.dataset, &job.instance, field, baseline, current].map(str::to_owned),
+            );
+            row
+        };
+        let rows = self
+            .variants
+            .iter()
+            .map(|s| summary(s, "variant"))
+            .chain(std::iter::once(summary(&self.overall, "overall")))
+            .chain(
+                self.changes
+                    .iter()
+                    .map(|c| job("changed", &c.job, c.field, &c.baseline, &c.current)),
+            )
+            .chain(
+                self.missing_in_current
+                    .iter()
+                    .map(|j| job("missing_in_current", j, "", "", "")),
+            )
+            .chain(
+                self.missing_in_baseline
+                    .iter()
+                    .map(|j| job("missing_in_baseline", j, "", "", "")),
+            );
+        for row in std::iter::once(CSV_HEADER.map(str::to_owned).to_vec()).chain(rows) {
+            writer
+                .write_record(&row)
+                .expect("writing CSV to memory cannot fail");
+        }
+        let bytes = writer
+            .into_inner()
+            .expect("writing CSV to memory cannot fail");
+        String::from_utf8(bytes).expect("CSV written from strings is UTF-8")
+    }
+}
+
+/// The summary columns come first, as they were before the job columns existed, so that scripts
+/// reading them by position keep working.
+const CSV_HEADER: [&str; 17] = [
+    "variant",
+    "jobs_compared",
+    "changed",
+    "missing_in_current",
+    "missing_in_baseline",
+    "timed",
+    "untimed",
+    "time_ratio_geomean",
+    "ci_low",
+    "ci_high",
+    "verdict",
+    "kind",
+    "dataset",
+    "instance",
+    "field",
+    "baseline",
+    "current",
+];
+
+/// `variant` up to `verdict`.
+const CSV_SUMMARY_COLUMNS: usize = 11;
+
+const TABLE_HEADER: [&str; 9] = [
+    "variant",
+    "jobs",
+    "changed",
+    "missing",
+    "new",
+    "timed",
+    "time ratio",
+    "95% interval",
+    "verdict",
+];
+
+fn summary_cells(s: &VariantComparison, variant: impl Fn(&str) -> String) -> Vec<String> {
+    vec![
+        variant(&s.variant),
+        s.jobs_compared.to_string(),
+        s.changed.to_string(),
+        s.missing_in_current.to_string(),
+        s.missing_in_baseline.to_string(),
+        s.time.timed.to_string(),
+        s.time
+            .geomean
+            .map_or_else(|| "-".to_owned(), |g| format!("{g:.3}")),
+        s.time
+            .interval
+            .map_or_else(|| "-".to_owned(), |(l, h)| format!("[{l:.3}, {h:.3}]")),
+        s.time.verdict.to_string(),
+    ]
+}
+
+/// The overall ratio, its interval and how many instances it rests on.
+fn ratio_and_interval(time: &TimeStats) -> String {
+    match (time.geomean, time.interval) {
+        (Some(g), Some((l, h))) => {
+            format!(
+                "ratio {g:.3} [{l:.3}, {h:.3}] over {} instances",
+                time.units
+            )
+        }
+        (Some(g), None) => format!("ratio {g:.3} from a single instance"),
+        _ => "no timed jobs".to_owned(),
+    }
+}
+
+/// Seconds in the largest unit that keeps a whole part: `0.001` is `1 ms`.
+fn duration(seconds: f64) -> String {
+    let (value, unit) = if seconds >= 1.0 {
+        (seconds, "s")
+    } else if seconds >= 1e-3 {
+        (seconds * 1e3, "ms")
+    } else {
+        (seconds * 1e6, "µs")
+    };
+    let digits = format!("{value:.3}");
+    let digits = digits.trim_end_matches('0').trim_end_matches('.');
+    format!("{digits} {unit}")
+}
+
+fn jobs(n: usize) -> String {
+    if n == 1 {
+        "1 job".to_owned()
+    } else {
+        format!("{n} jobs")
+    }
+}
+
+fn job_cells(job: &JobKey) -> Vec<String> {
+    vec![
+        job.dataset.clone(),
+        job.instance.clone(),
+        job.variant.clone(),
+    ]
+}
+
+/// Columns padded to their widest cell; `right[i]` right-aligns column `i`.
+fn aligned(rows: &[Vec<String>], right: &[bool]) -> String {
+    let mut widths = vec![0; right.len()];
+    for row in rows {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    let mut out = String::new();
+    for row in rows {
+        let cells: Vec<String> = row
+            .iter()
+            .zip(widths.iter().zip(right))
+            .map(|(cell, (&w, &right))| {
+                if right {
+                    format!("{cell:>w$}")
+                } else {
+                    format!("{cell:<w$}")
+                }
+            })
+            .collect();
+        out += cells.join("  ").trim_end();
+        out.push('\n');
+    }
+    out
+}
+
+fn indent(block: &str) -> String {
+    block.lines().map(|line| format!("  {line}\n")).collect()
+}
+
+/// A code span that cannot break the table: `|` would end the cell, and a backtick the span.
+fn md_code(value: &str) -> String {
+    format!("`{}`", value.replace('|', "\\|").replace('`', "'"))
+}
+
+fn md_table(header: &[&str], rule: &str, rows: impl Iterator<Item = Vec<String>>) -> String {
+    let mut out = format!("| {} |\n{rule}\n", header.join(" | "));
+    for row in rows {
+        out += &format!("| {} |\n", row.join(" | "));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compare::fixtures::*;
+    use crate::compare::{compare, CompareOptions};
+    use crate::record::Status;
+
+    #[test]
+    fn durations_are_shown_in_a_readable_unit() {
+        assert_eq!(duration(0.001), "1 ms");
+        assert_eq!(duration(0.0025), "2.5 ms");
+        assert_eq!(duration(0.00005), "50 µs");
+        assert_eq!(duration(2.0), "2 s");
+    }
+
+    #[test]
+    fn csv_output_is_one_row_per_variant_and_overall() {
+        let c = compare(&baseline(), &scaled(|_| 1.5), &CompareOptions::default());
+        let csv = c.render(RenderFormat::Csv);
+        let lines: Vec<&str> = csv.lines().collect();
+        assert_eq!(
+            lines[0],
+            "variant,jobs_compared,changed,missing_in_current,missing_in_baseline,timed,untimed,\
+             time_ratio_geomean,ci_low,ci_high,verdict,kind,dataset,instance,field,baseline,current"
+        );
+        assert_eq!(lines.len(), 4);
+        assert_eq!(
+            lines[3],
+            "overall,40,0,0,0,40,0,1.5000,1.5000,1.5000,regressed,overall,,,,,"
+        );
+    }
+
+    #[test]
+    fn csv_output_lists_changed_fields_and_jobs_in_one_run_only() {
+        let base = baseline();
+        let mut cur = baseline();
+        cur.records[0].status = Status::NodeLimit;
+        cur.records[0].length = None;
+        cur.records[23].nodes_generated = 12345;
+        cur.records.remove(3);
+        cur.records.push(record(21, VARIANTS[0], 1.0));
+        let c = compare(&base, &cur, &CompareOptions::default());
+        let csv = c.render(RenderFormat::Csv);
+        let mut reader = csv::Reader::from_reader(csv.as_bytes());
+        let header = reader.headers().unwrap().clone();
+        let column = |name: &str| header.iter().position(|h| h == name).unwrap();
+        let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+        let kinds: Vec<&str> = rows.iter().map(|r| &r[column("kind")]).collect();
+        assert_eq!(
+            kinds,
+            [
+                "variant",
+                "variant",
+                "overall",
+                "changed",
+                "changed",
+                "changed",
+                "missing_in_current",
+                "missing_in_baseline"
+            ]
+        );
+        let jobs: Vec<Vec<&str>> = rows[3..]
+            .iter()
+            .map(|r| {
+                [
+                    "dataset", "instance", "variant", "field", "baseline", "current",
+                ]
+                .map(|name| &r[column(name)])
+                .to_vec()
+            })
+            .collect();
+        assert_eq!(
+            jobs,
+            [
+                [
+                    "korf100",
+                    "1",
+                    VARIANTS[0],
+                    "status",
+                    "solved",
+                    "node_limit"
+                ],
+                ["korf100", "1", VARIANTS[0], "length", "51", "-"],
+                [
+                    "korf100",
+                    "4",
+                    VARIANTS[1],
+                    "nodes_generated",
+                    "1148",
+                    "12345"
+                ],
+                ["korf100", "4", VARIANTS[0], "", "", ""],
+                ["korf100", "21", VARIANTS[0], "", "", ""],
+            ]
+        );
+        // Job rows leave the summary figures empty.
+        assert!(rows[3..]
+            .iter()
+            .all(|r| (column("jobs_compared")..=column("verdict")).all(|i| r[i].is_empty())));
+        assert_eq!(&rows[2][column("changed")], "2");
+    }
+}
