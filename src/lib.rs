@@ -1,6 +1,7 @@
 //! idabench: a parallel batch benchmarking harness for IDA* on permutation puzzles.
 
 pub mod app;
+pub mod atomic;
 pub mod batch;
 pub mod cli;
 pub mod clock;
