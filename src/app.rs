@@ -236,8 +236,7 @@ fn run_batch(args: RunArgs) -> Result<Done, Error> {
     let mut datasets: Vec<Dataset> = Vec::new();
     let mut infos = Vec::new();
     for path in &args.datasets {
-        let bytes = fs::read(path)
-            .map_err(|e| Error::input(format!("{}: cannot read: {e}", path.display())))?;
+        let bytes = dataset::read(path)?;
         let d = dataset::parse(path, &bytes)?;
         if let Some(other) = datasets.iter().find(|o| o.name == d.name) {
             return Err(Error::input(format!(

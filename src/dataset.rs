@@ -23,10 +23,12 @@
 
 use crate::domains::tiles::{self, Tiles};
 use crate::solve::{DomainKind, Puzzle};
+use crate::text::{self, shorten, ReadError};
 use csv::ByteRecord;
 use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 use std::fmt;
+use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -101,13 +103,38 @@ impl std::error::Error for DatasetError {}
 
 /// Reads and validates the dataset at `path`.
 pub fn load(path: &Path) -> Result<Dataset, DatasetError> {
-    let bytes = std::fs::read(path).map_err(|e| DatasetError {
+    parse(path, &read(path)?)
+}
+
+/// The bytes of the dataset file at `path`, refused past `text::MAX_INPUT_BYTES` (1 GiB) or at
+/// a line longer than `text::MAX_LINE_BYTES` (1 MiB), so that `/dev/zero` or a runaway file
+/// stops with a message instead of filling the memory.
+pub fn read(path: &Path) -> Result<Vec<u8>, DatasetError> {
+    let fail = |line: Option<u64>, message: String| DatasetError {
         path: path.to_path_buf(),
-        line: None,
+        line,
         column: None,
-        message: format!("cannot read the dataset: {e}"),
-    })?;
-    parse(path, &bytes)
+        message,
+    };
+    let cannot_read = |e: std::io::Error| fail(None, format!("cannot read the dataset: {e}"));
+    let too_large = |e: ReadError| {
+        let hint = match e {
+            ReadError::TooLarge(_) => " for a dataset: split it into several files",
+            _ => "",
+        };
+        fail(e.line(), format!("{e}{hint}"))
+    };
+    let file = File::open(path).map_err(cannot_read)?;
+    // A regular file's size is known: one too large is refused before a byte is read.
+    if let Ok(m) = file.metadata() {
+        if m.is_file() && m.len() > text::MAX_INPUT_BYTES {
+            return Err(too_large(ReadError::TooLarge(text::MAX_INPUT_BYTES)));
+        }
+    }
+    text::read_bounded(file, text::BOUNDS).map_err(|e| match e {
+        ReadError::Io(e) => cannot_read(e),
+        e => too_large(e),
+    })
 }
 
 /// Validates dataset `bytes` as if read from `path` (which only names the file in errors and
@@ -608,15 +635,6 @@ fn fast_permutation(text: &str, n: usize, cells: &mut [u8; 256]) -> Result<(), (
     }
 }
 
-/// Keeps a quoted value from swamping the message (a stray data row can be hundreds of bytes).
-fn shorten(s: &str) -> String {
-    const MAX: usize = 40;
-    match s.char_indices().nth(MAX) {
-        Some((at, _)) => format!("{}...", &s[..at]),
-        None => s.to_owned(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -907,6 +925,44 @@ mod tests {
             let e = parse(p, text.as_bytes()).unwrap_err().to_string();
             assert!(e.starts_with(want), "wanted '{want}', got '{e}'");
         }
+    }
+
+    #[test]
+    fn long_lines_and_files_stop_the_read_with_the_file_and_line() {
+        let dir = std::env::temp_dir().join(format!("idabench-dataset-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("long.csv");
+        let mut text = String::from("id,domain,size,start\n1,tiles,3x3,1 2 3 4 5 6 7 8 0\n");
+        text.push_str(&"x".repeat(text::MAX_LINE_BYTES + 1));
+        std::fs::write(&path, &text).unwrap();
+        let e = load(&path).map(|_| ()).unwrap_err();
+        // A sparse file just over the limit: its size is refused before it is read.
+        let huge = dir.join("huge.csv");
+        std::fs::File::create(&huge)
+            .and_then(|f| f.set_len(text::MAX_INPUT_BYTES + 1))
+            .unwrap();
+        let too_large = load(&huge).map(|_| ()).unwrap_err();
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(e.line, Some(3));
+        assert!(
+            e.to_string().ends_with(
+                "long.csv:3: line longer than the limit of 1048576 bytes (1 MiB); is it a text file?"
+            ),
+            "{e}"
+        );
+        assert_eq!(
+            too_large.message,
+            "larger than the limit of 1073741824 bytes (1 GiB) for a dataset: split it into several files"
+        );
+    }
+
+    #[test]
+    fn devices_without_an_end_are_read_up_to_the_bound() {
+        let e = load(Path::new("/dev/zero")).map(|_| ()).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "/dev/zero:1: line longer than the limit of 1048576 bytes (1 MiB); is it a text file?"
+        );
     }
 
     /// Every permutation of 0..9 in lexicographic order, `count` of them.

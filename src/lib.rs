@@ -16,3 +16,4 @@ pub mod report;
 pub mod rng;
 pub mod search;
 pub mod solve;
+pub mod text;
