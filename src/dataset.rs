@@ -199,7 +199,7 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Dataset, DatasetError> {
                     "id",
                     format!(
                         "duplicate id '{}': already used on line {first}; ids must be unique in the file",
-                        instance.id
+                        shorten(&instance.id)
                     ),
                 ),
             ));
@@ -371,7 +371,8 @@ impl Columns {
             }
             if let Some(j) = names[i + 1..].iter().position(|n| n == name) {
                 return Err(Fault::plain(format!(
-                    "the header names column '{name}' twice (fields {} and {}): each column once",
+                    "the header names column '{}' twice (fields {} and {}): each column once",
+                    shorten(name),
                     i + 1,
                     i + j + 2
                 )));
@@ -449,7 +450,10 @@ impl Columns {
             } else {
                 Fault::at(
                     "domain",
-                    format!("unknown domain '{domain_name}': expected one of {known}"),
+                    format!(
+                        "unknown domain '{}': expected one of {known}",
+                        shorten(domain_name)
+                    ),
                 )
             }
         })?;
@@ -963,6 +967,25 @@ mod tests {
             e.to_string(),
             "/dev/zero:1: line longer than the limit of 1048576 bytes (1 MiB); is it a text file?"
         );
+    }
+
+    #[test]
+    fn echoed_values_are_cut() {
+        let long = "7".repeat(10_000_000);
+        let p = Path::new("mem.csv");
+        for text in [
+            format!("id,domain,size,start\n1,tiles,{long},1 2 3\n"),
+            format!("id,domain,size,start\n1,tiles,3x3,1 2 3 {long} 5 6 7 8 0\n"),
+            format!("id,domain,size,start\n1,{long},3x3,1 2 3 4 5 6 7 8 0\n"),
+            format!("id,domain,size,start\n{long},tiles,3x3,1 2 3 4 5 6 7 8 0\n{long},tiles,3x3,1 2 3 4 5 6 7 8 0\n"),
+            format!("id,domain,size,start,{long},{long}\n"),
+            format!("id,domain,size,start,optimal\n1,tiles,3x3,1 2 3 4 5 6 7 8 0,{long}x\n"),
+            format!("id,domain,size,start\n1,rotation,{long},1 2 3\n"),
+            format!("id,domain,size,start\n1,booksort,,1 2 {long}\n"),
+        ] {
+            let e = parse(p, text.as_bytes()).unwrap_err().to_string();
+            assert!(e.len() < 400 && e.contains("7777777..."), "{}", &e[..e.len().min(400)]);
+        }
     }
 
     /// Every permutation of 0..9 in lexicographic order, `count` of them.

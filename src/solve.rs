@@ -7,6 +7,7 @@ use crate::domains::rotation::{Center, Rotation, RotationState};
 use crate::domains::tiles::{self, LinearConflict, Manhattan, Misplaced, TileState, Tiles};
 use crate::record::Status;
 use crate::search::{self, Domain, Heuristic, Limits, Outcome, Step, Variant, Zero};
+use crate::text::shorten;
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -185,7 +186,7 @@ impl Puzzle {
                 if !size.is_empty() {
                     return Err((
                         "size",
-                        format!("'{size}': the board is fixed; leave size empty"),
+                        format!("'{}': the board is fixed; leave size empty", shorten(size)),
                     ));
                 }
                 let start = Rotation::parse(start).map_err(|e| ("start", e))?;
@@ -199,7 +200,10 @@ impl Puzzle {
                 if !size.is_empty() && size != n.to_string() {
                     return Err((
                         "size",
-                        format!("'{size}': the start has {n} books; leave size empty or write {n}"),
+                        format!(
+                            "'{}': the start has {n} books; leave size empty or write {n}",
+                            shorten(size)
+                        ),
                     ));
                 }
                 static SHARED: [OnceLock<Arc<Booksort>>; 16] = [const { OnceLock::new() }; 16];
@@ -210,7 +214,7 @@ impl Puzzle {
                 if !size.is_empty() && size != "5x5" {
                     return Err((
                         "size",
-                        format!("'{size}': the board is 5x5; leave size empty"),
+                        format!("'{}': the board is 5x5; leave size empty", shorten(size)),
                     ));
                 }
                 let start = Knights::parse(start).map_err(|e| ("start", e))?;

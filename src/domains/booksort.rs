@@ -11,6 +11,7 @@
 //! judge's answer is "5 or more".
 
 use crate::search::{Domain, Heuristic};
+use crate::text::shorten;
 
 pub const MAX_BOOKS: usize = 15;
 /// The longest answer the judge asks for; anything longer is "5 or more".
@@ -44,7 +45,10 @@ pub fn judge_answer(length: Option<u32>) -> String {
 }
 
 fn out_of_range(book: &str, position: usize, n: usize) -> String {
-    format!("book {book} at position {position} is out of range: the books are numbered 1 to {n}")
+    format!(
+        "book {} at position {position} is out of range: the books are numbered 1 to {n}",
+        shorten(book)
+    )
 }
 
 impl Booksort {
@@ -98,8 +102,9 @@ impl Booksort {
             .map(|(p, tok)| {
                 let v: u64 = tok.parse().map_err(|_| {
                     format!(
-                        "token {} '{tok}' is not a book number (expected 1 to {})",
+                        "token {} '{}' is not a book number (expected 1 to {})",
                         p + 1,
+                        shorten(tok),
                         d.n
                     )
                 })?;

@@ -8,6 +8,7 @@
 //! when the two parities agree, and every solution's length has the parity of that distance.
 
 use crate::search::{Domain, Heuristic};
+use crate::text::shorten;
 
 pub const MIN_SIDE: usize = 2;
 pub const MAX_SIDE: usize = 16;
@@ -52,7 +53,8 @@ pub struct Tiles {
 pub fn parse_size(text: &str) -> Result<(usize, usize), String> {
     let bad = || {
         format!(
-            "invalid size '{text}': expected WIDTHxHEIGHT such as 3x3 or 4x4, each side {MIN_SIDE} to {MAX_SIDE}"
+            "invalid size '{}': expected WIDTHxHEIGHT such as 3x3 or 4x4, each side {MIN_SIDE} to {MAX_SIDE}",
+            shorten(text)
         )
     };
     let (w, h) = text.trim().split_once(['x', 'X']).ok_or_else(bad)?;
@@ -63,7 +65,8 @@ pub fn parse_size(text: &str) -> Result<(usize, usize), String> {
     }
     if w * h > MAX_CELLS {
         return Err(format!(
-            "invalid size '{text}': at most {MAX_CELLS} cells (16x15), found {}",
+            "invalid size '{}': at most {MAX_CELLS} cells (16x15), found {}",
+            shorten(text),
             w * h
         ));
     }
@@ -77,8 +80,9 @@ pub fn parse_permutation(text: &str, n: usize) -> Result<Vec<u8>, String> {
     for (i, tok) in text.split_whitespace().enumerate() {
         let v: usize = tok.parse().map_err(|_| {
             format!(
-                "token {} '{tok}' is not a tile number (expected 0 to {})",
+                "token {} '{}' is not a tile number (expected 0 to {})",
                 i + 1,
+                shorten(tok),
                 n - 1
             )
         })?;
