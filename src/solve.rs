@@ -151,16 +151,21 @@ pub enum Puzzle {
 
 impl Puzzle {
     /// A sliding-tile puzzle of `width` x `height`; `goal` defaults to 1..n-1 then the blank.
-    pub fn tiles(size: &str, start: &str, goal: Option<&str>) -> Result<Puzzle, String> {
-        let (w, h) = tiles::parse_size(size)?;
+    /// An error names the field at fault.
+    pub fn tiles(
+        size: &str,
+        start: &str,
+        goal: Option<&str>,
+    ) -> Result<Puzzle, (&'static str, String)> {
+        let (w, h) = tiles::parse_size(size).map_err(|e| ("size", e))?;
         let n = w * h;
-        let start = tiles::parse_permutation(start, n).map_err(|e| format!("start: {e}"))?;
+        let start = tiles::parse_permutation(start, n).map_err(|e| ("start", e))?;
         let goal = match goal {
-            Some(g) => tiles::parse_permutation(g, n).map_err(|e| format!("goal: {e}"))?,
+            Some(g) => tiles::parse_permutation(g, n).map_err(|e| ("goal", e))?,
             None => tiles::default_goal(n),
         };
-        let domain = Arc::new(Tiles::new(w, h, &goal)?);
-        let start = domain.state(&start)?;
+        let domain = Arc::new(Tiles::new(w, h, &goal).map_err(|e| ("goal", e))?);
+        let start = domain.state(&start).map_err(|e| ("start", e))?;
         Ok(Puzzle::Tiles { domain, start })
     }
 
@@ -181,7 +186,7 @@ impl Puzzle {
         }
         let size = size.trim();
         match kind {
-            DomainKind::Tiles => Puzzle::tiles(size, start, goal).map_err(|e| ("start", e)),
+            DomainKind::Tiles => Puzzle::tiles(size, start, goal),
             DomainKind::Rotation => {
                 if !size.is_empty() {
                     return Err((
