@@ -17,7 +17,7 @@ use crate::record::{self, DatasetInfo, Manifest, Record, Status};
 use crate::report::{self, RunsWriter};
 use crate::search::Limits;
 use crate::solve::{self, DomainKind, Puzzle, Spec};
-use crate::text::shorten;
+use crate::text::{self, shorten};
 use serde_json::json;
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
@@ -53,9 +53,7 @@ fn solve_one(args: SolveArgs) -> Result<Done, Error> {
         if args.format != Format::Judge {
             return Err(Error::input("--problem goes with --format judge"));
         }
-        let mut input = String::new();
-        std::io::Read::read_to_string(&mut std::io::stdin(), &mut input)
-            .map_err(|e| Error::input(format!("stdin: {e}")))?;
+        let input = read_judge_input()?;
         let out = judge::answer(problem, &input)
             .map_err(|e| Error::input(format!("{}: {e}", problem.name())))?;
         print!("{out}");
@@ -126,6 +124,22 @@ fn solve_one(args: SolveArgs) -> Result<Done, Error> {
         }
     }
     Ok(Done::Ok)
+}
+
+/// Judge input on stdin, within the bounds datasets have (`text::BOUNDS`).
+fn read_judge_input() -> Result<String, Error> {
+    let bytes = text::read_bounded(std::io::stdin().lock(), text::BOUNDS).map_err(|e| {
+        Error::input(match e.line() {
+            Some(line) => format!("stdin:{line}: {e}"),
+            None => format!("stdin: {e}"),
+        })
+    })?;
+    String::from_utf8(bytes).map_err(|e| {
+        Error::input(format!(
+            "stdin: not UTF-8 text (byte {} is not valid UTF-8)",
+            e.utf8_error().valid_up_to() + 1
+        ))
+    })
 }
 
 fn generate_dataset(args: GenerateArgs) -> Result<Done, Error> {
