@@ -62,14 +62,7 @@ fn solve_one(args: SolveArgs) -> Result<Done, Error> {
     let Some(start) = &args.start else {
         return Err(Error::input("--start is required"));
     };
-    let kind = DomainKind::parse(&args.domain).ok_or_else(|| {
-        let known: Vec<&str> = DomainKind::ALL.iter().map(|d| d.name()).collect();
-        Error::input(format!(
-            "--domain: unknown domain '{}': expected one of {}",
-            args.domain,
-            known.join(", ")
-        ))
-    })?;
+    let kind = domain_kind(&args.domain)?;
     if kind == DomainKind::Tiles && args.size.is_none() {
         return Err(Error::input(
             "--size: domain tiles needs WIDTHxHEIGHT, e.g. --size 4x4",

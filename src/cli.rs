@@ -254,7 +254,8 @@ pub fn parse_problem(s: &str) -> Result<Problem, String> {
     Problem::parse(s).ok_or_else(|| {
         let names: Vec<&str> = Problem::ALL.iter().map(|p| p.name()).collect();
         format!(
-            "unknown problem '{s}': expected one of {}",
+            "unknown problem '{}': expected one of {}",
+            shorten(s),
             names.join(", ")
         )
     })
@@ -263,14 +264,15 @@ pub fn parse_problem(s: &str) -> Result<Problem, String> {
 pub fn parse_heuristic(s: &str) -> Result<HeuristicKind, String> {
     HeuristicKind::parse(s).ok_or_else(|| {
         format!(
-            "unknown heuristic '{s}': expected one of {}",
+            "unknown heuristic '{}': expected one of {}",
+            shorten(s),
             crate::solve::names(&HeuristicKind::ALL)
         )
     })
 }
 
 pub fn parse_step(s: &str) -> Result<Step, String> {
-    Step::parse(s).ok_or_else(|| format!("unknown step '{s}': expected 1, 2 or next"))
+    Step::parse(s).ok_or_else(|| format!("unknown step '{}': expected 1, 2 or next", shorten(s)))
 }
 
 /// `--count`: `run` refuses a dataset without instances, so none is made.
@@ -288,7 +290,10 @@ pub fn parse_count(s: &str) -> Result<u64, String> {
 pub fn parse_seconds(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
         Ok(v) if v.is_finite() && v > 0.0 && v < 1e9 => Ok(v),
-        _ => Err(format!("'{s}' is not a positive number of seconds")),
+        _ => Err(format!(
+            "'{}' is not a positive number of seconds",
+            shorten(s)
+        )),
     }
 }
 

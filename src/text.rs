@@ -153,6 +153,23 @@ pub fn shorten(s: &str) -> String {
     }
 }
 
+/// `message` with every value it quotes ('...') shortened: for messages that echo a value
+/// verbatim and are not ours to change (clap's).
+pub fn shorten_quoted(message: &str) -> String {
+    message
+        .split('\'')
+        .enumerate()
+        .map(|(i, part)| {
+            if i % 2 == 1 {
+                shorten(part)
+            } else {
+                part.to_owned()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("'")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -242,5 +259,14 @@ mod tests {
             format!("{}...", "y".repeat(40))
         );
         assert_eq!(shorten(&"é".repeat(41)), format!("{}...", "é".repeat(40)));
+        let long = "h".repeat(1000);
+        let cut = format!("{}...", "h".repeat(40));
+        assert_eq!(
+            shorten_quoted(&format!(
+                "invalid value '{long}' for '--x <X>': unknown '{long}'\n"
+            )),
+            format!("invalid value '{cut}' for '--x <X>': unknown '{cut}'\n")
+        );
+        assert_eq!(shorten_quoted("no quotes"), "no quotes");
     }
 }
