@@ -20,6 +20,9 @@
 //! values, a trailing comma on every line (an extra unnamed column), blank lines (and rows of
 //! empty fields, as spreadsheets export them). Bytes that are not UTF-8 are an error only in the
 //! columns above: ignored columns stay ignored.
+//!
+//! A file is read within `text::BOUNDS` (at most 1 GiB, lines of at most 1 MiB): past either, the
+//! read stops with an error, so a device without an end cannot exhaust the memory.
 
 use crate::domains::tiles::{self, Tiles};
 use crate::solve::{DomainKind, Puzzle};
