@@ -1,5 +1,6 @@
 //! Subcommand glue: the only module that touches paths, stdout and exit codes.
 
+use crate::atomic::{self, Failure};
 use crate::batch::{self, Job};
 use crate::cli::{
     Cli, Command, CompareArgs, CompareFormat, Format, GenerateArgs, LimitArgs, OnOff, RunArgs,
@@ -16,10 +17,12 @@ use crate::record::{self, DatasetInfo, Manifest, Record, Status};
 use crate::report::{self, RunsWriter};
 use crate::search::Limits;
 use crate::solve::{self, DomainKind, Puzzle, Spec};
+use crate::text::{self, shorten};
 use serde_json::json;
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::fs;
+use std::io::{ErrorKind, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -50,9 +53,7 @@ fn solve_one(args: SolveArgs) -> Result<Done, Error> {
         if args.format != Format::Judge {
             return Err(Error::input("--problem goes with --format judge"));
         }
-        let mut input = String::new();
-        std::io::Read::read_to_string(&mut std::io::stdin(), &mut input)
-            .map_err(|e| Error::input(format!("stdin: {e}")))?;
+        let input = read_judge_input()?;
         let out = judge::answer(problem, &input)
             .map_err(|e| Error::input(format!("{}: {e}", problem.name())))?;
         print!("{out}");
@@ -61,14 +62,7 @@ fn solve_one(args: SolveArgs) -> Result<Done, Error> {
     let Some(start) = &args.start else {
         return Err(Error::input("--start is required"));
     };
-    let kind = DomainKind::parse(&args.domain).ok_or_else(|| {
-        let known: Vec<&str> = DomainKind::ALL.iter().map(|d| d.name()).collect();
-        Error::input(format!(
-            "--domain: unknown domain '{}': expected one of {}",
-            args.domain,
-            known.join(", ")
-        ))
-    })?;
+    let kind = domain_kind(&args.domain)?;
     if kind == DomainKind::Tiles && args.size.is_none() {
         return Err(Error::input(
             "--size: domain tiles needs WIDTHxHEIGHT, e.g. --size 4x4",
@@ -125,15 +119,24 @@ fn solve_one(args: SolveArgs) -> Result<Done, Error> {
     Ok(Done::Ok)
 }
 
+/// Judge input on stdin, within the bounds datasets have (`text::BOUNDS`).
+fn read_judge_input() -> Result<String, Error> {
+    let bytes = text::read_bounded(std::io::stdin().lock(), text::BOUNDS).map_err(|e| {
+        Error::input(match e.line() {
+            Some(line) => format!("stdin:{line}: {e}"),
+            None => format!("stdin: {e}"),
+        })
+    })?;
+    String::from_utf8(bytes).map_err(|e| {
+        Error::input(format!(
+            "stdin: not UTF-8 text (byte {} is not valid UTF-8)",
+            e.utf8_error().valid_up_to() + 1
+        ))
+    })
+}
+
 fn generate_dataset(args: GenerateArgs) -> Result<Done, Error> {
-    let Some(kind) = DomainKind::parse(&args.domain) else {
-        let known: Vec<&str> = DomainKind::ALL.iter().map(|d| d.name()).collect();
-        return Err(Error::input(format!(
-            "--domain: unknown domain '{}': expected one of {}",
-            args.domain,
-            known.join(", ")
-        )));
-    };
+    let kind = domain_kind(&args.domain)?;
     let mode = match (args.all, args.count, args.walk) {
         (true, _, _) => generate::Mode::All,
         (false, Some(count), None) => generate::Mode::Random {
@@ -145,58 +148,148 @@ fn generate_dataset(args: GenerateArgs) -> Result<Done, Error> {
             seed: args.seed,
             moves,
         },
-        (false, None, _) => return Err(Error::input("give --all or --count N")),
+        (false, None, _) => return Err(Error::usage("give --all or --count N")),
     };
-    let mut bytes = Vec::new();
-    if kind == DomainKind::Tiles {
-        let size = args
-            .size
-            .as_deref()
-            .ok_or_else(|| Error::input("--size: tiles need WIDTHxHEIGHT, e.g. --size 3x3"))?;
-        let (width, height) = tiles::parse_size(size).map_err(Error::input)?;
-        let goal = match &args.goal {
-            Some(g) => tiles::parse_permutation(g, width * height)
-                .map_err(|e| Error::input(format!("--goal: {e}")))?,
-            None => tiles::default_goal(width * height),
-        };
-        let spec = generate::TilesSpec {
-            width,
-            height,
-            goal,
-        };
-        generate::tiles(&spec, &mode, &mut bytes).map_err(Error::input)?;
-    } else {
-        if args.goal.is_some() {
-            return Err(Error::input(format!(
+    // Every argument is checked before the first row is written: the rows then go out as they
+    // are made, so a refusal must not come after part of a dataset.
+    let size = args
+        .size
+        .as_deref()
+        .map(str::trim)
+        .filter(|s| !s.is_empty());
+    let tiles_spec = match kind {
+        DomainKind::Tiles => {
+            let size = size
+                .ok_or_else(|| Error::usage("--size: tiles need WIDTHxHEIGHT, e.g. --size 3x3"))?;
+            let (width, height) =
+                tiles::parse_size(size).map_err(|e| Error::usage(format!("--size: {e}")))?;
+            let goal = match &args.goal {
+                Some(g) => tiles::parse_permutation(g, width * height)
+                    .map_err(|e| Error::usage(format!("--goal: {e}")))?,
+                None => tiles::default_goal(width * height),
+            };
+            Some(generate::TilesSpec {
+                width,
+                height,
+                goal,
+            })
+        }
+        _ if args.goal.is_some() => {
+            return Err(Error::usage(format!(
                 "--goal: {} has a fixed goal",
                 kind.name()
-            )));
+            )))
         }
-        let books = match (kind, args.size.as_deref()) {
-            (DomainKind::Booksort, Some(n)) => n.trim().parse().map_err(|_| {
-                Error::input(format!("--size '{n}': booksort needs the number of books"))
-            })?,
-            (DomainKind::Booksort, None) => {
-                return Err(Error::input("--size: booksort needs the number of books"))
-            }
-            _ => 0,
-        };
-        generate::fixed(kind, books, &mode, &mut bytes).map_err(Error::input)?;
-    }
+        _ => None,
+    };
+    let books = match (kind, size) {
+        (DomainKind::Booksort, Some(n)) => n.parse().map_err(|_| {
+            Error::usage(format!(
+                "--size '{}': booksort needs the number of books, 1 to 15",
+                shorten(n)
+            ))
+        })?,
+        (DomainKind::Booksort, None) => {
+            return Err(Error::usage(
+                "--size: booksort needs the number of books, 1 to 15",
+            ))
+        }
+        (DomainKind::Rotation, Some(s)) => {
+            return Err(Error::usage(format!(
+                "--size '{}': the Rotation Game's board is fixed; leave --size out",
+                shorten(s)
+            )))
+        }
+        (DomainKind::Knights, Some(s)) if s != "5x5" => {
+            return Err(Error::usage(format!(
+                "--size '{}': the knights' board is 5x5; leave --size out or give 5x5",
+                shorten(s)
+            )))
+        }
+        _ => 0,
+    };
+    let generate = |out: &mut dyn Write| match &tiles_spec {
+        Some(spec) => generate::tiles(spec, &mode, out),
+        None => generate::fixed(kind, books, &mode, out),
+    };
     match &args.out {
         None => {
-            use std::io::Write;
-            let mut stdout = std::io::stdout().lock();
-            // A closed pipe (`| head`) is the reader's choice, not an error.
-            if let Err(e) = stdout.write_all(&bytes).and_then(|_| stdout.flush()) {
-                if e.kind() != std::io::ErrorKind::BrokenPipe {
-                    return Err(Error::runtime(format!("stdout: {e}")));
+            let mut out = Watched::new(std::io::stdout().lock());
+            if let Err(message) = generate(&mut out) {
+                match out.error(Path::new("stdout"), message) {
+                    // A closed pipe (`| head`) is the reader's choice, not an error.
+                    Error::Io { source, .. } if source.kind() == ErrorKind::BrokenPipe => {}
+                    e => return Err(e),
                 }
             }
         }
-        Some(path) => report::write_atomic(path, &bytes).map_err(Error::runtime)?,
+        Some(path) => atomic::write_with(path, |file| {
+            let mut out = Watched::new(file);
+            generate(&mut out).map_err(|message| out.error(path, message))
+        })
+        .map_err(|e| match e {
+            Failure::Fill(e) => e,
+            Failure::Io(e) => Error::io(path, e),
+        })?,
     }
     Ok(Done::Ok)
+}
+
+/// A writer that keeps a copy of its first error. The generators report every failure as a
+/// message; this tells the ones caused by the output (exit 1, naming the file) from refused
+/// arguments (exit 2).
+struct Watched<W> {
+    inner: W,
+    first_error: Option<std::io::Error>,
+}
+
+impl<W: Write> Watched<W> {
+    fn new(inner: W) -> Watched<W> {
+        Watched {
+            inner,
+            first_error: None,
+        }
+    }
+
+    fn keep<T>(&mut self, result: std::io::Result<T>) -> std::io::Result<T> {
+        if let Err(e) = &result {
+            if self.first_error.is_none() && e.kind() != ErrorKind::Interrupted {
+                self.first_error = Some(std::io::Error::new(e.kind(), e.to_string()));
+            }
+        }
+        result
+    }
+
+    /// The error behind a generator's `message`: the output's, or else a refused argument.
+    fn error(&mut self, target: &Path, message: String) -> Error {
+        match self.first_error.take() {
+            Some(e) => Error::io(target, e),
+            None => Error::usage(message),
+        }
+    }
+}
+
+impl<W: Write> Write for Watched<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let result = self.inner.write(buf);
+        self.keep(result)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        let result = self.inner.flush();
+        self.keep(result)
+    }
+}
+
+fn domain_kind(name: &str) -> Result<DomainKind, Error> {
+    DomainKind::parse(name).ok_or_else(|| {
+        let known: Vec<&str> = DomainKind::ALL.iter().map(|d| d.name()).collect();
+        Error::usage(format!(
+            "--domain: unknown domain '{}': expected one of {}",
+            shorten(name),
+            known.join(", ")
+        ))
+    })
 }
 
 fn compare_runs(args: CompareArgs) -> Result<Done, Error> {
@@ -236,8 +329,7 @@ fn run_batch(args: RunArgs) -> Result<Done, Error> {
     let mut datasets: Vec<Dataset> = Vec::new();
     let mut infos = Vec::new();
     for path in &args.datasets {
-        let bytes = fs::read(path)
-            .map_err(|e| Error::input(format!("{}: cannot read: {e}", path.display())))?;
+        let bytes = dataset::read(path)?;
         let d = dataset::parse(path, &bytes)?;
         if let Some(other) = datasets.iter().find(|o| o.name == d.name) {
             return Err(Error::input(format!(

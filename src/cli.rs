@@ -4,6 +4,7 @@ use crate::domains;
 use crate::judge::Problem;
 use crate::search::Step;
 use crate::solve::HeuristicKind;
+use crate::text::shorten;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
@@ -80,8 +81,8 @@ pub struct GenerateArgs {
     /// Every solvable state, with `optimal` from a BFS (tiles, boards of at most 10 cells).
     #[arg(long, conflicts_with_all = ["count", "walk"])]
     pub all: bool,
-    /// How many instances to draw.
-    #[arg(long, value_name = "N", required_unless_present = "all")]
+    /// How many instances to draw (1 or more).
+    #[arg(long, value_name = "N", required_unless_present = "all", value_parser = parse_count)]
     pub count: Option<u64>,
     /// Seed of the random generator.
     #[arg(long, value_name = "S", default_value_t = 1)]
@@ -265,7 +266,8 @@ pub fn parse_problem(s: &str) -> Result<Problem, String> {
     Problem::parse(s).ok_or_else(|| {
         let names: Vec<&str> = Problem::ALL.iter().map(|p| p.name()).collect();
         format!(
-            "unknown problem '{s}': expected one of {}",
+            "unknown problem '{}': expected one of {}",
+            shorten(s),
             names.join(", ")
         )
     })
@@ -274,20 +276,36 @@ pub fn parse_problem(s: &str) -> Result<Problem, String> {
 pub fn parse_heuristic(s: &str) -> Result<HeuristicKind, String> {
     HeuristicKind::parse(s).ok_or_else(|| {
         format!(
-            "unknown heuristic '{s}': expected one of {}",
+            "unknown heuristic '{}': expected one of {}",
+            shorten(s),
             HeuristicKind::names()
         )
     })
 }
 
 pub fn parse_step(s: &str) -> Result<Step, String> {
-    Step::parse(s).ok_or_else(|| format!("unknown step '{s}': expected 1, 2 or next"))
+    Step::parse(s).ok_or_else(|| format!("unknown step '{}': expected 1, 2 or next", shorten(s)))
+}
+
+/// `--count`: `run` refuses a dataset without instances, so none is made.
+pub fn parse_count(s: &str) -> Result<u64, String> {
+    match s.parse::<u64>() {
+        Ok(0) => Err("expected 1 or more: a dataset without instances is refused by run".into()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!(
+            "'{}' is not a count: expected a whole number, 1 or more",
+            shorten(s)
+        )),
+    }
 }
 
 pub fn parse_seconds(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
         Ok(v) if v.is_finite() && v > 0.0 && v < 1e9 => Ok(v),
-        _ => Err(format!("'{s}' is not a positive number of seconds")),
+        _ => Err(format!(
+            "'{}' is not a positive number of seconds",
+            shorten(s)
+        )),
     }
 }
 

@@ -20,12 +20,17 @@
 //! values, a trailing comma on every line (an extra unnamed column), blank lines (and rows of
 //! empty fields, as spreadsheets export them). Bytes that are not UTF-8 are an error only in the
 //! columns above: ignored columns stay ignored.
+//!
+//! A file is read within `text::BOUNDS` (at most 1 GiB, lines of at most 1 MiB): past either, the
+//! read stops with an error, so a device without an end cannot exhaust the memory.
 
 use crate::domains::{Caches, DomainKind, Puzzle};
+use crate::text::{self, shorten, ReadError};
 use csv::ByteRecord;
 use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 use std::fmt;
+use std::fs::File;
 use std::path::{Path, PathBuf};
 
 const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
@@ -99,13 +104,38 @@ impl std::error::Error for DatasetError {}
 
 /// Reads and validates the dataset at `path`.
 pub fn load(path: &Path) -> Result<Dataset, DatasetError> {
-    let bytes = std::fs::read(path).map_err(|e| DatasetError {
+    parse(path, &read(path)?)
+}
+
+/// The bytes of the dataset file at `path`, refused past `text::MAX_INPUT_BYTES` (1 GiB) or at
+/// a line longer than `text::MAX_LINE_BYTES` (1 MiB), so that `/dev/zero` or a runaway file
+/// stops with a message instead of filling the memory.
+pub fn read(path: &Path) -> Result<Vec<u8>, DatasetError> {
+    let fail = |line: Option<u64>, message: String| DatasetError {
         path: path.to_path_buf(),
-        line: None,
+        line,
         column: None,
-        message: format!("cannot read the dataset: {e}"),
-    })?;
-    parse(path, &bytes)
+        message,
+    };
+    let cannot_read = |e: std::io::Error| fail(None, format!("cannot read the dataset: {e}"));
+    let too_large = |e: ReadError| {
+        let hint = match e {
+            ReadError::TooLarge(_) => " for a dataset: split it into several files",
+            _ => "",
+        };
+        fail(e.line(), format!("{e}{hint}"))
+    };
+    let file = File::open(path).map_err(cannot_read)?;
+    // A regular file's size is known: one too large is refused before a byte is read.
+    if let Ok(m) = file.metadata() {
+        if m.is_file() && m.len() > text::MAX_INPUT_BYTES {
+            return Err(too_large(ReadError::TooLarge(text::MAX_INPUT_BYTES)));
+        }
+    }
+    text::read_bounded(file, text::BOUNDS).map_err(|e| match e {
+        ReadError::Io(e) => cannot_read(e),
+        e => too_large(e),
+    })
 }
 
 /// Validates dataset `bytes` as if read from `path` (which only names the file in errors and
@@ -170,7 +200,7 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Dataset, DatasetError> {
                     "id",
                     format!(
                         "duplicate id '{}': already used on line {first}; ids must be unique in the file",
-                        instance.id
+                        shorten(&instance.id)
                     ),
                 ),
             ));
@@ -342,7 +372,8 @@ impl Columns {
             }
             if let Some(j) = names[i + 1..].iter().position(|n| n == name) {
                 return Err(Fault::plain(format!(
-                    "the header names column '{name}' twice (fields {} and {}): each column once",
+                    "the header names column '{}' twice (fields {} and {}): each column once",
+                    shorten(name),
                     i + 1,
                     i + j + 2
                 )));
@@ -420,7 +451,10 @@ impl Columns {
             } else {
                 Fault::at(
                     "domain",
-                    format!("unknown domain '{domain_name}': expected one of {known}"),
+                    format!(
+                        "unknown domain '{}': expected one of {known}",
+                        shorten(domain_name)
+                    ),
                 )
             }
         })?;
@@ -482,15 +516,6 @@ fn optimal(value: &str) -> Result<Option<u32>, Fault> {
                 shorten(value)
             ),
         )),
-    }
-}
-
-/// Keeps a quoted value from swamping the message (a stray data row can be hundreds of bytes).
-fn shorten(s: &str) -> String {
-    const MAX: usize = 40;
-    match s.char_indices().nth(MAX) {
-        Some((at, _)) => format!("{}...", &s[..at]),
-        None => s.to_owned(),
     }
 }
 
@@ -785,6 +810,63 @@ mod tests {
         for (text, want) in cases {
             let e = parse(p, text.as_bytes()).unwrap_err().to_string();
             assert!(e.starts_with(want), "wanted '{want}', got '{e}'");
+        }
+    }
+
+    #[test]
+    fn long_lines_and_files_stop_the_read_with_the_file_and_line() {
+        let dir = std::env::temp_dir().join(format!("idabench-dataset-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("long.csv");
+        let mut text = String::from("id,domain,size,start\n1,tiles,3x3,1 2 3 4 5 6 7 8 0\n");
+        text.push_str(&"x".repeat(text::MAX_LINE_BYTES + 1));
+        std::fs::write(&path, &text).unwrap();
+        let e = load(&path).map(|_| ()).unwrap_err();
+        // A sparse file just over the limit: its size is refused before it is read.
+        let huge = dir.join("huge.csv");
+        std::fs::File::create(&huge)
+            .and_then(|f| f.set_len(text::MAX_INPUT_BYTES + 1))
+            .unwrap();
+        let too_large = load(&huge).map(|_| ()).unwrap_err();
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(e.line, Some(3));
+        assert!(
+            e.to_string().ends_with(
+                "long.csv:3: line longer than the limit of 1048576 bytes (1 MiB); is it a text file?"
+            ),
+            "{e}"
+        );
+        assert_eq!(
+            too_large.message,
+            "larger than the limit of 1073741824 bytes (1 GiB) for a dataset: split it into several files"
+        );
+    }
+
+    #[test]
+    fn devices_without_an_end_are_read_up_to_the_bound() {
+        let e = load(Path::new("/dev/zero")).map(|_| ()).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "/dev/zero:1: line longer than the limit of 1048576 bytes (1 MiB); is it a text file?"
+        );
+    }
+
+    #[test]
+    fn echoed_values_are_cut() {
+        let long = "7".repeat(10_000_000);
+        let p = Path::new("mem.csv");
+        for text in [
+            format!("id,domain,size,start\n1,tiles,{long},1 2 3\n"),
+            format!("id,domain,size,start\n1,tiles,3x3,1 2 3 {long} 5 6 7 8 0\n"),
+            format!("id,domain,size,start\n1,{long},3x3,1 2 3 4 5 6 7 8 0\n"),
+            format!("id,domain,size,start\n{long},tiles,3x3,1 2 3 4 5 6 7 8 0\n{long},tiles,3x3,1 2 3 4 5 6 7 8 0\n"),
+            format!("id,domain,size,start,{long},{long}\n"),
+            format!("id,domain,size,start,optimal\n1,tiles,3x3,1 2 3 4 5 6 7 8 0,{long}x\n"),
+            format!("id,domain,size,start\n1,rotation,{long},1 2 3\n"),
+            format!("id,domain,size,start\n1,booksort,,1 2 {long}\n"),
+        ] {
+            let e = parse(p, text.as_bytes()).unwrap_err().to_string();
+            assert!(e.len() < 400 && e.contains("7777777..."), "{}", &e[..e.len().min(400)]);
         }
     }
 

@@ -6,6 +6,7 @@ use crate::domains::knights::{self, Knights};
 use crate::domains::rotation::{Center, Rotation};
 use crate::domains::tiles::{self, Manhattan, Tiles};
 use crate::search::{ida_star, Domain, Heuristic, Limits, Outcome, Step, Variant};
+use crate::text::shorten;
 
 /// The judge problems idabench reads and answers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -118,7 +119,8 @@ fn number<'a>(tokens: &mut impl Iterator<Item = &'a str>, what: &str) -> Result<
     let tok = tokens
         .next()
         .ok_or_else(|| format!("input ended: expected {what}"))?;
-    tok.parse().map_err(|_| format!("'{tok}': expected {what}"))
+    tok.parse()
+        .map_err(|_| format!("'{}': expected {what}", shorten(tok)))
 }
 
 fn poj3460(input: &str) -> Result<String, String> {
@@ -180,7 +182,10 @@ fn p1379(input: &str) -> Result<String, String> {
         .next()
         .ok_or("empty input: expected 9 digits")?;
     if line.len() != 9 || !line.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(format!("'{line}': expected 9 digits, 0 for the blank"));
+        return Err(format!(
+            "'{}': expected 9 digits, 0 for the blank",
+            shorten(line)
+        ));
     }
     let tokens: Vec<String> = line.chars().map(String::from).collect();
     let tokens: Vec<&str> = tokens.iter().map(String::as_str).collect();

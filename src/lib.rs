@@ -1,6 +1,7 @@
 //! idabench: a parallel batch benchmarking harness for IDA* on permutation puzzles.
 
 pub mod app;
+pub mod atomic;
 pub mod batch;
 pub mod cli;
 pub mod clock;
@@ -16,3 +17,4 @@ pub mod report;
 pub mod rng;
 pub mod search;
 pub mod solve;
+pub mod text;

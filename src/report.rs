@@ -2,11 +2,12 @@
 //! summary.md and manifest.json. Every file but the streamed runs.csv is written whole or not at
 //! all (a temporary name, then a rename).
 
+use crate::atomic;
 use crate::record::{Manifest, Record, Status};
 use hdrhistogram::Histogram;
 use serde::Serialize;
 use std::collections::{HashMap, HashSet};
-use std::fs::{self, File, OpenOptions};
+use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
@@ -41,16 +42,11 @@ impl RunsWriter {
     }
 }
 
-/// Writes `bytes` to `path` whole: to a temporary file beside it, then renamed over it.
+/// Writes `bytes` to `path` whole (see `atomic`): on failure the old file stays and no temporary
+/// file is left.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), String> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = PathBuf::from(tmp);
-    let fail = |e: io::Error| format!("{}: cannot write: {e}", path.display());
-    let mut f = File::create(&tmp).map_err(fail)?;
-    f.write_all(bytes).map_err(fail)?;
-    f.sync_all().map_err(fail)?;
-    fs::rename(&tmp, path).map_err(fail)
+    atomic::write_with(path, |out| out.write_all(bytes))
+        .map_err(|e| format!("{}: cannot write: {e}", path.display()))
 }
 
 /// runs.csv as one block of bytes, rows in the given order.
@@ -410,5 +406,22 @@ mod tests {
         // PAR-2: (0.25 + 2 x 10) / 2.
         assert!(close(rows[0].par2_s, 10.125));
         assert!(close(rows[1].speedup, 0.25));
+    }
+
+    #[test]
+    fn a_failed_write_leaves_no_temporary_file() {
+        use std::fs;
+        let dir = std::env::temp_dir().join(format!("idabench-report-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(dir.join("summary.csv")).unwrap();
+        // The rename fails: a directory holds the name.
+        let e = write_atomic(&dir.join("summary.csv"), b"rows\n").unwrap_err();
+        let left: Vec<_> = fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        fs::remove_dir_all(&dir).unwrap();
+        assert!(e.contains("summary.csv: cannot write"), "{e}");
+        assert_eq!(left, ["summary.csv"]);
     }
 }

@@ -12,6 +12,7 @@
 
 use super::{Family, FieldError, HeuristicSet, UseHeuristic};
 use crate::search::{Domain, Heuristic, Zero};
+use crate::text::shorten;
 use std::sync::{Arc, OnceLock};
 
 pub const MAX_BOOKS: usize = 15;
@@ -46,7 +47,10 @@ pub fn judge_answer(length: Option<u32>) -> String {
 }
 
 fn out_of_range(book: &str, position: usize, n: usize) -> String {
-    format!("book {book} at position {position} is out of range: the books are numbered 1 to {n}")
+    format!(
+        "book {} at position {position} is out of range: the books are numbered 1 to {n}",
+        shorten(book)
+    )
 }
 
 impl Booksort {
@@ -100,8 +104,9 @@ impl Booksort {
             .map(|(p, tok)| {
                 let v: u64 = tok.parse().map_err(|_| {
                     format!(
-                        "token {} '{tok}' is not a book number (expected 1 to {})",
+                        "token {} '{}' is not a book number (expected 1 to {})",
                         p + 1,
+                        shorten(tok),
                         d.n
                     )
                 })?;
@@ -299,7 +304,10 @@ impl Family for Booksort {
         if !size.is_empty() && size != n.to_string() {
             return Err((
                 "size",
-                format!("'{size}': the start has {n} books; leave size empty or write {n}"),
+                format!(
+                    "'{}': the start has {n} books; leave size empty or write {n}",
+                    shorten(size)
+                ),
             ));
         }
         static SHARED: [OnceLock<Arc<Booksort>>; MAX_BOOKS + 1] =

@@ -1,10 +1,11 @@
 //! Knight's Spirit (SCOI2005, Luogu P2324): twelve knights of each colour and a blank on a 5x5
 //! board, a knight jumping into the blank at each move, and its heuristic.
 //!
-//! Cells are numbered 0 to 24 row-major, here and in every message. A move is the cell the blank
-//! moves to, i.e. the cell of the knight that jumps; from each cell the blank tries the knight's
-//! offsets (row, column) (-2,-1), (-2,+1), (-1,-2), (-1,+2), (+1,-2), (+1,+2), (+2,-1), (+2,+1),
-//! in that order. Paths are written as the blank's successive cells, e.g. `1 8 19`.
+//! Cells are numbered 0 to 24 row-major; messages count positions from 1, as every domain does
+//! (position 1 is cell 0). A move is the cell the blank moves to, i.e. the cell of the knight that
+//! jumps; from each cell the blank tries the knight's offsets (row, column) (-2,-1), (-2,+1),
+//! (-1,-2), (-1,+2), (+1,-2), (+1,+2), (+2,-1), (+2,+1), in that order. Paths are written as the
+//! blank's successive cells, e.g. `1 8 19`.
 //!
 //! A knight's move always lands on a square of the other colour, so each move flips the colour of
 //! the blank's square: every solution's length has the parity of the blank's row + column minus
@@ -13,6 +14,7 @@
 
 use super::{Family, FieldError, HeuristicSet, UseHeuristic};
 use crate::search::{Domain, Heuristic, Zero};
+use crate::text::shorten;
 use std::sync::{Arc, OnceLock};
 
 /// The judge's limit: longer solutions are reported as -1.
@@ -108,7 +110,8 @@ impl Knights {
     pub fn state(&self, cells: &[u8]) -> Result<KnightState, String> {
         if let Some((i, &v)) = cells.iter().enumerate().find(|&(_, &v)| v > BLANK) {
             return Err(format!(
-                "value {v} at cell {i}: expected 0, 1 or {BLANK} (the blank)"
+                "value {v} at position {}: expected 0, 1 or {BLANK} (the blank)",
+                i + 1
             ));
         }
         state_of(cells)
@@ -126,8 +129,8 @@ impl Knights {
                 '*' => BLANK,
                 _ => {
                     return Err(format!(
-                        "token '{ch}' at cell {}: expected 0, 1 or *",
-                        cells.len()
+                        "character '{ch}' at position {}: expected 0, 1 or *",
+                        cells.len() + 1
                     ))
                 }
             });
@@ -286,7 +289,7 @@ impl Family for Knights {
         if !size.is_empty() && size != "5x5" {
             return Err((
                 "size",
-                format!("'{size}': the board is 5x5; leave size empty"),
+                format!("'{}': the board is 5x5; leave size empty", shorten(size)),
             ));
         }
         let start = Knights::parse(start).map_err(|e| ("start", e))?;
@@ -518,7 +521,7 @@ mod tests {
         );
         assert_eq!(
             err("11111 01x11 00*11 00001 00000"),
-            "token 'x' at cell 7: expected 0, 1 or *"
+            "character 'x' at position 8: expected 0, 1 or *"
         );
         assert_eq!(
             err("11111 01111 00*11 00001 0000*"),
@@ -536,7 +539,7 @@ mod tests {
         cells[3] = 3;
         assert_eq!(
             d.state(&cells).unwrap_err(),
-            "value 3 at cell 3: expected 0, 1 or 2 (the blank)"
+            "value 3 at position 4: expected 0, 1 or 2 (the blank)"
         );
         assert_eq!(
             d.state(&TARGET[1..]).unwrap_err(),

@@ -1,7 +1,8 @@
 //! The Rotation Game (POJ 2286, AcWing 181): 24 cells in a '#' shape holding eight each of 1, 2
 //! and 3; a move rotates one 7-cell line; the goal is one digit on all 8 centre cells.
 //!
-//! Cells are numbered row by row; positions in messages are these numbers:
+//! Cells are numbered row by row from 0, as below. Messages count positions from 1, as a reader
+//! counts the digits of a state (and as every domain does): position 1 is cell 0.
 //!
 //! ```text
 //!         0     1
@@ -29,6 +30,7 @@
 
 use super::{Family, FieldError, HeuristicSet, UseHeuristic};
 use crate::search::{Domain, Heuristic, Zero};
+use crate::text::shorten;
 use std::sync::{Arc, OnceLock};
 
 pub const CELLS: usize = 24;
@@ -91,7 +93,10 @@ impl Rotation {
         let mut count = [0usize; 4];
         for (i, &d) in digits.iter().enumerate() {
             if !(1..=3).contains(&d) {
-                return Err(format!("digit {d} at position {i}: expected 1, 2 or 3"));
+                return Err(format!(
+                    "digit {d} at position {}: expected 1, 2 or 3",
+                    i + 1
+                ));
             }
             count[d as usize] += 1;
         }
@@ -117,7 +122,11 @@ impl Rotation {
             .enumerate()
             .map(|(i, tok)| {
                 tok.parse::<u8>().map_err(|_| {
-                    format!("'{tok}' at position {i} is not a digit: expected 1, 2 or 3")
+                    format!(
+                        "token {} '{}' is not a digit: expected 1, 2 or 3",
+                        i + 1,
+                        shorten(tok)
+                    )
                 })
             })
             .collect::<Result<Vec<u8>, String>>()?;
@@ -270,7 +279,7 @@ impl Family for Rotation {
         if !size.is_empty() {
             return Err((
                 "size",
-                format!("'{size}': the board is fixed; leave size empty"),
+                format!("'{}': the board is fixed; leave size empty", shorten(size)),
             ));
         }
         let start = Rotation::parse(start).map_err(|e| ("start", e))?;
@@ -549,11 +558,11 @@ GECAGACGAE
         assert_eq!(err(""), "expected 24 digits, found 0");
         assert_eq!(
             err(&sample.replacen("2", "4", 1)),
-            "digit 4 at position 5: expected 1, 2 or 3"
+            "digit 4 at position 6: expected 1, 2 or 3"
         );
         assert_eq!(
             err(&sample.replacen("3", "x", 1)),
-            "'x' at position 4 is not a digit: expected 1, 2 or 3"
+            "token 5 'x' is not a digit: expected 1, 2 or 3"
         );
         assert_eq!(
             err(&sample.replacen("2", "1", 1)),

@@ -16,6 +16,7 @@ pub use tables::{Board, GoalPlaces};
 use super::{Family, FieldError, HeuristicSet, UseHeuristic};
 use crate::heuristics::shared;
 use crate::search::{Domain, Zero};
+use crate::text::shorten;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -42,7 +43,8 @@ pub struct Tiles {
 pub fn parse_size(text: &str) -> Result<(usize, usize), String> {
     let bad = || {
         format!(
-            "invalid size '{text}': expected WIDTHxHEIGHT such as 3x3 or 4x4, each side {MIN_SIDE} to {MAX_SIDE}"
+            "invalid size '{}': expected WIDTHxHEIGHT such as 3x3 or 4x4, each side {MIN_SIDE} to {MAX_SIDE}",
+            shorten(text)
         )
     };
     let (w, h) = text.trim().split_once(['x', 'X']).ok_or_else(bad)?;
@@ -53,7 +55,8 @@ pub fn parse_size(text: &str) -> Result<(usize, usize), String> {
     }
     if w * h > MAX_CELLS {
         return Err(format!(
-            "invalid size '{text}': at most {MAX_CELLS} cells (16x15), found {}",
+            "invalid size '{}': at most {MAX_CELLS} cells (16x15), found {}",
+            shorten(text),
             w * h
         ));
     }
@@ -67,8 +70,9 @@ pub fn parse_permutation(text: &str, n: usize) -> Result<Vec<u8>, String> {
     for (i, tok) in text.split_whitespace().enumerate() {
         let v: usize = tok.parse().map_err(|_| {
             format!(
-                "token {} '{tok}' is not a tile number (expected 0 to {})",
+                "token {} '{}' is not a tile number (expected 0 to {})",
                 i + 1,
+                shorten(tok),
                 n - 1
             )
         })?;
