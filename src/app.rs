@@ -157,60 +157,34 @@ fn generate_dataset(args: GenerateArgs) -> Result<Done, Error> {
         .as_deref()
         .map(str::trim)
         .filter(|s| !s.is_empty());
-    let tiles_spec = match kind {
-        DomainKind::Tiles => {
-            let size = size
-                .ok_or_else(|| Error::usage("--size: tiles need WIDTHxHEIGHT, e.g. --size 3x3"))?;
-            let (width, height) =
-                tiles::parse_size(size).map_err(|e| Error::usage(format!("--size: {e}")))?;
-            let goal = match &args.goal {
-                Some(g) => tiles::parse_permutation(g, width * height)
-                    .map_err(|e| Error::usage(format!("--goal: {e}")))?,
-                None => tiles::default_goal(width * height),
-            };
-            Some(generate::TilesSpec {
-                width,
-                height,
-                goal,
-            })
-        }
-        _ if args.goal.is_some() => {
-            return Err(Error::usage(format!(
-                "--goal: {} has a fixed goal",
-                kind.name()
-            )))
-        }
-        _ => None,
-    };
-    let books = match (kind, size) {
-        (DomainKind::Booksort, Some(n)) => n.parse().map_err(|_| {
-            Error::usage(format!(
-                "--size '{}': booksort needs the number of books, 1 to 15",
-                shorten(n)
-            ))
-        })?,
-        (DomainKind::Booksort, None) => {
-            return Err(Error::usage(
-                "--size: booksort needs the number of books, 1 to 15",
-            ))
-        }
-        (DomainKind::Rotation, Some(s)) => {
-            return Err(Error::usage(format!(
-                "--size '{}': the Rotation Game's board is fixed; leave --size out",
-                shorten(s)
-            )))
-        }
-        (DomainKind::Knights, Some(s)) if s != "5x5" => {
-            return Err(Error::usage(format!(
-                "--size '{}': the knights' board is 5x5; leave --size out or give 5x5",
-                shorten(s)
-            )))
-        }
-        _ => 0,
+    if kind != DomainKind::Tiles && args.goal.is_some() {
+        return Err(Error::usage(format!(
+            "--goal: {} has a fixed goal",
+            kind.name()
+        )));
+    }
+    let (size_column, goal) = kind
+        .generator_goal(size)
+        .map_err(|(field, e)| Error::usage(format!("--{field}: {e}")))?;
+    // Tiles have generators of their own: every state by BFS, uniform draws among the solvable.
+    let tiles_spec = if kind == DomainKind::Tiles {
+        let (width, height) = tiles::parse_size(&size_column).map_err(Error::usage)?;
+        let goal = match &args.goal {
+            Some(g) => tiles::parse_permutation(g, width * height)
+                .map_err(|e| Error::usage(format!("--goal: {e}")))?,
+            None => tiles::default_goal(width * height),
+        };
+        Some(generate::TilesSpec {
+            width,
+            height,
+            goal,
+        })
+    } else {
+        None
     };
     let generate = |out: &mut dyn Write| match &tiles_spec {
         Some(spec) => generate::tiles(spec, &mode, out),
-        None => generate::fixed(kind, books, &mode, out),
+        None => generate::fixed(kind, &size_column, &goal, &mode, out),
     };
     match &args.out {
         None => {

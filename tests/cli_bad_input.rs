@@ -429,12 +429,12 @@ fn bad_generate_values_name_the_flag_and_write_nothing() {
         case(
             &generate(&["--domain", "rotation", "--size", "9x9", "--count", "2"]),
             2,
-            &["--size '9x9'", "board is fixed"],
+            &["--size: '9x9'", "board is fixed"],
         ),
         case(
             &generate(&["--domain", "knights", "--size", "6x6", "--count", "2"]),
             2,
-            &["--size '6x6'", "5x5"],
+            &["--size: '6x6'", "5x5"],
         ),
         case(
             &generate(&["--domain", "booksort", "--count", "2"]),
@@ -444,12 +444,12 @@ fn bad_generate_values_name_the_flag_and_write_nothing() {
         case(
             &generate(&["--domain", "booksort", "--size", "16", "--count", "2"]),
             2,
-            &["--size 16", "1 to 15"],
+            &["--size: '16'", "1 to 15"],
         ),
         case(
             &generate(&["--domain", "booksort", "--size", "many", "--count", "2"]),
             2,
-            &["--size 'many'", "number of books"],
+            &["--size: 'many'", "number of books"],
         ),
         case(
             &generate(&["--domain", "tiles", "--count", "2"]),

@@ -304,6 +304,17 @@ impl Family for Knights {
         "5x5".into()
     }
 
+    /// The target; the `size` column is left empty, as the board is fixed.
+    fn generator_goal(size: Option<&str>) -> Result<(String, String), FieldError> {
+        match size {
+            Some(size) if size != "5x5" => Err((
+                "size",
+                format!("'{}': the board is 5x5; leave size out", shorten(size)),
+            )),
+            _ => Ok((String::new(), Knights::new().tokens(&Knights::new().goal))),
+        }
+    }
+
     fn tokens(&self, s: &KnightState) -> String {
         let cells: Vec<String> = s
             .cells

@@ -44,6 +44,10 @@ pub trait Family: Domain<State: Send + Sync> + Send + Sync + Sized + 'static {
     /// `s` as the dataset's `start` tokens.
     fn tokens(&self, s: &Self::State) -> String;
 
+    /// For `generate`: the `size` column and the goal (as `start` tokens) that random instances
+    /// of the size asked for (`None`: none given) are shuffled or walked from.
+    fn generator_goal(size: Option<&str>) -> Result<(String, String), FieldError>;
+
     /// Whether a goal can be reached from `s` at all (known without searching).
     fn solvable(&self, _s: &Self::State) -> bool {
         true
@@ -130,6 +134,13 @@ macro_rules! registry {
                         .iter()
                         .map(|h| (HeuristicKind(h.name()), h.about()))
                         .collect()),+
+                }
+            }
+
+            /// See `Family::generator_goal`.
+            pub fn generator_goal(self, size: Option<&str>) -> Result<(String, String), FieldError> {
+                match self {
+                    $(DomainKind::$kind => <$family as Family>::generator_goal(size)),+
                 }
             }
 

@@ -291,6 +291,26 @@ impl Family for Rotation {
         String::new()
     }
 
+    /// The goal with the 1s in the centre, then 2s and 3s in cell order.
+    fn generator_goal(size: Option<&str>) -> Result<(String, String), FieldError> {
+        if let Some(size) = size {
+            return Err((
+                "size",
+                format!("'{}': the board is fixed; leave size out", shorten(size)),
+            ));
+        }
+        let mut digits = [2u8; CELLS];
+        for c in CENTRE {
+            digits[c] = 1;
+        }
+        let rest: Vec<usize> = (0..CELLS).filter(|&c| digits[c] != 1).collect();
+        for &c in &rest[8..] {
+            digits[c] = 3;
+        }
+        let goal = Rotation.tokens(&Rotation.state(&digits).expect("eight of each digit"));
+        Ok((String::new(), goal))
+    }
+
     fn tokens(&self, s: &RotationState) -> String {
         let digits: Vec<String> = s.cells.iter().map(u8::to_string).collect();
         digits.join(" ")

@@ -408,6 +408,14 @@ impl Family for Tiles {
         tokens.join(" ")
     }
 
+    /// The default goal; `generate` draws tiles instances with generators of its own.
+    fn generator_goal(size: Option<&str>) -> Result<(String, String), FieldError> {
+        let size = size.ok_or(("size", "tiles need WIDTHxHEIGHT, e.g. 3x3".to_string()))?;
+        let (w, h) = parse_size(size).map_err(|e| ("size", e))?;
+        let goal: Vec<String> = default_goal(w * h).iter().map(u8::to_string).collect();
+        Ok((format!("{w}x{h}"), goal.join(" ")))
+    }
+
     fn solvable(&self, s: &TileState) -> bool {
         self.is_solvable(s)
     }
