@@ -11,7 +11,7 @@ use crate::compare;
 use crate::dataset::{self, Dataset};
 use crate::domains::tiles;
 use crate::error::{Done, Error, EXIT_INTERRUPTED};
-use crate::generate;
+use crate::generate::{self, GenerateError};
 use crate::judge;
 use crate::record::{self, DatasetInfo, Manifest, Record, Status};
 use crate::report::{self, RunsWriter};
@@ -22,7 +22,7 @@ use serde_json::json;
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::fs;
-use std::io::{ErrorKind, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -186,73 +186,21 @@ fn generate_dataset(args: GenerateArgs) -> Result<Done, Error> {
         Some(spec) => generate::tiles(spec, &mode, out),
         None => generate::fixed(kind, &size_column, &goal, &mode, out),
     };
+    let fail = |target: &Path, e: GenerateError| match e {
+        GenerateError::Refused(message) => Error::usage(message),
+        GenerateError::Write(e) => Error::io(target, e),
+    };
     match &args.out {
         None => {
-            let mut out = Watched::new(std::io::stdout().lock());
-            if let Err(message) = generate(&mut out) {
-                match out.error(Path::new("stdout"), message) {
-                    // A closed pipe (`| head`) is the reader's choice, not an error.
-                    Error::Io { source, .. } if source.kind() == ErrorKind::BrokenPipe => {}
-                    e => return Err(e),
-                }
-            }
+            generate(&mut std::io::stdout().lock()).map_err(|e| fail(Path::new("stdout"), e))?
         }
-        Some(path) => atomic::write_with(path, |file| {
-            let mut out = Watched::new(file);
-            generate(&mut out).map_err(|message| out.error(path, message))
-        })
-        .map_err(|e| match e {
-            Failure::Fill(e) => e,
-            Failure::Io(e) => Error::io(path, e),
-        })?,
+        Some(path) => atomic::write_with(path, |file| generate(file).map_err(|e| fail(path, e)))
+            .map_err(|e| match e {
+                Failure::Fill(e) => e,
+                Failure::Io(e) => Error::io(path, e),
+            })?,
     }
     Ok(Done::Ok)
-}
-
-/// A writer that keeps a copy of its first error. The generators report every failure as a
-/// message; this tells the ones caused by the output (exit 1, naming the file) from refused
-/// arguments (exit 2).
-struct Watched<W> {
-    inner: W,
-    first_error: Option<std::io::Error>,
-}
-
-impl<W: Write> Watched<W> {
-    fn new(inner: W) -> Watched<W> {
-        Watched {
-            inner,
-            first_error: None,
-        }
-    }
-
-    fn keep<T>(&mut self, result: std::io::Result<T>) -> std::io::Result<T> {
-        if let Err(e) = &result {
-            if self.first_error.is_none() && e.kind() != ErrorKind::Interrupted {
-                self.first_error = Some(std::io::Error::new(e.kind(), e.to_string()));
-            }
-        }
-        result
-    }
-
-    /// The error behind a generator's `message`: the output's, or else a refused argument.
-    fn error(&mut self, target: &Path, message: String) -> Error {
-        match self.first_error.take() {
-            Some(e) => Error::io(target, e),
-            None => Error::usage(message),
-        }
-    }
-}
-
-impl<W: Write> Write for Watched<W> {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        let result = self.inner.write(buf);
-        self.keep(result)
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        let result = self.inner.flush();
-        self.keep(result)
-    }
 }
 
 fn domain_kind(name: &str) -> Result<DomainKind, Error> {

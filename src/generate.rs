@@ -18,6 +18,17 @@ use std::sync::Arc;
 /// and the next real boards (3x4, 4x3) 479 MB.
 pub const ALL_MAX_CELLS: usize = 10;
 
+/// Why a dataset could not be generated.
+#[derive(Debug, thiserror::Error)]
+pub enum GenerateError {
+    /// Arguments the generators cannot honour; said before anything is written.
+    #[error("{0}")]
+    Refused(String),
+    /// The output failed.
+    #[error("cannot write the dataset: {0}")]
+    Write(#[from] std::io::Error),
+}
+
 /// What to generate.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Mode {
@@ -38,18 +49,18 @@ pub struct TilesSpec {
 }
 
 /// Writes the dataset to `out`. Errors (e.g. --all on a board too large) are messages for the user.
-pub fn tiles(spec: &TilesSpec, mode: &Mode, out: &mut dyn Write) -> Result<(), String> {
-    let d = Tiles::new(spec.width, spec.height, &spec.goal)?;
+pub fn tiles(spec: &TilesSpec, mode: &Mode, out: &mut dyn Write) -> Result<(), GenerateError> {
+    let d = Tiles::new(spec.width, spec.height, &spec.goal).map_err(GenerateError::Refused)?;
     // Refused before the header is written, so a refusal leaves no partial file behind.
     if *mode == Mode::All && d.cells() > ALL_MAX_CELLS {
-        return Err(format!(
+        return Err(GenerateError::Refused(format!(
             "--all is limited to boards of at most {ALL_MAX_CELLS} cells and {}x{} has {}: \
              it keeps a one-byte distance for each of the n! arrangements (10! = 3,628,800, \
              11! = 39,916,800) and writes n!/2 rows; use random states or random walks instead",
             spec.width,
             spec.height,
             d.cells()
-        ));
+        )));
     }
     let mut rows = Rows::new(&d, out)?;
     match *mode {
@@ -61,7 +72,7 @@ pub fn tiles(spec: &TilesSpec, mode: &Mode, out: &mut dyn Write) -> Result<(), S
 }
 
 /// Every solvable state in order of distance, then of tiles, by BFS from the goal.
-fn all(d: &Tiles, rows: &mut Rows) -> Result<(), String> {
+fn all(d: &Tiles, rows: &mut Rows) -> Result<(), GenerateError> {
     // Diameters of boards up to 10 cells are at most 55 (2x5), so a u8 holds every distance
     // and its maximum can mark the unseen.
     const UNSEEN: u8 = u8::MAX;
@@ -102,7 +113,7 @@ fn all(d: &Tiles, rows: &mut Rows) -> Result<(), String> {
     Ok(())
 }
 
-fn random(d: &Tiles, count: u64, seed: u64, rows: &mut Rows) -> Result<(), String> {
+fn random(d: &Tiles, count: u64, seed: u64, rows: &mut Rows) -> Result<(), GenerateError> {
     let mut rng = Rng::new(seed);
     let mut tiles = d.tiles(d.goal()).to_vec();
     for _ in 0..count {
@@ -122,7 +133,13 @@ fn random(d: &Tiles, count: u64, seed: u64, rows: &mut Rows) -> Result<(), Strin
     Ok(())
 }
 
-fn walk(d: &Tiles, count: u64, seed: u64, moves: u32, rows: &mut Rows) -> Result<(), String> {
+fn walk(
+    d: &Tiles,
+    count: u64,
+    seed: u64,
+    moves: u32,
+    rows: &mut Rows,
+) -> Result<(), GenerateError> {
     let mut rng = Rng::new(seed);
     for _ in 0..count {
         let mut s = d.goal().clone();
@@ -186,35 +203,30 @@ struct Rows<'a> {
 }
 
 impl<'a> Rows<'a> {
-    fn new(d: &Tiles, out: &'a mut dyn Write) -> Result<Rows<'a>, String> {
+    fn new(d: &Tiles, out: &'a mut dyn Write) -> Result<Rows<'a>, GenerateError> {
         let mut rows = Rows {
             out: BufWriter::new(out),
             domain_size: format!("tiles,{}x{}", d.width(), d.height()),
             goal: Spaced(d.tiles(d.goal())).to_string(),
             next_id: 1,
         };
-        writeln!(rows.out, "id,domain,size,start,goal,optimal").map_err(write_error)?;
+        writeln!(rows.out, "id,domain,size,start,goal,optimal")?;
         Ok(rows)
     }
 
-    fn row(&mut self, start: &[u8], optimal: Option<u8>) -> Result<(), String> {
+    fn row(&mut self, start: &[u8], optimal: Option<u8>) -> Result<(), GenerateError> {
         let (id, cols, start, goal) = (self.next_id, &self.domain_size, Spaced(start), &self.goal);
         match optimal {
             Some(o) => writeln!(self.out, "{id},{cols},{start},{goal},{o}"),
             None => writeln!(self.out, "{id},{cols},{start},{goal},"),
-        }
-        .map_err(write_error)?;
+        }?;
         self.next_id += 1;
         Ok(())
     }
 
-    fn finish(mut self) -> Result<(), String> {
-        self.out.flush().map_err(write_error)
+    fn finish(mut self) -> Result<(), GenerateError> {
+        self.out.flush().map_err(GenerateError::from)
     }
-}
-
-fn write_error(e: std::io::Error) -> String {
-    format!("cannot write the dataset: {e}")
 }
 
 /// Tiles separated by single spaces.
@@ -242,19 +254,25 @@ pub fn fixed(
     goal: &str,
     mode: &Mode,
     out: &mut dyn Write,
-) -> Result<(), String> {
+) -> Result<(), GenerateError> {
     let goal: Vec<&str> = goal.split_whitespace().collect();
     let (count, seed) = match *mode {
-        Mode::All => return Err(format!("--all is for tiles only, not {}", kind.name())),
+        Mode::All => {
+            return Err(GenerateError::Refused(format!(
+                "--all is for tiles only, not {}",
+                kind.name()
+            )))
+        }
         Mode::Random { count, seed } | Mode::Walk { count, seed, .. } => (count, seed),
     };
     let mut rng = Rng::new(seed);
     let mut w = BufWriter::new(out);
-    writeln!(w, "id,domain,size,start,goal,optimal").map_err(write_error)?;
+    writeln!(w, "id,domain,size,start,goal,optimal")?;
     for id in 1..=count {
         let start = match *mode {
             Mode::Walk { moves, .. } => {
-                let puzzle = Puzzle::fixed(kind, "", &goal.join(" "), None).map_err(|(_, e)| e)?;
+                let puzzle = Puzzle::fixed(kind, "", &goal.join(" "), None)
+                    .map_err(|(_, e)| GenerateError::Refused(e))?;
                 walked(&puzzle, moves, &mut rng)
             }
             _ => {
@@ -263,9 +281,9 @@ pub fn fixed(
                 tokens.join(" ")
             }
         };
-        writeln!(w, "{id},{},{size},{start},,", kind.name()).map_err(write_error)?;
+        writeln!(w, "{id},{},{size},{start},,", kind.name())?;
     }
-    w.flush().map_err(write_error)
+    w.flush().map_err(GenerateError::from)
 }
 
 /// The start tokens of `puzzle` after `moves` random moves, none undoing the one before.
@@ -463,7 +481,9 @@ mod tests {
 
     #[test]
     fn all_refuses_boards_over_ten_cells() {
-        let err = tiles(&spec(4, 4, ""), &Mode::All, &mut Vec::new()).unwrap_err();
+        let err = tiles(&spec(4, 4, ""), &Mode::All, &mut Vec::new())
+            .unwrap_err()
+            .to_string();
         assert!(
             err.contains("at most 10 cells") && err.contains("4x4"),
             "{err}"
