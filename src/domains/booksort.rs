@@ -10,7 +10,7 @@
 //! The domain has a depth cap of 4 ([`DEPTH_CAP`]): the engine reports `OverCap` exactly when the
 //! judge's answer is "5 or more".
 
-use super::{Family, FieldError, HeuristicSet, UseHeuristic};
+use super::{Family, FieldError, UseHeuristic};
 use crate::search::{Domain, Heuristic, Zero};
 use crate::text::shorten;
 use std::sync::{Arc, OnceLock};
@@ -259,30 +259,11 @@ impl Heuristic<Booksort> for Breaks {
     }
 }
 
-/// Booksort's heuristics.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum BooksortHeuristic {
-    Breaks,
-    Zero,
-}
-
-impl HeuristicSet for BooksortHeuristic {
-    const ALL: &'static [BooksortHeuristic] = &[BooksortHeuristic::Breaks, BooksortHeuristic::Zero];
-
-    fn name(self) -> &'static str {
-        match self {
-            BooksortHeuristic::Breaks => "breaks",
-            BooksortHeuristic::Zero => "zero",
-        }
-    }
-
-    fn about(self) -> &'static str {
-        match self {
-            BooksortHeuristic::Breaks => {
-                "a third of the neighbours that are not consecutive, rounded up"
-            }
-            BooksortHeuristic::Zero => "none: blind iterative deepening",
-        }
+heuristic_set! {
+    /// Booksort's heuristics.
+    BooksortHeuristic {
+        Breaks => "breaks": "a third of the neighbours that are not consecutive, rounded up",
+        Zero => "zero": "none: blind iterative deepening",
     }
 }
 

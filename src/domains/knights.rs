@@ -12,7 +12,7 @@
 //! that of its target (2,2).
 //! The judge wants the shortest length if it is at most 15, else -1: the depth cap is 15.
 
-use super::{Family, FieldError, HeuristicSet, UseHeuristic};
+use super::{Family, FieldError, UseHeuristic};
 use crate::search::{Domain, Heuristic, Zero};
 use crate::text::shorten;
 use std::sync::{Arc, OnceLock};
@@ -248,28 +248,11 @@ impl Heuristic<Knights> for Misplaced {
     }
 }
 
-/// Knight's Spirit's heuristics.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum KnightsHeuristic {
-    Misplaced,
-    Zero,
-}
-
-impl HeuristicSet for KnightsHeuristic {
-    const ALL: &'static [KnightsHeuristic] = &[KnightsHeuristic::Misplaced, KnightsHeuristic::Zero];
-
-    fn name(self) -> &'static str {
-        match self {
-            KnightsHeuristic::Misplaced => "misplaced",
-            KnightsHeuristic::Zero => "zero",
-        }
-    }
-
-    fn about(self) -> &'static str {
-        match self {
-            KnightsHeuristic::Misplaced => "knights not on a cell of their colour in the target",
-            KnightsHeuristic::Zero => "none: blind iterative deepening",
-        }
+heuristic_set! {
+    /// Knight's Spirit's heuristics.
+    KnightsHeuristic {
+        Misplaced => "misplaced": "knights not on a cell of their colour in the target",
+        Zero => "zero": "none: blind iterative deepening",
     }
 }
 

@@ -1,10 +1,38 @@
 //! The puzzles, each a `Family` with its own heuristics, and the registry that lists them: the one
 //! place where a run-time domain becomes a type.
 //!
-//! Adding a domain: its file implements `Family` (and `HeuristicSet` for its heuristics), and
-//! one line joins the `registry!` below. Adding a heuristic: a variant of its domain's heuristic
-//! enum, an arm in that domain's `Family::with_heuristic` (the compiler insists), and an entry in
-//! its `HeuristicSet::ALL`; names and help text follow from there.
+//! Adding a domain: its file implements `Family` and lists its heuristics with `heuristic_set!`,
+//! and one line joins the `registry!` below. Adding a heuristic: one line in its family's
+//! `heuristic_set!` and the arm that builds it in that family's `Family::with_heuristic` (the
+//! compiler insists on it); names, `--heuristic` parsing and help text follow from there.
+
+/// A family's heuristics: an enum and its `HeuristicSet`, from one line per heuristic
+/// (`Variant => "name": "what it is"`, the default first).
+macro_rules! heuristic_set {
+    ($(#[$doc:meta])* $set:ident { $($variant:ident => $name:literal: $about:literal),+ $(,)? }) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum $set {
+            $($variant),+
+        }
+
+        impl $crate::domains::HeuristicSet for $set {
+            const ALL: &'static [$set] = &[$($set::$variant),+];
+
+            fn name(self) -> &'static str {
+                match self {
+                    $($set::$variant => $name),+
+                }
+            }
+
+            fn about(self) -> &'static str {
+                match self {
+                    $($set::$variant => $about),+
+                }
+            }
+        }
+    };
+}
 
 pub mod booksort;
 pub mod knights;

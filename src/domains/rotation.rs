@@ -28,7 +28,7 @@
 //! meets them in dictionary order and stops at the first. Step `2` may jump to `n + 1` and return a
 //! longer path; the game has no solution parity, so the engine reports no optimality promise.
 
-use super::{Family, FieldError, HeuristicSet, UseHeuristic};
+use super::{Family, FieldError, UseHeuristic};
 use crate::search::{Domain, Heuristic, Zero};
 use crate::text::shorten;
 use std::sync::{Arc, OnceLock};
@@ -238,28 +238,11 @@ impl Heuristic<Rotation> for Center {
     }
 }
 
-/// The Rotation Game's heuristics.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum RotationHeuristic {
-    Center,
-    Zero,
-}
-
-impl HeuristicSet for RotationHeuristic {
-    const ALL: &'static [RotationHeuristic] = &[RotationHeuristic::Center, RotationHeuristic::Zero];
-
-    fn name(self) -> &'static str {
-        match self {
-            RotationHeuristic::Center => "center",
-            RotationHeuristic::Zero => "zero",
-        }
-    }
-
-    fn about(self) -> &'static str {
-        match self {
-            RotationHeuristic::Center => "8 minus the most centre cells holding one digit",
-            RotationHeuristic::Zero => "none: blind iterative deepening",
-        }
+heuristic_set! {
+    /// The Rotation Game's heuristics.
+    RotationHeuristic {
+        Center => "center": "8 minus the most centre cells holding one digit",
+        Zero => "zero": "none: blind iterative deepening",
     }
 }
 

@@ -285,41 +285,14 @@ impl Domain for Tiles {
     }
 }
 
-/// The sliding-tile heuristics.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum TilesHeuristic {
-    Manhattan,
-    LinearConflict,
-    Misplaced,
-    Zero,
-}
-
-impl HeuristicSet for TilesHeuristic {
-    const ALL: &'static [TilesHeuristic] = &[
-        TilesHeuristic::Manhattan,
-        TilesHeuristic::LinearConflict,
-        TilesHeuristic::Misplaced,
-        TilesHeuristic::Zero,
-    ];
-
-    fn name(self) -> &'static str {
-        match self {
-            TilesHeuristic::Manhattan => "manhattan",
-            TilesHeuristic::LinearConflict => "linear-conflict",
-            TilesHeuristic::Misplaced => "misplaced",
-            TilesHeuristic::Zero => "zero",
-        }
-    }
-
-    fn about(self) -> &'static str {
-        match self {
-            TilesHeuristic::Manhattan => "sum of the tiles' distances to their goal cells",
-            TilesHeuristic::LinearConflict => {
-                "Manhattan + 2 per tile that must leave its goal line for others"
-            }
-            TilesHeuristic::Misplaced => "tiles not on their goal cell",
-            TilesHeuristic::Zero => "none: blind iterative deepening",
-        }
+heuristic_set! {
+    /// The sliding-tile heuristics.
+    TilesHeuristic {
+        Manhattan => "manhattan": "sum of the tiles' distances to their goal cells",
+        LinearConflict => "linear-conflict":
+            "Manhattan + 2 per tile that must leave its goal line for others",
+        Misplaced => "misplaced": "tiles not on their goal cell",
+        Zero => "zero": "none: blind iterative deepening",
     }
 }
 
