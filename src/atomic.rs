@@ -1,12 +1,14 @@
-//! Files written whole or not at all: into a temporary file beside the target (`NAME.tmp`, same
-//! directory so the rename cannot cross file systems), renamed over the target at the end. When
-//! anything fails the temporary file is removed, so a failure leaves the target as it was and
-//! nothing else behind.
+//! Files written whole or not at all: into a temporary file beside the target (`.NAME.XXXXXX.tmp`,
+//! a fresh name each time, in the same directory so the rename cannot cross file systems), renamed
+//! over the target at the end. When anything fails, or panics, the temporary file is removed, so
+//! a failure leaves the target as it was and nothing else behind. A symbolic link is followed (the
+//! file it names is replaced); a target that is not a regular file, such as `/dev/stdout` or a
+//! pipe, is written in place, as a rename would replace the device itself.
 
 use std::fmt;
 use std::fs::{self, File};
-use std::io::{self, BufWriter};
-use std::path::{Path, PathBuf};
+use std::io::{self, BufWriter, Write};
+use std::path::Path;
 
 /// Why `write_with` failed: `fill`'s own error, or one of creating, flushing, syncing or
 /// renaming the file.
@@ -29,38 +31,42 @@ impl<E: fmt::Display> fmt::Display for Failure<E> {
 /// `path`.
 pub fn write_with<E>(
     path: &Path,
-    fill: impl FnOnce(&mut BufWriter<File>) -> Result<(), E>,
+    fill: impl FnOnce(&mut dyn Write) -> Result<(), E>,
 ) -> Result<(), Failure<E>> {
-    let tmp = temporary(path);
-    let mut out = BufWriter::new(File::create(&tmp).map_err(Failure::Io)?);
-    let result = fill(&mut out)
-        .map_err(Failure::Fill)
-        .and_then(|()| finish(out, &tmp, path).map_err(Failure::Io));
-    if result.is_err() {
-        // The original error is the one to report; a failed removal changes nothing about it.
-        let _ = fs::remove_file(&tmp);
+    let target = fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    if fs::metadata(&target).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
+        let file = File::options()
+            .write(true)
+            .open(&target)
+            .map_err(Failure::Io)?;
+        let mut out = BufWriter::new(file);
+        fill(&mut out).map_err(Failure::Fill)?;
+        return out.flush().map_err(Failure::Io);
     }
-    result
-}
-
-fn finish(out: BufWriter<File>, tmp: &Path, path: &Path) -> io::Result<()> {
-    let file = out.into_inner().map_err(|e| e.into_error())?;
+    let dir = match target.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let name = target.file_name().unwrap_or_default().to_string_lossy();
+    let tmp = tempfile::Builder::new()
+        .prefix(&format!(".{name}."))
+        .suffix(".tmp")
+        .tempfile_in(dir)
+        .map_err(Failure::Io)?;
+    // Dropped on any early return or panic, which removes the temporary file.
+    let mut out = BufWriter::new(tmp);
+    fill(&mut out).map_err(Failure::Fill)?;
+    let tmp = out.into_inner().map_err(|e| Failure::Io(e.into_error()))?;
     // On disk before the rename, so that a crash cannot leave a renamed but empty file.
-    file.sync_all()?;
-    drop(file);
-    fs::rename(tmp, path)
-}
-
-fn temporary(path: &Path) -> PathBuf {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    PathBuf::from(tmp)
+    tmp.as_file().sync_all().map_err(Failure::Io)?;
+    tmp.persist(&target).map_err(|e| Failure::Io(e.error))?;
+    Ok(())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::io::Write;
+    use std::path::PathBuf;
 
     /// A fresh empty directory for one test, removed when dropped.
     struct Dir(PathBuf);
@@ -137,5 +143,50 @@ mod tests {
         let e = write(&dir.0.join("no/such/dir/a.csv"), "rows\n").unwrap_err();
         assert!(matches!(e, Failure::Io(ref io) if io.kind() == io::ErrorKind::NotFound));
         assert!(dir.names().is_empty());
+    }
+
+    #[test]
+    fn a_panic_in_fill_leaves_no_temporary() {
+        let dir = Dir::new("panic");
+        let path = dir.0.join("a.csv");
+        let caught = std::panic::catch_unwind(|| {
+            let _ = write_with(&path, |out| -> io::Result<()> {
+                out.write_all(b"half")?;
+                panic!("a generator's defect");
+            });
+        });
+        assert!(caught.is_err());
+        assert!(dir.names().is_empty(), "{:?}", dir.names());
+    }
+
+    #[test]
+    fn two_writes_at_once_use_their_own_temporary_files() {
+        let dir = Dir::new("twice");
+        let path = dir.0.join("a.csv");
+        write_with(&path, |outer| {
+            write(&path, "inner\n").unwrap();
+            outer.write_all(b"outer\n")
+        })
+        .unwrap();
+        assert_eq!(fs::read_to_string(&path).unwrap(), "outer\n");
+        assert_eq!(dir.names(), ["a.csv"]);
+    }
+
+    #[test]
+    fn a_link_is_followed_and_a_device_is_written_in_place() {
+        use std::os::unix::fs::FileTypeExt;
+        let dir = Dir::new("link");
+        let (file, link) = (dir.0.join("real.csv"), dir.0.join("link.csv"));
+        write(&file, "old\n").unwrap();
+        std::os::unix::fs::symlink(&file, &link).unwrap();
+        write(&link, "new\n").unwrap();
+        assert!(fs::symlink_metadata(&link).unwrap().is_symlink());
+        assert_eq!(fs::read_to_string(&file).unwrap(), "new\n");
+        assert_eq!(dir.names(), ["link.csv", "real.csv"]);
+        write(Path::new("/dev/null"), "rows\n").unwrap();
+        assert!(fs::metadata("/dev/null")
+            .unwrap()
+            .file_type()
+            .is_char_device());
     }
 }

@@ -268,13 +268,11 @@ pub fn fixed(
     let mut rng = Rng::new(seed);
     let mut w = BufWriter::new(out);
     writeln!(w, "id,domain,size,start,goal,optimal")?;
+    let from = Puzzle::fixed(kind, "", &goal.join(" "), None)
+        .map_err(|(_, e)| GenerateError::Refused(e))?;
     for id in 1..=count {
         let start = match *mode {
-            Mode::Walk { moves, .. } => {
-                let puzzle = Puzzle::fixed(kind, "", &goal.join(" "), None)
-                    .map_err(|(_, e)| GenerateError::Refused(e))?;
-                walked(&puzzle, moves, &mut rng)
-            }
+            Mode::Walk { moves, .. } => walked(&from, moves, &mut rng),
             _ => {
                 let mut tokens = goal.clone();
                 rng.shuffle(&mut tokens);
@@ -286,7 +284,8 @@ pub fn fixed(
     w.flush().map_err(GenerateError::from)
 }
 
-/// The start tokens of `puzzle` after `moves` random moves, none undoing the one before.
+/// The start tokens of `puzzle` after `moves` random moves, none undoing the one before (fewer
+/// where no other move is left).
 fn walked(puzzle: &Puzzle, moves: u32, rng: &mut Rng) -> String {
     struct Walk<'r> {
         moves: u32,
@@ -300,6 +299,10 @@ fn walked(puzzle: &Puzzle, moves: u32, rng: &mut Rng) -> String {
             for _ in 0..self.moves {
                 let choices: Vec<F::Move> =
                     d.moves(&s).iter().copied().filter(|&m| m != back).collect();
+                // A shelf of one or two books has no move but the one that undoes the last.
+                if choices.is_empty() {
+                    break;
+                }
                 let m = choices[self.rng.below(choices.len() as u64) as usize];
                 back = d.inverse(&s, m);
                 d.apply(&mut s, m);
@@ -578,5 +581,20 @@ mod tests {
             goal: vec![1, 2, 3],
         };
         assert!(tiles(&bad, &Mode::All, &mut Vec::new()).is_err());
+    }
+
+    #[test]
+    fn walks_stop_where_only_the_reverse_move_is_left() {
+        for (books, goal) in [("1", "1"), ("2", "1 2")] {
+            let mode = Mode::Walk {
+                count: 3,
+                seed: 1,
+                moves: 5,
+            };
+            let mut out = Vec::new();
+            fixed(DomainKind::Booksort, books, goal, &mode, &mut out).unwrap();
+            let text = String::from_utf8(out).unwrap();
+            assert_eq!(text.lines().count(), 4, "{text}");
+        }
     }
 }

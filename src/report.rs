@@ -8,7 +8,7 @@ use hdrhistogram::Histogram;
 use serde::Serialize;
 use std::collections::{HashMap, HashSet};
 use std::fs::{File, OpenOptions};
-use std::io::{self, Write};
+use std::io;
 use std::path::{Path, PathBuf};
 
 /// Appends records to runs.csv as jobs finish, flushing after each batch so that an interrupted
