@@ -24,7 +24,7 @@
 //! A file is read within `text::BOUNDS` (at most 1 GiB, lines of at most 1 MiB): past either, the
 //! read stops with an error, so a device without an end cannot exhaust the memory.
 
-use crate::domains::{Caches, DomainKind, Puzzle};
+use crate::domains::{DomainKind, Puzzle};
 use crate::text::{self, shorten, ReadError};
 use csv::ByteRecord;
 use std::collections::hash_map::Entry;
@@ -180,17 +180,17 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Dataset, DatasetError> {
 
     // Sized up front: growing a vector of 300-byte instances one doubling at a time costs more
     // than the parsing does.
-    let rows = bytes.iter().filter(|&&b| b == b'\n').count() + 1;
+    // Capped: a file of blank lines must not reserve room for millions of instances.
+    let rows = (bytes.iter().filter(|&&b| b == b'\n').count() + 1).min(1 << 20);
     let mut instances = Vec::with_capacity(rows);
     let mut ids = Ids::with_capacity(rows);
-    let mut caches = Caches::default();
     while next(&mut reader, &mut record, &mut lines).map_err(|(line, f)| fail(line, f))? {
         if is_blank(&record) {
             continue;
         }
         let line = lines.of(&record);
         let instance = columns
-            .instance(&record, line, &mut caches)
+            .instance(&record, line)
             .map_err(|f| fail(Some(line), f))?;
         // Last, so that a row is first judged on its own.
         if let Some(first) = ids.first_line(&instance.id, &instances) {
@@ -418,12 +418,7 @@ impl Columns {
         })
     }
 
-    fn instance(
-        &self,
-        record: &ByteRecord,
-        line: u64,
-        caches: &mut Caches,
-    ) -> Result<Instance, Fault> {
+    fn instance(&self, record: &ByteRecord, line: u64) -> Result<Instance, Fault> {
         if record.len() != self.fields {
             let hint = if record.len() < self.fields {
                 "a missing comma or a missing trailing comma?"
@@ -468,7 +463,7 @@ impl Columns {
             None => None,
         };
         let puzzle = domain
-            .instance(caches, size, start, goal)
+            .instance(size, start, goal)
             .map_err(|(column, message)| Fault::at(column, message))?;
         let size = puzzle.size();
         let optimal = match self.optimal {
@@ -902,5 +897,24 @@ mod tests {
         assert_eq!(d.instances[ROWS - 1].line, ROWS as u64 + 1);
         let first = tiles_of(&d.instances[0]);
         assert!(d.instances.iter().all(|i| Arc::ptr_eq(tiles_of(i), first)));
+    }
+
+    #[test]
+    fn datasets_of_one_board_share_its_tables_and_others_do_not() {
+        let load = |goal: &str| {
+            let text = format!("id,domain,size,start,goal\n1,tiles,3x5,{goal},{goal}\n");
+            parse(Path::new("one.csv"), text.as_bytes()).unwrap()
+        };
+        let default = "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0";
+        let (a, b) = (load(default), load(default));
+        assert!(Arc::ptr_eq(
+            tiles_of(&a.instances[0]),
+            tiles_of(&b.instances[0])
+        ));
+        let other = load("0 1 2 3 4 5 6 7 8 9 10 11 12 13 14");
+        assert!(!Arc::ptr_eq(
+            tiles_of(&a.instances[0]),
+            tiles_of(&other.instances[0])
+        ));
     }
 }

@@ -153,15 +153,15 @@ fn unsolvable(optimal_guaranteed: bool) -> Answer {
 }
 
 impl Puzzle {
-    /// A puzzle of any family from its fields, each table built afresh (datasets share theirs
-    /// through `DomainKind::instance`). An error names the field at fault.
+    /// A puzzle of any family from its fields (see `DomainKind::instance`). An error names the
+    /// field at fault.
     pub fn fixed(
         kind: DomainKind,
         size: &str,
         start: &str,
         goal: Option<&str>,
     ) -> Result<Puzzle, FieldError> {
-        kind.instance(&mut Default::default(), Some(size), start, goal)
+        kind.instance(Some(size), start, goal)
     }
 
     /// The size written in reports: `WxH` for tiles, the number of books, `5x5` for knights.

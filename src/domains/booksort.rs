@@ -270,10 +270,8 @@ heuristic_set! {
 impl Family for Booksort {
     const NAME: &'static str = "booksort";
     type Heuristics = BooksortHeuristic;
-    type Cache = ();
 
     fn instance(
-        _: &mut (),
         size: Option<&str>,
         start: &str,
         goal: Option<&str>,

@@ -256,25 +256,29 @@ heuristic_set! {
     }
 }
 
+/// Accepts no size, or the board's own (`5x5`, as tiles write sizes).
+fn check_size(size: Option<&str>) -> Result<(), FieldError> {
+    let size = size.map_or("", str::trim);
+    if size.is_empty() || size.eq_ignore_ascii_case("5x5") {
+        return Ok(());
+    }
+    Err((
+        "size",
+        format!("'{}': the board is 5x5; leave size empty", shorten(size)),
+    ))
+}
+
 impl Family for Knights {
     const NAME: &'static str = "knights";
     type Heuristics = KnightsHeuristic;
-    type Cache = ();
 
     fn instance(
-        _: &mut (),
         size: Option<&str>,
         start: &str,
         goal: Option<&str>,
     ) -> Result<(Arc<Knights>, KnightState), FieldError> {
         super::no_goal(Self::NAME, goal)?;
-        let size = size.map_or("", str::trim);
-        if !size.is_empty() && size != "5x5" {
-            return Err((
-                "size",
-                format!("'{}': the board is 5x5; leave size empty", shorten(size)),
-            ));
-        }
+        check_size(size)?;
         let start = Knights::parse(start).map_err(|e| ("start", e))?;
         static SHARED: OnceLock<Arc<Knights>> = OnceLock::new();
         Ok((
@@ -289,13 +293,8 @@ impl Family for Knights {
 
     /// The target; the `size` column is left empty, as the board is fixed.
     fn generator_goal(size: Option<&str>) -> Result<(String, String), FieldError> {
-        match size {
-            Some(size) if size != "5x5" => Err((
-                "size",
-                format!("'{}': the board is 5x5; leave size out", shorten(size)),
-            )),
-            _ => Ok((String::new(), Knights::new().tokens(&Knights::new().goal))),
-        }
+        check_size(size)?;
+        Ok((String::new(), Knights::new().tokens(&Knights::new().goal)))
     }
 
     fn tokens(&self, s: &KnightState) -> String {

@@ -53,14 +53,11 @@ pub trait Family: Domain<State: Send + Sync> + Send + Sync + Sized + 'static {
     const NAME: &'static str;
     /// The family's heuristics.
     type Heuristics: HeuristicSet;
-    /// Tables kept between the instances of one dataset, so that rows of one size and goal share
-    /// one copy of the domain.
-    type Cache: Default;
-
     /// An instance from its dataset fields: `size` is `None` when the dataset has no such column,
-    /// `goal` is `None` or empty for the default. An error names the field at fault.
+    /// `goal` is `None` or empty for the default. An error names the field at fault. Instances of
+    /// one size and goal share one `Arc` of the domain's tables in the whole process, so that
+    /// heuristic tables keyed by it (`crate::heuristics`) are built once per board and goal.
     fn instance(
-        cache: &mut Self::Cache,
         size: Option<&str>,
         start: &str,
         goal: Option<&str>,
@@ -90,7 +87,9 @@ pub trait Family: Domain<State: Send + Sync> + Send + Sync + Sized + 'static {
     ) -> V::Output;
 }
 
-/// The heuristics of one family, as an enum whose variants may carry parameters.
+/// The heuristics of one family, as an enum. A variant may carry parameters from a fixed set (a
+/// pattern partition, say) as long as each combination has a name of its own; `heuristic_set!`
+/// writes the enum and this impl for families whose variants carry none.
 pub trait HeuristicSet: Copy + Eq + std::fmt::Debug + Send + Sync + 'static {
     /// Every heuristic of the family, the default first.
     const ALL: &'static [Self];
@@ -175,7 +174,6 @@ macro_rules! registry {
             /// An instance of this family from dataset fields (see `Family::instance`).
             pub fn instance(
                 self,
-                caches: &mut Caches,
                 size: Option<&str>,
                 start: &str,
                 goal: Option<&str>,
@@ -183,7 +181,7 @@ macro_rules! registry {
                 match self {
                     $(DomainKind::$kind => {
                         let (domain, start) =
-                            <$family as Family>::instance(&mut caches.$kind, size, start, goal)?;
+                            <$family as Family>::instance(size, start, goal)?;
                         Ok(Puzzle::$kind { domain, start })
                     }),+
                 }
@@ -215,13 +213,6 @@ macro_rules! registry {
                     $(Puzzle::$kind { .. } => DomainKind::$kind),+
                 }
             }
-        }
-
-        /// Every family's `Family::Cache`, for one dataset.
-        #[allow(non_snake_case)]
-        #[derive(Default)]
-        pub struct Caches {
-            $($kind: <$family as Family>::Cache),+
         }
     };
 }

@@ -246,25 +246,28 @@ heuristic_set! {
     }
 }
 
+/// Refuses a size: the board is fixed.
+fn no_size(size: Option<&str>) -> Result<(), FieldError> {
+    match size.map(str::trim) {
+        Some(size) if !size.is_empty() => Err((
+            "size",
+            format!("'{}': the board is fixed; leave size empty", shorten(size)),
+        )),
+        _ => Ok(()),
+    }
+}
+
 impl Family for Rotation {
     const NAME: &'static str = "rotation";
     type Heuristics = RotationHeuristic;
-    type Cache = ();
 
     fn instance(
-        _: &mut (),
         size: Option<&str>,
         start: &str,
         goal: Option<&str>,
     ) -> Result<(Arc<Rotation>, RotationState), FieldError> {
         super::no_goal(Self::NAME, goal)?;
-        let size = size.map_or("", str::trim);
-        if !size.is_empty() {
-            return Err((
-                "size",
-                format!("'{}': the board is fixed; leave size empty", shorten(size)),
-            ));
-        }
+        no_size(size)?;
         let start = Rotation::parse(start).map_err(|e| ("start", e))?;
         static SHARED: OnceLock<Arc<Rotation>> = OnceLock::new();
         Ok((Arc::clone(SHARED.get_or_init(|| Arc::new(Rotation))), start))
@@ -276,12 +279,7 @@ impl Family for Rotation {
 
     /// The goal with the 1s in the centre, then 2s and 3s in cell order.
     fn generator_goal(size: Option<&str>) -> Result<(String, String), FieldError> {
-        if let Some(size) = size {
-            return Err((
-                "size",
-                format!("'{}': the board is fixed; leave size out", shorten(size)),
-            ));
-        }
+        no_size(size)?;
         let mut digits = [2u8; CELLS];
         for c in CENTRE {
             digits[c] = 1;

@@ -3,8 +3,8 @@
 //! A heuristic that needs a table (Manhattan's distances, linear conflict's line penalties, and
 //! the pattern databases to come) asks `shared` for it: the first job builds it, every later job of
 //! any thread gets the same `Arc`. Keys are the identity of the domain's tables (one `Arc` per
-//! size and goal, shared by a dataset's rows) and the heuristic's name; the entry keeps that `Arc`
-//! alive, so an address is never reused for other tables while it is a key.
+//! size and goal in the whole process, see `Family::instance`) and the heuristic's name; the entry
+//! keeps that `Arc` alive, so an address is never reused for other tables while it is a key.
 
 use std::any::Any;
 use std::collections::HashMap;

@@ -18,7 +18,7 @@ use crate::heuristics::shared;
 use crate::search::{Domain, Zero};
 use crate::text::shorten;
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 pub const MIN_SIDE: usize = 2;
 pub const MAX_SIDE: usize = 16;
@@ -296,10 +296,10 @@ heuristic_set! {
     }
 }
 
-/// The tables of a dataset's boards, one per size and goal: a dataset of all 181,440 8-puzzle
-/// states must not build 181,440 copies.
+/// The boards made so far, one per size and goal: a dataset of all 181,440 8-puzzle states must
+/// not build 181,440 copies, and two datasets of one board share it.
 #[derive(Default)]
-pub struct TilesCache {
+struct TilesCache {
     built: HashMap<(usize, usize, Vec<u8>), Arc<Tiles>>,
     /// The previous row's width, height, goal as written ("" = default) and table: rows come in
     /// runs of one size and goal, and recognising the run skips parsing and hashing the goal.
@@ -309,10 +309,7 @@ pub struct TilesCache {
 impl Family for Tiles {
     const NAME: &'static str = "tiles";
     type Heuristics = TilesHeuristic;
-    type Cache = TilesCache;
-
     fn instance(
-        cache: &mut TilesCache,
         size: Option<&str>,
         start: &str,
         goal: Option<&str>,
@@ -350,6 +347,11 @@ impl Family for Tiles {
             cells[..n].copy_from_slice(&tiles);
         }
         let goal_text = goal.map_or("", str::trim);
+        static CACHE: Mutex<Option<TilesCache>> = Mutex::new(None);
+        // Nothing is left half-made by a panic while the lock is held: the poison carries no
+        // meaning.
+        let mut cache = CACHE.lock().unwrap_or_else(|p| p.into_inner());
+        let cache = cache.get_or_insert_with(TilesCache::default);
         let domain = match &cache.last {
             Some((lw, lh, lg, d)) if (*lw, *lh) == (w, h) && lg == goal_text => Arc::clone(d),
             _ => {
