@@ -3,6 +3,7 @@
 //! that knows rayon and indicatif.
 
 use crate::dataset::{Dataset, Instance};
+use crate::error::Error;
 use crate::record::{Record, Status};
 use crate::search::Limits;
 use crate::solve::{self, Answer, Spec};
@@ -27,7 +28,7 @@ pub struct Job<'a> {
 }
 
 /// How to run a batch.
-pub struct Options<'a> {
+pub struct BatchOptions<'a> {
     /// Worker threads.
     pub jobs: usize,
     pub max_nodes: Option<u64>,
@@ -40,7 +41,7 @@ pub struct Options<'a> {
 
 /// Counts kept while a batch runs, for the progress line.
 #[derive(Default)]
-struct Tally {
+struct ProgressCounts {
     done: u64,
     solved: u64,
     limited: u64,
@@ -48,7 +49,7 @@ struct Tally {
     cpu: f64,
 }
 
-impl Tally {
+impl ProgressCounts {
     fn add(&mut self, r: &Record) {
         self.done += 1;
         self.solved += u64::from(r.status == Status::Solved);
@@ -76,18 +77,18 @@ impl Tally {
 /// `index`, to `sink` on the calling thread, in completion order. Jobs cut short by `opts.cancel`
 /// give no record. `sink` is called with a batch of records whenever some are ready; an error
 /// from it stops the run (the jobs still running are cancelled) and is returned.
-pub fn run<E>(
+pub fn run(
     jobs: &[Job<'_>],
-    opts: &Options<'_>,
-    mut sink: impl FnMut(Vec<(usize, Record)>) -> Result<(), E>,
-) -> Result<(), E> {
+    opts: &BatchOptions<'_>,
+    mut sink: impl FnMut(Vec<(usize, Record)>) -> Result<(), Error>,
+) -> Result<(), Error> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(opts.jobs.max(1))
         .build()
-        .expect("thread pool");
+        .map_err(|e| Error::runtime(format!("cannot start {} worker(s): {e}", opts.jobs)))?;
     let progress = Progress::new(jobs.len() as u64, opts.quiet);
     let (tx, rx) = mpsc::channel::<Vec<(usize, Record)>>();
-    let mut tally = Tally::default();
+    let mut tally = ProgressCounts::default();
     // Workers take jobs in chunks (at least 64 per worker, for balance) and hand records over
     // at most every `HAND_OVER` or at a chunk's end: one wake-up of the collector per job would
     // cost more than a tiny job itself.
@@ -148,7 +149,7 @@ pub fn run<E>(
 }
 
 /// Solves one job; `None` when it was cancelled before it finished.
-fn run_job(job: &Job<'_>, opts: &Options<'_>) -> Option<Record> {
+fn run_job(job: &Job<'_>, opts: &BatchOptions<'_>) -> Option<Record> {
     let limits = Limits {
         max_nodes: opts.max_nodes,
         max_time: opts.time_limit,
@@ -306,7 +307,12 @@ impl Progress {
     }
 
     /// Lines mode: prints the progress line and remembers its job count.
-    fn line(total: u64, started: Instant, printed: &std::cell::Cell<Option<u64>>, tally: &Tally) {
+    fn line(
+        total: u64,
+        started: Instant,
+        printed: &std::cell::Cell<Option<u64>>,
+        tally: &ProgressCounts,
+    ) {
         printed.set(Some(tally.done));
         eprintln!(
             "[{:>6.0}s] {}/{} jobs | {}",
@@ -317,7 +323,7 @@ impl Progress {
         );
     }
 
-    fn update(&self, tally: &Tally) {
+    fn update(&self, tally: &ProgressCounts) {
         match self {
             Progress::Quiet => {}
             Progress::Bar(bar, last) => {
@@ -341,7 +347,7 @@ impl Progress {
         }
     }
 
-    fn finish(&self, tally: &Tally) {
+    fn finish(&self, tally: &ProgressCounts) {
         match self {
             Progress::Quiet => {}
             Progress::Bar(bar, _) => {

@@ -13,5 +13,6 @@ pub mod judge;
 pub mod record;
 pub mod report;
 pub mod rng;
+pub mod run;
 pub mod search;
 pub mod solve;

@@ -135,6 +135,18 @@ pub struct Manifest {
     pub end_time: String,
 }
 
+impl Manifest {
+    /// The per-job limits, e.g. `1000000 nodes, 5 s`, or `none`.
+    pub fn limits_text(&self) -> String {
+        match (self.max_nodes, self.time_limit_s) {
+            (None, None) => "none".into(),
+            (Some(n), None) => format!("{n} nodes"),
+            (None, Some(t)) => format!("{t} s"),
+            (Some(n), Some(t)) => format!("{n} nodes, {t} s"),
+        }
+    }
+}
+
 /// Reads a runs.csv; every error names the file and line. A job listed twice is an error: it
 /// would make joining two runs ambiguous.
 pub fn read_runs(path: &Path) -> Result<Vec<Record>, String> {

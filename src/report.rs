@@ -2,6 +2,7 @@
 //! summary.md and manifest.json. Every file but the streamed runs.csv is written whole or not at
 //! all (a temporary name, then a rename).
 
+use crate::error::Error;
 use crate::record::{Manifest, Record, Status};
 use hdrhistogram::Histogram;
 use serde::Serialize;
@@ -95,7 +96,7 @@ pub const RUNS_HEADER: [&str; 22] = [
 
 /// One variant's figures: a row of summary.csv.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Summary {
+pub struct VariantSummary {
     pub variant: String,
     pub heuristic: String,
     pub step: String,
@@ -146,7 +147,7 @@ pub fn summarize(
     records: &[Record],
     variants: &[String],
     time_limit_s: Option<f64>,
-) -> Vec<Summary> {
+) -> Vec<VariantSummary> {
     let mut by_variant: HashMap<&str, Vec<&Record>> = HashMap::new();
     for r in records {
         by_variant.entry(r.variant.as_str()).or_default().push(r);
@@ -163,7 +164,7 @@ pub fn summarize(
         }
     }
     let common: HashSet<(&str, &str)> = seen.difference(&unsolved).copied().collect();
-    let mut rows: Vec<Summary> = variants
+    let mut rows: Vec<VariantSummary> = variants
         .iter()
         .map(|v| {
             summarize_one(
@@ -189,7 +190,7 @@ fn summarize_one(
     records: &[&Record],
     common: &HashSet<(&str, &str)>,
     time_limit_s: Option<f64>,
-) -> Summary {
+) -> VariantSummary {
     let count = |status: Status| records.iter().filter(|r| r.status == status).count() as u64;
     let in_common: Vec<&&Record> = records
         .iter()
@@ -217,7 +218,7 @@ fn summarize_one(
             / records.len() as f64
     });
     let first = records.first();
-    Summary {
+    VariantSummary {
         variant: variant.to_string(),
         heuristic: first.map(|r| r.heuristic.clone()).unwrap_or_default(),
         step: first.map(|r| r.step.clone()).unwrap_or_default(),
@@ -247,7 +248,7 @@ fn summarize_one(
     }
 }
 
-pub fn summary_csv(rows: &[Summary]) -> Result<Vec<u8>, String> {
+pub fn summary_csv(rows: &[VariantSummary]) -> Result<Vec<u8>, String> {
     let mut w = csv::Writer::from_writer(Vec::new());
     for r in rows {
         w.serialize(r).map_err(|e| e.to_string())?;
@@ -256,7 +257,7 @@ pub fn summary_csv(rows: &[Summary]) -> Result<Vec<u8>, String> {
 }
 
 /// summary.md: a title, the run's setting, and one table row per variant.
-pub fn summary_md(rows: &[Summary], manifest: &Manifest) -> String {
+pub fn summary_md(rows: &[VariantSummary], manifest: &Manifest) -> String {
     let datasets: Vec<String> = manifest
         .datasets
         .iter()
@@ -268,7 +269,7 @@ pub fn summary_md(rows: &[Summary], manifest: &Manifest) -> String {
         manifest.cpu_model,
         manifest.jobs,
         if manifest.jobs == 1 { "" } else { "s" },
-        limits_text(manifest),
+        manifest.limits_text(),
     );
     out.push_str(
         "| variant | jobs | solved | limited | other | nodes generated | geomean nodes | geomean CPU s | p50 s | p90 s | p99 s | max s | Mnodes/s | PAR-2 s | speed-up |\n\
@@ -319,15 +320,6 @@ pub fn summary_md(rows: &[Summary], manifest: &Manifest) -> String {
     out
 }
 
-fn limits_text(m: &Manifest) -> String {
-    match (m.max_nodes, m.time_limit_s) {
-        (None, None) => "none".into(),
-        (Some(n), None) => format!("{n} nodes"),
-        (None, Some(t)) => format!("{t} s"),
-        (Some(n), Some(t)) => format!("{n} nodes, {t} s"),
-    }
-}
-
 /// Seconds to three significant digits, so that microsecond jobs do not all read 0.0000.
 fn seconds(v: Option<f64>) -> String {
     match v {
@@ -345,10 +337,34 @@ fn fmt(v: Option<f64>, decimals: usize) -> String {
     v.map_or_else(|| "-".into(), |v| format!("{v:.decimals$}"))
 }
 
-pub fn manifest_json(m: &Manifest) -> Vec<u8> {
-    let mut bytes = serde_json::to_vec_pretty(m).expect("a manifest serializes");
+pub fn manifest_json(m: &Manifest) -> Result<Vec<u8>, String> {
+    let mut bytes = serde_json::to_vec_pretty(m).map_err(|e| format!("manifest.json: {e}"))?;
     bytes.push(b'\n');
-    bytes
+    Ok(bytes)
+}
+
+/// Writes a finished (or interrupted) run's reports into `dir`: runs.csv in job order,
+/// summary.csv, summary.md and manifest.json. Every report a run leaves is written here.
+pub fn write_reports(
+    dir: &Path,
+    records: &[Record],
+    manifest: &Manifest,
+    summaries: &[VariantSummary],
+) -> Result<(), Error> {
+    let files: [(&str, Result<Vec<u8>, String>); 4] = [
+        ("runs.csv", runs_csv(records)),
+        ("summary.csv", summary_csv(summaries)),
+        (
+            "summary.md",
+            Ok(summary_md(summaries, manifest).into_bytes()),
+        ),
+        // Last: a manifest with an end time marks the other reports as final.
+        ("manifest.json", manifest_json(manifest)),
+    ];
+    for (name, bytes) in files {
+        write_atomic(&dir.join(name), &bytes.map_err(Error::runtime)?).map_err(Error::runtime)?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]
