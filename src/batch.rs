@@ -156,9 +156,15 @@ fn run_job(job: &Job<'_>, opts: &BatchOptions<'_>) -> Option<Record> {
         max_depth: None,
         cancel: Some(opts.cancel),
     };
-    let result = panic::catch_unwind(AssertUnwindSafe(|| {
+    guarded(job, || {
         solve::solve(&job.instance.puzzle, &job.spec, limits)
-    }));
+    })
+}
+
+/// The record of `job` from `solve`, which may panic: a panic becomes an `error` record (the
+/// run goes on with the other jobs); a cancelled search gives no record.
+fn guarded(job: &Job<'_>, solve: impl FnOnce() -> Result<Answer, String>) -> Option<Record> {
+    let result = panic::catch_unwind(AssertUnwindSafe(solve));
     let answer = match result {
         Ok(Ok(answer)) if answer.status == Status::Cancelled => return None,
         Ok(Ok(answer)) => Ok(answer),
@@ -366,5 +372,67 @@ impl Progress {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dataset;
+    use crate::search::Step;
+    use crate::solve::HeuristicKind;
+    use std::path::Path;
+
+    /// A one-instance dataset: the 8-puzzle one move from the goal, reference length 1.
+    fn dataset() -> Dataset {
+        let csv = b"id,domain,size,start,goal,optimal\none,tiles,3x3,1 2 3 4 5 6 7 0 8,,1\n";
+        dataset::parse(Path::new("t.csv"), csv).unwrap()
+    }
+
+    fn job(d: &Dataset) -> Job<'_> {
+        Job {
+            index: 0,
+            dataset: d,
+            instance: &d.instances[0],
+            spec: Spec {
+                heuristic: HeuristicKind::Manhattan,
+                step: Step::Next,
+                reverse_pruning: true,
+            },
+            variant: "manhattan/stepnext/prune",
+        }
+    }
+
+    fn answer(status: Status, length: Option<u32>, optimal_guaranteed: bool) -> Answer {
+        Answer {
+            status,
+            path: length.map(|n| "L".repeat(n as usize)),
+            length,
+            stats: Default::default(),
+            optimal_guaranteed,
+            wall: Duration::ZERO,
+            cpu: Duration::ZERO,
+        }
+    }
+
+    #[test]
+    fn a_panicking_job_becomes_an_error_record() {
+        let d = dataset();
+        let r = guarded(&job(&d), || panic!("no such tile")).expect("a record");
+        assert_eq!(r.status, Status::Error);
+        assert_eq!(r.message, "the search panicked: no such tile");
+        assert_eq!(r.key(), ("t", "one", "manhattan/stepnext/prune"));
+        assert_eq!((r.length, r.optimal), (None, Some(1)));
+        // A formatted panic message is kept too.
+        let r = guarded(&job(&d), || panic!("tile {}", 9)).expect("a record");
+        assert_eq!(r.message, "the search panicked: tile 9");
+    }
+
+    #[test]
+    fn a_cancelled_job_gives_no_record_and_a_solved_one_is_judged() {
+        let d = dataset();
+        assert!(guarded(&job(&d), || Ok(answer(Status::Cancelled, None, true))).is_none());
+        let r = guarded(&job(&d), || Ok(answer(Status::Solved, Some(1), true))).unwrap();
+        assert_eq!((r.status, r.length), (Status::Solved, Some(1)));
     }
 }
