@@ -240,25 +240,37 @@ pub fn record(job: &Job<'_>, answer: Result<Answer, String>) -> Record {
     r
 }
 
-/// The status to report, given the dataset's reference length: longer is `suboptimal`, shorter
-/// (or no solution where the reference has one) is `wrong`.
+/// The status to report, given the dataset's reference length. Shorter than the reference is
+/// `wrong`; longer is `wrong` too when the variant guarantees a shortest path (the search or the
+/// dataset is in error), and `suboptimal` when it does not. No solution (unsolvable, or none
+/// within the depth cap) where the reference has a length is `wrong`.
 fn judge(a: &Answer, optimal: Option<u32>) -> (Status, String) {
     match (a.status, a.length, optimal) {
         (Status::Wrong, _, _) => (
             Status::Wrong,
             "the returned path does not replay to the goal".into(),
         ),
-        (Status::Solved, Some(len), Some(opt)) if len > opt => (
-            Status::Suboptimal,
-            format!("length {len} is longer than the reference {opt}"),
-        ),
         (Status::Solved, Some(len), Some(opt)) if len < opt => (
             Status::Wrong,
             format!("length {len} is shorter than the reference {opt}"),
         ),
+        (Status::Solved, Some(len), Some(opt)) if len > opt && a.optimal_guaranteed => (
+            Status::Wrong,
+            format!(
+                "length {len} is longer than the reference {opt}, from a variant that guarantees a shortest path"
+            ),
+        ),
+        (Status::Solved, Some(len), Some(opt)) if len > opt => (
+            Status::Suboptimal,
+            format!("length {len} is longer than the reference {opt}"),
+        ),
         (Status::Unsolvable, _, Some(opt)) => (
             Status::Wrong,
             format!("reported unsolvable, but the reference length is {opt}"),
+        ),
+        (Status::OverCap, _, Some(opt)) => (
+            Status::Wrong,
+            format!("no solution within the depth cap, but the reference length is {opt}"),
         ),
         (status, _, _) => (status, String::new()),
     }
@@ -434,5 +446,30 @@ mod tests {
         assert!(guarded(&job(&d), || Ok(answer(Status::Cancelled, None, true))).is_none());
         let r = guarded(&job(&d), || Ok(answer(Status::Solved, Some(1), true))).unwrap();
         assert_eq!((r.status, r.length), (Status::Solved, Some(1)));
+    }
+
+    #[test]
+    fn verdicts_against_the_reference_length() {
+        let verdict = |status, length, guaranteed, optimal| {
+            judge(&answer(status, length, guaranteed), optimal).0
+        };
+        use Status::*;
+        // Equal, or no reference: the search's own status.
+        assert_eq!(verdict(Solved, Some(6), true, Some(6)), Solved);
+        assert_eq!(verdict(Solved, Some(6), false, None), Solved);
+        assert_eq!(verdict(OverCap, None, true, None), OverCap);
+        // Shorter than the reference: always wrong.
+        assert_eq!(verdict(Solved, Some(5), true, Some(6)), Wrong);
+        assert_eq!(verdict(Solved, Some(5), false, Some(6)), Wrong);
+        // Longer: wrong from a variant that guarantees optimality, else suboptimal.
+        assert_eq!(verdict(Solved, Some(7), true, Some(6)), Wrong);
+        assert_eq!(verdict(Solved, Some(7), false, Some(6)), Suboptimal);
+        // No solution where the reference has one.
+        assert_eq!(verdict(Unsolvable, None, true, Some(6)), Wrong);
+        assert_eq!(verdict(OverCap, None, true, Some(6)), Wrong);
+        // Limits are no answer: nothing to judge.
+        assert_eq!(verdict(NodeLimit, None, true, Some(6)), NodeLimit);
+        let (_, message) = judge(&answer(Solved, Some(7), true), Some(6));
+        assert!(message.contains("guarantees"), "{message}");
     }
 }

@@ -1482,3 +1482,94 @@ fn ctrl_c_stops_cleanly_and_resume_finishes_the_run() {
     );
     assert_eq!(without_times(&runs(&dir)), without_times(&clean));
 }
+
+// ---------------------------------------------------------------------------------------------
+// Verdicts, default heuristics per domain, speed-ups, limits' values
+
+/// Rotation Game instance 16 of datasets/rotation.csv: 6 moves; step 2 has no parity to align
+/// to there and answers 7.
+const ROTATION16: &str = "16,rotation,,1 1 3 2 2 1 2 3 1 3 2 3 2 3 3 1 2 3 1 2 2 3 1 1,,6\n";
+
+#[test]
+fn a_longer_answer_from_a_variant_without_guarantee_is_suboptimal() {
+    let tmp = Tmp::new("suboptimal");
+    let path = tmp.write("rot.csv", &format!("{HEADER}{ROTATION16}"));
+    let out = run(&tmp, "s", &[&path], &["--step", "2,next", "-q"], 0);
+    assert_eq!(text(&out.stderr), "");
+    let dir = tmp.run_dir("s");
+    let t = runs(&dir);
+    let row = |variant: &str| {
+        t.rows
+            .iter()
+            .find(|r| t.get(r, "variant") == variant)
+            .unwrap_or_else(|| panic!("no row for {variant}"))
+    };
+    let two = row("center/step2/prune");
+    assert_eq!(t.get(two, "status"), "suboptimal");
+    assert_eq!(t.get(two, "length"), "7");
+    assert_eq!(t.get(two, "optimal"), "6");
+    assert_eq!(t.get(two, "optimal_guaranteed"), "false");
+    assert_eq!(
+        t.get(two, "message"),
+        "length 7 is longer than the reference 6"
+    );
+    let next = row("center/stepnext/prune");
+    assert_eq!(t.get(next, "status"), "solved");
+    assert_eq!(t.get(next, "length"), "6");
+    let s = Table::read(&dir.join("summary.csv"));
+    assert_eq!(s.get(&s.rows[0], "suboptimal"), "1");
+    assert_eq!(s.get(&s.rows[0], "wrong"), "0");
+}
+
+#[test]
+fn answers_that_contradict_the_reference_from_guaranteed_variants_are_wrong() {
+    let tmp = Tmp::new("verdicts");
+    // `six` takes 6 moves, the file claims 4; a booksort shelf needing more than the cap of 4
+    // moves, claimed to take 4; an unsolvable 8-puzzle, claimed to take 5.
+    let data = format!(
+        "{HEADER}six,tiles,3x3,4 1 3 7 2 6 0 5 8,,4\n\
+         capped,booksort,,2 1 4 3 6 5 8 7 10 9,,4\n\
+         u8,tiles,3x3,1 2 3 4 5 6 8 7 0,,5\n\
+         one,tiles,3x3,1 2 3 4 5 6 7 0 8,,1\n"
+    );
+    let path = tmp.write("claims.csv", &data);
+    let out = run(&tmp, "v", &[&path], &["-q"], 4);
+    assert!(
+        text(&out.stderr).contains("3 job(s) are wrong"),
+        "{}",
+        show(&out)
+    );
+    let t = runs(&tmp.run_dir("v"));
+    let got: Vec<(&str, &str, &str)> = t
+        .rows
+        .iter()
+        .map(|r| {
+            (
+                t.get(r, "instance"),
+                t.get(r, "status"),
+                t.get(r, "message"),
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (
+                "six",
+                "wrong",
+                "length 6 is longer than the reference 4, from a variant that guarantees a shortest path"
+            ),
+            (
+                "capped",
+                "wrong",
+                "no solution within the depth cap, but the reference length is 4"
+            ),
+            (
+                "u8",
+                "wrong",
+                "reported unsolvable, but the reference length is 5"
+            ),
+            ("one", "solved", ""),
+        ]
+    );
+}
