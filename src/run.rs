@@ -9,7 +9,7 @@ use crate::dataset::{self, Dataset};
 use crate::error::{Done, Error, EXIT_INTERRUPTED};
 use crate::record::{self, DatasetInfo, Manifest, Record, Status};
 use crate::report::{self, RunsWriter};
-use crate::solve::{DomainKind, Spec};
+use crate::solve::{DomainKind, HeuristicKind, Spec};
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::fs;
@@ -76,18 +76,18 @@ fn read_datasets(paths: &[PathBuf]) -> Result<(Vec<Dataset>, Vec<DatasetInfo>), 
     Ok((datasets, infos))
 }
 
-/// Every combination of the requested heuristics (default: the first of each domain in the
+/// Every combination of the requested heuristics (default: the default of each domain in the
 /// datasets), steps and pruning settings, in that nesting.
 fn variants(args: &RunArgs, datasets: &[Dataset]) -> Vec<Spec> {
     let mut heuristics = args.heuristic.clone();
     if heuristics.is_empty() {
         for kind in DomainKind::ALL {
-            let first = kind.heuristics()[0];
+            let default = kind.heuristics()[0];
             let present = datasets
                 .iter()
                 .any(|d| d.instances.iter().any(|i| i.domain == kind));
-            if present && !heuristics.contains(&first) {
-                heuristics.push(first);
+            if present && !heuristics.contains(&default) {
+                heuristics.push(default);
             }
         }
     }
@@ -109,6 +109,17 @@ fn variants(args: &RunArgs, datasets: &[Dataset]) -> Vec<Spec> {
     specs
 }
 
+/// Whether an instance of `domain` runs under `heuristic`: any heuristic of the domain when
+/// heuristics were requested, else only the domain's default (knights' default `misplaced` is
+/// also a tiles heuristic, but a run without `--heuristic` must not run it on tiles).
+fn runs_under(domain: DomainKind, heuristic: HeuristicKind, requested: bool) -> bool {
+    if requested {
+        domain.heuristics().contains(&heuristic)
+    } else {
+        domain.heuristics().first() == Some(&heuristic)
+    }
+}
+
 /// The run's jobs in their deterministic order: dataset, instance, variant. `names[k]` is
 /// `specs[k].name()`.
 fn plan_jobs<'a>(
@@ -117,12 +128,13 @@ fn plan_jobs<'a>(
     specs: &[Spec],
     names: &'a [String],
 ) -> Result<Vec<Job<'a>>, Error> {
+    let requested = !args.heuristic.is_empty();
     let mut jobs = Vec::new();
     let mut skipped = 0u64;
     for d in datasets {
         for instance in &d.instances {
             for (spec, variant) in specs.iter().zip(names) {
-                if instance.domain.heuristics().contains(&spec.heuristic) {
+                if runs_under(instance.domain, spec.heuristic, requested) {
                     jobs.push(Job {
                         index: jobs.len(),
                         dataset: d,
@@ -141,7 +153,7 @@ fn plan_jobs<'a>(
             "no job to run: no requested heuristic applies to the datasets' domains",
         ));
     }
-    if skipped > 0 && !args.quiet && !args.heuristic.is_empty() {
+    if skipped > 0 && !args.quiet && requested {
         eprintln!("note: {skipped} instance x variant pair(s) skipped: the heuristic does not apply to the instance's domain");
     }
     Ok(jobs)

@@ -1573,3 +1573,45 @@ fn answers_that_contradict_the_reference_from_guaranteed_variants_are_wrong() {
         ]
     );
 }
+
+#[test]
+fn without_heuristic_each_domain_runs_only_its_own_default() {
+    let tmp = Tmp::new("defaults");
+    // Knights' default `misplaced` is also a tiles heuristic: it must not run on the tiles rows.
+    let data = format!(
+        "{HEADER}{}w4-1,knights,,1 1 1 1 1 1 1 1 1 0 0 0 * 1 1 0 0 0 0 1 0 0 0 0 0,,4\n",
+        rows("3x3", &EIGHT[1..3])
+    );
+    let path = tmp.write("mixed.csv", &data);
+    run(&tmp, "d", &[&path], &["-q"], 0);
+    let dir = tmp.run_dir("d");
+    let t = runs(&dir);
+    let got: Vec<(&str, &str, &str)> = t
+        .rows
+        .iter()
+        .map(|r| {
+            (
+                t.get(r, "instance"),
+                t.get(r, "variant"),
+                t.get(r, "status"),
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("one", "manhattan/stepnext/prune", "solved"),
+            ("two", "manhattan/stepnext/prune", "solved"),
+            ("w4-1", "misplaced/stepnext/prune", "solved"),
+        ]
+    );
+    let m = Json::read(&dir.join("manifest.json"));
+    let variants: Vec<&str> = m.get("variants").arr().iter().map(Json::str).collect();
+    assert_eq!(
+        variants,
+        ["manhattan/stepnext/prune", "misplaced/stepnext/prune"]
+    );
+    // With --heuristic, a heuristic runs on every domain it applies to.
+    run(&tmp, "e", &[&path], &["--heuristic", "misplaced", "-q"], 0);
+    assert_eq!(runs(&tmp.run_dir("e")).rows.len(), 3);
+}
