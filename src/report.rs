@@ -128,7 +128,8 @@ pub struct VariantSummary {
     /// Mean penalised time: a job's CPU time when it was answered, else twice the time limit
     /// (twice its own time when no time limit was set).
     pub par2_s: Option<f64>,
-    /// The first variant's geometric-mean time over this one's (above 1: this one is faster).
+    /// The first variant's geometric-mean time over this one's (above 1: this one is faster);
+    /// `None` unless both means are over the same instances.
     pub speedup: Option<f64>,
 }
 
@@ -164,37 +165,46 @@ pub fn summarize(
         }
     }
     let common: HashSet<(&str, &str)> = seen.difference(&unsolved).copied().collect();
-    let mut rows: Vec<VariantSummary> = variants
+    let mine = |v: &String| by_variant.get(v.as_str()).map_or(&[][..], |r| &r[..]);
+    // The instances each variant's geometric means are over.
+    let mean_sets: Vec<HashSet<(&str, &str)>> = variants
         .iter()
         .map(|v| {
-            summarize_one(
-                v,
-                by_variant.get(v.as_str()).map_or(&[][..], |r| r),
-                &common,
-                time_limit_s,
-            )
+            mine(v)
+                .iter()
+                .map(|r| (r.dataset.as_str(), r.instance.as_str()))
+                .filter(|key| common.contains(key))
+                .collect()
         })
         .collect();
+    let mut rows: Vec<VariantSummary> = variants
+        .iter()
+        .zip(&mean_sets)
+        .map(|(v, set)| summarize_one(v, mine(v), set, time_limit_s))
+        .collect();
+    // A ratio of geometric means says something only when both are over the same instances:
+    // not between heuristics of different domains, nor in a run cut short.
     let first = rows.first().and_then(|r| r.time_cpu_geomean_s);
-    for row in &mut rows {
+    for (row, set) in rows.iter_mut().zip(&mean_sets) {
         row.speedup = match (first, row.time_cpu_geomean_s) {
-            (Some(a), Some(b)) if b > 0.0 => Some(a / b),
+            (Some(a), Some(b)) if b > 0.0 && mean_sets.first() == Some(set) => Some(a / b),
             _ => None,
         };
     }
     rows
 }
 
+/// `mean_set` is the set of instances this variant's geometric means are taken over.
 fn summarize_one(
     variant: &str,
     records: &[&Record],
-    common: &HashSet<(&str, &str)>,
+    mean_set: &HashSet<(&str, &str)>,
     time_limit_s: Option<f64>,
 ) -> VariantSummary {
     let count = |status: Status| records.iter().filter(|r| r.status == status).count() as u64;
     let in_common: Vec<&&Record> = records
         .iter()
-        .filter(|r| common.contains(&(r.dataset.as_str(), r.instance.as_str())))
+        .filter(|r| mean_set.contains(&(r.dataset.as_str(), r.instance.as_str())))
         .collect();
     // Microseconds up to a week, 3 significant digits.
     let mut hist = Histogram::<u64>::new_with_bounds(1, 604_800_000_000, 3).expect("valid bounds");
@@ -309,7 +319,7 @@ pub fn summary_md(rows: &[VariantSummary], manifest: &Manifest) -> String {
     }
     let problems: u64 = rows.iter().map(|r| r.suboptimal + r.wrong + r.error).sum();
     out.push_str(&format!(
-        "\nGeometric means are over the instances solved by every variant that ran them ({} for the first variant; `common_solved` in summary.csv); times are CPU seconds of the worker thread.{}\n",
+        "\nGeometric means are over the instances solved by every variant that ran them ({} for the first variant; `common_solved` in summary.csv); a speed-up is given only between means over the same instances. Times are CPU seconds of the worker thread.{}\n",
         rows.first().map_or(0, |r| r.common_solved),
         if problems > 0 {
             format!(" **{problems} job(s) are suboptimal, wrong or failed: see runs.csv.**")
@@ -398,6 +408,25 @@ mod tests {
         }
     }
 
+    fn manifest() -> Manifest {
+        Manifest {
+            idabench_version: "0.1.0".into(),
+            git_commit: None,
+            rustc_version: "rustc 1.95.0".into(),
+            build_profile: "release".into(),
+            cpu_model: "cpu".into(),
+            cores: 2,
+            jobs: 2,
+            command_line: vec!["idabench".into(), "run".into()],
+            datasets: Vec::new(),
+            variants: Vec::new(),
+            max_nodes: None,
+            time_limit_s: None,
+            start_time: "2026-01-01T00:00:00Z".into(),
+            end_time: "2026-01-01T00:01:00Z".into(),
+        }
+    }
+
     #[test]
     fn the_header_of_an_empty_run_is_the_records_header() {
         let full = String::from_utf8(runs_csv(&[record()]).unwrap()).unwrap();
@@ -426,5 +455,22 @@ mod tests {
         // PAR-2: (0.25 + 2 x 10) / 2.
         assert!(close(rows[0].par2_s, 10.125));
         assert!(close(rows[1].speedup, 0.25));
+    }
+
+    #[test]
+    fn no_speedup_between_variants_over_different_instances() {
+        let a = record();
+        let mut b = record();
+        b.variant = "center/stepnext/prune".into();
+        b.domain = "rotation".into();
+        b.instance = "r1".into();
+        let names = vec![a.variant.clone(), b.variant.clone()];
+        let rows = summarize(&[a, b], &names, None);
+        assert_eq!(rows[0].speedup, Some(1.0));
+        assert_eq!(rows[1].speedup, None);
+        assert!(rows[1].time_cpu_geomean_s.is_some());
+        let md = summary_md(&rows, &manifest());
+        assert!(md.contains("| 1.00 |\n| `center/stepnext/prune` |"), "{md}");
+        assert!(md.contains("| - |\n\nGeometric means"), "{md}");
     }
 }

@@ -1615,3 +1615,41 @@ fn without_heuristic_each_domain_runs_only_its_own_default() {
     run(&tmp, "e", &[&path], &["--heuristic", "misplaced", "-q"], 0);
     assert_eq!(runs(&tmp.run_dir("e")).rows.len(), 3);
 }
+
+#[test]
+fn speedups_are_given_only_between_variants_over_the_same_instances() {
+    let tmp = Tmp::new("speedup");
+    let data = format!("{HEADER}{}{ROTATION16}", rows("3x3", &EIGHT[3..6]));
+    let path = tmp.write("mixed.csv", &data);
+    run(
+        &tmp,
+        "m",
+        &[&path],
+        &["--heuristic", "manhattan,misplaced,center", "-q"],
+        0,
+    );
+    let dir = tmp.run_dir("m");
+    let s = Table::read(&dir.join("summary.csv"));
+    let speedups: Vec<(&str, &str)> = s
+        .rows
+        .iter()
+        .map(|r| (s.get(r, "variant"), s.get(r, "speedup")))
+        .collect();
+    assert_eq!(speedups.len(), 3);
+    assert_eq!(speedups[0], ("manhattan/stepnext/prune", "1.0"));
+    // misplaced ran the same tiles instances: a ratio; center ran the rotation one: none.
+    assert_eq!(speedups[1].0, "misplaced/stepnext/prune");
+    assert!(s.num(&s.rows[1], "speedup") > 0.0);
+    assert_eq!(speedups[2], ("center/stepnext/prune", ""));
+    let md = fs::read_to_string(dir.join("summary.md")).unwrap();
+    let center = md
+        .lines()
+        .find(|l| l.starts_with("| `center/stepnext/prune` |"))
+        .unwrap();
+    assert!(center.ends_with("| - |"), "{center}");
+    let first = md
+        .lines()
+        .find(|l| l.starts_with("| `manhattan/stepnext/prune` |"))
+        .unwrap();
+    assert!(first.ends_with("| 1.00 |"), "{first}");
+}
