@@ -228,8 +228,8 @@ pub struct VariantArgs {
 /// Per-job limits.
 #[derive(Args, Debug)]
 pub struct LimitArgs {
-    /// Stop a search (each job's) after this many generated nodes.
-    #[arg(long)]
+    /// Stop a search (each job's) after this many generated nodes (at least 1).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub max_nodes: Option<u64>,
     /// Stop a search (each job's) after this many seconds (decimals allowed).
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]

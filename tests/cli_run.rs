@@ -1653,3 +1653,12 @@ fn speedups_are_given_only_between_variants_over_the_same_instances() {
         .unwrap();
     assert!(first.ends_with("| 1.00 |"), "{first}");
 }
+
+#[test]
+fn a_node_limit_of_zero_is_refused() {
+    let tmp = Tmp::new("max-nodes-0");
+    let eight = tmp.write("eight.csv", &eight_csv());
+    let out = run(&tmp, "z", &[&eight], &["--max-nodes", "0"], 2);
+    assert!(text(&out.stderr).contains("--max-nodes"), "{}", show(&out));
+    assert!(!tmp.run_dir("z").exists(), "no run directory");
+}
