@@ -14,12 +14,13 @@ use crate::run;
 use crate::search::Limits;
 use crate::solve::{self, DomainKind, Puzzle, Spec};
 use serde_json::json;
+use std::io::Write;
 use std::time::Duration;
 
 /// Runs a parsed command line; the exit code on success.
 pub fn run(cli: Cli) -> Result<Done, Error> {
     match cli.command {
-        Command::Run(args) => run::run_batch(&args),
+        Command::Run(args) => run::run_batch(&args, &mut std::io::stdout()),
         Command::Solve(args) => solve_one(args),
         Command::Compare(args) => compare_runs(args),
         Command::Generate(args) => generate_dataset(args),
@@ -47,7 +48,7 @@ fn solve_one(args: SolveArgs) -> Result<Done, Error> {
             .map_err(|e| Error::input(format!("stdin: {e}")))?;
         let out = judge::answer(problem, &input)
             .map_err(|e| Error::input(format!("{}: {e}", problem.name())))?;
-        print!("{out}");
+        write_stdout(&out)?;
         return Ok(Done::Ok);
     }
     let Some(start) = &args.start else {
@@ -79,15 +80,19 @@ fn solve_one(args: SolveArgs) -> Result<Done, Error> {
     match args.format {
         Format::Text => {
             let opt = |v: Option<String>| v.unwrap_or_default();
-            println!("status: {}", a.status);
-            println!("length: {}", opt(a.length.map(|l| l.to_string())));
-            println!("path: {}", opt(a.path.clone()));
-            println!("nodes_generated: {}", st.generated);
-            println!("nodes_expanded: {}", st.expanded);
-            println!("iterations: {}", st.iterations.len());
-            println!("final_bound: {}", st.final_bound);
-            println!("time_s: {:.6}", a.wall.as_secs_f64());
-            println!("optimal_guaranteed: {}", a.optimal_guaranteed);
+            write_stdout(&format!(
+                "status: {}\nlength: {}\npath: {}\nnodes_generated: {}\nnodes_expanded: {}\n\
+                 iterations: {}\nfinal_bound: {}\ntime_s: {:.6}\noptimal_guaranteed: {}\n",
+                a.status,
+                opt(a.length.map(|l| l.to_string())),
+                opt(a.path.clone()),
+                st.generated,
+                st.expanded,
+                st.iterations.len(),
+                st.final_bound,
+                a.wall.as_secs_f64(),
+                a.optimal_guaranteed
+            ))?;
         }
         Format::Judge => unreachable!("handled above"),
         Format::Json => {
@@ -111,10 +116,19 @@ fn solve_one(args: SolveArgs) -> Result<Done, Error> {
                 "optimal_guaranteed": a.optimal_guaranteed,
                 "per_iteration": iterations,
             });
-            println!("{out:#}");
+            write_stdout(&format!("{out:#}\n"))?;
         }
     }
     Ok(Done::Ok)
+}
+
+/// Writes `text` to stdout: a full or closed stdout is an error (exit 1), not a panic.
+fn write_stdout(text: &str) -> Result<(), Error> {
+    let mut stdout = std::io::stdout().lock();
+    stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+        .map_err(|e| Error::io("stdout", e))
 }
 
 fn generate_dataset(args: GenerateArgs) -> Result<Done, Error> {

@@ -9,7 +9,7 @@ use crate::search::Limits;
 use crate::solve::{self, Answer, Spec};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
@@ -305,11 +305,12 @@ impl Progress {
         let now = Instant::now();
         if std::io::stderr().is_terminal() {
             let bar = ProgressBar::new(total);
+            // The template is a constant that parses; the plain bar is only a fallback.
             bar.set_style(
                 ProgressStyle::with_template(
                     "{bar:30} {pos}/{len} jobs | {msg} | {elapsed_precise} ETA {eta}",
                 )
-                .expect("template"),
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
             );
             // Redrawn from its own thread, so that elapsed and ETA move during a long job.
             bar.enable_steady_tick(BAR_TICK);
@@ -332,7 +333,9 @@ impl Progress {
         tally: &ProgressCounts,
     ) {
         printed.set(Some(tally.done));
-        eprintln!(
+        // Progress is for people: a full or closed stderr must not stop the run.
+        let _ = writeln!(
+            std::io::stderr(),
             "[{:>6.0}s] {}/{} jobs | {}",
             started.elapsed().as_secs_f64(),
             tally.done,

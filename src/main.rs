@@ -2,6 +2,7 @@
 
 use clap::Parser;
 use idabench::{app, cli::Cli, error};
+use std::io::Write;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
@@ -13,7 +14,8 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = app::run(cli);
     if let Err(e) = &result {
-        eprintln!("Error: {e}");
+        // Nowhere else to tell: a full or closed stderr leaves only the exit code.
+        let _ = writeln!(std::io::stderr(), "Error: {e}");
     }
     ExitCode::from(error::exit_code(&result))
 }

@@ -13,13 +13,13 @@ use crate::solve::{DomainKind, HeuristicKind, Spec};
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::fs;
-use std::io;
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-/// Runs `idabench run`: the summary goes to stdout; progress and notes go to stderr.
-pub fn run_batch(args: &RunArgs) -> Result<Done, Error> {
+/// Runs `idabench run`: the summary goes to `stdout`; progress and notes go to stderr.
+pub fn run_batch(args: &RunArgs, stdout: &mut dyn Write) -> Result<Done, Error> {
     let start_time = clock::rfc3339_now();
     let (datasets, infos) = read_datasets(&args.datasets)?;
     let specs = variants(args, &datasets);
@@ -33,7 +33,7 @@ pub fn run_batch(args: &RunArgs) -> Result<Done, Error> {
         vec![None; jobs.len()]
     };
     run_missing(args, &dir, &manifest, &jobs, &mut slots)?;
-    finish(args, &dir, manifest, &names, slots)
+    finish(args, &dir, manifest, &names, slots, stdout)
 }
 
 /// Set by Ctrl-C; searches poll it.
@@ -45,8 +45,15 @@ fn install_ctrl_c() {
         if CANCEL.swap(true, Ordering::SeqCst) {
             std::process::exit(i32::from(EXIT_INTERRUPTED));
         }
-        eprintln!("\ninterrupted: stopping; finished jobs are kept (rerun with --resume)");
+        note(format_args!(
+            "\ninterrupted: stopping; finished jobs are kept (rerun with --resume)"
+        ));
     });
+}
+
+/// A line for the person at the terminal: a full or closed stderr must not stop the run.
+fn note(text: std::fmt::Arguments<'_>) {
+    let _ = writeln!(io::stderr(), "{text}");
 }
 
 /// Reads and checks every dataset, with what the manifest records of each.
@@ -154,7 +161,7 @@ fn plan_jobs<'a>(
         ));
     }
     if skipped > 0 && !args.quiet && requested {
-        eprintln!("note: {skipped} instance x variant pair(s) skipped: the heuristic does not apply to the instance's domain");
+        note(format_args!("note: {skipped} instance x variant pair(s) skipped: the heuristic does not apply to the instance's domain"));
     }
     Ok(jobs)
 }
@@ -252,7 +259,10 @@ fn new_manifest(
         cpu_model: cpu_model(),
         cores,
         jobs: args.jobs.map_or(cores, usize::from),
-        command_line: std::env::args().collect(),
+        // Lossy: a path that is not UTF-8 is still recorded, with U+FFFD for its bad bytes.
+        command_line: std::env::args_os()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect(),
         datasets,
         variants: names.to_vec(),
         max_nodes: args.limits.max_nodes,
@@ -328,11 +338,11 @@ fn resume(
     }
     if !quiet {
         let kept = slots.iter().flatten().count();
-        eprintln!(
+        note(format_args!(
             "resuming {}: {kept} job(s) done, {} to run",
             dir.display(),
             jobs.len() - kept
-        );
+        ));
     }
     Ok(slots)
 }
@@ -385,35 +395,45 @@ fn run_missing(
     })
 }
 
-/// Records the end of the run in its manifest, writes every report, prints the summary; the
-/// outcome: interrupted by Ctrl-C, wrong when a job is.
+/// Records the end of the run in its manifest, writes every report, prints the summary on
+/// `stdout`; the outcome: interrupted by Ctrl-C, wrong when a job is.
 fn finish(
     args: &RunArgs,
     dir: &Path,
     mut manifest: Manifest,
     names: &[String],
     slots: Vec<Option<Record>>,
+    stdout: &mut dyn Write,
 ) -> Result<Done, Error> {
     let total = slots.len();
     let records: Vec<Record> = slots.into_iter().flatten().collect();
     manifest.end_time = clock::rfc3339_now();
     let summaries = report::summarize(&records, names, args.limits.time_limit);
     report::write_reports(dir, &records, &manifest, &summaries)?;
-    println!("{}", report::summary_md(&summaries, &manifest));
-    println!("reports: {}", dir.display());
+    let text = format!(
+        "{}\nreports: {}\n",
+        report::summary_md(&summaries, &manifest),
+        dir.display()
+    );
+    stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+        .map_err(|e| Error::io("stdout", e))?;
     if CANCEL.load(Ordering::SeqCst) {
-        eprintln!(
+        note(format_args!(
             "interrupted: {} of {total} jobs done; finish with: --resume --out {} --name {}",
             records.len(),
             args.out.display(),
             dir.file_name()
                 .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
-        );
+        ));
         return Ok(Done::Interrupted);
     }
     let wrong = records.iter().filter(|r| r.status == Status::Wrong).count();
     if wrong > 0 {
-        eprintln!("{wrong} job(s) are wrong: see the status and message columns of runs.csv");
+        note(format_args!(
+            "{wrong} job(s) are wrong: see the status and message columns of runs.csv"
+        ));
         return Ok(Done::Wrong);
     }
     Ok(Done::Ok)

@@ -1662,3 +1662,117 @@ fn a_node_limit_of_zero_is_refused() {
     assert!(text(&out.stderr).contains("--max-nodes"), "{}", show(&out));
     assert!(!tmp.run_dir("z").exists(), "no run directory");
 }
+
+// ---------------------------------------------------------------------------------------------
+// Output streams and paths that are not UTF-8
+
+#[test]
+fn a_full_stdout_is_an_error_and_a_full_stderr_is_ignored() {
+    let tmp = Tmp::new("full");
+    let eight = tmp.write(
+        "eight.csv",
+        &format!("{HEADER}{}", rows("3x3", &EIGHT[..4])),
+    );
+    let full = || {
+        fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap()
+    };
+    let out_dir = tmp.out();
+    let run_args = |name: &'static str| {
+        vec![
+            "run", &eight, "--out", &out_dir, "--name", name, "--jobs", "1",
+        ]
+    };
+    // run > /dev/full: the reports are written, then the summary cannot be: exit 1.
+    let out = command(tmp.path(), &run_args("stdout"))
+        .stdout(full())
+        .output()
+        .unwrap();
+    assert_exit(&out, 1);
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("Error: stdout: No space left on device"),
+        "{stderr}"
+    );
+    assert_eq!(runs(&tmp.run_dir("stdout")).rows.len(), 4);
+    // solve > /dev/full, in each output format.
+    for format in ["text", "json"] {
+        let out = command(
+            tmp.path(),
+            &[
+                "solve", "--size", "3x3", "--start", EIGHT[3].1, "--format", format,
+            ],
+        )
+        .stdout(full())
+        .output()
+        .unwrap();
+        assert_exit(&out, 1);
+        assert!(text(&out.stderr).contains("stdout"), "{}", show(&out));
+    }
+    let mut judge = command(
+        tmp.path(),
+        &["solve", "--format", "judge", "--problem", "p1379"],
+    )
+    .stdin(Stdio::piped())
+    .stdout(full())
+    .stderr(Stdio::piped())
+    .spawn()
+    .unwrap();
+    {
+        use std::io::Write;
+        judge
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(b"283104765\n")
+            .unwrap();
+    }
+    assert_exit(&judge.wait_with_output().unwrap(), 1);
+    // run 2>/dev/full: progress and notes are lost, the run is not (a panic would exit 101).
+    // --heuristic zero,center skips center on the tiles rows, which is noted on stderr.
+    let mut args = run_args("stderr");
+    args.extend(["--heuristic", "zero,center"]);
+    let out = command(tmp.path(), &args).stderr(full()).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", show(&out));
+    assert!(text(&out.stdout).contains("reports: "));
+    assert_eq!(runs(&tmp.run_dir("stderr")).rows.len(), 4);
+    // An error message that cannot be written still gives its exit code.
+    let out = command(tmp.path(), &["run", "/nonexistent.csv", "--out", &out_dir])
+        .stderr(full())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn dataset_and_out_paths_need_not_be_utf8() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+    let tmp = Tmp::new("non-utf8");
+    let dataset = tmp.path().join(OsStr::from_bytes(b"eight\xff.csv"));
+    fs::write(&dataset, format!("{HEADER}{}", rows("3x3", &EIGHT[1..3]))).unwrap();
+    let out_dir = tmp.path().join(OsStr::from_bytes(b"out\xfe"));
+    let out = Command::new(env!("CARGO_BIN_EXE_idabench"))
+        .current_dir(tmp.path())
+        .arg("run")
+        .arg(&dataset)
+        .arg("--out")
+        .arg(&out_dir)
+        .args(["--name", "n", "-q"])
+        .output()
+        .unwrap();
+    assert_exit(&out, 0);
+    let dir = out_dir.join("n");
+    let t = runs(&dir);
+    assert_eq!(t.rows.len(), 2);
+    assert_eq!(t.get(&t.rows[0], "dataset"), "eight\u{fffd}");
+    let m = Json::read(&dir.join("manifest.json"));
+    let argv: Vec<&str> = m.get("command_line").arr().iter().map(Json::str).collect();
+    assert!(
+        argv.iter().any(|a| a.ends_with("eight\u{fffd}.csv")),
+        "{argv:?}"
+    );
+    assert!(argv.iter().any(|a| a.ends_with("out\u{fffd}")), "{argv:?}");
+}
