@@ -985,6 +985,9 @@ mod tests {
             time_limit_s: None,
             start_time: "2026-01-01T00:00:00Z".to_owned(),
             end_time: "2026-01-01T00:01:00Z".to_owned(),
+            complete: Some(true),
+            jobs_total: Some(20 * VARIANTS.len()),
+            jobs_missing: Some(0),
         }
     }
 

@@ -266,7 +266,8 @@ pub fn summary_csv(rows: &[VariantSummary]) -> Result<Vec<u8>, String> {
     w.into_inner().map_err(|e| e.to_string())
 }
 
-/// summary.md: a title, the run's setting, and one table row per variant.
+/// summary.md: a title, the run's setting, whether jobs are missing, and one table row per
+/// variant.
 pub fn summary_md(rows: &[VariantSummary], manifest: &Manifest) -> String {
     let datasets: Vec<String> = manifest
         .datasets
@@ -281,6 +282,12 @@ pub fn summary_md(rows: &[VariantSummary], manifest: &Manifest) -> String {
         if manifest.jobs == 1 { "" } else { "s" },
         manifest.limits_text(),
     );
+    if let (Some(missing @ 1..), Some(total)) = (manifest.jobs_missing, manifest.jobs_total) {
+        out.push_str(&format!(
+            "**Incomplete run: {missing} of {total} jobs are missing (it was interrupted); \
+             `--resume` runs them. The figures below are over the finished jobs only.**\n\n"
+        ));
+    }
     out.push_str(
         "| variant | jobs | solved | limited | other | nodes generated | geomean nodes | geomean CPU s | p50 s | p90 s | p99 s | max s | Mnodes/s | PAR-2 s | speed-up |\n\
          |---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n",
@@ -424,6 +431,9 @@ mod tests {
             time_limit_s: None,
             start_time: "2026-01-01T00:00:00Z".into(),
             end_time: "2026-01-01T00:01:00Z".into(),
+            complete: Some(true),
+            jobs_total: Some(2),
+            jobs_missing: Some(0),
         }
     }
 
@@ -472,5 +482,17 @@ mod tests {
         let md = summary_md(&rows, &manifest());
         assert!(md.contains("| 1.00 |\n| `center/stepnext/prune` |"), "{md}");
         assert!(md.contains("| - |\n\nGeometric means"), "{md}");
+    }
+
+    #[test]
+    fn the_summary_of_an_interrupted_run_says_how_many_jobs_are_missing() {
+        let mut m = manifest();
+        assert!(!summary_md(&[], &m).contains("Incomplete"));
+        m.complete = Some(false);
+        m.jobs_total = Some(30);
+        m.jobs_missing = Some(7);
+        assert!(summary_md(&[], &m).contains(
+            "**Incomplete run: 7 of 30 jobs are missing (it was interrupted); `--resume` runs them."
+        ));
     }
 }

@@ -20,28 +20,31 @@ use std::time::Duration;
 
 /// Runs `idabench run`: the summary goes to `stdout`; progress and notes go to stderr.
 pub fn run_batch(args: &RunArgs, stdout: &mut dyn Write) -> Result<Done, Error> {
+    // First, so that a signal at any later point stops the run cleanly rather than killing it.
+    install_signal_handler();
     let start_time = clock::rfc3339_now();
     let (datasets, infos) = read_datasets(&args.datasets)?;
     let specs = variants(args, &datasets);
     let names: Vec<String> = specs.iter().map(Spec::name).collect();
     let jobs = plan_jobs(args, &datasets, &specs, &names)?;
     let dir = pick_run_dir(args)?;
-    let mut manifest = new_manifest(args, infos, &names, start_time);
+    let mut manifest = new_manifest(args, infos, &names, start_time, jobs.len());
     let mut slots = if args.resume {
         resume(&dir, &mut manifest, &jobs, args.quiet)?
     } else {
         vec![None; jobs.len()]
     };
-    run_missing(args, &dir, &manifest, &jobs, &mut slots)?;
+    run_missing(args, &dir, &mut manifest, &jobs, &mut slots)?;
     finish(args, &dir, manifest, &names, slots, stdout)
 }
 
-/// Set by Ctrl-C; searches poll it.
+/// Set by Ctrl-C, SIGTERM or SIGHUP; searches poll it.
 static CANCEL: AtomicBool = AtomicBool::new(false);
 
-fn install_ctrl_c() {
-    // A second Ctrl-C leaves at once; the first lets running jobs stop and reports be written.
-    let _ = ctrlc::set_handler(|| {
+fn install_signal_handler() {
+    // The first signal lets running searches stop and the reports be written; a second one
+    // leaves at once.
+    let installed = ctrlc::set_handler(|| {
         if CANCEL.swap(true, Ordering::SeqCst) {
             std::process::exit(i32::from(EXIT_INTERRUPTED));
         }
@@ -49,6 +52,11 @@ fn install_ctrl_c() {
             "\ninterrupted: stopping; finished jobs are kept (rerun with --resume)"
         ));
     });
+    if let Err(e) = installed {
+        note(format_args!(
+            "note: signals cannot be caught ({e}): Ctrl-C or SIGTERM will end the run at once, keeping the rows already in runs.csv"
+        ));
+    }
 }
 
 /// A line for the person at the terminal: a full or closed stderr must not stop the run.
@@ -220,14 +228,14 @@ fn pick_run_dir(args: &RunArgs) -> Result<PathBuf, Error> {
     }
 }
 
-/// The newest unfinished run in `out`: one whose manifest has no end time yet (a run writes it
-/// with an empty `end_time` at the start and fills it in at the end), or that has no manifest.
-/// A finished run, such as a committed baseline, is never picked.
+/// The newest unfinished run in `out` (by the time of its runs.csv): interrupted (its manifest
+/// says it is incomplete), killed or still going (no end time yet), or without a manifest. A
+/// finished run, such as a committed baseline, is never picked.
 fn newest_unfinished_run(out: &Path) -> Option<PathBuf> {
     let unfinished = |dir: &Path| {
         let path = dir.join("manifest.json");
         match record::read_manifest(&path) {
-            Ok(m) => m.end_time.is_empty(),
+            Ok(m) => !m.finished(),
             Err(_) => !path.exists(),
         }
     };
@@ -243,12 +251,13 @@ fn newest_unfinished_run(out: &Path) -> Option<PathBuf> {
         })
 }
 
-/// The manifest of a run that has not started: no end time.
+/// The manifest of a run that has not started: no end time, every job missing.
 fn new_manifest(
     args: &RunArgs,
     datasets: Vec<DatasetInfo>,
     names: &[String],
     start_time: String,
+    jobs_total: usize,
 ) -> Manifest {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     Manifest {
@@ -269,6 +278,9 @@ fn new_manifest(
         time_limit_s: args.limits.time_limit,
         start_time,
         end_time: String::new(),
+        complete: Some(false),
+        jobs_total: Some(jobs_total),
+        jobs_missing: Some(jobs_total),
     }
 }
 
@@ -352,7 +364,7 @@ fn resume(
 fn run_missing(
     args: &RunArgs,
     dir: &Path,
-    manifest: &Manifest,
+    manifest: &mut Manifest,
     jobs: &[Job<'_>],
     slots: &mut [Option<Record>],
 ) -> Result<(), Error> {
@@ -361,6 +373,7 @@ fn run_missing(
         .filter(|j| slots[j.index].is_none())
         .copied()
         .collect();
+    manifest.jobs_missing = Some(todo.len());
     let manifest_path = dir.join("manifest.json");
     report::write_atomic(
         &manifest_path,
@@ -376,7 +389,6 @@ fn run_missing(
     )
     .map_err(Error::runtime)?;
     let mut writer = RunsWriter::append_to(&runs_path).map_err(|e| Error::io(&runs_path, e))?;
-    install_ctrl_c();
     let opts = BatchOptions {
         jobs: manifest.jobs,
         max_nodes: args.limits.max_nodes,
@@ -396,7 +408,7 @@ fn run_missing(
 }
 
 /// Records the end of the run in its manifest, writes every report, prints the summary on
-/// `stdout`; the outcome: interrupted by Ctrl-C, wrong when a job is.
+/// `stdout`; the outcome: interrupted when jobs are missing, wrong when a job is.
 fn finish(
     args: &RunArgs,
     dir: &Path,
@@ -407,7 +419,10 @@ fn finish(
 ) -> Result<Done, Error> {
     let total = slots.len();
     let records: Vec<Record> = slots.into_iter().flatten().collect();
+    let missing = total - records.len();
     manifest.end_time = clock::rfc3339_now();
+    manifest.complete = Some(missing == 0);
+    manifest.jobs_missing = Some(missing);
     let summaries = report::summarize(&records, names, args.limits.time_limit);
     report::write_reports(dir, &records, &manifest, &summaries)?;
     let text = format!(
@@ -419,7 +434,7 @@ fn finish(
         .write_all(text.as_bytes())
         .and_then(|()| stdout.flush())
         .map_err(|e| Error::io("stdout", e))?;
-    if CANCEL.load(Ordering::SeqCst) {
+    if missing > 0 {
         note(format_args!(
             "interrupted: {} of {total} jobs done; finish with: --resume --out {} --name {}",
             records.len(),

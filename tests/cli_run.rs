@@ -1611,6 +1611,7 @@ fn without_heuristic_each_domain_runs_only_its_own_default() {
         variants,
         ["manhattan/stepnext/prune", "misplaced/stepnext/prune"]
     );
+    assert_eq!(m.get("jobs_total").num(), 3.0);
     // With --heuristic, a heuristic runs on every domain it applies to.
     run(&tmp, "e", &[&path], &["--heuristic", "misplaced", "-q"], 0);
     assert_eq!(runs(&tmp.run_dir("e")).rows.len(), 3);
@@ -1775,4 +1776,127 @@ fn dataset_and_out_paths_need_not_be_utf8() {
         "{argv:?}"
     );
     assert!(argv.iter().any(|a| a.ends_with("out\u{fffd}")), "{argv:?}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// SIGTERM, incomplete runs, the run directory's lock, --resume's checks
+
+/// A child process, killed when the test fails before it ends.
+struct Running(Option<std::process::Child>);
+
+impl Running {
+    fn child(&mut self) -> &mut std::process::Child {
+        self.0.as_mut().expect("still running")
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        if let Some(child) = &mut self.0 {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+/// Polls until `path` exists; false when `child` exited first.
+fn wait_for_file(path: &Path, child: &mut std::process::Child) -> bool {
+    while !path.exists() {
+        if child.try_wait().unwrap().is_some() {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    true
+}
+
+/// The arguments of a run that is still going when a test signals it: two easy jobs, then
+/// Korf #1 under misplaced tiles, billions of nodes (the node limit only bounds a run that a
+/// failed test never signalled).
+const BUSY_LIMITS: [&str; 4] = ["--heuristic", "misplaced", "--max-nodes", "10000000000"];
+
+/// Starts the busy run OUT/`name` on `--jobs 1`; returns once its runs.csv exists, which it
+/// writes after its signal handler is in place.
+fn start_busy_run(tmp: &Tmp, name: &str) -> (String, Running) {
+    let data = format!(
+        "{HEADER}{}korf1,tiles,4x4,{KORF1},{KORF_GOAL},57\n",
+        rows("3x3", &EIGHT[1..3])
+    );
+    let path = tmp.write("busy.csv", &data);
+    let out_dir = tmp.out();
+    let mut args = vec![
+        "run", &path, "--out", &out_dir, "--name", name, "--jobs", "1",
+    ];
+    args.extend(BUSY_LIMITS);
+    let mut running = Running(Some(
+        command(tmp.path(), &args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap(),
+    ));
+    assert!(
+        wait_for_file(&tmp.run_dir(name).join("runs.csv"), running.child()),
+        "the run ended early"
+    );
+    (path, running)
+}
+
+/// Sends `signal` to the running child and waits for its end.
+fn signal_and_wait(mut running: Running, signal: libc::c_int) -> Output {
+    // SAFETY: signals the child this test started and has not reaped.
+    unsafe {
+        libc::kill(running.child().id() as libc::pid_t, signal);
+    }
+    running.0.take().unwrap().wait_with_output().unwrap()
+}
+
+#[test]
+fn sigterm_stops_cleanly_and_the_reports_say_the_run_is_incomplete() {
+    let tmp = Tmp::new("sigterm");
+    let (path, running) = start_busy_run(&tmp, "busy");
+    let out = signal_and_wait(running, libc::SIGTERM);
+    assert_exit(&out, 130);
+    assert!(text(&out.stderr).contains("interrupted"), "{}", show(&out));
+    let dir = tmp.run_dir("busy");
+    for file in ["runs.csv", "summary.csv", "summary.md", "manifest.json"] {
+        assert!(dir.join(file).is_file(), "{file} after SIGTERM");
+    }
+    assert_no_tmp(&dir);
+    let done = runs(&dir).rows.len();
+    assert!(done < 3, "Korf #1 cannot have finished");
+    let m = Json::read(&dir.join("manifest.json"));
+    assert_eq!(*m.get("complete"), Json::Bool(false));
+    assert_eq!(m.get("jobs_total").num(), 3.0);
+    assert_eq!(m.get("jobs_missing").num(), (3 - done) as f64);
+    assert!(!m.get("end_time").str().is_empty());
+    let want = format!(
+        "**Incomplete run: {} of 3 jobs are missing (it was interrupted)",
+        3 - done
+    );
+    let md = fs::read_to_string(dir.join("summary.md")).unwrap();
+    assert!(md.contains(&want), "{md}");
+    assert!(text(&out.stdout).contains(&want), "{}", show(&out));
+
+    // --resume without --name picks this interrupted run (the newest unfinished one), and
+    // refuses it here only because the limits differ.
+    let out_dir = tmp.out();
+    let out = idabench(
+        tmp.path(),
+        &[
+            "run",
+            &path,
+            "--out",
+            &out_dir,
+            "--resume",
+            "--heuristic",
+            "misplaced",
+        ],
+    );
+    assert_exit(&out, 2);
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains(&format!("--resume: {} was made with limits", dir.display())),
+        "{stderr}"
+    );
 }
