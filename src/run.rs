@@ -1,5 +1,5 @@
-//! The `run` command, step by step: read the datasets, plan the jobs, pick the run directory,
-//! take over what a resumed run finished, run the missing jobs while their rows are
+//! The `run` command, step by step: read the datasets, plan the jobs, claim and lock the run
+//! directory, take over what a resumed run finished, run the missing jobs while their rows are
 //! streamed to runs.csv, then write the reports and say how the run went.
 
 use crate::batch::{self, BatchOptions, Job};
@@ -12,7 +12,7 @@ use crate::report::{self, RunsWriter};
 use crate::solve::{DomainKind, HeuristicKind, Spec};
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
-use std::fs;
+use std::fs::{self, File, TryLockError};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -27,15 +27,15 @@ pub fn run_batch(args: &RunArgs, stdout: &mut dyn Write) -> Result<Done, Error> 
     let specs = variants(args, &datasets);
     let names: Vec<String> = specs.iter().map(Spec::name).collect();
     let jobs = plan_jobs(args, &datasets, &specs, &names)?;
-    let dir = pick_run_dir(args)?;
+    let run_dir = RunDir::claim(args)?;
     let mut manifest = new_manifest(args, infos, &names, start_time, jobs.len());
     let mut slots = if args.resume {
-        resume(&dir, &mut manifest, &jobs, args.quiet)?
+        resume(&run_dir.path, &mut manifest, &jobs, args.quiet)?
     } else {
         vec![None; jobs.len()]
     };
-    run_missing(args, &dir, &mut manifest, &jobs, &mut slots)?;
-    finish(args, &dir, manifest, &names, slots, stdout)
+    run_missing(args, &run_dir.path, &mut manifest, &jobs, &mut slots)?;
+    finish(args, &run_dir.path, manifest, &names, slots, stdout)
 }
 
 /// Set by Ctrl-C, SIGTERM or SIGHUP; searches poll it.
@@ -174,6 +174,42 @@ fn plan_jobs<'a>(
     Ok(jobs)
 }
 
+/// A run directory, locked by this process until the value is dropped: a second `run` or
+/// `--resume` on it is refused rather than writing the same reports.
+struct RunDir {
+    path: PathBuf,
+    /// Holds the lock: flock(2) on the directory itself, which the kernel releases when the
+    /// process ends, however it ends, so a killed run leaves no stale lock (and no lock file).
+    _lock: File,
+}
+
+impl RunDir {
+    /// The run directory the arguments name (see `pick_run_dir`), locked; a new run's directory
+    /// must not hold a run yet.
+    fn claim(args: &RunArgs) -> Result<RunDir, Error> {
+        let path = pick_run_dir(args)?;
+        let dir = File::open(&path).map_err(|e| Error::io(&path, e))?;
+        match dir.try_lock() {
+            Ok(()) => {}
+            Err(TryLockError::WouldBlock) => {
+                return Err(Error::usage(format!(
+                    "{}: another idabench process is running there: wait for it to end, or choose another --name",
+                    path.display()
+                )))
+            }
+            Err(TryLockError::Error(e)) => return Err(Error::io(&path, e)),
+        }
+        // Checked under the lock: a run that started beside this one may have just finished.
+        if !args.resume && path.join("runs.csv").exists() {
+            return Err(Error::input(format!(
+                "{} already holds a run: pass --resume to finish it, or choose another --name",
+                path.display()
+            )));
+        }
+        Ok(RunDir { path, _lock: dir })
+    }
+}
+
 /// OUT/NAME, created for a new run; with --resume and no --name, the newest unfinished run in
 /// OUT; without either, a new OUT/<UTC timestamp>.
 fn pick_run_dir(args: &RunArgs) -> Result<PathBuf, Error> {
@@ -184,12 +220,6 @@ fn pick_run_dir(args: &RunArgs) -> Result<PathBuf, Error> {
             )));
         }
         let dir = args.out.join(name);
-        if !args.resume && dir.join("runs.csv").exists() {
-            return Err(Error::input(format!(
-                "{} already holds a run: pass --resume to finish it, or choose another --name",
-                dir.display()
-            )));
-        }
         if args.resume {
             if !dir.join("runs.csv").is_file() {
                 return Err(Error::input(format!(
@@ -228,17 +258,12 @@ fn pick_run_dir(args: &RunArgs) -> Result<PathBuf, Error> {
     }
 }
 
-/// The newest unfinished run in `out` (by the time of its runs.csv): interrupted (its manifest
-/// says it is incomplete), killed or still going (no end time yet), or without a manifest. A
-/// finished run, such as a committed baseline, is never picked.
+/// The newest run in `out` (by the time of its runs.csv) whose manifest says it is unfinished:
+/// interrupted, killed, or still going (then its lock refuses it). A finished run, such as a
+/// committed baseline, is never picked; a run without a readable manifest cannot be resumed.
 fn newest_unfinished_run(out: &Path) -> Option<PathBuf> {
-    let unfinished = |dir: &Path| {
-        let path = dir.join("manifest.json");
-        match record::read_manifest(&path) {
-            Ok(m) => !m.finished(),
-            Err(_) => !path.exists(),
-        }
-    };
+    let unfinished =
+        |dir: &Path| record::read_manifest(&dir.join("manifest.json")).is_ok_and(|m| !m.finished());
     fs::read_dir(out)
         .ok()?
         .filter_map(Result::ok)
@@ -285,44 +310,48 @@ fn new_manifest(
 }
 
 /// The rows the run in `dir` finished before, each in its job's slot, after checking that it
-/// was made with the same datasets, limits and variants; the run keeps its start time. A last
-/// line cut short by a hard kill is dropped, and its job runs again.
+/// was made with the same datasets, limits and variants (its manifest must say so: without one
+/// nothing can be checked). The run keeps its start time. A last line cut short by a hard kill
+/// is dropped, and its job runs again.
 fn resume(
     dir: &Path,
     manifest: &mut Manifest,
     jobs: &[Job<'_>],
     quiet: bool,
 ) -> Result<Vec<Option<Record>>, Error> {
-    if let Ok(old) = record::read_manifest(&dir.join("manifest.json")) {
-        if old
-            .datasets
-            .iter()
-            .map(|d| (&d.name, &d.sha256))
-            .ne(manifest.datasets.iter().map(|d| (&d.name, &d.sha256)))
-        {
-            return Err(Error::input(format!(
-                "--resume: {} was made from other dataset files (names or SHA-256 differ); start a new run instead",
-                dir.display()
-            )));
-        }
-        if (old.max_nodes, old.time_limit_s) != (manifest.max_nodes, manifest.time_limit_s) {
-            return Err(Error::input(format!(
-                "--resume: {} was made with limits {}, not {}: give the same --max-nodes and --time-limit",
-                dir.display(),
-                old.limits_text(),
-                manifest.limits_text()
-            )));
-        }
-        if old.variants != manifest.variants {
-            return Err(Error::input(format!(
-                "--resume: {} was made with variants {}, not {}",
-                dir.display(),
-                old.variants.join(" "),
-                manifest.variants.join(" ")
-            )));
-        }
-        manifest.start_time = old.start_time;
+    let old = record::read_manifest(&dir.join("manifest.json")).map_err(|e| {
+        Error::input(format!(
+            "--resume: {e}: without its manifest the run's datasets, variants and limits cannot be checked; start a new run instead"
+        ))
+    })?;
+    if old
+        .datasets
+        .iter()
+        .map(|d| (&d.name, &d.sha256))
+        .ne(manifest.datasets.iter().map(|d| (&d.name, &d.sha256)))
+    {
+        return Err(Error::input(format!(
+            "--resume: {} was made from other dataset files (names or SHA-256 differ); start a new run instead",
+            dir.display()
+        )));
     }
+    if (old.max_nodes, old.time_limit_s) != (manifest.max_nodes, manifest.time_limit_s) {
+        return Err(Error::input(format!(
+            "--resume: {} was made with limits {}, not {}: give the same --max-nodes and --time-limit",
+            dir.display(),
+            old.limits_text(),
+            manifest.limits_text()
+        )));
+    }
+    if old.variants != manifest.variants {
+        return Err(Error::input(format!(
+            "--resume: {} was made with variants {}, not {}",
+            dir.display(),
+            old.variants.join(" "),
+            manifest.variants.join(" ")
+        )));
+    }
+    manifest.start_time = old.start_time;
     let runs_path = dir.join("runs.csv");
     let mut bytes = fs::read(&runs_path).map_err(|e| Error::io(&runs_path, e))?;
     if !bytes.is_empty() && !bytes.ends_with(b"\n") {

@@ -1816,7 +1816,7 @@ fn wait_for_file(path: &Path, child: &mut std::process::Child) -> bool {
 const BUSY_LIMITS: [&str; 4] = ["--heuristic", "misplaced", "--max-nodes", "10000000000"];
 
 /// Starts the busy run OUT/`name` on `--jobs 1`; returns once its runs.csv exists, which it
-/// writes after its signal handler is in place.
+/// writes under the directory's lock and after its signal handler is in place.
 fn start_busy_run(tmp: &Tmp, name: &str) -> (String, Running) {
     let data = format!(
         "{HEADER}{}korf1,tiles,4x4,{KORF1},{KORF_GOAL},57\n",
@@ -1898,5 +1898,86 @@ fn sigterm_stops_cleanly_and_the_reports_say_the_run_is_incomplete() {
     assert!(
         stderr.contains(&format!("--resume: {} was made with limits", dir.display())),
         "{stderr}"
+    );
+}
+
+#[test]
+fn a_run_directory_in_use_is_refused_until_its_process_ends() {
+    let tmp = Tmp::new("lock");
+    let (path, running) = start_busy_run(&tmp, "busy");
+    // While it runs, neither a resume nor a new run may write its directory.
+    for extra in [&["--resume"][..], &[]] {
+        let out = run(
+            &tmp,
+            "busy",
+            &[&path],
+            &[&BUSY_LIMITS[..], extra].concat(),
+            2,
+        );
+        assert!(
+            text(&out.stderr).contains("another idabench process is running there"),
+            "{}",
+            show(&out)
+        );
+    }
+    // A process killed outright leaves no stale lock: the next --resume gets as far as the
+    // manifest's checks (and stops there only because the limits differ).
+    let out = signal_and_wait(running, libc::SIGKILL);
+    assert_eq!(out.status.code(), None, "killed");
+    let out = run(
+        &tmp,
+        "busy",
+        &[&path],
+        &["--resume", "--heuristic", "misplaced"],
+        2,
+    );
+    assert!(
+        text(&out.stderr).contains("was made with limits"),
+        "{}",
+        show(&out)
+    );
+}
+
+#[test]
+fn resume_refuses_a_run_without_a_readable_manifest() {
+    let tmp = Tmp::new("no-manifest");
+    let eight = tmp.write("eight.csv", &eight_csv());
+    let other = tmp.write(
+        "other.csv",
+        &format!("{HEADER}{}", rows("3x3", &EIGHT[..2])),
+    );
+    // The rows of another dataset, in a directory whose manifest is missing or unreadable.
+    run(&tmp, "other", &[&other], &["-q"], 0);
+    let other_rows = fs::read(tmp.run_dir("other").join("runs.csv")).unwrap();
+    for (name, manifest) in [
+        ("missing", None),
+        ("garbled", Some("{\"idabench_version\":")),
+    ] {
+        let dir = tmp.run_dir(name);
+        fs::create_dir_all(&dir).unwrap();
+        fs::write(dir.join("runs.csv"), &other_rows).unwrap();
+        if let Some(m) = manifest {
+            fs::write(dir.join("manifest.json"), m).unwrap();
+        }
+        let out = run(&tmp, name, &[&eight], &["--resume", "-q"], 2);
+        let stderr = text(&out.stderr);
+        assert!(
+            stderr.contains(&format!("{}", dir.join("manifest.json").display()))
+                && stderr.contains("start a new run"),
+            "{stderr}"
+        );
+        assert_eq!(fs::read(dir.join("runs.csv")).unwrap(), other_rows);
+        assert!(!dir.join("summary.csv").exists());
+    }
+    // Without --name, a run without a manifest is not a candidate either.
+    let out = idabench(
+        tmp.path(),
+        &["run", &eight, "--out", &tmp.out(), "--resume", "-q"],
+    );
+    assert_exit(&out, 2);
+    assert!(
+        text(&out.stderr).contains("no unfinished run"),
+        "{}",
+        show(&out)
     );
 }
