@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, HashSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 // ---------------------------------------------------------------------------------------------
 // Datasets
@@ -584,7 +584,7 @@ fn start_and_signal(
         .spawn()
         .expect("start idabench");
     let runs_csv = tmp.run_dir(name).join("runs.csv");
-    let deadline = Instant::now() + Duration::from_secs(120);
+    // Ends: the run either writes its rows or exits.
     loop {
         if finished_rows(&runs_csv) >= 2 {
             break;
@@ -592,7 +592,6 @@ fn start_and_signal(
         if child.try_wait().unwrap().is_some() {
             break;
         }
-        assert!(Instant::now() < deadline, "no 2 rows in 120 s");
         std::thread::sleep(Duration::from_millis(1));
     }
     // SAFETY: signals the child this test started (and has not yet reaped).
@@ -923,6 +922,11 @@ fn limits_stop_a_job_and_the_run_goes_on() {
                 "the jobs after a limited one run"
             );
             assert_eq!(t.get(r, "length"), t.get(r, "optimal"));
+            // Why no limit stops them, exactly: they generate fewer nodes than --max-nodes, and
+            // the engine looks at the clock once every 16,384 expansions, so a job that expands
+            // fewer cannot reach a time limit on however slow or loaded a machine.
+            assert!(t.num(r, "nodes_generated") < 100_000.0);
+            assert!(t.num(r, "nodes_expanded") < 16_384.0);
         }
         let s = Table::read(&dir.join("summary.csv"));
         assert_eq!(s.get(&s.rows[0], "limited"), "1");
