@@ -119,7 +119,7 @@ fn harness_overhead(c: &mut Criterion) {
         })
         .collect();
     let cancel = AtomicBool::new(false);
-    let opts = batch::Options {
+    let opts = batch::BatchOptions {
         jobs: 1,
         max_nodes: None,
         time_limit: None,
@@ -145,7 +145,7 @@ fn harness_overhead(c: &mut Criterion) {
                         ));
                     }
                 }
-                Ok::<(), ()>(())
+                Ok(())
             })
             .unwrap();
             assert_eq!(bad, None);

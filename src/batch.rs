@@ -3,12 +3,13 @@
 //! that knows rayon and indicatif.
 
 use crate::dataset::{Dataset, Instance};
+use crate::error::Error;
 use crate::record::{Record, Status};
 use crate::search::Limits;
 use crate::solve::{self, Answer, Spec};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
@@ -27,7 +28,7 @@ pub struct Job<'a> {
 }
 
 /// How to run a batch.
-pub struct Options<'a> {
+pub struct BatchOptions<'a> {
     /// Worker threads.
     pub jobs: usize,
     pub max_nodes: Option<u64>,
@@ -40,7 +41,7 @@ pub struct Options<'a> {
 
 /// Counts kept while a batch runs, for the progress line.
 #[derive(Default)]
-struct Tally {
+struct ProgressCounts {
     done: u64,
     solved: u64,
     limited: u64,
@@ -48,7 +49,7 @@ struct Tally {
     cpu: f64,
 }
 
-impl Tally {
+impl ProgressCounts {
     fn add(&mut self, r: &Record) {
         self.done += 1;
         self.solved += u64::from(r.status == Status::Solved);
@@ -76,18 +77,18 @@ impl Tally {
 /// `index`, to `sink` on the calling thread, in completion order. Jobs cut short by `opts.cancel`
 /// give no record. `sink` is called with a batch of records whenever some are ready; an error
 /// from it stops the run (the jobs still running are cancelled) and is returned.
-pub fn run<E>(
+pub fn run(
     jobs: &[Job<'_>],
-    opts: &Options<'_>,
-    mut sink: impl FnMut(Vec<(usize, Record)>) -> Result<(), E>,
-) -> Result<(), E> {
+    opts: &BatchOptions<'_>,
+    mut sink: impl FnMut(Vec<(usize, Record)>) -> Result<(), Error>,
+) -> Result<(), Error> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(opts.jobs.max(1))
         .build()
-        .expect("thread pool");
+        .map_err(|e| Error::runtime(format!("cannot start {} worker(s): {e}", opts.jobs)))?;
     let progress = Progress::new(jobs.len() as u64, opts.quiet);
     let (tx, rx) = mpsc::channel::<Vec<(usize, Record)>>();
-    let mut tally = Tally::default();
+    let mut tally = ProgressCounts::default();
     // Workers take jobs in chunks (at least 64 per worker, for balance) and hand records over
     // at most every `HAND_OVER` or at a chunk's end: one wake-up of the collector per job would
     // cost more than a tiny job itself.
@@ -148,16 +149,22 @@ pub fn run<E>(
 }
 
 /// Solves one job; `None` when it was cancelled before it finished.
-fn run_job(job: &Job<'_>, opts: &Options<'_>) -> Option<Record> {
+fn run_job(job: &Job<'_>, opts: &BatchOptions<'_>) -> Option<Record> {
     let limits = Limits {
         max_nodes: opts.max_nodes,
         max_time: opts.time_limit,
         max_depth: None,
         cancel: Some(opts.cancel),
     };
-    let result = panic::catch_unwind(AssertUnwindSafe(|| {
+    guarded(job, || {
         solve::solve(&job.instance.puzzle, &job.spec, limits)
-    }));
+    })
+}
+
+/// The record of `job` from `solve`, which may panic: a panic becomes an `error` record (the
+/// run goes on with the other jobs); a cancelled search gives no record.
+fn guarded(job: &Job<'_>, solve: impl FnOnce() -> Result<Answer, String>) -> Option<Record> {
+    let result = panic::catch_unwind(AssertUnwindSafe(solve));
     let answer = match result {
         Ok(Ok(answer)) if answer.status == Status::Cancelled => return None,
         Ok(Ok(answer)) => Ok(answer),
@@ -233,25 +240,37 @@ pub fn record(job: &Job<'_>, answer: Result<Answer, String>) -> Record {
     r
 }
 
-/// The status to report, given the dataset's reference length: longer is `suboptimal`, shorter
-/// (or no solution where the reference has one) is `wrong`.
+/// The status to report, given the dataset's reference length. Shorter than the reference is
+/// `wrong`; longer is `wrong` too when the variant guarantees a shortest path (the search or the
+/// dataset is in error), and `suboptimal` when it does not. No solution (unsolvable, or none
+/// within the depth cap) where the reference has a length is `wrong`.
 fn judge(a: &Answer, optimal: Option<u32>) -> (Status, String) {
     match (a.status, a.length, optimal) {
         (Status::Wrong, _, _) => (
             Status::Wrong,
             "the returned path does not replay to the goal".into(),
         ),
-        (Status::Solved, Some(len), Some(opt)) if len > opt => (
-            Status::Suboptimal,
-            format!("length {len} is longer than the reference {opt}"),
-        ),
         (Status::Solved, Some(len), Some(opt)) if len < opt => (
             Status::Wrong,
             format!("length {len} is shorter than the reference {opt}"),
         ),
+        (Status::Solved, Some(len), Some(opt)) if len > opt && a.optimal_guaranteed => (
+            Status::Wrong,
+            format!(
+                "length {len} is longer than the reference {opt}, from a variant that guarantees a shortest path"
+            ),
+        ),
+        (Status::Solved, Some(len), Some(opt)) if len > opt => (
+            Status::Suboptimal,
+            format!("length {len} is longer than the reference {opt}"),
+        ),
         (Status::Unsolvable, _, Some(opt)) => (
             Status::Wrong,
             format!("reported unsolvable, but the reference length is {opt}"),
+        ),
+        (Status::OverCap, _, Some(opt)) => (
+            Status::Wrong,
+            format!("no solution within the depth cap, but the reference length is {opt}"),
         ),
         (status, _, _) => (status, String::new()),
     }
@@ -286,11 +305,12 @@ impl Progress {
         let now = Instant::now();
         if std::io::stderr().is_terminal() {
             let bar = ProgressBar::new(total);
+            // The template is a constant that parses; the plain bar is only a fallback.
             bar.set_style(
                 ProgressStyle::with_template(
                     "{bar:30} {pos}/{len} jobs | {msg} | {elapsed_precise} ETA {eta}",
                 )
-                .expect("template"),
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
             );
             // Redrawn from its own thread, so that elapsed and ETA move during a long job.
             bar.enable_steady_tick(BAR_TICK);
@@ -306,9 +326,16 @@ impl Progress {
     }
 
     /// Lines mode: prints the progress line and remembers its job count.
-    fn line(total: u64, started: Instant, printed: &std::cell::Cell<Option<u64>>, tally: &Tally) {
+    fn line(
+        total: u64,
+        started: Instant,
+        printed: &std::cell::Cell<Option<u64>>,
+        tally: &ProgressCounts,
+    ) {
         printed.set(Some(tally.done));
-        eprintln!(
+        // Progress is for people: a full or closed stderr must not stop the run.
+        let _ = writeln!(
+            std::io::stderr(),
             "[{:>6.0}s] {}/{} jobs | {}",
             started.elapsed().as_secs_f64(),
             tally.done,
@@ -317,7 +344,7 @@ impl Progress {
         );
     }
 
-    fn update(&self, tally: &Tally) {
+    fn update(&self, tally: &ProgressCounts) {
         match self {
             Progress::Quiet => {}
             Progress::Bar(bar, last) => {
@@ -341,7 +368,7 @@ impl Progress {
         }
     }
 
-    fn finish(&self, tally: &Tally) {
+    fn finish(&self, tally: &ProgressCounts) {
         match self {
             Progress::Quiet => {}
             Progress::Bar(bar, _) => {
@@ -360,5 +387,92 @@ impl Progress {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dataset;
+    use crate::search::Step;
+    use crate::solve::HeuristicKind;
+    use std::path::Path;
+
+    /// A one-instance dataset: the 8-puzzle one move from the goal, reference length 1.
+    fn dataset() -> Dataset {
+        let csv = b"id,domain,size,start,goal,optimal\none,tiles,3x3,1 2 3 4 5 6 7 0 8,,1\n";
+        dataset::parse(Path::new("t.csv"), csv).unwrap()
+    }
+
+    fn job(d: &Dataset) -> Job<'_> {
+        Job {
+            index: 0,
+            dataset: d,
+            instance: &d.instances[0],
+            spec: Spec {
+                heuristic: HeuristicKind::parse("manhattan").unwrap(),
+                step: Step::Next,
+                reverse_pruning: true,
+            },
+            variant: "manhattan/stepnext/prune",
+        }
+    }
+
+    fn answer(status: Status, length: Option<u32>, optimal_guaranteed: bool) -> Answer {
+        Answer {
+            status,
+            path: length.map(|n| "L".repeat(n as usize)),
+            length,
+            stats: Default::default(),
+            optimal_guaranteed,
+            wall: Duration::ZERO,
+            cpu: Duration::ZERO,
+        }
+    }
+
+    #[test]
+    fn a_panicking_job_becomes_an_error_record() {
+        let d = dataset();
+        let r = guarded(&job(&d), || panic!("no such tile")).expect("a record");
+        assert_eq!(r.status, Status::Error);
+        assert_eq!(r.message, "the search panicked: no such tile");
+        assert_eq!(r.key(), ("t", "one", "manhattan/stepnext/prune"));
+        assert_eq!((r.length, r.optimal), (None, Some(1)));
+        // A formatted panic message is kept too.
+        let r = guarded(&job(&d), || panic!("tile {}", 9)).expect("a record");
+        assert_eq!(r.message, "the search panicked: tile 9");
+    }
+
+    #[test]
+    fn a_cancelled_job_gives_no_record_and_a_solved_one_is_judged() {
+        let d = dataset();
+        assert!(guarded(&job(&d), || Ok(answer(Status::Cancelled, None, true))).is_none());
+        let r = guarded(&job(&d), || Ok(answer(Status::Solved, Some(1), true))).unwrap();
+        assert_eq!((r.status, r.length), (Status::Solved, Some(1)));
+    }
+
+    #[test]
+    fn verdicts_against_the_reference_length() {
+        let verdict = |status, length, guaranteed, optimal| {
+            judge(&answer(status, length, guaranteed), optimal).0
+        };
+        use Status::*;
+        // Equal, or no reference: the search's own status.
+        assert_eq!(verdict(Solved, Some(6), true, Some(6)), Solved);
+        assert_eq!(verdict(Solved, Some(6), false, None), Solved);
+        assert_eq!(verdict(OverCap, None, true, None), OverCap);
+        // Shorter than the reference: always wrong.
+        assert_eq!(verdict(Solved, Some(5), true, Some(6)), Wrong);
+        assert_eq!(verdict(Solved, Some(5), false, Some(6)), Wrong);
+        // Longer: wrong from a variant that guarantees optimality, else suboptimal.
+        assert_eq!(verdict(Solved, Some(7), true, Some(6)), Wrong);
+        assert_eq!(verdict(Solved, Some(7), false, Some(6)), Suboptimal);
+        // No solution where the reference has one.
+        assert_eq!(verdict(Unsolvable, None, true, Some(6)), Wrong);
+        assert_eq!(verdict(OverCap, None, true, Some(6)), Wrong);
+        // Limits are no answer: nothing to judge.
+        assert_eq!(verdict(NodeLimit, None, true, Some(6)), NodeLimit);
+        let (_, message) = judge(&answer(Solved, Some(7), true), Some(6));
+        assert!(message.contains("guarantees"), "{message}");
     }
 }

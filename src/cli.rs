@@ -14,7 +14,8 @@ use std::path::PathBuf;
     version,
     about = "Batch benchmarking harness for IDA* on permutation puzzles",
     after_help = "Exit codes: 0 ok; 1 runtime error; 2 usage or input error; \
-                  3 performance regression (compare); 4 wrong or changed results."
+                  3 performance regression (compare); 4 wrong or changed results; \
+                  130 run interrupted (Ctrl-C, SIGTERM)."
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -126,13 +127,20 @@ Each comma list multiplies: --heuristic manhattan,misplaced --step 1,2 --reverse
 is 8 variants, each named like manhattan/step2/prune. One job = one instance x one variant.
 
 Reports go to OUT/NAME/: runs.csv (one row per job, appended as jobs finish), summary.csv and
-summary.md (one row per variant), manifest.json (versions, machine, command, dataset SHA-256).
-Ctrl-C stops cleanly: finished rows stay in runs.csv and --resume with the same --out and --name
-runs only the missing jobs.
+summary.md (one row per variant), manifest.json (versions, machine, command, dataset SHA-256,
+whether the run is complete and how many jobs are missing).
+Ctrl-C, SIGTERM (what `timeout` and CI send) and SIGHUP stop cleanly: running jobs stop, finished
+rows stay in runs.csv, every report is written and says the run is incomplete; a second signal
+leaves at once. --resume with the same --out and --name (without --name: the newest unfinished
+run in OUT) runs only the missing jobs, after checking the run's manifest: same datasets,
+variants and limits. One process at a time writes a run directory: a second run or --resume on
+it is refused while the first is going.
 
-Exit codes: 0 ok; 1 runtime error; 2 usage or input error (the message names file, line, column);
-4 a job is wrong (shorter than the dataset's optimal, or a path that does not replay);
-130 interrupted.
+Exit codes: 0 ok; 1 runtime error (including a full or closed stdout); 2 usage or input error
+(the message names file, line, column), a run directory in use or a resume that does not match;
+4 a job is wrong (shorter than the dataset's optimal; longer from a variant that guarantees a
+shortest path; unsolvable or over the cap where the dataset has a length; a path that does not
+replay); 130 interrupted (jobs are missing: finish with --resume).
 
 Example:
   idabench run datasets/smoke.csv --heuristic manhattan,linear-conflict --step 2,next --name smoke";
@@ -170,7 +178,7 @@ pub struct RunArgs {
     #[arg(long)]
     pub name: Option<String>,
     /// Finish an interrupted run: only the jobs missing from its runs.csv are solved (default
-    /// NAME: the newest run in OUT).
+    /// NAME: the newest unfinished run in OUT; a finished run is resumed only by name).
     #[arg(long)]
     pub resume: bool,
     /// No progress output.
@@ -241,8 +249,8 @@ pub struct VariantArgs {
 /// Per-job limits.
 #[derive(Args, Debug)]
 pub struct LimitArgs {
-    /// Stop a search (each job's) after this many generated nodes.
-    #[arg(long)]
+    /// Stop a search (each job's) after this many generated nodes (at least 1).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub max_nodes: Option<u64>,
     /// Stop a search (each job's) after this many seconds (decimals allowed).
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]

@@ -15,6 +15,7 @@ pub mod judge;
 pub mod record;
 pub mod report;
 pub mod rng;
+pub mod run;
 pub mod search;
 pub mod solve;
 pub mod text;

@@ -2,6 +2,7 @@
 
 use clap::Parser;
 use idabench::{app, cli::Cli, error, text};
+use std::io::Write;
 use std::process::ExitCode;
 
 /// Prints clap's message and exits with its code (2 for a usage error, 0 for --help). clap quotes
@@ -31,7 +32,8 @@ fn main() -> ExitCode {
     };
     let result = app::run(cli);
     if let Err(e) = &result {
-        eprintln!("Error: {e}");
+        // Nowhere else to tell: a full or closed stderr leaves only the exit code.
+        let _ = writeln!(std::io::stderr(), "Error: {e}");
     }
     ExitCode::from(error::exit_code(&result))
 }

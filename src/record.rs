@@ -132,7 +132,36 @@ pub struct Manifest {
     pub time_limit_s: Option<f64>,
     /// UTC, RFC 3339.
     pub start_time: String,
+    /// Empty while the run is going (and after a hard kill); set when it ends, interrupted or not.
     pub end_time: String,
+    /// Whether every planned job has its row: false while the run is going and after an
+    /// interrupt. Absent (`None`) in manifests written before these fields existed.
+    #[serde(default)]
+    pub complete: Option<bool>,
+    /// The jobs the run planned: instances x the variants that apply to them.
+    #[serde(default)]
+    pub jobs_total: Option<usize>,
+    /// Planned jobs without a row in runs.csv; `--resume` runs them.
+    #[serde(default)]
+    pub jobs_missing: Option<usize>,
+}
+
+impl Manifest {
+    /// The run ended with every job done: it has an end time and does not say it is incomplete.
+    /// A run still going or killed has no end time; an interrupted one says `complete: false`.
+    pub fn finished(&self) -> bool {
+        !self.end_time.is_empty() && self.complete != Some(false)
+    }
+
+    /// The per-job limits, e.g. `1000000 nodes, 5 s`, or `none`.
+    pub fn limits_text(&self) -> String {
+        match (self.max_nodes, self.time_limit_s) {
+            (None, None) => "none".into(),
+            (Some(n), None) => format!("{n} nodes"),
+            (None, Some(t)) => format!("{t} s"),
+            (Some(n), Some(t)) => format!("{n} nodes, {t} s"),
+        }
+    }
 }
 
 /// Reads a runs.csv; every error names the file and line. A job listed twice is an error: it

@@ -3,6 +3,7 @@
 //! all (a temporary name, then a rename).
 
 use crate::atomic;
+use crate::error::Error;
 use crate::record::{Manifest, Record, Status};
 use hdrhistogram::Histogram;
 use serde::Serialize;
@@ -91,7 +92,7 @@ pub const RUNS_HEADER: [&str; 22] = [
 
 /// One variant's figures: a row of summary.csv.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Summary {
+pub struct VariantSummary {
     pub variant: String,
     pub heuristic: String,
     pub step: String,
@@ -123,7 +124,8 @@ pub struct Summary {
     /// Mean penalised time: a job's CPU time when it was answered, else twice the time limit
     /// (twice its own time when no time limit was set).
     pub par2_s: Option<f64>,
-    /// The first variant's geometric-mean time over this one's (above 1: this one is faster).
+    /// The first variant's geometric-mean time over this one's (above 1: this one is faster);
+    /// `None` unless both means are over the same instances.
     pub speedup: Option<f64>,
 }
 
@@ -142,7 +144,7 @@ pub fn summarize(
     records: &[Record],
     variants: &[String],
     time_limit_s: Option<f64>,
-) -> Vec<Summary> {
+) -> Vec<VariantSummary> {
     let mut by_variant: HashMap<&str, Vec<&Record>> = HashMap::new();
     for r in records {
         by_variant.entry(r.variant.as_str()).or_default().push(r);
@@ -159,37 +161,46 @@ pub fn summarize(
         }
     }
     let common: HashSet<(&str, &str)> = seen.difference(&unsolved).copied().collect();
-    let mut rows: Vec<Summary> = variants
+    let mine = |v: &String| by_variant.get(v.as_str()).map_or(&[][..], |r| &r[..]);
+    // The instances each variant's geometric means are over.
+    let mean_sets: Vec<HashSet<(&str, &str)>> = variants
         .iter()
         .map(|v| {
-            summarize_one(
-                v,
-                by_variant.get(v.as_str()).map_or(&[][..], |r| r),
-                &common,
-                time_limit_s,
-            )
+            mine(v)
+                .iter()
+                .map(|r| (r.dataset.as_str(), r.instance.as_str()))
+                .filter(|key| common.contains(key))
+                .collect()
         })
         .collect();
+    let mut rows: Vec<VariantSummary> = variants
+        .iter()
+        .zip(&mean_sets)
+        .map(|(v, set)| summarize_one(v, mine(v), set, time_limit_s))
+        .collect();
+    // A ratio of geometric means says something only when both are over the same instances:
+    // not between heuristics of different domains, nor in a run cut short.
     let first = rows.first().and_then(|r| r.time_cpu_geomean_s);
-    for row in &mut rows {
+    for (row, set) in rows.iter_mut().zip(&mean_sets) {
         row.speedup = match (first, row.time_cpu_geomean_s) {
-            (Some(a), Some(b)) if b > 0.0 => Some(a / b),
+            (Some(a), Some(b)) if b > 0.0 && mean_sets.first() == Some(set) => Some(a / b),
             _ => None,
         };
     }
     rows
 }
 
+/// `mean_set` is the set of instances this variant's geometric means are taken over.
 fn summarize_one(
     variant: &str,
     records: &[&Record],
-    common: &HashSet<(&str, &str)>,
+    mean_set: &HashSet<(&str, &str)>,
     time_limit_s: Option<f64>,
-) -> Summary {
+) -> VariantSummary {
     let count = |status: Status| records.iter().filter(|r| r.status == status).count() as u64;
     let in_common: Vec<&&Record> = records
         .iter()
-        .filter(|r| common.contains(&(r.dataset.as_str(), r.instance.as_str())))
+        .filter(|r| mean_set.contains(&(r.dataset.as_str(), r.instance.as_str())))
         .collect();
     // Microseconds up to a week, 3 significant digits.
     let mut hist = Histogram::<u64>::new_with_bounds(1, 604_800_000_000, 3).expect("valid bounds");
@@ -213,7 +224,7 @@ fn summarize_one(
             / records.len() as f64
     });
     let first = records.first();
-    Summary {
+    VariantSummary {
         variant: variant.to_string(),
         heuristic: first.map(|r| r.heuristic.clone()).unwrap_or_default(),
         step: first.map(|r| r.step.clone()).unwrap_or_default(),
@@ -243,7 +254,7 @@ fn summarize_one(
     }
 }
 
-pub fn summary_csv(rows: &[Summary]) -> Result<Vec<u8>, String> {
+pub fn summary_csv(rows: &[VariantSummary]) -> Result<Vec<u8>, String> {
     let mut w = csv::Writer::from_writer(Vec::new());
     for r in rows {
         w.serialize(r).map_err(|e| e.to_string())?;
@@ -251,8 +262,9 @@ pub fn summary_csv(rows: &[Summary]) -> Result<Vec<u8>, String> {
     w.into_inner().map_err(|e| e.to_string())
 }
 
-/// summary.md: a title, the run's setting, and one table row per variant.
-pub fn summary_md(rows: &[Summary], manifest: &Manifest) -> String {
+/// summary.md: a title, the run's setting, whether jobs are missing, and one table row per
+/// variant.
+pub fn summary_md(rows: &[VariantSummary], manifest: &Manifest) -> String {
     let datasets: Vec<String> = manifest
         .datasets
         .iter()
@@ -264,8 +276,14 @@ pub fn summary_md(rows: &[Summary], manifest: &Manifest) -> String {
         manifest.cpu_model,
         manifest.jobs,
         if manifest.jobs == 1 { "" } else { "s" },
-        limits_text(manifest),
+        manifest.limits_text(),
     );
+    if let (Some(missing @ 1..), Some(total)) = (manifest.jobs_missing, manifest.jobs_total) {
+        out.push_str(&format!(
+            "**Incomplete run: {missing} of {total} jobs are missing (it was interrupted); \
+             `--resume` runs them. The figures below are over the finished jobs only.**\n\n"
+        ));
+    }
     out.push_str(
         "| variant | jobs | solved | limited | other | nodes generated | geomean nodes | geomean CPU s | p50 s | p90 s | p99 s | max s | Mnodes/s | PAR-2 s | speed-up |\n\
          |---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n",
@@ -304,7 +322,7 @@ pub fn summary_md(rows: &[Summary], manifest: &Manifest) -> String {
     }
     let problems: u64 = rows.iter().map(|r| r.suboptimal + r.wrong + r.error).sum();
     out.push_str(&format!(
-        "\nGeometric means are over the instances solved by every variant that ran them ({} for the first variant; `common_solved` in summary.csv); times are CPU seconds of the worker thread.{}\n",
+        "\nGeometric means are over the instances solved by every variant that ran them ({} for the first variant; `common_solved` in summary.csv); a speed-up is given only between means over the same instances. Times are CPU seconds of the worker thread.{}\n",
         rows.first().map_or(0, |r| r.common_solved),
         if problems > 0 {
             format!(" **{problems} job(s) are suboptimal, wrong or failed: see runs.csv.**")
@@ -313,15 +331,6 @@ pub fn summary_md(rows: &[Summary], manifest: &Manifest) -> String {
         }
     ));
     out
-}
-
-fn limits_text(m: &Manifest) -> String {
-    match (m.max_nodes, m.time_limit_s) {
-        (None, None) => "none".into(),
-        (Some(n), None) => format!("{n} nodes"),
-        (None, Some(t)) => format!("{t} s"),
-        (Some(n), Some(t)) => format!("{n} nodes, {t} s"),
-    }
 }
 
 /// Seconds to three significant digits, so that microsecond jobs do not all read 0.0000.
@@ -341,10 +350,34 @@ fn fmt(v: Option<f64>, decimals: usize) -> String {
     v.map_or_else(|| "-".into(), |v| format!("{v:.decimals$}"))
 }
 
-pub fn manifest_json(m: &Manifest) -> Vec<u8> {
-    let mut bytes = serde_json::to_vec_pretty(m).expect("a manifest serializes");
+pub fn manifest_json(m: &Manifest) -> Result<Vec<u8>, String> {
+    let mut bytes = serde_json::to_vec_pretty(m).map_err(|e| format!("manifest.json: {e}"))?;
     bytes.push(b'\n');
-    bytes
+    Ok(bytes)
+}
+
+/// Writes a finished (or interrupted) run's reports into `dir`: runs.csv in job order,
+/// summary.csv, summary.md and manifest.json. Every report a run leaves is written here.
+pub fn write_reports(
+    dir: &Path,
+    records: &[Record],
+    manifest: &Manifest,
+    summaries: &[VariantSummary],
+) -> Result<(), Error> {
+    let files: [(&str, Result<Vec<u8>, String>); 4] = [
+        ("runs.csv", runs_csv(records)),
+        ("summary.csv", summary_csv(summaries)),
+        (
+            "summary.md",
+            Ok(summary_md(summaries, manifest).into_bytes()),
+        ),
+        // Last: a manifest with an end time marks the other reports as final.
+        ("manifest.json", manifest_json(manifest)),
+    ];
+    for (name, bytes) in files {
+        write_atomic(&dir.join(name), &bytes.map_err(Error::runtime)?).map_err(Error::runtime)?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -375,6 +408,28 @@ mod tests {
             optimal_guaranteed: true,
             message: String::new(),
             path: "ULDR".into(),
+        }
+    }
+
+    fn manifest() -> Manifest {
+        Manifest {
+            idabench_version: "0.1.0".into(),
+            git_commit: None,
+            rustc_version: "rustc 1.95.0".into(),
+            build_profile: "release".into(),
+            cpu_model: "cpu".into(),
+            cores: 2,
+            jobs: 2,
+            command_line: vec!["idabench".into(), "run".into()],
+            datasets: Vec::new(),
+            variants: Vec::new(),
+            max_nodes: None,
+            time_limit_s: None,
+            start_time: "2026-01-01T00:00:00Z".into(),
+            end_time: "2026-01-01T00:01:00Z".into(),
+            complete: Some(true),
+            jobs_total: Some(2),
+            jobs_missing: Some(0),
         }
     }
 
@@ -423,5 +478,34 @@ mod tests {
         fs::remove_dir_all(&dir).unwrap();
         assert!(e.contains("summary.csv: cannot write"), "{e}");
         assert_eq!(left, ["summary.csv"]);
+    }
+
+    #[test]
+    fn no_speedup_between_variants_over_different_instances() {
+        let a = record();
+        let mut b = record();
+        b.variant = "center/stepnext/prune".into();
+        b.domain = "rotation".into();
+        b.instance = "r1".into();
+        let names = vec![a.variant.clone(), b.variant.clone()];
+        let rows = summarize(&[a, b], &names, None);
+        assert_eq!(rows[0].speedup, Some(1.0));
+        assert_eq!(rows[1].speedup, None);
+        assert!(rows[1].time_cpu_geomean_s.is_some());
+        let md = summary_md(&rows, &manifest());
+        assert!(md.contains("| 1.00 |\n| `center/stepnext/prune` |"), "{md}");
+        assert!(md.contains("| - |\n\nGeometric means"), "{md}");
+    }
+
+    #[test]
+    fn the_summary_of_an_interrupted_run_says_how_many_jobs_are_missing() {
+        let mut m = manifest();
+        assert!(!summary_md(&[], &m).contains("Incomplete"));
+        m.complete = Some(false);
+        m.jobs_total = Some(30);
+        m.jobs_missing = Some(7);
+        assert!(summary_md(&[], &m).contains(
+            "**Incomplete run: 7 of 30 jobs are missing (it was interrupted); `--resume` runs them."
+        ));
     }
 }

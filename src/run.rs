@@ -1,0 +1,507 @@
+//! The `run` command, step by step: read the datasets, plan the jobs, claim and lock the run
+//! directory, take over what a resumed run finished, run the missing jobs while their rows are
+//! streamed to runs.csv, then write the reports and say how the run went.
+
+use crate::batch::{self, BatchOptions, Job};
+use crate::cli::{OnOff, RunArgs};
+use crate::clock;
+use crate::dataset::{self, Dataset};
+use crate::error::{Done, Error, EXIT_INTERRUPTED};
+use crate::record::{self, DatasetInfo, Manifest, Record, Status};
+use crate::report::{self, RunsWriter};
+use crate::solve::{DomainKind, HeuristicKind, Spec};
+use sha2::{Digest, Sha256};
+use std::collections::HashMap;
+use std::fs::{self, File, TryLockError};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+/// Runs `idabench run`: the summary goes to `stdout`; progress and notes go to stderr.
+pub fn run_batch(args: &RunArgs, stdout: &mut dyn Write) -> Result<Done, Error> {
+    // First, so that a signal at any later point stops the run cleanly rather than killing it.
+    install_signal_handler();
+    let start_time = clock::rfc3339_now();
+    let (datasets, infos) = read_datasets(&args.datasets)?;
+    let specs = variants(args, &datasets);
+    let names: Vec<String> = specs.iter().map(Spec::name).collect();
+    let jobs = plan_jobs(args, &datasets, &specs, &names)?;
+    let run_dir = RunDir::claim(args)?;
+    let mut manifest = new_manifest(args, infos, &names, start_time, jobs.len());
+    let mut slots = if args.resume {
+        resume(&run_dir.path, &mut manifest, &jobs, args.quiet)?
+    } else {
+        vec![None; jobs.len()]
+    };
+    run_missing(args, &run_dir.path, &mut manifest, &jobs, &mut slots)?;
+    finish(args, &run_dir.path, manifest, &names, slots, stdout)
+}
+
+/// Set by Ctrl-C, SIGTERM or SIGHUP; searches poll it.
+static CANCEL: AtomicBool = AtomicBool::new(false);
+
+fn install_signal_handler() {
+    // The first signal lets running searches stop and the reports be written; a second one
+    // leaves at once.
+    let installed = ctrlc::set_handler(|| {
+        if CANCEL.swap(true, Ordering::SeqCst) {
+            std::process::exit(i32::from(EXIT_INTERRUPTED));
+        }
+        note(format_args!(
+            "\ninterrupted: stopping; finished jobs are kept (rerun with --resume)"
+        ));
+    });
+    if let Err(e) = installed {
+        note(format_args!(
+            "note: signals cannot be caught ({e}): Ctrl-C or SIGTERM will end the run at once, keeping the rows already in runs.csv"
+        ));
+    }
+}
+
+/// A line for the person at the terminal: a full or closed stderr must not stop the run.
+fn note(text: std::fmt::Arguments<'_>) {
+    let _ = writeln!(io::stderr(), "{text}");
+}
+
+/// Reads and checks every dataset, with what the manifest records of each.
+fn read_datasets(paths: &[PathBuf]) -> Result<(Vec<Dataset>, Vec<DatasetInfo>), Error> {
+    let mut datasets: Vec<Dataset> = Vec::new();
+    let mut infos = Vec::new();
+    for path in paths {
+        let bytes = dataset::read(path)?;
+        let d = dataset::parse(path, &bytes)?;
+        if let Some(other) = datasets.iter().find(|o| o.name == d.name) {
+            return Err(Error::input(format!(
+                "{} and {} have the same name '{}': reports key jobs by dataset name",
+                other.path.display(),
+                path.display(),
+                d.name
+            )));
+        }
+        infos.push(DatasetInfo {
+            path: path.display().to_string(),
+            name: d.name.clone(),
+            sha256: hex(&Sha256::digest(&bytes)),
+            instances: d.instances.len(),
+        });
+        datasets.push(d);
+    }
+    Ok((datasets, infos))
+}
+
+/// Every combination of the requested heuristics (default: the default of each domain in the
+/// datasets), steps and pruning settings, in that nesting.
+fn variants(args: &RunArgs, datasets: &[Dataset]) -> Vec<Spec> {
+    let mut heuristics = args.heuristic.clone();
+    if heuristics.is_empty() {
+        for kind in DomainKind::ALL {
+            let default = kind.heuristics()[0];
+            let present = datasets
+                .iter()
+                .any(|d| d.instances.iter().any(|i| i.domain == kind));
+            if present && !heuristics.contains(&default) {
+                heuristics.push(default);
+            }
+        }
+    }
+    let mut specs = Vec::new();
+    for &heuristic in &heuristics {
+        for &step in &args.step {
+            for &p in &args.reverse_pruning {
+                let spec = Spec {
+                    heuristic,
+                    step,
+                    reverse_pruning: p == OnOff::On,
+                };
+                if !specs.contains(&spec) {
+                    specs.push(spec);
+                }
+            }
+        }
+    }
+    specs
+}
+
+/// Whether an instance of `domain` runs under `heuristic`: any heuristic of the domain when
+/// heuristics were requested, else only the domain's default (knights' default `misplaced` is
+/// also a tiles heuristic, but a run without `--heuristic` must not run it on tiles).
+fn runs_under(domain: DomainKind, heuristic: HeuristicKind, requested: bool) -> bool {
+    if requested {
+        domain.heuristics().contains(&heuristic)
+    } else {
+        domain.heuristics().first() == Some(&heuristic)
+    }
+}
+
+/// The run's jobs in their deterministic order: dataset, instance, variant. `names[k]` is
+/// `specs[k].name()`.
+fn plan_jobs<'a>(
+    args: &RunArgs,
+    datasets: &'a [Dataset],
+    specs: &[Spec],
+    names: &'a [String],
+) -> Result<Vec<Job<'a>>, Error> {
+    let requested = !args.heuristic.is_empty();
+    let mut jobs = Vec::new();
+    let mut skipped = 0u64;
+    for d in datasets {
+        for instance in &d.instances {
+            for (spec, variant) in specs.iter().zip(names) {
+                if runs_under(instance.domain, spec.heuristic, requested) {
+                    jobs.push(Job {
+                        index: jobs.len(),
+                        dataset: d,
+                        instance,
+                        spec: *spec,
+                        variant,
+                    });
+                } else {
+                    skipped += 1;
+                }
+            }
+        }
+    }
+    if jobs.is_empty() {
+        return Err(Error::input(
+            "no job to run: no requested heuristic applies to the datasets' domains",
+        ));
+    }
+    if skipped > 0 && !args.quiet && requested {
+        note(format_args!("note: {skipped} instance x variant pair(s) skipped: the heuristic does not apply to the instance's domain"));
+    }
+    Ok(jobs)
+}
+
+/// A run directory, locked by this process until the value is dropped: a second `run` or
+/// `--resume` on it is refused rather than writing the same reports.
+struct RunDir {
+    path: PathBuf,
+    /// Holds the lock: flock(2) on the directory itself, which the kernel releases when the
+    /// process ends, however it ends, so a killed run leaves no stale lock (and no lock file).
+    _lock: File,
+}
+
+impl RunDir {
+    /// The run directory the arguments name (see `pick_run_dir`), locked; a new run's directory
+    /// must not hold a run yet.
+    fn claim(args: &RunArgs) -> Result<RunDir, Error> {
+        let path = pick_run_dir(args)?;
+        let dir = File::open(&path).map_err(|e| Error::io(&path, e))?;
+        match dir.try_lock() {
+            Ok(()) => {}
+            Err(TryLockError::WouldBlock) => {
+                return Err(Error::usage(format!(
+                    "{}: another idabench process is running there: wait for it to end, or choose another --name",
+                    path.display()
+                )))
+            }
+            Err(TryLockError::Error(e)) => return Err(Error::io(&path, e)),
+        }
+        // Checked under the lock: a run that started beside this one may have just finished.
+        if !args.resume && path.join("runs.csv").exists() {
+            return Err(Error::input(format!(
+                "{} already holds a run: pass --resume to finish it, or choose another --name",
+                path.display()
+            )));
+        }
+        Ok(RunDir { path, _lock: dir })
+    }
+}
+
+/// OUT/NAME, created for a new run; with --resume and no --name, the newest unfinished run in
+/// OUT; without either, a new OUT/<UTC timestamp>.
+fn pick_run_dir(args: &RunArgs) -> Result<PathBuf, Error> {
+    if let Some(name) = &args.name {
+        if name.is_empty() || name.contains(['/', '\\']) || name == "." || name == ".." {
+            return Err(Error::input(format!(
+                "--name '{name}': expected a plain directory name"
+            )));
+        }
+        let dir = args.out.join(name);
+        if args.resume {
+            if !dir.join("runs.csv").is_file() {
+                return Err(Error::input(format!(
+                    "--resume: {} does not exist: there is no run to resume there",
+                    dir.join("runs.csv").display()
+                )));
+            }
+        } else {
+            fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
+        }
+        return Ok(dir);
+    }
+    if args.resume {
+        return newest_unfinished_run(&args.out).ok_or_else(|| {
+            Error::input(format!(
+                "--resume: no unfinished run to resume in {}: finished runs are only resumed by name (give --name)",
+                args.out.display()
+            ))
+        });
+    }
+    // Two runs started in the same second must not share (and clobber) one directory: the first
+    // free one of STAMP, STAMP-2, STAMP-3, ... is claimed by creating it.
+    fs::create_dir_all(&args.out).map_err(|e| Error::io(&args.out, e))?;
+    let stamp = clock::compact_now();
+    let mut k = 1u32;
+    loop {
+        let dir = match k {
+            1 => args.out.join(&stamp),
+            _ => args.out.join(format!("{stamp}-{k}")),
+        };
+        match fs::create_dir(&dir) {
+            Ok(()) => return Ok(dir),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => k += 1,
+            Err(e) => return Err(Error::io(&dir, e)),
+        }
+    }
+}
+
+/// The newest run in `out` (by the time of its runs.csv) whose manifest says it is unfinished:
+/// interrupted, killed, or still going (then its lock refuses it). A finished run, such as a
+/// committed baseline, is never picked; a run without a readable manifest cannot be resumed.
+fn newest_unfinished_run(out: &Path) -> Option<PathBuf> {
+    let unfinished =
+        |dir: &Path| record::read_manifest(&dir.join("manifest.json")).is_ok_and(|m| !m.finished());
+    fs::read_dir(out)
+        .ok()?
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.join("runs.csv").is_file() && unfinished(p))
+        .max_by_key(|p| {
+            fs::metadata(p.join("runs.csv"))
+                .and_then(|m| m.modified())
+                .ok()
+        })
+}
+
+/// The manifest of a run that has not started: no end time, every job missing.
+fn new_manifest(
+    args: &RunArgs,
+    datasets: Vec<DatasetInfo>,
+    names: &[String],
+    start_time: String,
+    jobs_total: usize,
+) -> Manifest {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    Manifest {
+        idabench_version: env!("CARGO_PKG_VERSION").to_string(),
+        git_commit: git_commit(),
+        rustc_version: env!("IDABENCH_RUSTC_VERSION").to_string(),
+        build_profile: env!("IDABENCH_PROFILE").to_string(),
+        cpu_model: cpu_model(),
+        cores,
+        jobs: args.jobs.map_or(cores, usize::from),
+        // Lossy: a path that is not UTF-8 is still recorded, with U+FFFD for its bad bytes.
+        command_line: std::env::args_os()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect(),
+        datasets,
+        variants: names.to_vec(),
+        max_nodes: args.limits.max_nodes,
+        time_limit_s: args.limits.time_limit,
+        start_time,
+        end_time: String::new(),
+        complete: Some(false),
+        jobs_total: Some(jobs_total),
+        jobs_missing: Some(jobs_total),
+    }
+}
+
+/// The rows the run in `dir` finished before, each in its job's slot, after checking that it
+/// was made with the same datasets, limits and variants (its manifest must say so: without one
+/// nothing can be checked). The run keeps its start time. A last line cut short by a hard kill
+/// is dropped, and its job runs again.
+fn resume(
+    dir: &Path,
+    manifest: &mut Manifest,
+    jobs: &[Job<'_>],
+    quiet: bool,
+) -> Result<Vec<Option<Record>>, Error> {
+    let old = record::read_manifest(&dir.join("manifest.json")).map_err(|e| {
+        Error::input(format!(
+            "--resume: {e}: without its manifest the run's datasets, variants and limits cannot be checked; start a new run instead"
+        ))
+    })?;
+    if old
+        .datasets
+        .iter()
+        .map(|d| (&d.name, &d.sha256))
+        .ne(manifest.datasets.iter().map(|d| (&d.name, &d.sha256)))
+    {
+        return Err(Error::input(format!(
+            "--resume: {} was made from other dataset files (names or SHA-256 differ); start a new run instead",
+            dir.display()
+        )));
+    }
+    if (old.max_nodes, old.time_limit_s) != (manifest.max_nodes, manifest.time_limit_s) {
+        return Err(Error::input(format!(
+            "--resume: {} was made with limits {}, not {}: give the same --max-nodes and --time-limit",
+            dir.display(),
+            old.limits_text(),
+            manifest.limits_text()
+        )));
+    }
+    if old.variants != manifest.variants {
+        return Err(Error::input(format!(
+            "--resume: {} was made with variants {}, not {}",
+            dir.display(),
+            old.variants.join(" "),
+            manifest.variants.join(" ")
+        )));
+    }
+    manifest.start_time = old.start_time;
+    let runs_path = dir.join("runs.csv");
+    let mut bytes = fs::read(&runs_path).map_err(|e| Error::io(&runs_path, e))?;
+    if !bytes.is_empty() && !bytes.ends_with(b"\n") {
+        let keep = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        bytes.truncate(keep);
+        report::write_atomic(&runs_path, &bytes).map_err(Error::runtime)?;
+    }
+    let done = if bytes.is_empty() {
+        Vec::new()
+    } else {
+        record::read_runs(&runs_path).map_err(Error::input)?
+    };
+    let order: HashMap<(&str, &str, &str), usize> = jobs
+        .iter()
+        .map(|j| {
+            let key = (j.dataset.name.as_str(), j.instance.id.as_str(), j.variant);
+            (key, j.index)
+        })
+        .collect();
+    let mut slots: Vec<Option<Record>> = vec![None; jobs.len()];
+    for r in done {
+        if let Some(&i) = order.get(&r.key()) {
+            slots[i] = Some(r);
+        }
+    }
+    if !quiet {
+        let kept = slots.iter().flatten().count();
+        note(format_args!(
+            "resuming {}: {kept} job(s) done, {} to run",
+            dir.display(),
+            jobs.len() - kept
+        ));
+    }
+    Ok(slots)
+}
+
+/// Writes the manifest of the run in progress and runs.csv with the rows kept so far, then runs
+/// every job without a row, appending rows to runs.csv as they come and filling their slots.
+fn run_missing(
+    args: &RunArgs,
+    dir: &Path,
+    manifest: &mut Manifest,
+    jobs: &[Job<'_>],
+    slots: &mut [Option<Record>],
+) -> Result<(), Error> {
+    let todo: Vec<Job> = jobs
+        .iter()
+        .filter(|j| slots[j.index].is_none())
+        .copied()
+        .collect();
+    manifest.jobs_missing = Some(todo.len());
+    let manifest_path = dir.join("manifest.json");
+    report::write_atomic(
+        &manifest_path,
+        &report::manifest_json(manifest).map_err(Error::runtime)?,
+    )
+    .map_err(Error::runtime)?;
+    // The rewritten file holds exactly the kept rows; new rows are appended to it.
+    let runs_path = dir.join("runs.csv");
+    let kept: Vec<Record> = slots.iter().flatten().cloned().collect();
+    report::write_atomic(
+        &runs_path,
+        &report::runs_csv(&kept).map_err(Error::runtime)?,
+    )
+    .map_err(Error::runtime)?;
+    let mut writer = RunsWriter::append_to(&runs_path).map_err(|e| Error::io(&runs_path, e))?;
+    let opts = BatchOptions {
+        jobs: manifest.jobs,
+        max_nodes: args.limits.max_nodes,
+        time_limit: args.limits.time_limit.map(Duration::from_secs_f64),
+        quiet: args.quiet,
+        cancel: &CANCEL,
+    };
+    batch::run(&todo, &opts, |records| {
+        writer
+            .append(records.iter().map(|(_, r)| r))
+            .map_err(Error::runtime)?;
+        for (i, r) in records {
+            slots[i] = Some(r);
+        }
+        Ok(())
+    })
+}
+
+/// Records the end of the run in its manifest, writes every report, prints the summary on
+/// `stdout`; the outcome: interrupted when jobs are missing, wrong when a job is.
+fn finish(
+    args: &RunArgs,
+    dir: &Path,
+    mut manifest: Manifest,
+    names: &[String],
+    slots: Vec<Option<Record>>,
+    stdout: &mut dyn Write,
+) -> Result<Done, Error> {
+    let total = slots.len();
+    let records: Vec<Record> = slots.into_iter().flatten().collect();
+    let missing = total - records.len();
+    manifest.end_time = clock::rfc3339_now();
+    manifest.complete = Some(missing == 0);
+    manifest.jobs_missing = Some(missing);
+    let summaries = report::summarize(&records, names, args.limits.time_limit);
+    report::write_reports(dir, &records, &manifest, &summaries)?;
+    let text = format!(
+        "{}\nreports: {}\n",
+        report::summary_md(&summaries, &manifest),
+        dir.display()
+    );
+    stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+        .map_err(|e| Error::io("stdout", e))?;
+    if missing > 0 {
+        note(format_args!(
+            "interrupted: {} of {total} jobs done; finish with: --resume --out {} --name {}",
+            records.len(),
+            args.out.display(),
+            dir.file_name()
+                .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
+        ));
+        return Ok(Done::Interrupted);
+    }
+    let wrong = records.iter().filter(|r| r.status == Status::Wrong).count();
+    if wrong > 0 {
+        note(format_args!(
+            "{wrong} job(s) are wrong: see the status and message columns of runs.csv"
+        ));
+        return Ok(Done::Wrong);
+    }
+    Ok(Done::Ok)
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The commit of the source this binary was built from (`-dirty` with uncommitted changes), as
+/// recorded by build.rs; `None` when it was built outside a git checkout.
+fn git_commit() -> Option<String> {
+    Some(env!("IDABENCH_GIT_COMMIT"))
+        .filter(|c| !c.is_empty())
+        .map(str::to_string)
+}
+
+fn cpu_model() -> String {
+    fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|text| {
+            text.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split_once(':'))
+                .map(|(_, v)| v.trim().to_string())
+        })
+        .unwrap_or_else(|| std::env::consts::ARCH.to_string())
+}
