@@ -9,10 +9,11 @@ use idabench::dataset;
 use idabench::domains::tiles::{
     default_goal, parse_permutation, LinearConflict, Manhattan, Misplaced, TileState, Tiles,
 };
+use idabench::domains::HeuristicKind;
 use idabench::generate::{self, Mode, TilesSpec};
 use idabench::record::Status;
 use idabench::search::{ida_star, Heuristic, Limits, Outcome, Step, Variant};
-use idabench::solve::{HeuristicKind, Spec};
+use idabench::solve::Spec;
 use std::hint::black_box;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;

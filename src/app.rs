@@ -7,12 +7,13 @@ use crate::cli::{
 };
 use crate::compare;
 use crate::domains::tiles;
+use crate::domains::{DomainKind, Puzzle};
 use crate::error::{Done, Error};
 use crate::generate::{self, GenerateError};
 use crate::judge;
 use crate::run;
 use crate::search::Limits;
-use crate::solve::{self, DomainKind, Puzzle, Spec};
+use crate::solve::{self, Spec};
 use crate::text::{self, shorten};
 use serde_json::json;
 use std::io::Write;
@@ -55,16 +56,14 @@ fn solve_one(args: SolveArgs) -> Result<Done, Error> {
         return Err(Error::input("--start is required"));
     };
     let kind = domain_kind(&args.domain)?;
-    if kind == DomainKind::Tiles && args.size.is_none() {
-        return Err(Error::input(
-            "--size: domain tiles needs WIDTHxHEIGHT, e.g. --size 4x4",
-        ));
-    }
     let size = args.size.as_deref().unwrap_or("");
     let puzzle = Puzzle::fixed(kind, size, start, args.goal.as_deref())
         .map_err(|(field, e)| Error::input(format!("--{field}: {e}")))?;
     let spec = Spec {
-        heuristic: args.variant.heuristic.unwrap_or(kind.heuristics()[0]),
+        heuristic: args
+            .variant
+            .heuristic
+            .unwrap_or_else(|| kind.default_heuristic()),
         step: args.variant.step,
         reverse_pruning: args.variant.reverse_pruning == OnOff::On,
     };
@@ -210,11 +209,10 @@ fn generate_dataset(args: GenerateArgs) -> Result<Done, Error> {
 
 fn domain_kind(name: &str) -> Result<DomainKind, Error> {
     DomainKind::parse(name).ok_or_else(|| {
-        let known: Vec<&str> = DomainKind::ALL.iter().map(|d| d.name()).collect();
         Error::usage(format!(
             "--domain: unknown domain '{}': expected one of {}",
             shorten(name),
-            known.join(", ")
+            DomainKind::names()
         ))
     })
 }

@@ -394,8 +394,8 @@ impl Progress {
 mod tests {
     use super::*;
     use crate::dataset;
+    use crate::domains::HeuristicKind;
     use crate::search::Step;
-    use crate::solve::HeuristicKind;
     use std::path::Path;
 
     /// A one-instance dataset: the 8-puzzle one move from the goal, reference length 1.

@@ -1,9 +1,9 @@
 //! Every command-line flag, in one place (clap derive).
 
 use crate::domains;
+use crate::domains::HeuristicKind;
 use crate::judge::Problem;
 use crate::search::Step;
-use crate::solve::HeuristicKind;
 use crate::text::shorten;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;

@@ -5,10 +5,9 @@
 //! `crate::rng::Rng`, so the same arguments give the same bytes on every platform.
 
 use crate::domains::tiles::Tiles;
-use crate::domains::{Family, UsePuzzle};
+use crate::domains::{DomainKind, Family, Puzzle, UsePuzzle};
 use crate::rng::Rng;
 use crate::search::Domain;
-use crate::solve::{DomainKind, Puzzle};
 use std::fmt;
 use std::io::{BufWriter, Write};
 use std::sync::Arc;

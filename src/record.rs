@@ -1,6 +1,7 @@
 //! What a run leaves on disk, as serde types: one `Record` per job (a row of runs.csv), and the
 //! run's `Manifest`. Written by `run`, read back by `compare` and `--resume`.
 
+use crate::text;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::fs::File;
@@ -25,6 +26,18 @@ pub enum Status {
 }
 
 impl Status {
+    /// Every status a report may hold (all but `Cancelled`).
+    pub const WRITTEN: [Status; 8] = [
+        Status::Solved,
+        Status::Unsolvable,
+        Status::OverCap,
+        Status::NodeLimit,
+        Status::TimeLimit,
+        Status::Suboptimal,
+        Status::Wrong,
+        Status::Error,
+    ];
+
     pub fn name(self) -> &'static str {
         match self {
             Status::Solved => "solved",
@@ -167,8 +180,8 @@ impl Manifest {
 /// Reads a runs.csv; every error names the file and line. A job listed twice is an error: it
 /// would make joining two runs ambiguous.
 pub fn read_runs(path: &Path) -> Result<Vec<Record>, String> {
-    let file = File::open(path).map_err(|e| format!("{}: cannot open: {e}", path.display()))?;
-    let mut reader = csv::Reader::from_reader(file);
+    let bytes = read_bounded(path)?;
+    let mut reader = csv::Reader::from_reader(bytes.as_slice());
     let headers = reader
         .headers()
         .map_err(|e| csv_error(path, None, &e))?
@@ -182,6 +195,13 @@ pub fn read_runs(path: &Path) -> Result<Vec<Record>, String> {
             .map_err(|e| csv_error(path, Some(&headers), &e))?;
         let line = row.position().map_or(0, csv::Position::line);
         check_measured(path, line, &record)?;
+        if record.status == Status::Cancelled {
+            return Err(format!(
+                "{}:{line}: column `status`: `cancelled` is never written to a report: expected {}",
+                path.display(),
+                Status::WRITTEN.map(Status::name).join(", ")
+            ));
+        }
         let (dataset, instance, variant) = record.key();
         let key = (dataset.to_owned(), instance.to_owned(), variant.to_owned());
         if let Some(first) = first_line.insert(key, line) {
@@ -241,7 +261,81 @@ fn csv_error(path: &Path, headers: Option<&csv::StringRecord>, error: &csv::Erro
 }
 
 pub fn read_manifest(path: &Path) -> Result<Manifest, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
-    serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
+    let bytes = read_bounded(path)?;
+    serde_json::from_slice(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// The bytes of a report file, read within `text::BOUNDS` like a dataset: a report that is a
+/// device or a runaway file stops with an error instead of filling the memory.
+pub fn read_bounded(path: &Path) -> Result<Vec<u8>, String> {
+    let file = File::open(path).map_err(|e| format!("{}: cannot open: {e}", path.display()))?;
+    text::read_bounded(file, text::BOUNDS).map_err(|e| match e.line() {
+        Some(line) => format!("{}:{line}: {e}", path.display()),
+        None => format!("{}: {e}", path.display()),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_status_is_spelled_in_reports_as_it_is_named() {
+        for status in Status::WRITTEN.into_iter().chain([Status::Cancelled]) {
+            let json = serde_json::to_string(&status).unwrap();
+            assert_eq!(json, format!("\"{}\"", status.name()));
+            assert_eq!(serde_json::from_str::<Status>(&json).unwrap(), status);
+        }
+    }
+
+    #[test]
+    fn a_cancelled_row_and_a_device_are_refused() {
+        let dir = std::env::temp_dir().join(format!("idabench-record-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("runs.csv");
+        let mut w = csv::Writer::from_path(&path).unwrap();
+        w.serialize(Record {
+            dataset: "d".into(),
+            instance: "1".into(),
+            domain: "tiles".into(),
+            size: "3x3".into(),
+            variant: "manhattan/stepnext/prune".into(),
+            heuristic: "manhattan".into(),
+            step: "next".into(),
+            reverse_pruning: "on".into(),
+            status: Status::Cancelled,
+            length: None,
+            optimal: None,
+            nodes_generated: 1,
+            nodes_expanded: 0,
+            iterations: 1,
+            final_bound: 0,
+            time_wall_s: 0.0,
+            time_cpu_s: 0.0,
+            nodes_per_s: 0.0,
+            initial_h: 0,
+            optimal_guaranteed: true,
+            message: String::new(),
+            path: String::new(),
+        })
+        .unwrap();
+        w.flush().unwrap();
+        drop(w);
+        let e = read_runs(&path).unwrap_err();
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert!(
+            e.ends_with("runs.csv:2: column `status`: `cancelled` is never written to a report: expected solved, unsolvable, over_cap, node_limit, time_limit, suboptimal, wrong, error"),
+            "{e}"
+        );
+        let e = read_runs(Path::new("/dev/zero")).unwrap_err();
+        assert!(
+            e.starts_with("/dev/zero:1: line longer than the limit"),
+            "{e}"
+        );
+        let e = read_manifest(Path::new("/dev/zero")).unwrap_err();
+        assert!(
+            e.starts_with("/dev/zero:1: line longer than the limit"),
+            "{e}"
+        );
+    }
 }

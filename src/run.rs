@@ -6,10 +6,11 @@ use crate::batch::{self, BatchOptions, Job};
 use crate::cli::{OnOff, RunArgs};
 use crate::clock;
 use crate::dataset::{self, Dataset};
+use crate::domains::{DomainKind, HeuristicKind};
 use crate::error::{Done, Error, EXIT_INTERRUPTED};
 use crate::record::{self, DatasetInfo, Manifest, Record, Status};
 use crate::report::{self, RunsWriter};
-use crate::solve::{DomainKind, HeuristicKind, Spec};
+use crate::solve::Spec;
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::fs::{self, File, TryLockError};
@@ -96,7 +97,7 @@ fn variants(args: &RunArgs, datasets: &[Dataset]) -> Vec<Spec> {
     let mut heuristics = args.heuristic.clone();
     if heuristics.is_empty() {
         for kind in DomainKind::ALL {
-            let default = kind.heuristics()[0];
+            let default = kind.default_heuristic();
             let present = datasets
                 .iter()
                 .any(|d| d.instances.iter().any(|i| i.domain == kind));
@@ -128,9 +129,9 @@ fn variants(args: &RunArgs, datasets: &[Dataset]) -> Vec<Spec> {
 /// also a tiles heuristic, but a run without `--heuristic` must not run it on tiles).
 fn runs_under(domain: DomainKind, heuristic: HeuristicKind, requested: bool) -> bool {
     if requested {
-        domain.heuristics().contains(&heuristic)
+        domain.accepts(heuristic)
     } else {
-        domain.heuristics().first() == Some(&heuristic)
+        domain.default_heuristic() == heuristic
     }
 }
 
@@ -352,7 +353,7 @@ fn resume(
     }
     manifest.start_time = old.start_time;
     let runs_path = dir.join("runs.csv");
-    let mut bytes = fs::read(&runs_path).map_err(|e| Error::io(&runs_path, e))?;
+    let mut bytes = record::read_bounded(&runs_path).map_err(Error::Input)?;
     if !bytes.is_empty() && !bytes.ends_with(b"\n") {
         let keep = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
         bytes.truncate(keep);

@@ -2,9 +2,9 @@
 //! (through `Puzzle::with` and `Family::with_heuristic`) and meet in a monomorphic
 //! `ida_star::<D, H>`; the answer comes back domain-free (path as text, figures, times).
 
-pub use crate::domains::{DomainKind, HeuristicKind, Puzzle};
-
-use crate::domains::{Family, FieldError, HeuristicSet, UseHeuristic, UsePuzzle};
+use crate::domains::{
+    DomainKind, Family, FieldError, HeuristicKind, HeuristicSet, Puzzle, UseHeuristic, UsePuzzle,
+};
 use crate::record::Status;
 use crate::search::{self, Domain, Heuristic, Limits, Outcome, Step, Variant};
 use std::sync::Arc;
