@@ -73,8 +73,7 @@ The same arguments always give the same file.";
 pub struct GenerateArgs {
     #[arg(long, default_value = "tiles", help = domains::domain_help())]
     pub domain: String,
-    /// tiles: the board WIDTHxHEIGHT; booksort: the number of books (1 to 15).
-    #[arg(long)]
+    #[arg(long, help = domains::size_help())]
     pub size: Option<String>,
     /// Goal state (default: 1 2 ... n-1 then the blank).
     #[arg(long)]
@@ -204,13 +203,9 @@ Example:
 pub struct SolveArgs {
     #[arg(long, default_value = "tiles", help = domains::domain_help())]
     pub domain: String,
-    /// Board size WIDTHxHEIGHT for tiles, e.g. 3x3 or 4x4 (each side 2 to 16, at most 255 cells);
-    /// the other domains fix their board.
-    #[arg(long)]
+    #[arg(long, help = domains::size_help())]
     pub size: Option<String>,
-    /// Start state, tokens separated by spaces. tiles: row-major, 0 = blank; rotation: 24 digits
-    /// 1-3; booksort: a permutation of 1..n; knights: 25 cells 0/1/* row-major.
-    #[arg(long, required_unless_present = "problem")]
+    #[arg(long, required_unless_present = "problem", help = domains::start_help())]
     pub start: Option<String>,
     /// Goal state in the same form (default: 1 2 ... n-1 then the blank).
     #[arg(long)]

@@ -269,6 +269,8 @@ heuristic_set! {
 
 impl Family for Booksort {
     const NAME: &'static str = "booksort";
+    const SIZE_HELP: &'static str = "the number of books, 1 to 15 (the start tells, when given)";
+    const STATE_HELP: &'static str = "a permutation of 1..n";
     type Heuristics = BooksortHeuristic;
 
     fn instance(

@@ -270,6 +270,8 @@ fn check_size(size: Option<&str>) -> Result<(), FieldError> {
 
 impl Family for Knights {
     const NAME: &'static str = "knights";
+    const SIZE_HELP: &'static str = "none (the board is 5x5)";
+    const STATE_HELP: &'static str = "25 cells 0, 1 or * (the blank), row-major";
     type Heuristics = KnightsHeuristic;
 
     fn instance(

@@ -51,6 +51,10 @@ pub type FieldError = (&'static str, String);
 pub trait Family: Domain<State: Send + Sync> + Send + Sync + Sized + 'static {
     /// The name in datasets, reports and `--domain`.
     const NAME: &'static str;
+    /// What the `size` field holds, for `--help`.
+    const SIZE_HELP: &'static str;
+    /// What the `start` (and `goal`) field holds, for `--help`.
+    const STATE_HELP: &'static str;
     /// The family's heuristics.
     type Heuristics: HeuristicSet;
     /// An instance from its dataset fields: `size` is `None` when the dataset has no such column,
@@ -142,6 +146,16 @@ macro_rules! registry {
             pub fn name(self) -> &'static str {
                 match self {
                     $(DomainKind::$kind => <$family as Family>::NAME),+
+                }
+            }
+
+            /// `SIZE_HELP` and `STATE_HELP` of the family.
+            fn field_help(self) -> (&'static str, &'static str) {
+                match self {
+                    $(DomainKind::$kind => (
+                        <$family as Family>::SIZE_HELP,
+                        <$family as Family>::STATE_HELP,
+                    )),+
                 }
             }
 
@@ -294,6 +308,27 @@ impl HeuristicKind {
 /// The `--domain` help, from the registry.
 pub fn domain_help() -> String {
     format!("Puzzle family: {}", DomainKind::names())
+}
+
+/// The `--size` help: what each family's size is.
+pub fn size_help() -> String {
+    let sizes: Vec<String> = DomainKind::ALL
+        .iter()
+        .map(|d| format!("{}: {}", d.name(), d.field_help().0))
+        .collect();
+    format!("Size: {}", sizes.join("; "))
+}
+
+/// The `--start` help: how each family writes a state.
+pub fn start_help() -> String {
+    let states: Vec<String> = DomainKind::ALL
+        .iter()
+        .map(|d| format!("{}: {}", d.name(), d.field_help().1))
+        .collect();
+    format!(
+        "Start state, tokens separated by spaces. {}",
+        states.join("; ")
+    )
 }
 
 /// A short `--heuristic` help: `lead`, then each family's heuristics, the default first.

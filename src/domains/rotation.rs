@@ -259,6 +259,8 @@ fn no_size(size: Option<&str>) -> Result<(), FieldError> {
 
 impl Family for Rotation {
     const NAME: &'static str = "rotation";
+    const SIZE_HELP: &'static str = "none (the board is fixed)";
+    const STATE_HELP: &'static str = "24 digits 1-3, eight of each, in the POJ 2286 cell order";
     type Heuristics = RotationHeuristic;
 
     fn instance(

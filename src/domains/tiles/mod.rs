@@ -308,6 +308,9 @@ struct TilesCache {
 
 impl Family for Tiles {
     const NAME: &'static str = "tiles";
+    const SIZE_HELP: &'static str =
+        "WIDTHxHEIGHT, e.g. 3x3 or 4x4 (each side 2 to 16, at most 255 cells)";
+    const STATE_HELP: &'static str = "the tiles row-major, 0 = blank";
     type Heuristics = TilesHeuristic;
     fn instance(
         size: Option<&str>,
