@@ -44,6 +44,8 @@ impl Heuristic<Tiles> for Misplaced {
 pub struct Manhattan {
     /// dist[tile][cell] = the distance of `tile` at `cell` from its goal cell (0 for the blank).
     dist: Box<[[u8; 256]; 256]>,
+    /// The board the table was built for: width, height and goal.
+    built_for: (usize, usize, TileState),
 }
 
 impl Manhattan {
@@ -60,7 +62,10 @@ impl Manhattan {
                 *v = d.board.distance(goal, cell) as u8;
             }
         }
-        Manhattan { dist }
+        Manhattan {
+            dist,
+            built_for: (d.width(), d.height(), d.goal.clone()),
+        }
     }
 }
 
@@ -68,7 +73,13 @@ impl Heuristic<Tiles> for Manhattan {
     type Value = u32;
     const GOAL_AWARE: bool = true;
 
+    /// Checks, once per search, that the table is this board's: another's would give estimates
+    /// that are wrong and not admissible, silently.
     fn init(&self, d: &Tiles, s: &TileState) -> u32 {
+        assert!(
+            self.built_for == (d.width(), d.height(), d.goal.clone()),
+            "a Manhattan table used on a board it was not built for"
+        );
         s.cells[..d.cells()]
             .iter()
             .enumerate()
@@ -316,5 +327,19 @@ impl LineTable {
         let shift = key * self.pow[place];
         let after = if enters { code + shift } else { code - shift };
         (self.penalty[code] as u32, self.penalty[after] as u32)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::Heuristic;
+
+    #[test]
+    #[should_panic(expected = "not built for")]
+    fn a_table_refuses_another_board() {
+        let a = Tiles::new(3, 3, &[1, 2, 3, 4, 5, 6, 7, 8, 0]).unwrap();
+        let b = Tiles::new(3, 3, &[0, 1, 2, 3, 4, 5, 6, 7, 8]).unwrap();
+        Manhattan::new(&a).init(&b, b.goal());
     }
 }
