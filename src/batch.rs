@@ -268,7 +268,7 @@ fn judge(a: &Answer, optimal: Option<u32>) -> (Status, String) {
             Status::Wrong,
             format!("reported unsolvable, but the reference length is {opt}"),
         ),
-        (Status::OverCap, _, Some(opt)) => (
+        (Status::OverCap, _, Some(opt)) if a.depth_cap.is_none_or(|cap| opt <= cap) => (
             Status::Wrong,
             format!("no solution within the depth cap, but the reference length is {opt}"),
         ),
@@ -425,6 +425,7 @@ mod tests {
             length,
             stats: Default::default(),
             optimal_guaranteed,
+            depth_cap: Some(4),
             wall: Duration::ZERO,
             cpu: Duration::ZERO,
         }
@@ -469,7 +470,9 @@ mod tests {
         assert_eq!(verdict(Solved, Some(7), false, Some(6)), Suboptimal);
         // No solution where the reference has one.
         assert_eq!(verdict(Unsolvable, None, true, Some(6)), Wrong);
-        assert_eq!(verdict(OverCap, None, true, Some(6)), Wrong);
+        assert_eq!(verdict(OverCap, None, true, Some(4)), Wrong);
+        // Beyond the domain's cap (4 here), over_cap is the right answer.
+        assert_eq!(verdict(OverCap, None, true, Some(6)), OverCap);
         // Limits are no answer: nothing to judge.
         assert_eq!(verdict(NodeLimit, None, true, Some(6)), NodeLimit);
         let (_, message) = judge(&answer(Solved, Some(7), true), Some(6));

@@ -135,11 +135,12 @@ run in OUT) runs only the missing jobs, after checking the run's manifest: same 
 variants and limits. One process at a time writes a run directory: a second run or --resume on
 it is refused while the first is going.
 
-Exit codes: 0 ok; 1 runtime error (including a full or closed stdout); 2 usage or input error
-(the message names file, line, column), a run directory in use or a resume that does not match;
-4 a job is wrong (shorter than the dataset's optimal; longer from a variant that guarantees a
-shortest path; unsolvable or over the cap where the dataset has a length; a path that does not
-replay); 130 interrupted (jobs are missing: finish with --resume).
+Exit codes: 0 ok; 1 runtime error (including a full or closed stdout) or a job that ended in
+`error`; 2 usage or input error (the message names file, line, column), a run directory in use
+or a resume that does not match; 4 a job is wrong (shorter than the dataset's optimal; longer
+from a variant that guarantees a shortest path; unsolvable, or over the cap where the dataset
+has a length within it; a path that does not replay); 130 interrupted (jobs are missing: finish
+with --resume).
 
 Example:
   idabench run datasets/smoke.csv --heuristic manhattan,linear-conflict --step 2,next --name smoke";

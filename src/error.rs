@@ -24,6 +24,8 @@ pub enum Done {
     Wrong,
     /// Stopped by a signal; what finished is kept.
     Interrupted,
+    /// A `run` whose every job has its row, some of them `error` (a job that failed).
+    Failed,
 }
 
 /// Why a command could not do its work.
@@ -78,6 +80,7 @@ pub fn exit_code(result: &Result<Done, Error>) -> u8 {
         Ok(Done::Regressed) => EXIT_REGRESSED,
         Ok(Done::Wrong) => EXIT_WRONG,
         Ok(Done::Interrupted) => EXIT_INTERRUPTED,
+        Ok(Done::Failed) => EXIT_RUNTIME,
         Err(Error::Usage(_) | Error::Dataset(_) | Error::Input(_)) => EXIT_INPUT,
         Err(Error::Compare(_)) => EXIT_INPUT,
         Err(Error::Io { .. } | Error::Runtime(_)) => EXIT_RUNTIME,

@@ -1,7 +1,8 @@
 //! The `idabench` binary: parse the command line, run it, turn the outcome into an exit code.
 
 use clap::Parser;
-use idabench::{app, cli::Cli, error, text};
+use idabench::cli::{Cli, Command};
+use idabench::{app, error, text};
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -16,20 +17,24 @@ fn exit_on_clap_error(e: clap::Error) -> ! {
     if cut == plain {
         e.exit();
     }
-    eprint!("{cut}");
+    let _ = write!(std::io::stderr(), "{cut}");
     std::process::exit(e.exit_code());
 }
 
 fn main() -> ExitCode {
-    // Like other Unix tools, end quietly when the reader of stdout goes away (`| head`).
-    // SAFETY: restoring the default action of SIGPIPE before any thread starts.
-    unsafe {
-        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
-    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => exit_on_clap_error(e),
     };
+    // Like other Unix tools, the commands that print their result end quietly when its reader
+    // goes away (`| head`). A run keeps SIGPIPE ignored: a closed stderr must not end it between
+    // its last job and its reports, and a closed stdout is an error it reports after writing them.
+    if !matches!(cli.command, Command::Run(_)) {
+        // SAFETY: restoring the default action of SIGPIPE before any thread starts.
+        unsafe {
+            libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+        }
+    }
     let result = app::run(cli);
     if let Err(e) = &result {
         // Nowhere else to tell: a full or closed stderr leaves only the exit code.

@@ -351,6 +351,16 @@ fn resume(
             manifest.variants.join(" ")
         )));
     }
+    // The same variants can still plan other jobs: with and without --heuristic, a dataset of
+    // two domains runs other heuristics on each.
+    if old.jobs_total.is_some_and(|n| n != jobs.len()) {
+        return Err(Error::input(format!(
+            "--resume: {} was planned with {} jobs, these options plan {}: give the same --heuristic, --step and --reverse-pruning",
+            dir.display(),
+            old.jobs_total.unwrap_or_default(),
+            jobs.len()
+        )));
+    }
     manifest.start_time = old.start_time;
     let runs_path = dir.join("runs.csv");
     let mut bytes = record::read_bounded(&runs_path).map_err(Error::Input)?;
@@ -373,8 +383,18 @@ fn resume(
         .collect();
     let mut slots: Vec<Option<Record>> = vec![None; jobs.len()];
     for r in done {
-        if let Some(&i) = order.get(&r.key()) {
-            slots[i] = Some(r);
+        match order.get(&r.key()) {
+            Some(&i) => slots[i] = Some(r),
+            // Dropping it would lose finished work without a word.
+            None => {
+                return Err(Error::input(format!(
+                    "--resume: {} holds job (dataset {}, instance {}, variant {}), which these options do not plan: give the options of the run being resumed",
+                    runs_path.display(),
+                    r.dataset,
+                    r.instance,
+                    r.variant
+                )))
+            }
         }
     }
     if !quiet {
@@ -479,6 +499,13 @@ fn finish(
             "{wrong} job(s) are wrong: see the status and message columns of runs.csv"
         ));
         return Ok(Done::Wrong);
+    }
+    let failed = records.iter().filter(|r| r.status == Status::Error).count();
+    if failed > 0 {
+        note(format_args!(
+            "{failed} job(s) ended in an error: see the message column of runs.csv"
+        ));
+        return Ok(Done::Failed);
     }
     Ok(Done::Ok)
 }

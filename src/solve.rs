@@ -50,6 +50,8 @@ pub struct Answer {
     pub stats: search::Stats,
     /// False when the variant cannot promise a shortest path (step 2 without a known parity).
     pub optimal_guaranteed: bool,
+    /// The domain's depth cap: `OverCap` means no solution of this length or less.
+    pub depth_cap: Option<u32>,
     pub wall: Duration,
     /// CPU time of the thread that ran the search.
     pub cpu: Duration,
@@ -134,6 +136,7 @@ impl<D: Domain> UseHeuristic<D> for Search<'_, '_, D> {
             path: path.map(|p| d.path_string(start, p)),
             stats: r.stats,
             optimal_guaranteed: r.optimal_guaranteed,
+            depth_cap: d.depth_cap(),
             wall: Duration::ZERO,
             cpu: Duration::ZERO,
         }
@@ -147,6 +150,7 @@ fn unsolvable(optimal_guaranteed: bool) -> Answer {
         length: None,
         stats: search::Stats::default(),
         optimal_guaranteed,
+        depth_cap: None,
         wall: Duration::ZERO,
         cpu: Duration::ZERO,
     }

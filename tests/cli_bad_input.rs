@@ -727,6 +727,16 @@ fn bad_compare_inputs_name_the_file() {
             &["--format", "'pdf'"],
         ),
         case(&["compare", &garbage], 2, &["CURRENT"]),
+        case(
+            &["compare", "/dev/zero", "/dev/zero"],
+            2,
+            &["/dev/zero:1", "line longer than the limit"],
+        ),
+        case(
+            &["compare", &garbage, &garbage, "--time-threshold", "0.5"],
+            2,
+            &["time threshold must be a number of at least 1"],
+        ),
     ];
     check_all(&tmp.0, &cases);
 }

@@ -378,9 +378,10 @@ fn variant_product_writes_every_report_and_column() {
         assert!(t.num(row, "nodes_generated") >= 1.0);
         assert!(t.num(row, "iterations") >= 1.0);
         assert_eq!(g("final_bound"), opt.to_string());
-        // Every job is measured: a real search takes some time on any clock.
+        // Times are measurements: their values are not asserted, only that they are numbers.
         for c in TIME_COLUMNS {
-            assert!(t.num(row, c) > 0.0, "{c}");
+            let v = t.num(row, c);
+            assert!(v.is_finite() && v >= 0.0, "{c}: {v}");
         }
     }
 
@@ -425,9 +426,10 @@ fn variant_product_writes_every_report_and_column() {
             .iter()
             .map(|p| s.num(row, &format!("time_cpu_{p}_s")))
             .collect();
-        assert!(q[0] > 0.0 && q.windows(2).all(|w| w[0] <= w[1]), "{q:?}");
+        assert!(q[0] >= 0.0 && q.windows(2).all(|w| w[0] <= w[1]), "{q:?}");
         for c in ["nodes_per_s", "par2_s", "speedup", "time_cpu_geomean_s"] {
-            assert!(s.num(row, c) > 0.0, "{c}");
+            let v = s.num(row, c);
+            assert!(v.is_finite() && v >= 0.0, "{c}: {v}");
         }
     }
     assert_eq!(
@@ -1622,6 +1624,44 @@ fn without_heuristic_each_domain_runs_only_its_own_default() {
 }
 
 #[test]
+fn resume_refuses_options_that_plan_other_jobs_and_keeps_every_row() {
+    let tmp = Tmp::new("replan");
+    let data = format!(
+        "{HEADER}{}w4-1,knights,,1 1 1 1 1 1 1 1 1 0 0 0 * 1 1 0 0 0 0 1 0 0 0 0 0,,4\n",
+        rows("3x3", &EIGHT[1..3])
+    );
+    let path = tmp.write("mixed.csv", &data);
+    // The same two variant names either way: with --heuristic, misplaced also runs on tiles.
+    for (name, first, again) in [
+        ("both", &["--heuristic", "manhattan,misplaced"][..], &[][..]),
+        (
+            "defaults",
+            &[][..],
+            &["--heuristic", "manhattan,misplaced"][..],
+        ),
+    ] {
+        run(&tmp, name, &[&path], &[first, &["-q"]].concat(), 0);
+        let before = fs::read(tmp.run_dir(name).join("runs.csv")).unwrap();
+        let out = run(
+            &tmp,
+            name,
+            &[&path],
+            &[again, &["--resume", "-q"]].concat(),
+            2,
+        );
+        assert!(
+            text(&out.stderr).contains("give the same --heuristic"),
+            "{}",
+            show(&out)
+        );
+        assert_eq!(
+            fs::read(tmp.run_dir(name).join("runs.csv")).unwrap(),
+            before
+        );
+    }
+}
+
+#[test]
 fn speedups_are_given_only_between_variants_over_the_same_instances() {
     let tmp = Tmp::new("speedup");
     let data = format!("{HEADER}{}{ROTATION16}", rows("3x3", &EIGHT[3..6]));
@@ -1644,7 +1684,8 @@ fn speedups_are_given_only_between_variants_over_the_same_instances() {
     assert_eq!(speedups[0], ("manhattan/stepnext/prune", "1.0"));
     // misplaced ran the same tiles instances: a ratio; center ran the rotation one: none.
     assert_eq!(speedups[1].0, "misplaced/stepnext/prune");
-    assert!(s.num(&s.rows[1], "speedup") > 0.0);
+    let speedup = s.num(&s.rows[1], "speedup");
+    assert!(speedup.is_finite() && speedup >= 0.0, "{speedup}");
     assert_eq!(speedups[2], ("center/stepnext/prune", ""));
     let md = fs::read_to_string(dir.join("summary.md")).unwrap();
     let center = md
@@ -1749,6 +1790,57 @@ fn a_full_stdout_is_an_error_and_a_full_stderr_is_ignored() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
+}
+
+/// The write end of a pipe whose reader is already gone: a write to it fails with EPIPE, or
+/// kills a process that has not ignored SIGPIPE.
+fn closed_pipe() -> Stdio {
+    use std::os::fd::FromRawFd;
+    let mut fds = [0; 2];
+    // SAFETY: `pipe` fills the two descriptors; the read end is closed at once and the write end
+    // is owned by the returned `Stdio` alone.
+    unsafe {
+        assert_eq!(libc::pipe(fds.as_mut_ptr()), 0);
+        libc::close(fds[0]);
+        Stdio::from_raw_fd(fds[1])
+    }
+}
+
+#[test]
+fn a_closed_pipe_on_stderr_or_stdout_does_not_end_a_run_before_its_reports() {
+    let tmp = Tmp::new("closed-pipe");
+    let eight = tmp.write(
+        "eight.csv",
+        &format!("{HEADER}{}", rows("3x3", &EIGHT[..4])),
+    );
+    let out_dir = tmp.out();
+    let run_args = |name: &'static str| vec!["run", &eight, "--out", &out_dir, "--name", name];
+    // Progress and notes go nowhere; the run and its reports are whole, and it exits 0.
+    let out = command(tmp.path(), &run_args("stderr"))
+        .stderr(closed_pipe())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", show(&out));
+    let dir = tmp.run_dir("stderr");
+    assert!(dir.join("summary.md").is_file());
+    assert_eq!(
+        Json::read(&dir.join("manifest.json"))
+            .get("jobs_missing")
+            .num(),
+        0.0
+    );
+    // The summary has no reader: exit 1 with a message, after every report is written.
+    let out = command(tmp.path(), &run_args("stdout"))
+        .stdout(closed_pipe())
+        .output()
+        .unwrap();
+    assert_exit(&out, 1);
+    assert!(
+        text(&out.stderr).contains("Error: stdout: Broken pipe"),
+        "{}",
+        show(&out)
+    );
+    assert!(tmp.run_dir("stdout").join("summary.md").is_file());
 }
 
 #[test]
