@@ -8,10 +8,9 @@ use crate::record::{Record, Status};
 use crate::search::Limits;
 use crate::solve::{self, Answer, Spec};
 use indicatif::{ProgressBar, ProgressStyle};
-use rayon::prelude::*;
 use std::io::{IsTerminal, Write};
 use std::panic::{self, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -86,6 +85,8 @@ pub fn run(
         .num_threads(opts.jobs.max(1))
         .build()
         .map_err(|e| Error::runtime(format!("cannot start {} worker(s): {e}", opts.jobs)))?;
+    let queue = longest_first(jobs);
+    let next = AtomicUsize::new(0);
     let progress = Progress::new(jobs.len() as u64, opts.quiet);
     let (tx, rx) = mpsc::channel::<Vec<(usize, Record)>>();
     let mut tally = ProgressCounts::default();
@@ -96,10 +97,17 @@ pub fn run(
     std::thread::scope(|scope| {
         scope.spawn(|| {
             pool.install(|| {
-                jobs.par_chunks(chunk).for_each_with(tx, |tx, chunk| {
+                // Each worker takes the next chunk of the queue when it is free, so the long jobs
+                // at its head start first and the short ones fill the gaps at the end.
+                rayon::broadcast(|_| loop {
+                    let from = next.fetch_add(chunk, Ordering::Relaxed);
+                    if from >= queue.len() || opts.cancel.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let tx = tx.clone();
                     let mut done = Vec::new();
                     let mut handed = Instant::now();
-                    for job in chunk {
+                    for &job in &queue[from..(from + chunk).min(queue.len())] {
                         if opts.cancel.load(Ordering::Relaxed) {
                             break;
                         }
@@ -116,7 +124,8 @@ pub fn run(
                     if !done.is_empty() {
                         let _ = tx.send(done);
                     }
-                })
+                });
+                drop(tx);
             })
         });
         let mut result = Ok(());
@@ -146,6 +155,24 @@ pub fn run(
         progress.finish(&tally);
         result
     })
+}
+
+/// The jobs in the order to start them: the likely longest first, so that a run does not end
+/// waiting on one long job while the other workers idle. The hint is the gap between the dataset's
+/// reference length and the heuristic's estimate of the start (the search grows about
+/// exponentially in it), then the estimate itself; ties keep the run's order. Results do not
+/// depend on the order: every job is searched alone.
+fn longest_first<'j>(jobs: &'j [Job<'j>]) -> Vec<&'j Job<'j>> {
+    let mut keyed: Vec<((u32, u32), &Job)> = jobs
+        .iter()
+        .map(|job| {
+            let h = solve::initial_estimate(&job.instance.puzzle, &job.spec).unwrap_or(0);
+            let gap = job.instance.optimal.map_or(0, |opt| opt.saturating_sub(h));
+            ((gap, h), job)
+        })
+        .collect();
+    keyed.sort_by_key(|&(key, _)| std::cmp::Reverse(key));
+    keyed.into_iter().map(|(_, job)| job).collect()
 }
 
 /// Solves one job; `None` when it was cancelled before it finished.
@@ -416,6 +443,33 @@ mod tests {
             },
             variant: "manhattan/stepnext/prune",
         }
+    }
+
+    #[test]
+    fn the_likely_longest_jobs_start_first_and_ties_keep_the_run_order() {
+        // Manhattan gives 1 for `a` and `c`, 2 for `b` and `d`; `c`'s reference is far beyond it.
+        let csv = b"id,domain,size,start,goal,optimal
+a,tiles,3x3,1 2 3 4 5 6 7 0 8,,1
+b,tiles,3x3,1 2 3 4 5 6 0 7 8,,2
+c,tiles,3x3,1 2 3 4 5 6 7 0 8,,9
+d,tiles,3x3,1 2 3 4 5 6 0 7 8,,
+";
+        let d = dataset::parse(Path::new("t.csv"), csv).unwrap();
+        let jobs: Vec<Job> = d
+            .instances
+            .iter()
+            .enumerate()
+            .map(|(index, instance)| Job {
+                index,
+                instance,
+                ..job(&d)
+            })
+            .collect();
+        let order: Vec<&str> = longest_first(&jobs)
+            .iter()
+            .map(|j| j.instance.id.as_str())
+            .collect();
+        assert_eq!(order, ["c", "b", "d", "a"]);
     }
 
     fn answer(status: Status, length: Option<u32>, optimal_guaranteed: bool) -> Answer {
