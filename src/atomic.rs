@@ -2,12 +2,14 @@
 //! a fresh name each time, in the same directory so the rename cannot cross file systems), renamed
 //! over the target at the end. When anything fails, or panics, the temporary file is removed, so
 //! a failure leaves the target as it was and nothing else behind. A symbolic link is followed (the
-//! file it names is replaced); a target that is not a regular file, such as `/dev/stdout` or a
-//! pipe, is written in place, as a rename would replace the device itself.
+//! file it names is replaced); a target that is not a regular file, a path into `/dev` or `/proc`
+//! such as `/dev/stdout`, or a link to nothing yet is written in place (appended to), as a rename
+//! would replace the device, the shell's file or the link itself.
 
 use std::fmt;
 use std::fs::{self, File};
 use std::io::{self, BufWriter, Write};
+use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
 /// Why `write_with` failed: `fill`'s own error, or one of creating, flushing, syncing or
@@ -27,22 +29,36 @@ impl<E: fmt::Display> fmt::Display for Failure<E> {
     }
 }
 
+/// Whether `path` is written where it is rather than replaced: a device, a pipe or anything
+/// else that is not a regular file, a path into `/dev` or `/proc` (`/dev/stdout` names whatever the
+/// shell opened, even a regular file that a rename must not replace), or a link to nothing yet.
+fn in_place(path: &Path) -> bool {
+    let special = path.starts_with("/dev") || path.starts_with("/proc");
+    let not_a_file = fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir());
+    let dangling =
+        fs::symlink_metadata(path).is_ok_and(|m| m.is_symlink()) && fs::metadata(path).is_err();
+    special || not_a_file || dangling
+}
+
 /// Writes `path` with what `fill` writes to a buffered temporary file, then renames it over
 /// `path`.
 pub fn write_with<E>(
     path: &Path,
     fill: impl FnOnce(&mut dyn Write) -> Result<(), E>,
 ) -> Result<(), Failure<E>> {
-    let target = fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
-    if fs::metadata(&target).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
+    if in_place(path) {
+        // Appending keeps what a shell wrote before (`{ echo; idabench ... --out /dev/stdout; } >
+        // f`) and is the same as writing for a device or a pipe.
         let file = File::options()
-            .write(true)
-            .open(&target)
+            .append(true)
+            .create(true)
+            .open(path)
             .map_err(Failure::Io)?;
         let mut out = BufWriter::new(file);
         fill(&mut out).map_err(Failure::Fill)?;
         return out.flush().map_err(Failure::Io);
     }
+    let target = fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
     let dir = match target.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
@@ -51,6 +67,9 @@ pub fn write_with<E>(
     let tmp = tempfile::Builder::new()
         .prefix(&format!(".{name}."))
         .suffix(".tmp")
+        // As `File::create` would: readable by all unless the umask says otherwise (tempfile's
+        // own default, 0600, would hide reports from the group).
+        .permissions(fs::Permissions::from_mode(0o666))
         .tempfile_in(dir)
         .map_err(Failure::Io)?;
     // Dropped on any early return or panic, which removes the temporary file.
@@ -188,5 +207,20 @@ mod tests {
             .unwrap()
             .file_type()
             .is_char_device());
+    }
+
+    #[test]
+    fn files_get_the_mode_a_plain_create_gives_and_a_dangling_link_stays_a_link() {
+        let dir = Dir::new("mode");
+        let (plain, written) = (dir.0.join("plain"), dir.0.join("written"));
+        File::create(&plain).unwrap();
+        write(&written, "rows\n").unwrap();
+        let mode = |p: &Path| fs::metadata(p).unwrap().permissions().mode();
+        assert_eq!(mode(&written), mode(&plain));
+        let (link, target) = (dir.0.join("link.csv"), dir.0.join("later.csv"));
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        write(&link, "rows\n").unwrap();
+        assert!(fs::symlink_metadata(&link).unwrap().is_symlink());
+        assert_eq!(fs::read_to_string(&target).unwrap(), "rows\n");
     }
 }

@@ -90,33 +90,27 @@ pub fn run(
     let progress = Progress::new(jobs.len() as u64, opts.quiet);
     let (tx, rx) = mpsc::channel::<Vec<(usize, Record)>>();
     let mut tally = ProgressCounts::default();
-    // Workers take jobs in chunks (at least 64 per worker, for balance) and hand records over
-    // at most every `HAND_OVER` or at a chunk's end: one wake-up of the collector per job would
-    // cost more than a tiny job itself.
-    let chunk = (jobs.len() / (opts.jobs.max(1) * 64)).max(1);
     std::thread::scope(|scope| {
         scope.spawn(|| {
             pool.install(|| {
-                // Each worker takes the next chunk of the queue when it is free, so the long jobs
-                // at its head start first and the short ones fill the gaps at the end.
-                rayon::broadcast(|_| loop {
-                    let from = next.fetch_add(chunk, Ordering::Relaxed);
-                    if from >= queue.len() || opts.cancel.load(Ordering::Relaxed) {
-                        break;
-                    }
-                    let tx = tx.clone();
+                // Each worker takes the next job of the queue when it is free, so the long jobs at
+                // its head start first and the short ones fill the gaps at the end. Records are
+                // handed over at most every `HAND_OVER`: one wake-up of the collector per job
+                // would cost more than a tiny job itself.
+                rayon::broadcast(|_| {
                     let mut done = Vec::new();
                     let mut handed = Instant::now();
-                    for &job in &queue[from..(from + chunk).min(queue.len())] {
-                        if opts.cancel.load(Ordering::Relaxed) {
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        if i >= queue.len() || opts.cancel.load(Ordering::Relaxed) {
                             break;
                         }
+                        let job = queue[i];
                         if let Some(record) = run_job(job, opts) {
                             done.push((job.index, record));
                         }
                         if handed.elapsed() >= HAND_OVER {
-                            // The receiver only goes away when the sink failed; then nothing
-                            // is wanted.
+                            // The collector takes everything until the last sender is gone.
                             let _ = tx.send(std::mem::take(&mut done));
                             handed = Instant::now();
                         }
@@ -166,7 +160,12 @@ fn longest_first<'j>(jobs: &'j [Job<'j>]) -> Vec<&'j Job<'j>> {
     let mut keyed: Vec<((u32, u32), &Job)> = jobs
         .iter()
         .map(|job| {
-            let h = solve::initial_estimate(&job.instance.puzzle, &job.spec).unwrap_or(0);
+            // A panic here is the job's own defect: it becomes its `error` row when it runs.
+            let h =
+                panic::catch_unwind(|| solve::initial_estimate(&job.instance.puzzle, &job.spec))
+                    .ok()
+                    .flatten()
+                    .unwrap_or(0);
             let gap = job.instance.optimal.map_or(0, |opt| opt.saturating_sub(h));
             ((gap, h), job)
         })

@@ -75,7 +75,8 @@ pub struct GenerateArgs {
     pub domain: String,
     #[arg(long, help = domains::size_help())]
     pub size: Option<String>,
-    /// Goal state (default: 1 2 ... n-1 then the blank).
+    /// Goal state, tiles only (default: 1 2 ... n-1 then the blank); the other families have a
+    /// fixed goal.
     #[arg(long)]
     pub goal: Option<String>,
     /// Every solvable state, with `optimal` from a BFS (tiles, boards of at most 10 cells).
@@ -208,7 +209,8 @@ pub struct SolveArgs {
     pub size: Option<String>,
     #[arg(long, required_unless_present = "problem", help = domains::start_help())]
     pub start: Option<String>,
-    /// Goal state in the same form (default: 1 2 ... n-1 then the blank).
+    /// Goal state in the same form, tiles only (default: 1 2 ... n-1 then the blank); the other
+    /// families have a fixed goal.
     #[arg(long)]
     pub goal: Option<String>,
     #[command(flatten)]
