@@ -152,26 +152,14 @@ pub fn run(
 }
 
 /// The jobs in the order to start them: the likely longest first, so that a run does not end
-/// waiting on one long job while the other workers idle. The hint is the gap between the dataset's
-/// reference length and the heuristic's estimate of the start (the search grows about
-/// exponentially in it), then the estimate itself; ties keep the run's order. Results do not
-/// depend on the order: every job is searched alone.
+/// waiting on one long job while the other workers idle. The hint is the dataset's reference
+/// length (the search grows about exponentially with it), known before any search and free to
+/// read; jobs without one come last, and ties keep the run's order. Results do not depend on the
+/// order: every job is searched alone.
 fn longest_first<'j>(jobs: &'j [Job<'j>]) -> Vec<&'j Job<'j>> {
-    let mut keyed: Vec<((u32, u32), &Job)> = jobs
-        .iter()
-        .map(|job| {
-            // A panic here is the job's own defect: it becomes its `error` row when it runs.
-            let h =
-                panic::catch_unwind(|| solve::initial_estimate(&job.instance.puzzle, &job.spec))
-                    .ok()
-                    .flatten()
-                    .unwrap_or(0);
-            let gap = job.instance.optimal.map_or(0, |opt| opt.saturating_sub(h));
-            ((gap, h), job)
-        })
-        .collect();
-    keyed.sort_by_key(|&(key, _)| std::cmp::Reverse(key));
-    keyed.into_iter().map(|(_, job)| job).collect()
+    let mut queue: Vec<&Job> = jobs.iter().collect();
+    queue.sort_by_key(|job| std::cmp::Reverse(job.instance.optimal));
+    queue
 }
 
 /// Solves one job; `None` when it was cancelled before it finished.
@@ -446,12 +434,12 @@ mod tests {
 
     #[test]
     fn the_likely_longest_jobs_start_first_and_ties_keep_the_run_order() {
-        // Manhattan gives 1 for `a` and `c`, 2 for `b` and `d`; `c`'s reference is far beyond it.
         let csv = b"id,domain,size,start,goal,optimal
 a,tiles,3x3,1 2 3 4 5 6 7 0 8,,1
 b,tiles,3x3,1 2 3 4 5 6 0 7 8,,2
 c,tiles,3x3,1 2 3 4 5 6 7 0 8,,9
 d,tiles,3x3,1 2 3 4 5 6 0 7 8,,
+e,tiles,3x3,1 2 3 4 5 6 0 7 8,,2
 ";
         let d = dataset::parse(Path::new("t.csv"), csv).unwrap();
         let jobs: Vec<Job> = d
@@ -468,7 +456,7 @@ d,tiles,3x3,1 2 3 4 5 6 0 7 8,,
             .iter()
             .map(|j| j.instance.id.as_str())
             .collect();
-        assert_eq!(order, ["c", "b", "d", "a"]);
+        assert_eq!(order, ["c", "b", "e", "a", "d"]);
     }
 
     fn answer(status: Status, length: Option<u32>, optimal_guaranteed: bool) -> Answer {

@@ -67,27 +67,6 @@ pub fn solve(puzzle: &Puzzle, spec: &Spec, limits: Limits<'_>) -> Result<Answer,
     Ok(answer)
 }
 
-/// The estimate of `spec`'s heuristic for the start of `puzzle` (`None` when the family does not
-/// have it): a cheap hint of how long the search will take.
-pub fn initial_estimate(puzzle: &Puzzle, spec: &Spec) -> Option<u32> {
-    struct Start<'a>(&'a Spec);
-    impl UsePuzzle for Start<'_> {
-        type Output = Option<u32>;
-        fn with<F: Family>(self, d: &Arc<F>, start: &F::State) -> Option<u32> {
-            struct Estimate<'a, D: Domain>(&'a D, &'a D::State);
-            impl<D: Domain> UseHeuristic<D> for Estimate<'_, D> {
-                type Output = u32;
-                fn with<H: Heuristic<D>>(self, h: &H) -> u32 {
-                    h.estimate(h.init(self.0, self.1))
-                }
-            }
-            let h = F::Heuristics::parse(self.0.heuristic.name())?;
-            Some(F::with_heuristic(d, h, Estimate(&**d, start)))
-        }
-    }
-    puzzle.with(Start(spec))
-}
-
 /// `solve` once the family is known.
 struct Solve<'a, 'l> {
     spec: &'a Spec,
