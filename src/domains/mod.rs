@@ -159,6 +159,15 @@ macro_rules! registry {
                 }
             }
 
+            /// The heuristic a run uses for this family when none is asked for: its first.
+            pub fn default_heuristic(self) -> HeuristicKind {
+                match self {
+                    $(DomainKind::$kind => HeuristicKind(
+                        <<$family as Family>::Heuristics as HeuristicSet>::ALL[0].name(),
+                    )),+
+                }
+            }
+
             /// Whether the family has a heuristic of that name.
             pub fn accepts(self, h: HeuristicKind) -> bool {
                 match self {
@@ -249,11 +258,6 @@ impl DomainKind {
             .into_iter()
             .map(|(h, _)| h)
             .collect()
-    }
-
-    /// The heuristic a run uses for this family when none is asked for.
-    pub fn default_heuristic(self) -> HeuristicKind {
-        self.heuristics()[0]
     }
 
     /// The names of every family, for messages: `tiles, rotation, booksort, knights`.

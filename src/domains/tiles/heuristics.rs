@@ -76,8 +76,9 @@ impl Heuristic<Tiles> for Manhattan {
     /// Checks, once per search, that the table is this board's: another's would give estimates
     /// that are wrong and not admissible, silently.
     fn init(&self, d: &Tiles, s: &TileState) -> u32 {
+        let (width, height, goal) = &self.built_for;
         assert!(
-            self.built_for == (d.width(), d.height(), d.goal.clone()),
+            (*width, *height) == (d.width(), d.height()) && *goal == d.goal,
             "a Manhattan table used on a board it was not built for"
         );
         s.cells[..d.cells()]
