@@ -1,9 +1,9 @@
 //! One instance under one variant: the puzzle's family and the variant's heuristic become types
-//! (through `Puzzle::with` and `Family::with_heuristic`) and meet in a monomorphic
-//! `ida_star::<D, H>`; the answer comes back domain-free (path as text, figures, times).
+//! (through `Puzzle::with` and `Family::with_heuristic`) and meet in a monomorphic search
+//! (`Domain::search`); the answer comes back domain-free (path as text, figures, times).
 
 use crate::domains::{
-    DomainKind, Family, FieldError, HeuristicKind, HeuristicSet, Puzzle, UseHeuristic, UsePuzzle,
+    DomainKind, Family, FieldError, HeuristicKind, HeuristicSet, Puzzle, UsePuzzle, UseSearch,
 };
 use crate::record::Status;
 use crate::search::{self, Domain, Heuristic, Limits, Outcome, Step, Variant};
@@ -91,10 +91,9 @@ impl UsePuzzle for Solve<'_, '_> {
         }
         Ok(F::with_heuristic(
             d,
+            start,
             h,
             Search {
-                d: &**d,
-                start,
                 variant: self.spec.variant(),
                 limits: self.limits,
             },
@@ -102,25 +101,17 @@ impl UsePuzzle for Solve<'_, '_> {
     }
 }
 
-/// `solve` once the heuristic is known too.
-struct Search<'a, 'l, D: Domain> {
-    d: &'a D,
-    start: &'a D::State,
+/// `solve` once the domain type and the heuristic are known too.
+struct Search<'l> {
     variant: Variant,
     limits: Limits<'l>,
 }
 
-impl<D: Domain> UseHeuristic<D> for Search<'_, '_, D> {
+impl UseSearch for Search<'_> {
     type Output = Answer;
 
-    fn with<H: Heuristic<D>>(self, h: &H) -> Answer {
-        let Search {
-            d,
-            start,
-            variant,
-            limits,
-        } = self;
-        let r = search::ida_star(d, h, start, variant, limits);
+    fn with<D: Domain, H: Heuristic<D>>(self, d: &D, start: &D::State, h: &H) -> Answer {
+        let r = d.search(h, start, self.variant, self.limits);
         let (status, path) = match &r.outcome {
             Outcome::Solved(p) => (Status::Solved, Some(p)),
             Outcome::Wrong(p) => (Status::Wrong, Some(p)),

@@ -114,9 +114,9 @@ fn eight_puzzle_heuristics_never_exceed_the_distance_and_misplaced_is_exact_on_a
     for (i, (perm, &dist)) in states.iter().enumerate() {
         let s = d.state(perm).unwrap();
         let (mp, md, lc) = (
-            Misplaced.estimate(Misplaced.init(&d, &s)),
-            manhattan.estimate(manhattan.init(&d, &s)),
-            linear_conflict.estimate(linear_conflict.init(&d, &s)),
+            Heuristic::<Tiles>::estimate(&Misplaced, Misplaced.init(&d, &s)),
+            Heuristic::<Tiles>::estimate(&manhattan, manhattan.init(&d, &s)),
+            Heuristic::<Tiles>::estimate(&linear_conflict, linear_conflict.init(&d, &s)),
         );
         assert!(
             mp <= md && md <= lc && lc <= dist,
@@ -238,7 +238,10 @@ fn apply_then_undo_is_the_identity_and_incremental_values_equal_recomputation() 
         let mut s = d.goal().clone();
         assert_eq!(manhattan.init(&d, &s), 0);
         assert_eq!(Misplaced.init(&d, &s), 0);
-        assert_eq!(linear_conflict.estimate(linear_conflict.init(&d, &s)), 0);
+        assert_eq!(
+            Heuristic::<Tiles>::estimate(&linear_conflict, linear_conflict.init(&d, &s)),
+            0
+        );
         let (mut md, mut mp, mut lc) = (
             manhattan.init(&d, &s),
             Misplaced.init(&d, &s),

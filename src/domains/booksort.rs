@@ -10,7 +10,7 @@
 //! The domain has a depth cap of 4 ([`DEPTH_CAP`]): the engine reports `OverCap` exactly when the
 //! judge's answer is "5 or more".
 
-use super::{Family, FieldError, UseHeuristic};
+use super::{Family, FieldError, UseSearch};
 use crate::search::{Domain, Heuristic, Zero};
 use crate::text::shorten;
 use std::sync::{Arc, OnceLock};
@@ -318,14 +318,15 @@ impl Family for Booksort {
         books.join(" ")
     }
 
-    fn with_heuristic<V: UseHeuristic<Booksort>>(
-        _: &Arc<Booksort>,
+    fn with_heuristic<V: UseSearch>(
+        d: &Arc<Booksort>,
+        start: &<Booksort as Domain>::State,
         h: BooksortHeuristic,
         visit: V,
     ) -> V::Output {
         match h {
-            BooksortHeuristic::Breaks => visit.with(&Breaks),
-            BooksortHeuristic::Zero => visit.with(&Zero),
+            BooksortHeuristic::Breaks => visit.with(&**d, start, &Breaks),
+            BooksortHeuristic::Zero => visit.with(&**d, start, &Zero),
         }
     }
 }

@@ -12,7 +12,7 @@
 //! that of its target (2,2).
 //! The judge wants the shortest length if it is at most 15, else -1: the depth cap is 15.
 
-use super::{Family, FieldError, UseHeuristic};
+use super::{Family, FieldError, UseSearch};
 use crate::search::{Domain, Heuristic, Zero};
 use crate::text::shorten;
 use std::sync::{Arc, OnceLock};
@@ -311,14 +311,15 @@ impl Family for Knights {
         cells.join(" ")
     }
 
-    fn with_heuristic<V: UseHeuristic<Knights>>(
-        _: &Arc<Knights>,
+    fn with_heuristic<V: UseSearch>(
+        d: &Arc<Knights>,
+        start: &<Knights as Domain>::State,
         h: KnightsHeuristic,
         visit: V,
     ) -> V::Output {
         match h {
-            KnightsHeuristic::Misplaced => visit.with(&Misplaced),
-            KnightsHeuristic::Zero => visit.with(&Zero),
+            KnightsHeuristic::Misplaced => visit.with(&**d, start, &Misplaced),
+            KnightsHeuristic::Zero => visit.with(&**d, start, &Zero),
         }
     }
 }

@@ -83,9 +83,12 @@ pub trait Family: Domain<State: Send + Sync> + Send + Sync + Sized + 'static {
     }
 
     /// Builds heuristic `h` for `d` (tables come shared from `crate::heuristics`) and hands it to
-    /// `visit`: the one match over the family's heuristics.
-    fn with_heuristic<V: UseHeuristic<Self>>(
+    /// `visit` with the domain and the start: the one match over the family's heuristics. A family
+    /// may hand over another type of the same puzzle that searches the same tree faster (tiles:
+    /// the fixed-size boards).
+    fn with_heuristic<V: UseSearch>(
         d: &Arc<Self>,
+        start: &Self::State,
         h: Self::Heuristics,
         visit: V,
     ) -> V::Output;
@@ -124,10 +127,10 @@ pub trait UsePuzzle {
     fn with<F: Family>(self, d: &Arc<F>, start: &F::State) -> Self::Output;
 }
 
-/// Code generic over a heuristic, run by `Family::with_heuristic`.
-pub trait UseHeuristic<D: Domain> {
+/// Code generic over a domain and a heuristic, run by `Family::with_heuristic`.
+pub trait UseSearch {
     type Output;
-    fn with<H: Heuristic<D>>(self, h: &H) -> Self::Output;
+    fn with<D: Domain, H: Heuristic<D>>(self, d: &D, start: &D::State, h: &H) -> Self::Output;
 }
 
 /// Lists the families once and derives from that list the run-time `DomainKind`, the `Puzzle`

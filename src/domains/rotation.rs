@@ -28,7 +28,7 @@
 //! meets them in dictionary order and stops at the first. Step `2` may jump to `n + 1` and return a
 //! longer path; the game has no solution parity, so the engine reports no optimality promise.
 
-use super::{Family, FieldError, UseHeuristic};
+use super::{Family, FieldError, UseSearch};
 use crate::search::{Domain, Heuristic, Zero};
 use crate::text::shorten;
 use std::sync::{Arc, OnceLock};
@@ -299,14 +299,15 @@ impl Family for Rotation {
         digits.join(" ")
     }
 
-    fn with_heuristic<V: UseHeuristic<Rotation>>(
-        _: &Arc<Rotation>,
+    fn with_heuristic<V: UseSearch>(
+        d: &Arc<Rotation>,
+        start: &<Rotation as Domain>::State,
         h: RotationHeuristic,
         visit: V,
     ) -> V::Output {
         match h {
-            RotationHeuristic::Center => visit.with(&Center),
-            RotationHeuristic::Zero => visit.with(&Zero),
+            RotationHeuristic::Center => visit.with(&**d, start, &Center),
+            RotationHeuristic::Zero => visit.with(&**d, start, &Zero),
         }
     }
 }

@@ -1,45 +1,55 @@
-//! The IDA* loop: iterations over a bound, and the in-place depth-first search inside one.
+//! The IDA* loop: iterations over a bound, and the in-place depth-first search inside one, by
+//! either of two kernels that count alike: the generic one, and one for domains whose moves come
+//! from a few places known at compile time (`FixedMoves`), unrolled per place.
 
-use super::{Domain, Heuristic, Iteration, Limits, Outcome, SearchResult, Stats, Step, Variant};
+use super::{
+    Domain, FixedMoves, Heuristic, Iteration, Limits, Outcome, SearchResult, Stats, Step, Variant,
+    MAX_BRANCH, MAX_PLACES,
+};
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
-/// Expansions between two looks at the clock and the cancel flag.
-const CHECK_EVERY: u32 = 1 << 14;
+/// Generated nodes between two looks at the clock and the cancel flag (about a millisecond).
+const CHECK_EVERY: u64 = 1 << 17;
 
-enum Flow {
-    Continue,
-    Found,
-    Stop(Stop),
-}
+/// What `dfs` returns when the search must unwind: a goal was found or a limit reached (`Run::stop`
+/// says which). Any other value is the smallest f seen above the bound below the node (`u32::MAX`:
+/// none); a child's f is above the bound, so never 0.
+const UNWIND: u32 = 0;
 
 #[derive(Clone, Copy)]
 enum Stop {
+    Found,
     Nodes,
     Time,
     Cancelled,
 }
 
-struct Search<'a, D: Domain, H: Heuristic<D>> {
-    d: &'a D,
-    h: &'a H,
+/// What one iteration reads and never changes besides the domain and the heuristic.
+#[derive(Clone, Copy)]
+pub(super) struct Iter {
+    bound: u32,
+    cap: u32,
+}
+
+/// What the search changes: the state, the counters, the path once found.
+pub(super) struct Run<'a, D: Domain> {
     s: D::State,
     path: Vec<D::Move>,
-    bound: u32,
-    /// Smallest f seen above the bound in this iteration.
-    next_bound: u32,
     /// A node was left unexpanded because of the depth cap.
     capped: bool,
-    cap: u32,
     generated: u64,
     expanded: u64,
+    /// `generated` at which to look at the node limit, the clock and the cancel flag next.
+    next_check: u64,
     max_nodes: u64,
     deadline: Option<Instant>,
     limits: Limits<'a>,
-    countdown: u32,
+    stop: Option<Stop>,
 }
 
-/// Runs IDA* from `start` with heuristic `h` and the given variant and limits.
+/// Runs IDA* from `start` with heuristic `h` and the given variant and limits, with the generic
+/// kernel.
 ///
 /// A path is returned as `Solved` only after it has been replayed from `start` to a goal.
 pub fn ida_star<D: Domain, H: Heuristic<D>>(
@@ -50,13 +60,53 @@ pub fn ida_star<D: Domain, H: Heuristic<D>>(
     limits: Limits<'_>,
 ) -> SearchResult<D::Move> {
     if variant.reverse_pruning {
-        run::<D, H, true>(d, h, start, variant.step, limits)
+        run::<D, H, Generic<true>>(d, h, start, variant.step, limits)
     } else {
-        run::<D, H, false>(d, h, start, variant.step, limits)
+        run::<D, H, Generic<false>>(d, h, start, variant.step, limits)
     }
 }
 
-fn run<D: Domain, H: Heuristic<D>, const PRUNE: bool>(
+/// `ida_star` with the kernel unrolled per place: the same tree, counts and path, faster.
+pub fn ida_star_fixed<D: FixedMoves, H: Heuristic<D>>(
+    d: &D,
+    h: &H,
+    start: &D::State,
+    variant: Variant,
+    limits: Limits<'_>,
+) -> SearchResult<D::Move> {
+    if variant.reverse_pruning {
+        run::<D, H, Fixed<true>>(d, h, start, variant.step, limits)
+    } else {
+        run::<D, H, Fixed<false>>(d, h, start, variant.step, limits)
+    }
+}
+
+/// One iteration's depth-first search from the start (`run.s`, heuristic value `hv`): the smallest
+/// f above the bound seen, or `UNWIND` with `run.stop` set.
+trait Kernel<D: Domain, H: Heuristic<D>> {
+    fn iteration(d: &D, h: &H, it: Iter, run: &mut Run<'_, D>, hv: H::Value) -> u32;
+}
+
+/// The generic kernel, reverse-move pruning on or off.
+struct Generic<const PRUNE: bool>;
+
+impl<D: Domain, H: Heuristic<D>, const PRUNE: bool> Kernel<D, H> for Generic<PRUNE> {
+    fn iteration(d: &D, h: &H, it: Iter, run: &mut Run<'_, D>, hv: H::Value) -> u32 {
+        dfs::<D, H, PRUNE>(d, h, it, run, 0, hv, D::NO_MOVE)
+    }
+}
+
+/// The kernel unrolled per place, reverse-move pruning on or off.
+struct Fixed<const PRUNE: bool>;
+
+impl<D: FixedMoves, H: Heuristic<D>, const PRUNE: bool> Kernel<D, H> for Fixed<PRUNE> {
+    fn iteration(d: &D, h: &H, it: Iter, run: &mut Run<'_, D>, hv: H::Value) -> u32 {
+        let place = d.place(&run.s);
+        at::<D, H, PRUNE>(place, d, h, it, run, 0, hv, D::NO_MOVE)
+    }
+}
+
+fn run<D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
     d: &D,
     h: &H,
     start: &D::State,
@@ -72,25 +122,23 @@ fn run<D: Domain, H: Heuristic<D>, const PRUNE: bool>(
     let optimal_guaranteed = step != Step::Two || parity.is_some();
     let hv = h.init(d, start);
     let h0 = h.estimate(hv);
-    let mut search = Search {
-        d,
-        h,
+    let max_nodes = limits.max_nodes.unwrap_or(u64::MAX);
+    let mut run = Run {
         s: start.clone(),
         path: Vec::with_capacity(256),
-        bound: h0,
-        next_bound: u32::MAX,
         capped: false,
-        cap,
         generated: 1,
         expanded: 0,
-        max_nodes: limits.max_nodes.unwrap_or(u64::MAX),
+        next_check: max_nodes.min(1 + CHECK_EVERY),
+        max_nodes,
         deadline: limits.max_time.map(|t| started + t),
         limits,
-        countdown: CHECK_EVERY,
+        stop: None,
     };
+    let mut bound = h0;
     if step == Step::Two {
         if let Some(p) = parity {
-            search.bound += (search.bound + p) % 2;
+            bound += (bound + p) % 2;
         }
     }
     let mut stats = Stats {
@@ -98,29 +146,28 @@ fn run<D: Domain, H: Heuristic<D>, const PRUNE: bool>(
         ..Stats::default()
     };
     let outcome = loop {
-        if search.bound > cap {
+        if bound > cap {
             break Outcome::OverCap;
         }
-        search.next_bound = u32::MAX;
-        search.capped = false;
+        run.capped = false;
         let (gen0, exp0) = (
             if stats.iterations.is_empty() {
                 0
             } else {
-                search.generated
+                run.generated
             },
-            search.expanded,
+            run.expanded,
         );
-        let flow = search.dfs::<PRUNE>(0, hv, D::NO_MOVE);
+        let next_bound = K::iteration(d, h, Iter { bound, cap }, &mut run, hv);
         stats.iterations.push(Iteration {
-            bound: search.bound,
-            generated: search.generated - gen0,
-            expanded: search.expanded - exp0,
+            bound,
+            generated: run.generated - gen0,
+            expanded: run.expanded - exp0,
         });
-        stats.final_bound = search.bound;
-        match flow {
-            Flow::Found => {
-                let mut path = std::mem::take(&mut search.path);
+        stats.final_bound = bound;
+        match run.stop {
+            Some(Stop::Found) => {
+                let mut path = std::mem::take(&mut run.path);
                 path.reverse();
                 break if super::replay(d, start, &path) {
                     Outcome::Solved(path)
@@ -128,32 +175,28 @@ fn run<D: Domain, H: Heuristic<D>, const PRUNE: bool>(
                     Outcome::Wrong(path)
                 };
             }
-            Flow::Stop(Stop::Nodes) => break Outcome::NodeLimit,
-            Flow::Stop(Stop::Time) => break Outcome::TimeLimit,
-            Flow::Stop(Stop::Cancelled) => break Outcome::Cancelled,
-            Flow::Continue => {}
+            Some(Stop::Nodes) => break Outcome::NodeLimit,
+            Some(Stop::Time) => break Outcome::TimeLimit,
+            Some(Stop::Cancelled) => break Outcome::Cancelled,
+            None => {}
         }
-        if search.next_bound == u32::MAX {
-            break if search.capped {
+        if next_bound == u32::MAX {
+            break if run.capped {
                 Outcome::OverCap
             } else {
                 Outcome::Unsolvable
             };
         }
         let next = match step {
-            Step::One => search.bound + 1,
-            Step::Two => search.bound + 2,
-            Step::Next => search.next_bound,
+            Step::One => bound + 1,
+            Step::Two => bound + 2,
+            Step::Next => next_bound,
         };
         // The last iteration below the cap searches exactly up to it.
-        search.bound = if next > cap && search.bound < cap {
-            cap
-        } else {
-            next
-        };
+        bound = if next > cap && bound < cap { cap } else { next };
     };
-    stats.generated = search.generated;
-    stats.expanded = search.expanded;
+    stats.generated = run.generated;
+    stats.expanded = run.expanded;
     SearchResult {
         outcome,
         stats,
@@ -161,75 +204,196 @@ fn run<D: Domain, H: Heuristic<D>, const PRUNE: bool>(
     }
 }
 
-impl<D: Domain, H: Heuristic<D>> Search<'_, D, H> {
-    /// Searches below the current state, which is `g` moves from the start, within the bound, and
-    /// has heuristic value `hv`. `back` is the move that would undo the last one (skipped when
-    /// `PRUNE`; `D::NO_MOVE` at the start). On `Found`, the moves to the goal are pushed onto `path` in reverse order.
-    fn dfs<const PRUNE: bool>(&mut self, g: u32, hv: H::Value, back: D::Move) -> Flow {
-        let goal = if H::GOAL_AWARE {
-            self.h.estimate(hv) == 0
-        } else {
-            self.d.is_goal(&self.s)
-        };
-        if goal {
-            return Flow::Found;
-        }
-        if g >= self.cap {
-            self.capped = true;
-            return Flow::Continue;
-        }
-        if let Some(stop) = self.check() {
-            return Flow::Stop(stop);
-        }
-        self.expanded += 1;
-        let d = self.d;
-        for &m in d.moves(&self.s) {
-            if PRUNE && m == back {
-                continue;
-            }
-            self.generated += 1;
-            // A child beyond the bound is evaluated from its parent and dropped: it is never
-            // applied to the state, and costs no call.
-            let child = self.h.update(d, &self.s, m, hv);
-            let f = g + 1 + self.h.estimate(child);
-            if f > self.bound {
-                self.next_bound = self.next_bound.min(f);
-                continue;
-            }
-            let undo = d.inverse(&self.s, m);
-            d.apply(&mut self.s, m);
-            match self.dfs::<PRUNE>(g + 1, child, undo) {
-                Flow::Continue => {}
-                Flow::Found => {
-                    self.path.push(m);
-                    return Flow::Found;
-                }
-                stop => return stop,
-            }
-            d.apply(&mut self.s, undo);
-        }
-        Flow::Continue
+/// Searches below the current state `run.s`, which is `g` moves from the start, within the
+/// bound, and has heuristic value `hv`. `back` is the move that would undo the last one
+/// (skipped when `PRUNE`; `D::NO_MOVE` at the start). Returns the smallest f above the bound
+/// seen below, or `UNWIND` with `run.stop` set; on `Found`, the moves to the goal are pushed
+/// onto `run.path` in reverse order.
+///
+/// The domain and the heuristic come as arguments, not in a struct, so that the compiler knows
+/// their tables cannot change during the call and keeps their addresses in registers.
+#[allow(clippy::too_many_arguments)]
+fn dfs<D: Domain, H: Heuristic<D>, const PRUNE: bool>(
+    d: &D,
+    h: &H,
+    it: Iter,
+    run: &mut Run<'_, D>,
+    g: u32,
+    hv: H::Value,
+    back: D::Move,
+) -> u32 {
+    if let Some(done) = enter(d, h, it, run, g, hv) {
+        return done;
     }
+    let mut next_bound = u32::MAX;
+    for &m in d.moves(&run.s) {
+        if PRUNE && m == back {
+            continue;
+        }
+        let searched = child(d, h, it, run, g, hv, m, &mut next_bound, |run, hv, undo| {
+            dfs::<D, H, PRUNE>(d, h, it, run, g + 1, hv, undo)
+        });
+        if !searched {
+            return UNWIND;
+        }
+    }
+    next_bound
+}
 
-    #[inline]
-    fn check(&mut self) -> Option<Stop> {
-        if self.generated >= self.max_nodes {
-            return Some(Stop::Nodes);
-        }
-        self.countdown -= 1;
-        if self.countdown == 0 {
-            self.countdown = CHECK_EVERY;
-            if let Some(c) = self.limits.cancel {
-                if c.load(Ordering::Relaxed) {
-                    return Some(Stop::Cancelled);
+/// `dfs` at place `P`: its moves are constants, and each child's search is a direct call to the
+/// function of the place the move leads to.
+#[allow(clippy::too_many_arguments)]
+fn dfs_at<D: FixedMoves, H: Heuristic<D>, const PRUNE: bool, const P: usize>(
+    d: &D,
+    h: &H,
+    it: Iter,
+    run: &mut Run<'_, D>,
+    g: u32,
+    hv: H::Value,
+    back: D::Move,
+) -> u32 {
+    if let Some(done) = enter(d, h, it, run, g, hv) {
+        return done;
+    }
+    let mut next_bound = u32::MAX;
+    macro_rules! try_move {
+        ($($i:literal)*) => {$(
+            if let Some(m) = const { D::MOVES_AT[P][$i] } {
+                if !(PRUNE && m == back) {
+                    let searched = child(d, h, it, run, g, hv, m, &mut next_bound, |run, hv, undo| {
+                        at::<D, H, PRUNE>(D::place_after(m), d, h, it, run, g + 1, hv, undo)
+                    });
+                    if !searched {
+                        return UNWIND;
+                    }
                 }
             }
-            if let Some(deadline) = self.deadline {
-                if Instant::now() >= deadline {
-                    return Some(Stop::Time);
-                }
+        )*};
+    }
+    const { assert!(MAX_BRANCH == 4) };
+    try_move!(0 1 2 3);
+    next_bound
+}
+
+/// Calls `dfs_at` for `place`: a jump through a table at the start, a direct call once `place`
+/// is a constant.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn at<D: FixedMoves, H: Heuristic<D>, const PRUNE: bool>(
+    place: usize,
+    d: &D,
+    h: &H,
+    it: Iter,
+    run: &mut Run<'_, D>,
+    g: u32,
+    hv: H::Value,
+    back: D::Move,
+) -> u32 {
+    macro_rules! places {
+        ($($p:literal)*) => {
+            match place {
+                $($p => dfs_at::<D, H, PRUNE, $p>(d, h, it, run, g, hv, back),)*
+                _ => unreachable!("place {place} of at most {MAX_PLACES}"),
             }
+        };
+    }
+    const { assert!(MAX_PLACES == 25) };
+    places!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24)
+}
+
+/// What a node does before its children: the goal test, the depth cap and the limits. `Some` is
+/// what its search returns when it has no children to try.
+#[inline(always)]
+fn enter<D: Domain, H: Heuristic<D>>(
+    d: &D,
+    h: &H,
+    it: Iter,
+    run: &mut Run<'_, D>,
+    g: u32,
+    hv: H::Value,
+) -> Option<u32> {
+    let goal = if H::GOAL_AWARE {
+        h.estimate(hv) == 0
+    } else {
+        d.is_goal(&run.s)
+    };
+    if goal {
+        run.stop = Some(Stop::Found);
+        return Some(UNWIND);
+    }
+    // Every node searched has g + h within the bound, and the bound never exceeds the cap:
+    // at the cap a heuristic that is 0 only at goals has already stopped at a goal above.
+    if !H::GOAL_AWARE && g >= it.cap {
+        run.capped = true;
+        return Some(u32::MAX);
+    }
+    if run.generated >= run.next_check && run.check() {
+        return Some(UNWIND);
+    }
+    run.expanded += 1;
+    None
+}
+
+/// Creates the child of the current node (`g` moves from the start, heuristic value `hv`) by
+/// move `m` and, within the bound, searches below it with `below`; folds the f values seen above
+/// the bound into `next_bound`. False when the search unwinds.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn child<D: Domain, H: Heuristic<D>>(
+    d: &D,
+    h: &H,
+    it: Iter,
+    run: &mut Run<'_, D>,
+    g: u32,
+    hv: H::Value,
+    m: D::Move,
+    next_bound: &mut u32,
+    below: impl FnOnce(&mut Run<'_, D>, H::Value, D::Move) -> u32,
+) -> bool {
+    run.generated += 1;
+    // A child beyond the bound is evaluated from its parent and dropped: it is never applied to
+    // the state, and costs no call.
+    let hv = h.update(d, &run.s, m, hv);
+    let f = g + 1 + h.estimate(hv);
+    if f > it.bound {
+        *next_bound = (*next_bound).min(f);
+        return true;
+    }
+    let undo = d.inverse(&run.s, m);
+    d.apply(&mut run.s, m);
+    let found = below(run, hv, undo);
+    if found == UNWIND {
+        if let Some(Stop::Found) = run.stop {
+            run.path.push(m);
         }
-        None
+        return false;
+    }
+    *next_bound = (*next_bound).min(found);
+    d.apply(&mut run.s, undo);
+    true
+}
+
+impl<D: Domain> Run<'_, D> {
+    /// The slow checks, every `CHECK_EVERY` generated nodes and at the node limit: true (with
+    /// `stop` set) when the search must stop.
+    #[cold]
+    #[inline(never)]
+    fn check(&mut self) -> bool {
+        let stop = if self.generated >= self.max_nodes {
+            Some(Stop::Nodes)
+        } else if self
+            .limits
+            .cancel
+            .is_some_and(|c| c.load(Ordering::Relaxed))
+        {
+            Some(Stop::Cancelled)
+        } else if self.deadline.is_some_and(|t| Instant::now() >= t) {
+            Some(Stop::Time)
+        } else {
+            None
+        };
+        self.next_check = self.max_nodes.min(self.generated + CHECK_EVERY);
+        self.stop = stop;
+        stop.is_some()
     }
 }

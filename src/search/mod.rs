@@ -16,7 +16,7 @@
 
 mod engine;
 
-pub use engine::ida_star;
+pub use engine::{ida_star, ida_star_fixed};
 
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -44,6 +44,39 @@ pub trait Domain {
     }
     /// A path from `start` as text.
     fn path_string(&self, start: &Self::State, path: &[Self::Move]) -> String;
+
+    /// IDA* on this domain: `ida_star`, unless the domain has a faster kernel of its own
+    /// (`FixedMoves` domains have `ida_star_fixed`).
+    fn search<H: Heuristic<Self>>(
+        &self,
+        h: &H,
+        start: &Self::State,
+        variant: Variant,
+        limits: Limits<'_>,
+    ) -> SearchResult<Self::Move>
+    where
+        Self: Sized,
+    {
+        ida_star(self, h, start, variant, limits)
+    }
+}
+
+/// Most moves a `FixedMoves` domain has from one place.
+pub const MAX_BRANCH: usize = 4;
+/// Most places of a `FixedMoves` domain: the cells of a 5x5 board.
+pub const MAX_PLACES: usize = 25;
+
+/// A domain whose moves from a state depend only on its place (the tiles' blank cell), one of at
+/// most `MAX_PLACES`, and are known at compile time. `ida_star_fixed` writes its search once per
+/// place, so that a move, its inverse and the place it leads to are constants in the code: no move
+/// table, no loop over moves, a direct call per child.
+pub trait FixedMoves: Domain {
+    /// The moves from each place, in the order of `Domain::moves`; `None` pads.
+    const MOVES_AT: [[Option<Self::Move>; MAX_BRANCH]; MAX_PLACES];
+    /// The place of `s`.
+    fn place(&self, s: &Self::State) -> usize;
+    /// The place move `m` leads to.
+    fn place_after(m: Self::Move) -> usize;
 }
 
 /// An admissible estimate of the distance to the goal, updated incrementally along a move.

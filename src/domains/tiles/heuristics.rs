@@ -1,37 +1,31 @@
 //! The sliding-tile heuristics: misplaced tiles, Manhattan distance and linear conflict, each
 //! updated incrementally from the parent's value along a move.
 
-use super::{TileState, Tiles, MAX_SIDE};
+use super::{Grid, MAX_SIDE};
 use crate::search::Heuristic;
-
-/// For move `m` from `s`: the cell the blank leaves (the tile's new cell), the cell it reaches
-/// (the tile's old cell), and the tile.
-#[inline(always)]
-fn moved(s: &TileState, m: u8) -> (usize, usize, u8) {
-    (s.blank as usize, m as usize, s.cells[m as usize])
-}
 
 /// Tiles not on their goal cell, the blank excluded.
 pub struct Misplaced;
 
-impl Heuristic<Tiles> for Misplaced {
+impl<G: Grid> Heuristic<G> for Misplaced {
     type Value = u32;
     const GOAL_AWARE: bool = true;
 
-    fn init(&self, d: &Tiles, s: &TileState) -> u32 {
-        let n = d.cells();
-        s.cells[..n]
-            .iter()
-            .zip(&d.goal.cells[..n])
-            .filter(|&(&t, &g)| t != 0 && t != g)
+    fn init(&self, d: &G, s: &G::State) -> u32 {
+        (0..d.board().cells())
+            .filter(|&cell| {
+                let t = G::tile(s, cell);
+                t != 0 && d.places().cell[t as usize] as usize != cell
+            })
             .count() as u32
     }
 
     #[inline(always)]
-    fn update(&self, d: &Tiles, s: &TileState, m: u8, v: u32) -> u32 {
-        let (b, to, t) = moved(s, m);
+    fn update(&self, d: &G, s: &G::State, m: G::Move, v: u32) -> u32 {
+        let (b, to, t) = G::slide(s, m);
         // The tile leaves `to` (misplaced if it belonged there) and lands on `b`.
-        v + (d.goal.cells[to] == t) as u32 - (d.goal.cells[b] == t) as u32
+        let home = d.places().cell[t as usize] as usize;
+        v + (home == to) as u32 - (home == b) as u32
     }
 
     #[inline(always)]
@@ -44,53 +38,51 @@ impl Heuristic<Tiles> for Misplaced {
 pub struct Manhattan {
     /// dist[tile][cell] = the distance of `tile` at `cell` from its goal cell (0 for the blank).
     dist: Box<[[u8; 256]; 256]>,
-    /// The board the table was built for: width, height and goal.
-    built_for: (usize, usize, TileState),
+    /// The board the table was built for: width, height and goal cell of each tile.
+    built_for: (usize, usize, [u8; 256]),
 }
 
 impl Manhattan {
     /// The distance table of `d`'s board and goal.
-    pub fn new(d: &Tiles) -> Manhattan {
+    pub fn new<G: Grid>(d: &G) -> Manhattan {
         let mut dist: Box<[[u8; 256]; 256]> = vec![[0u8; 256]; 256]
             .into_boxed_slice()
             .try_into()
             .expect("256 rows");
-        let n = d.cells();
+        let n = d.board().cells();
         for (t, row) in dist.iter_mut().enumerate().take(n).skip(1) {
-            let goal = d.places.cell[t] as usize;
+            let goal = d.places().cell[t] as usize;
             for (cell, v) in row.iter_mut().enumerate().take(n) {
-                *v = d.board.distance(goal, cell) as u8;
+                *v = d.board().distance(goal, cell) as u8;
             }
         }
         Manhattan {
             dist,
-            built_for: (d.width(), d.height(), d.goal.clone()),
+            built_for: (d.width(), d.height(), d.places().cell),
         }
     }
 }
 
-impl Heuristic<Tiles> for Manhattan {
+impl<G: Grid> Heuristic<G> for Manhattan {
     type Value = u32;
     const GOAL_AWARE: bool = true;
 
     /// Checks, once per search, that the table is this board's: another's would give estimates
     /// that are wrong and not admissible, silently.
-    fn init(&self, d: &Tiles, s: &TileState) -> u32 {
+    fn init(&self, d: &G, s: &G::State) -> u32 {
         let (width, height, goal) = &self.built_for;
         assert!(
-            (*width, *height) == (d.width(), d.height()) && *goal == d.goal,
+            (*width, *height) == (d.width(), d.height()) && *goal == d.places().cell,
             "a Manhattan table used on a board it was not built for"
         );
-        s.cells[..d.cells()]
-            .iter()
-            .enumerate()
-            .map(|(cell, &t)| self.dist[t as usize][cell] as u32)
+        (0..d.board().cells())
+            .map(|cell| self.dist[G::tile(s, cell) as usize][cell] as u32)
             .sum()
     }
 
     #[inline(always)]
-    fn update(&self, _: &Tiles, s: &TileState, m: u8, v: u32) -> u32 {
-        let (b, to, t) = moved(s, m);
+    fn update(&self, _: &G, s: &G::State, m: G::Move, v: u32) -> u32 {
+        let (b, to, t) = G::slide(s, m);
         let row = &self.dist[t as usize];
         v + row[b] as u32 - row[to] as u32
     }
@@ -112,24 +104,24 @@ pub struct LinearConflict {
 }
 
 impl LinearConflict {
-    pub fn new(d: &Tiles) -> LinearConflict {
+    pub fn new<G: Grid>(d: &G) -> LinearConflict {
         LinearConflict {
             manhattan: Manhattan::new(d),
-            rows: LineTable::new(d.board.width),
-            cols: LineTable::new(d.board.height),
+            rows: LineTable::new(d.width()),
+            cols: LineTable::new(d.height()),
         }
     }
 
     /// The tabulated code of row `r`: its keys (goal column + 1 for tiles whose goal row is `r`,
     /// else 0) as digits.
     #[inline(always)]
-    fn row_code(&self, d: &Tiles, s: &TileState, r: usize) -> usize {
-        let w = d.board.width;
+    fn row_code<G: Grid>(&self, d: &G, s: &G::State, r: usize) -> usize {
+        let w = d.width();
         (0..w)
             .map(|i| {
-                let t = s.cells[r * w + i] as usize;
-                let key = if d.places.row[t] as usize == r && t != 0 {
-                    d.places.col[t] as usize + 1
+                let t = G::tile(s, r * w + i) as usize;
+                let key = if d.places().row[t] as usize == r && t != 0 {
+                    d.places().col[t] as usize + 1
                 } else {
                     0
                 };
@@ -140,13 +132,13 @@ impl LinearConflict {
 
     /// The tabulated code of column `c` (see `row_code`).
     #[inline(always)]
-    fn col_code(&self, d: &Tiles, s: &TileState, c: usize) -> usize {
-        let w = d.board.width;
-        (0..d.board.height)
+    fn col_code<G: Grid>(&self, d: &G, s: &G::State, c: usize) -> usize {
+        let w = d.width();
+        (0..d.height())
             .map(|i| {
-                let t = s.cells[i * w + c] as usize;
-                let key = if d.places.col[t] as usize == c && t != 0 {
-                    d.places.row[t] as usize + 1
+                let t = G::tile(s, i * w + c) as usize;
+                let key = if d.places().col[t] as usize == c && t != 0 {
+                    d.places().row[t] as usize + 1
                 } else {
                     0
                 };
@@ -174,56 +166,52 @@ fn line_penalty(
 }
 
 /// The penalty of row `r`, with `at(cell)` giving the tile in a cell.
-fn row_penalty(d: &Tiles, at: impl Fn(usize) -> u8, r: usize) -> u32 {
-    let w = d.board.width;
+fn row_penalty<G: Grid>(d: &G, at: impl Fn(usize) -> u8, r: usize) -> u32 {
+    let w = d.width();
     line_penalty(
         (r * w..(r + 1) * w).map(at),
-        &d.places.row,
-        &d.places.col,
+        &d.places().row,
+        &d.places().col,
         r as u8,
     )
 }
 
 /// The penalty of column `c`, with `at(cell)` giving the tile in a cell.
-fn col_penalty(d: &Tiles, at: impl Fn(usize) -> u8, c: usize) -> u32 {
-    let w = d.board.width;
+fn col_penalty<G: Grid>(d: &G, at: impl Fn(usize) -> u8, c: usize) -> u32 {
+    let w = d.width();
     line_penalty(
-        (0..d.board.height).map(|r| at(r * w + c)),
-        &d.places.col,
-        &d.places.row,
+        (0..d.height()).map(|r| at(r * w + c)),
+        &d.places().col,
+        &d.places().row,
         c as u8,
     )
 }
 
-impl Heuristic<Tiles> for LinearConflict {
+impl<G: Grid> Heuristic<G> for LinearConflict {
     /// (Manhattan, conflict penalty)
     type Value = (u32, u32);
     const GOAL_AWARE: bool = true;
 
-    fn init(&self, d: &Tiles, s: &TileState) -> (u32, u32) {
-        let at = |cell: usize| s.cells[cell];
-        let conflicts = (0..d.board.height)
-            .map(|r| row_penalty(d, at, r))
-            .sum::<u32>()
-            + (0..d.board.width)
-                .map(|c| col_penalty(d, at, c))
-                .sum::<u32>();
+    fn init(&self, d: &G, s: &G::State) -> (u32, u32) {
+        let at = |cell: usize| G::tile(s, cell);
+        let conflicts = (0..d.height()).map(|r| row_penalty(d, at, r)).sum::<u32>()
+            + (0..d.width()).map(|c| col_penalty(d, at, c)).sum::<u32>();
         (self.manhattan.init(d, s), conflicts)
     }
 
     #[inline]
-    fn update(&self, d: &Tiles, s: &TileState, m: u8, (md, lc): (u32, u32)) -> (u32, u32) {
-        let (b, to, t) = moved(s, m);
+    fn update(&self, d: &G, s: &G::State, m: G::Move, (md, lc): (u32, u32)) -> (u32, u32) {
+        let (b, to, t) = G::slide(s, m);
         let md = self.manhattan.update(d, s, m, md);
-        let (row, col, places) = (&d.board.row, &d.board.col, &d.places);
-        let now = |cell: usize| s.cells[cell];
+        let (row, col, places) = (&d.board().row, &d.board().col, d.places());
+        let now = |cell: usize| G::tile(s, cell);
         let after = |cell: usize| {
             if cell == b {
                 t
             } else if cell == to {
                 0
             } else {
-                s.cells[cell]
+                G::tile(s, cell)
             }
         };
         // A vertical move takes the tile from one row to another: only the penalty of its goal
@@ -334,6 +322,7 @@ impl LineTable {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::domains::tiles::Tiles;
     use crate::search::Heuristic;
 
     #[test]

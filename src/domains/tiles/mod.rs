@@ -7,13 +7,15 @@
 //! permutation plus the blank's distance to its goal cell never changes: a start is solvable exactly
 //! when the two parities agree, and every solution's length has the parity of that distance.
 
+mod fixed;
 mod heuristics;
 mod tables;
 
+pub use fixed::{FixedState, FixedTiles, Slide, Tiles3x3, Tiles4x4, Tiles5x5};
 pub use heuristics::{LinearConflict, Manhattan, Misplaced};
 pub use tables::{Board, GoalPlaces};
 
-use super::{Family, FieldError, HeuristicSet, UseHeuristic};
+use super::{Family, FieldError, HeuristicSet, UseSearch};
 use crate::heuristics::shared;
 use crate::search::{Domain, Zero};
 use crate::text::shorten;
@@ -37,6 +39,25 @@ pub struct Tiles {
     board: Board,
     goal: TileState,
     places: GoalPlaces,
+    /// The blank tries up, left, right, down, as the fixed-size boards do.
+    korf_order: bool,
+}
+
+/// A sliding-tile board as its heuristics read it: the general `Tiles` and the fixed sizes.
+pub trait Grid: Domain {
+    fn board(&self) -> &Board;
+    fn places(&self) -> &GoalPlaces;
+    fn width(&self) -> usize {
+        self.board().width
+    }
+    fn height(&self) -> usize {
+        self.board().height
+    }
+    /// The tile in `cell` of `s`.
+    fn tile(s: &Self::State, cell: usize) -> u8;
+    /// For move `m` from `s`: the cell the blank leaves (the tile's new cell), the cell it reaches
+    /// (the tile's old cell), and the tile.
+    fn slide(s: &Self::State, m: Self::Move) -> (usize, usize, u8);
 }
 
 /// Parses a size written `WxH` (e.g. `4x4`), each side between 2 and 16.
@@ -125,6 +146,7 @@ impl Tiles {
             board,
             goal: state_of(goal),
             places,
+            korf_order: order == "ULRD",
         })
     }
 
@@ -142,6 +164,11 @@ impl Tiles {
 
     pub fn goal(&self) -> &TileState {
         &self.goal
+    }
+
+    /// Whether the blank tries its moves in Korf's order, up, left, right, down.
+    pub fn korf_order(&self) -> bool {
+        self.korf_order
     }
 
     /// The tiles of `s`, row-major.
@@ -285,6 +312,26 @@ impl Domain for Tiles {
     }
 }
 
+impl Grid for Tiles {
+    fn board(&self) -> &Board {
+        &self.board
+    }
+
+    fn places(&self) -> &GoalPlaces {
+        &self.places
+    }
+
+    #[inline(always)]
+    fn tile(s: &TileState, cell: usize) -> u8 {
+        s.cells[cell]
+    }
+
+    #[inline(always)]
+    fn slide(s: &TileState, m: u8) -> (usize, usize, u8) {
+        (s.blank as usize, m as usize, s.cells[m as usize])
+    }
+}
+
 heuristic_set! {
     /// The sliding-tile heuristics.
     TilesHeuristic {
@@ -398,19 +445,57 @@ impl Family for Tiles {
         self.is_solvable(s)
     }
 
-    fn with_heuristic<V: UseHeuristic<Tiles>>(
+    /// The 3x3, 4x4 and 5x5 boards are searched as fixed-size types (same tree, faster).
+    fn with_heuristic<V: UseSearch>(
         d: &Arc<Tiles>,
+        start: &TileState,
         h: TilesHeuristic,
         visit: V,
     ) -> V::Output {
-        match h {
-            TilesHeuristic::Manhattan => visit.with(&*shared(d, h.name(), Manhattan::new)),
-            TilesHeuristic::LinearConflict => {
-                visit.with(&*shared(d, h.name(), LinearConflict::new))
-            }
-            TilesHeuristic::Misplaced => visit.with(&Misplaced),
-            TilesHeuristic::Zero => visit.with(&Zero),
+        match (d.width(), d.height()) {
+            _ if !d.korf_order => with_board(d, &**d, start, h, visit),
+            (3, 3) => with_fixed::<3, 3, 9, V>(d, start, h, visit),
+            (4, 4) => with_fixed::<4, 4, 16, V>(d, start, h, visit),
+            (5, 5) => with_fixed::<5, 5, 25, V>(d, start, h, visit),
+            _ => with_board(d, &**d, start, h, visit),
         }
+    }
+}
+
+/// `Family::with_heuristic` on the fixed-size board of `d`, made once per `d`.
+fn with_fixed<const W: usize, const H: usize, const N: usize, V: UseSearch>(
+    d: &Arc<Tiles>,
+    start: &TileState,
+    h: TilesHeuristic,
+    visit: V,
+) -> V::Output {
+    let board = shared(d, "fixed-size board", FixedTiles::<W, H, N>::new);
+    let start = board.state(start);
+    with_board(d, &*board, &start, h, visit)
+}
+
+/// Heuristic `h` of the tiles `d` (its tables shared per `d`), on `board`, a type of `d`'s board.
+fn with_board<G: Grid, V: UseSearch>(
+    d: &Arc<Tiles>,
+    board: &G,
+    start: &G::State,
+    h: TilesHeuristic,
+    visit: V,
+) -> V::Output
+where
+    Manhattan: crate::search::Heuristic<G>,
+    LinearConflict: crate::search::Heuristic<G>,
+    Misplaced: crate::search::Heuristic<G>,
+{
+    match h {
+        TilesHeuristic::Manhattan => {
+            visit.with(board, start, &*shared(d, h.name(), Manhattan::new))
+        }
+        TilesHeuristic::LinearConflict => {
+            visit.with(board, start, &*shared(d, h.name(), LinearConflict::new))
+        }
+        TilesHeuristic::Misplaced => visit.with(board, start, &Misplaced),
+        TilesHeuristic::Zero => visit.with(board, start, &Zero),
     }
 }
 
