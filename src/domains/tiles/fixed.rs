@@ -19,11 +19,17 @@ pub struct Slide {
     pub to: u8,
 }
 
-/// Cells hold tile numbers, 0 for the blank, row-major.
+/// Cells hold tile numbers, 0 for the blank, row-major. The blank's cell is not stored: the
+/// unrolled search knows it, and the rest looks for it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FixedState<const N: usize> {
     cells: [u8; N],
-    blank: u8,
+}
+
+impl<const N: usize> FixedState<N> {
+    fn blank(&self) -> usize {
+        self.cells.iter().position(|&t| t == 0).unwrap_or(0)
+    }
 }
 
 /// A `W` x `H` board of `N` = `W` x `H` cells and its goal.
@@ -95,10 +101,7 @@ impl<const W: usize, const H: usize, const N: usize> FixedTiles<W, H, N> {
             legal_len,
             board: Board::new(W, H, "ULRD").expect("a valid size"),
             places: GoalPlaces::new(tiles.board(), &goal),
-            goal: FixedState {
-                cells: goal,
-                blank: tiles.goal().blank,
-            },
+            goal: FixedState { cells: goal },
         }
     }
 
@@ -106,10 +109,7 @@ impl<const W: usize, const H: usize, const N: usize> FixedTiles<W, H, N> {
     pub fn state(&self, s: &TileState) -> FixedState<N> {
         let mut cells = [0u8; N];
         cells.copy_from_slice(&s.cells[..N]);
-        FixedState {
-            cells,
-            blank: s.blank,
-        }
+        FixedState { cells }
     }
 }
 
@@ -122,7 +122,7 @@ impl<const W: usize, const H: usize, const N: usize> Domain for FixedTiles<W, H,
     };
 
     fn moves<'a>(&'a self, s: &FixedState<N>) -> &'a [Slide] {
-        let b = s.blank as usize;
+        let b = s.blank();
         &self.legal[b][..self.legal_len[b] as usize]
     }
 
@@ -139,7 +139,6 @@ impl<const W: usize, const H: usize, const N: usize> Domain for FixedTiles<W, H,
     fn apply(&self, s: &mut FixedState<N>, m: Slide) {
         s.cells[m.from as usize] = s.cells[m.to as usize];
         s.cells[m.to as usize] = 0;
-        s.blank = m.to;
     }
 
     fn is_goal(&self, s: &FixedState<N>) -> bool {
@@ -147,11 +146,7 @@ impl<const W: usize, const H: usize, const N: usize> Domain for FixedTiles<W, H,
     }
 
     fn solution_parity(&self, s: &FixedState<N>) -> Option<u32> {
-        Some(
-            self.board
-                .distance(s.blank as usize, self.goal.blank as usize)
-                % 2,
-        )
+        Some(self.board.distance(s.blank(), self.goal.blank()) % 2)
     }
 
     /// The blank's motions as letters, as `Tiles` writes them.
@@ -188,7 +183,7 @@ impl<const W: usize, const H: usize, const N: usize> FixedMoves for FixedTiles<W
     const MOVES_AT: [[Option<Slide>; MAX_BRANCH]; MAX_PLACES] = moves_at(W, H);
 
     fn place(&self, s: &FixedState<N>) -> usize {
-        s.blank as usize
+        s.blank()
     }
 
     #[inline(always)]

@@ -1,0 +1,128 @@
+//! The fixed-size boards (3x3, 4x4, 5x5) and their unrolled kernel against the general board and
+//! the generic kernel: identical outcomes, paths, node counts and iterations for every heuristic,
+//! threshold step and pruning setting, and under a node limit.
+
+use idabench::domains::tiles::{
+    FixedTiles, Grid, LinearConflict, Manhattan, Misplaced, TileState, Tiles,
+};
+use idabench::rng::Rng;
+use idabench::search::{
+    ida_star, ida_star_fixed, Domain, Heuristic, Limits, Outcome, SearchResult, Step, Variant, Zero,
+};
+
+/// A state `moves` random moves from the goal of `d` (never straight back).
+fn walk(d: &Tiles, moves: usize, seed: u64) -> TileState {
+    let mut rng = Rng::new(seed);
+    let mut s = d.goal().clone();
+    let mut back = Tiles::NO_MOVE;
+    for _ in 0..moves {
+        let options: Vec<u8> = d.moves(&s).iter().copied().filter(|&m| m != back).collect();
+        let m = options[rng.below(options.len() as u64) as usize];
+        back = d.inverse(&s, m);
+        d.apply(&mut s, m);
+    }
+    s
+}
+
+/// What must agree: the outcome as text (path letters, or the kind of stop) and every count.
+fn summary<D: Domain>(d: &D, start: &D::State, r: &SearchResult<D::Move>) -> String {
+    let outcome = match &r.outcome {
+        Outcome::Solved(p) => format!("solved {}", d.path_string(start, p)),
+        Outcome::Wrong(p) => format!("wrong {}", d.path_string(start, p)),
+        Outcome::Unsolvable => "unsolvable".into(),
+        Outcome::OverCap => "over the cap".into(),
+        Outcome::NodeLimit => "node limit".into(),
+        Outcome::TimeLimit => "time limit".into(),
+        Outcome::Cancelled => "cancelled".into(),
+    };
+    format!(
+        "{outcome}; generated {} expanded {} iterations {:?} bound {} h0 {} optimal {}",
+        r.stats.generated,
+        r.stats.expanded,
+        r.stats.iterations,
+        r.stats.final_bound,
+        r.stats.initial_h,
+        r.optimal_guaranteed
+    )
+}
+
+/// Both kernels, on both board types, agree for heuristic `h` on `starts` under every variant.
+fn agree<const W: usize, const H: usize, const N: usize, Hr>(
+    d: &Tiles,
+    h: &Hr,
+    starts: &[TileState],
+    limits: Limits<'_>,
+) -> u64
+where
+    Hr: Heuristic<Tiles> + Heuristic<FixedTiles<W, H, N>>,
+{
+    let fixed = FixedTiles::<W, H, N>::new(d);
+    let mut nodes = 0;
+    for s in starts {
+        let fs = fixed.state(s);
+        for step in Step::ALL {
+            for reverse_pruning in [true, false] {
+                let v = Variant {
+                    step,
+                    reverse_pruning,
+                };
+                let general = ida_star(d, h, s, v, limits);
+                let want = summary(d, s, &general);
+                assert_eq!(
+                    summary(&fixed, &fs, &ida_star_fixed(&fixed, h, &fs, v, limits)),
+                    want,
+                    "{W}x{H} {v:?} from {:?}",
+                    d.tiles(s)
+                );
+                assert_eq!(
+                    summary(&fixed, &fs, &ida_star(&fixed, h, &fs, v, limits)),
+                    want,
+                    "{W}x{H} generic kernel {v:?}"
+                );
+                nodes += general.stats.generated;
+            }
+        }
+    }
+    nodes
+}
+
+/// Every heuristic on boards of one size: walks of `deep` moves for the stronger heuristics,
+/// `shallow` for blind search, and one search cut by a node limit.
+fn size<const W: usize, const H: usize, const N: usize>(goal: &[u8], deep: usize, shallow: usize)
+where
+    FixedTiles<W, H, N>: Grid,
+{
+    let d = Tiles::new(W, H, goal).unwrap();
+    let deep: Vec<TileState> = (0..3).map(|i| walk(&d, deep, i)).collect();
+    let shallow: Vec<TileState> = (0..2).map(|i| walk(&d, shallow, 10 + i)).collect();
+    let none = Limits::default();
+    let manhattan = Manhattan::new(&d);
+    assert!(agree::<W, H, N, _>(&d, &manhattan, &deep, none) > 0);
+    agree::<W, H, N, _>(&d, &LinearConflict::new(&d), &deep, none);
+    agree::<W, H, N, _>(&d, &Misplaced, &shallow, none);
+    agree::<W, H, N, _>(&d, &Zero, &shallow, none);
+    let cut = Limits {
+        max_nodes: Some(500),
+        ..Limits::default()
+    };
+    agree::<W, H, N, _>(&d, &manhattan, &deep, cut);
+}
+
+#[test]
+fn eight_puzzle_boards_agree() {
+    size::<3, 3, 9>(&[1, 2, 3, 4, 5, 6, 7, 8, 0], 24, 10);
+    // Another goal, the blank in the middle (Luogu P1379's).
+    size::<3, 3, 9>(&[1, 2, 3, 8, 0, 4, 7, 6, 5], 24, 10);
+}
+
+#[test]
+fn fifteen_puzzle_boards_agree() {
+    let korf: Vec<u8> = (0..16).collect();
+    size::<4, 4, 16>(&korf, 36, 9);
+}
+
+#[test]
+fn twenty_four_puzzle_boards_agree() {
+    let goal: Vec<u8> = (1..25).chain([0]).collect();
+    size::<5, 5, 25>(&goal, 30, 8);
+}
