@@ -101,14 +101,43 @@ pub struct LinearConflict {
     /// Penalties of rows (length width) and columns (length height).
     rows: LineTable,
     cols: LineTable,
+    /// `row_digit[tile][cell]`: what `tile` in `cell` adds to the code of the cell's row (its key
+    /// times the place value of the cell's column; see `row_code`), so that a code is one read
+    /// per cell. Likewise `col_digit` for columns. Filled only for tabulated lines.
+    row_digit: Box<[[u32; 256]; 256]>,
+    col_digit: Box<[[u32; 256]; 256]>,
+}
+
+/// A zeroed 256 x 256 table on the heap.
+fn digits() -> Box<[[u32; 256]; 256]> {
+    vec![[0u32; 256]; 256]
+        .into_boxed_slice()
+        .try_into()
+        .expect("256 rows")
 }
 
 impl LinearConflict {
     pub fn new<G: Grid>(d: &G) -> LinearConflict {
+        let (rows, cols) = (LineTable::new(d.width()), LineTable::new(d.height()));
+        let (mut row_digit, mut col_digit) = (digits(), digits());
+        let (board, places) = (d.board(), d.places());
+        for t in 1..board.cells() {
+            for cell in 0..board.cells() {
+                let (r, c) = (board.row[cell], board.col[cell]);
+                if rows.tabulated() && places.row[t] == r {
+                    row_digit[t][cell] = (places.col[t] as u32 + 1) * rows.pow[c as usize] as u32;
+                }
+                if cols.tabulated() && places.col[t] == c {
+                    col_digit[t][cell] = (places.row[t] as u32 + 1) * cols.pow[r as usize] as u32;
+                }
+            }
+        }
         LinearConflict {
             manhattan: Manhattan::new(d),
-            rows: LineTable::new(d.width()),
-            cols: LineTable::new(d.height()),
+            rows,
+            cols,
+            row_digit,
+            col_digit,
         }
     }
 
@@ -117,16 +146,8 @@ impl LinearConflict {
     #[inline(always)]
     fn row_code<G: Grid>(&self, d: &G, s: &G::State, r: usize) -> usize {
         let w = d.width();
-        (0..w)
-            .map(|i| {
-                let t = G::tile(s, r * w + i) as usize;
-                let key = if d.places().row[t] as usize == r && t != 0 {
-                    d.places().col[t] as usize + 1
-                } else {
-                    0
-                };
-                key * self.rows.pow[i]
-            })
+        (r * w..(r + 1) * w)
+            .map(|cell| self.row_digit[G::tile(s, cell) as usize][cell & 255] as usize)
             .sum()
     }
 
@@ -136,13 +157,8 @@ impl LinearConflict {
         let w = d.width();
         (0..d.height())
             .map(|i| {
-                let t = G::tile(s, i * w + c) as usize;
-                let key = if d.places().col[t] as usize == c && t != 0 {
-                    d.places().row[t] as usize + 1
-                } else {
-                    0
-                };
-                key * self.cols.pow[i]
+                let cell = i * w + c;
+                self.col_digit[G::tile(s, cell) as usize][cell & 255] as usize
             })
             .sum()
     }
