@@ -1,21 +1,25 @@
 //! Node throughput of the search: Korf instances solved with each heuristic, every solution's
-//! length asserted (criterion's elements/s are nodes generated per second); and the harness's own
-//! overhead on many tiny 8-puzzle jobs, each at its asserted optimal length (elements/s are jobs
-//! per second).
+//! length asserted (criterion's elements/s are nodes generated per second), on the fixed-size 4x4
+//! board that runs use and on the general board; Manhattan beside md15, the C reference (see
+//! `scripts/versus-md15.sh`); and the harness's own overhead on many tiny 8-puzzle jobs, each at
+//! its asserted optimal length (elements/s are jobs per second).
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use idabench::batch::{self, Job};
 use idabench::dataset;
 use idabench::domains::tiles::{
     default_goal, parse_permutation, LinearConflict, Manhattan, Misplaced, TileState, Tiles,
+    Tiles4x4,
 };
 use idabench::domains::HeuristicKind;
 use idabench::generate::{self, Mode, TilesSpec};
 use idabench::record::Status;
-use idabench::search::{ida_star, Heuristic, Limits, Outcome, Step, Variant};
+use idabench::search::{Domain, Heuristic, Limits, Outcome, Step, Variant};
 use idabench::solve::Spec;
 use std::hint::black_box;
+use std::io::Write;
 use std::path::Path;
+use std::process::{Command, Stdio};
 use std::sync::atomic::AtomicBool;
 
 /// Korf's instances #79, 12, 42, 55, 97 and 2 (goal: blank first), with their optimal lengths.
@@ -28,45 +32,92 @@ const KORF: [(&str, usize); 6] = [
     ("13 5 4 10 9 12 8 14 2 3 7 1 0 15 11 6", 55),
 ];
 
-const VARIANT: Variant = Variant {
+/// Korf's #1, 2, 4, 5, 6 and 8: md15's tree with Manhattan and step 2.
+const MD15_SIX: [(&str, usize); 6] = [
+    ("14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3", 57),
+    ("13 5 4 10 9 12 8 14 2 3 7 1 0 15 11 6", 55),
+    ("5 12 10 7 15 11 14 0 8 2 1 13 3 4 9 6", 56),
+    ("4 7 14 13 10 3 9 12 11 5 6 15 1 2 8 0", 56),
+    ("14 7 1 9 12 3 6 15 8 11 2 5 10 0 4 13", 52),
+    ("12 11 15 3 8 0 4 2 6 13 9 5 14 1 10 7", 50),
+];
+
+/// Nodes of `MD15_SIX` at step 2, the starts included (md15 counts 6 fewer).
+const MD15_SIX_NODES: u64 = 436_646_476;
+
+const NEXT: Variant = Variant {
     step: Step::Next,
     reverse_pruning: true,
 };
 
-/// Solves every instance, asserts the lengths, and returns the nodes generated in total.
-fn solve_all<H: Heuristic<Tiles>>(d: &Tiles, h: &H, starts: &[(TileState, usize)]) -> u64 {
+const TWO: Variant = Variant {
+    step: Step::Two,
+    reverse_pruning: true,
+};
+
+/// Solves every instance by `d`'s own search, asserts the lengths, and returns the nodes
+/// generated in total.
+fn solve_all<D: Domain, H: Heuristic<D>>(
+    d: &D,
+    h: &H,
+    starts: &[(D::State, usize)],
+    variant: Variant,
+) -> u64 {
     let mut nodes = 0;
     for (s, optimal) in starts {
-        let r = ida_star(d, h, s, VARIANT, Limits::default());
+        let r = d.search(h, s, variant, Limits::default());
         match &r.outcome {
             Outcome::Solved(p) => assert_eq!(p.len(), *optimal),
-            other => panic!("not solved: {other:?}"),
+            _ => panic!("not solved"),
         }
         nodes += r.stats.generated;
     }
     nodes
 }
 
-fn heuristics(c: &mut Criterion) {
-    let goal: Vec<u8> = (0..16).collect();
-    let d = Tiles::new(4, 4, &goal).unwrap();
-    let manhattan = Manhattan::new(&d);
-    let linear_conflict = LinearConflict::new(&d);
-    let starts: Vec<(TileState, usize)> = KORF
+/// The instances on the general 4x4 board and on the fixed-size one.
+#[allow(clippy::type_complexity)]
+fn fifteen(
+    d: &Tiles,
+    fixed: &Tiles4x4,
+    instances: &[(&str, usize)],
+) -> (
+    Vec<(TileState, usize)>,
+    Vec<(<Tiles4x4 as Domain>::State, usize)>,
+) {
+    let general: Vec<(TileState, usize)> = instances
         .iter()
         .map(|(s, len)| (d.state(&parse_permutation(s, 16).unwrap()).unwrap(), *len))
         .collect();
+    let fixed = general
+        .iter()
+        .map(|(s, len)| (fixed.state(s), *len))
+        .collect();
+    (general, fixed)
+}
+
+fn heuristics(c: &mut Criterion) {
+    let goal: Vec<u8> = (0..16).collect();
+    let d = Tiles::new(4, 4, &goal).unwrap();
+    let fixed = Tiles4x4::new(&d);
+    let manhattan = Manhattan::new(&d);
+    let linear_conflict = LinearConflict::new(&d);
+    let (general_starts, fixed_starts) = fifteen(&d, &fixed, &KORF);
     let mut group = c.benchmark_group("korf6");
     group.sample_size(10);
-    let nodes = solve_all(&d, &manhattan, &starts);
+    let nodes = solve_all(&fixed, &manhattan, &fixed_starts, NEXT);
+    assert_eq!(solve_all(&d, &manhattan, &general_starts, NEXT), nodes);
     group.throughput(Throughput::Elements(nodes));
     group.bench_function("manhattan", |b| {
-        b.iter(|| black_box(solve_all(&d, &manhattan, &starts)))
+        b.iter(|| black_box(solve_all(&fixed, &manhattan, &fixed_starts, NEXT)))
     });
-    let nodes = solve_all(&d, &linear_conflict, &starts);
+    group.bench_function("manhattan-general-board", |b| {
+        b.iter(|| black_box(solve_all(&d, &manhattan, &general_starts, NEXT)))
+    });
+    let nodes = solve_all(&fixed, &linear_conflict, &fixed_starts, NEXT);
     group.throughput(Throughput::Elements(nodes));
     group.bench_function("linear-conflict", |b| {
-        b.iter(|| black_box(solve_all(&d, &linear_conflict, &starts)))
+        b.iter(|| black_box(solve_all(&fixed, &linear_conflict, &fixed_starts, NEXT)))
     });
     group.finish();
 
@@ -79,11 +130,51 @@ fn heuristics(c: &mut Criterion) {
         .collect();
     let mut group = c.benchmark_group("eight31");
     group.sample_size(10);
-    let nodes = solve_all(&d, &Misplaced, &hardest);
+    let nodes = solve_all(&d, &Misplaced, &hardest, NEXT);
     group.throughput(Throughput::Elements(nodes));
     group.bench_function("misplaced", |b| {
-        b.iter(|| black_box(solve_all(&d, &Misplaced, &hardest)))
+        b.iter(|| black_box(solve_all(&d, &Misplaced, &hardest, NEXT)))
     });
+    group.finish();
+}
+
+/// Manhattan with step 2 on md15's six instances, and md15 itself on them when `IDABENCH_MD15`
+/// names its binary (`gcc -O3 -march=native -o md15 md15.c`): one criterion run, two times of
+/// the same tree, whose ratio is the ratio of nodes per second.
+fn versus_md15(c: &mut Criterion) {
+    let goal: Vec<u8> = (0..16).collect();
+    let d = Tiles::new(4, 4, &goal).unwrap();
+    let fixed = Tiles4x4::new(&d);
+    let manhattan = Manhattan::new(&d);
+    let (_, starts) = fifteen(&d, &fixed, &MD15_SIX);
+    let mut group = c.benchmark_group("md15-six");
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(MD15_SIX_NODES));
+    group.bench_function("idabench", |b| {
+        b.iter(|| assert_eq!(solve_all(&fixed, &manhattan, &starts, TWO), MD15_SIX_NODES))
+    });
+    if let Ok(md15) = std::env::var("IDABENCH_MD15") {
+        let input: String = MD15_SIX.iter().map(|(s, _)| format!("{s}\n")).collect();
+        group.bench_function("md15", |b| {
+            b.iter(|| {
+                let mut child = Command::new(&md15)
+                    .stdin(Stdio::piped())
+                    .stdout(Stdio::null())
+                    .stderr(Stdio::piped())
+                    .spawn()
+                    .expect("IDABENCH_MD15 names a program");
+                child
+                    .stdin
+                    .take()
+                    .expect("piped")
+                    .write_all(input.as_bytes())
+                    .unwrap();
+                let out = child.wait_with_output().unwrap();
+                let total = String::from_utf8_lossy(&out.stderr);
+                assert_eq!(total.trim(), format!("total {}", MD15_SIX_NODES - 6));
+            })
+        });
+    }
     group.finish();
 }
 
@@ -156,5 +247,5 @@ fn harness_overhead(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, heuristics, harness_overhead);
+criterion_group!(benches, heuristics, versus_md15, harness_overhead);
 criterion_main!(benches);
