@@ -213,7 +213,7 @@ pub fn record<'a>(job: &Job<'a>, answer: Result<Answer, String>) -> JobRecord<'a
         dataset: Cow::Borrowed(job.dataset.name.as_str()),
         instance: Cow::Borrowed(job.instance.id.as_str()),
         domain: Cow::Borrowed(job.instance.domain.name()),
-        size: Cow::Borrowed(job.instance.size.as_str()),
+        size: Cow::Borrowed(&job.instance.size),
         variant: Cow::Borrowed(job.variant),
         heuristic: Cow::Borrowed(spec.heuristic.name()),
         step: Cow::Borrowed(spec.step.name()),

@@ -24,7 +24,7 @@
 //! A file is read within `text::BOUNDS` (at most 1 GiB, lines of at most 1 MiB): past either, the
 //! read stops with an error, so a device without an end cannot exhaust the memory.
 
-use crate::domains::{DomainKind, Puzzle};
+use crate::domains::{DomainKind, Family, Puzzle, UsePuzzle};
 use crate::text::{self, shorten, ReadError};
 use csv::ByteRecord;
 use std::collections::hash_map::Entry;
@@ -32,6 +32,7 @@ use std::collections::HashMap;
 use std::fmt;
 use std::fs::File;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
 
@@ -46,8 +47,9 @@ pub struct Instance {
     /// The physical line of the row in the file, 1-based (the header is line 1).
     pub line: u64,
     pub domain: DomainKind,
-    /// `WIDTHxHEIGHT` as parsed (e.g. `4x4`), empty where the domain fixes the size.
-    pub size: String,
+    /// `WIDTHxHEIGHT` as parsed (e.g. `4x4`), empty where the domain fixes the size; shared by
+    /// the instances of one family.
+    pub size: Arc<str>,
     pub optimal: Option<u32>,
     pub puzzle: Puzzle,
 }
@@ -184,13 +186,14 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Dataset, DatasetError> {
     let rows = (bytes.iter().filter(|&&b| b == b'\n').count() + 1).min(1 << 20);
     let mut instances = Vec::with_capacity(rows);
     let mut ids = Ids::with_capacity(rows);
+    let mut sizes = Sizes::default();
     while next(&mut reader, &mut record, &mut lines).map_err(|(line, f)| fail(line, f))? {
         if is_blank(&record) {
             continue;
         }
         let line = lines.of(&record);
         let instance = columns
-            .instance(&record, line)
+            .instance(&record, line, &mut sizes)
             .map_err(|f| fail(Some(line), f))?;
         // Last, so that a row is first judged on its own.
         if let Some(first) = ids.first_line(&instance.id, &instances) {
@@ -348,6 +351,36 @@ impl Ids {
     }
 }
 
+/// The `size` of each instance, made once per family rather than formatted for every row:
+/// instances of one size share their family (its tables), so rows in a run of one family get the
+/// last row's text.
+#[derive(Default)]
+struct Sizes {
+    /// The last family, by address (alive as long as the instance that holds it), and its size.
+    last: Option<(*const (), Arc<str>)>,
+}
+
+impl Sizes {
+    fn of(&mut self, puzzle: &Puzzle) -> Arc<str> {
+        struct Address;
+        impl UsePuzzle for Address {
+            type Output = *const ();
+            fn with<F: Family>(self, d: &Arc<F>, _: &F::State) -> *const () {
+                Arc::as_ptr(d).cast()
+            }
+        }
+        let family = puzzle.with(Address);
+        match &self.last {
+            Some((last, size)) if *last == family => Arc::clone(size),
+            _ => {
+                let size: Arc<str> = puzzle.size().into();
+                self.last = Some((family, Arc::clone(&size)));
+                size
+            }
+        }
+    }
+}
+
 /// Where each known column sits in the header.
 struct Columns {
     fields: usize,
@@ -418,7 +451,12 @@ impl Columns {
         })
     }
 
-    fn instance(&self, record: &ByteRecord, line: u64) -> Result<Instance, Fault> {
+    fn instance(
+        &self,
+        record: &ByteRecord,
+        line: u64,
+        sizes: &mut Sizes,
+    ) -> Result<Instance, Fault> {
         if record.len() != self.fields {
             let hint = if record.len() < self.fields {
                 "a missing comma or a missing trailing comma?"
@@ -465,7 +503,7 @@ impl Columns {
         let puzzle = domain
             .instance(size, start, goal)
             .map_err(|(column, message)| Fault::at(column, message))?;
-        let size = puzzle.size();
+        let size = sizes.of(&puzzle);
         let optimal = match self.optimal {
             Some(i) => optimal(text(record, i, "optimal")?)?,
             None => None,
@@ -484,7 +522,12 @@ impl Columns {
 /// Field `i` as trimmed UTF-8.
 fn text<'r>(record: &'r ByteRecord, i: usize, column: &'static str) -> Result<&'r str, Fault> {
     let raw = record.get(i).unwrap_or_default();
-    std::str::from_utf8(raw).map(str::trim).map_err(|e| {
+    // Most values have nothing to trim: their ends are printable ASCII.
+    let trimmed = |t: &'r str| match (raw.first(), raw.last()) {
+        (Some(a), Some(z)) if a.is_ascii_graphic() && z.is_ascii_graphic() => t,
+        _ => t.trim(),
+    };
+    std::str::from_utf8(raw).map(trimmed).map_err(|e| {
         let at = e.valid_up_to();
         Fault::at(
             column,
@@ -518,7 +561,6 @@ fn optimal(value: &str) -> Result<Option<u32>, Fault> {
 mod tests {
     use super::*;
     use crate::domains::tiles::Tiles;
-    use std::sync::Arc;
 
     fn data_dir(kind: &str) -> PathBuf {
         Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -679,7 +721,7 @@ mod tests {
     fn good_files_keep_sizes_goals_and_unsolvable_starts() {
         let dir = data_dir("good");
         let mixed = load(&dir.join("mixed_sizes.csv")).unwrap();
-        let sizes: Vec<&str> = mixed.instances.iter().map(|i| i.size.as_str()).collect();
+        let sizes: Vec<&str> = mixed.instances.iter().map(|i| &*i.size).collect();
         assert_eq!(sizes, ["2x2", "2x3", "3x2", "4x4", "16x15", "16x2"]);
         let t = tiles_of(&mixed.instances[2]);
         assert_eq!((t.width(), t.height()), (3, 2));
@@ -715,7 +757,7 @@ mod tests {
         for (k, i) in d.instances.iter().enumerate() {
             assert_eq!(i.id, (k + 1).to_string());
             assert_eq!(i.line, k as u64 + 2);
-            assert_eq!(i.size, "4x4");
+            assert_eq!(&*i.size, "4x4");
             assert!(i.optimal.is_some(), "instance {} has no optimal", i.id);
             let t = tiles_of(i);
             assert_eq!(t.tiles(t.goal()), blank_first.as_slice());

@@ -82,11 +82,8 @@ fn size_text(bytes: u64) -> String {
 pub fn read_bounded(reader: impl Read, bounds: Bounds) -> Result<Vec<u8>, ReadError> {
     let mut reader = reader.take(bounds.bytes.saturating_add(1));
     let mut bytes = Vec::new();
-    let mut lines = LineLengths {
-        line: 1,
-        length: 0,
-        after_cr: false,
-    };
+    // The length of the last line read so far, whose end is not read yet.
+    let mut length = 0;
     let mut chunk = vec![0u8; 64 * 1024];
     loop {
         let n = match reader.read(&mut chunk) {
@@ -98,49 +95,60 @@ pub fn read_bounded(reader: impl Read, bounds: Bounds) -> Result<Vec<u8>, ReadEr
         if bytes.len() as u64 + n as u64 > bounds.bytes {
             return Err(ReadError::TooLarge(bounds.bytes));
         }
-        lines.check(&chunk[..n], bounds.line)?;
         bytes.extend_from_slice(&chunk[..n]);
+        if too_long(&mut length, &chunk[..n], bounds.line) {
+            return Err(ReadError::LongLine {
+                line: first_long_line(&bytes, bounds.line),
+                max: bounds.line,
+            });
+        }
     }
 }
 
-/// The length of the current line across the chunks of a read.
-struct LineLengths {
-    line: u64,
-    length: usize,
-    /// A CR ended the previous chunk's last line: an LF right after it ends nothing more.
-    after_cr: bool,
+/// Whether `chunk` makes a line longer than `max`, given `length`, the length of the line it
+/// continues (updated to the length of its own last line). Lines are only measured here: they
+/// are counted (`first_long_line`) only when one is too long.
+fn too_long(length: &mut usize, chunk: &[u8], max: usize) -> bool {
+    let mut lines = chunk.split(|&b| b == b'\n' || b == b'\r');
+    *length += lines.next().map_or(0, <[u8]>::len);
+    if *length > max {
+        return true;
+    }
+    for line in lines {
+        if line.len() > max {
+            return true;
+        }
+        *length = line.len();
+    }
+    false
 }
 
-impl LineLengths {
-    fn check(&mut self, chunk: &[u8], max: usize) -> Result<(), ReadError> {
-        for &b in chunk {
-            match b {
-                b'\n' => {
-                    if !self.after_cr {
-                        self.line += 1;
-                    }
-                    self.length = 0;
-                    self.after_cr = false;
+/// The number of the first line of `bytes` longer than `max`, counted as the dataset reader
+/// counts lines: LF, CRLF or a lone CR ends one.
+fn first_long_line(bytes: &[u8], max: usize) -> u64 {
+    let mut line = 1;
+    let mut length = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        match b {
+            b'\n' => {
+                if i == 0 || bytes[i - 1] != b'\r' {
+                    line += 1;
                 }
-                b'\r' => {
-                    self.line += 1;
-                    self.length = 0;
-                    self.after_cr = true;
-                }
-                _ => {
-                    self.length += 1;
-                    self.after_cr = false;
-                    if self.length > max {
-                        return Err(ReadError::LongLine {
-                            line: self.line,
-                            max,
-                        });
-                    }
+                length = 0;
+            }
+            b'\r' => {
+                line += 1;
+                length = 0;
+            }
+            _ => {
+                length += 1;
+                if length > max {
+                    return line;
                 }
             }
         }
-        Ok(())
     }
+    line
 }
 
 /// `s` cut to its first 40 characters (then `...`): a message quoting a value must stay
