@@ -135,7 +135,14 @@ impl<S: AsRef<str>> Record<S> {
             out.push(b',');
         };
         let float = |out: &mut Vec<u8>, x: f64| {
-            out.extend_from_slice(ryu::Buffer::new().format(x).as_bytes());
+            // ryu spells a whole number of at most 16 digits as its digits and `.0`: itoa is
+            // several times quicker at it, and `nodes_per_s` is always whole.
+            if x.fract() == 0.0 && x.is_sign_positive() && x < 1e16 {
+                out.extend_from_slice(itoa::Buffer::new().format(x as u64).as_bytes());
+                out.extend_from_slice(b".0");
+            } else {
+                out.extend_from_slice(ryu::Buffer::new().format(x).as_bytes());
+            }
             out.push(b',');
         };
         let opt = |out: &mut Vec<u8>, n: Option<u32>| match n {
@@ -472,7 +479,29 @@ mod tests {
             path: "\"".into(),
             ..plain.clone()
         };
-        for r in [plain, odd] {
+        let mut records = vec![plain.clone(), odd];
+        // Whole numbers take a shortcut: around it, and at its edges.
+        for x in [
+            0.0,
+            -0.0,
+            1.0,
+            0.5,
+            933707.0,
+            1e15,
+            9999999999999998.0,
+            1e16,
+            1.5e16,
+            f64::MAX,
+            f64::NAN,
+            f64::INFINITY,
+        ] {
+            records.push(Record {
+                nodes_per_s: x,
+                time_cpu_s: -x,
+                ..plain.clone()
+            });
+        }
+        for r in records {
             let mut w = csv::WriterBuilder::new()
                 .has_headers(false)
                 .from_writer(Vec::new());

@@ -12,6 +12,7 @@ use crate::record::{self, DatasetInfo, Manifest, Status};
 use crate::report::{self, Rows, RunsWriter, VariantSummary};
 use crate::solve::Spec;
 use sha2::{Digest, Sha256};
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fs::{self, File, TryLockError};
 use std::io::{self, Write};
@@ -432,11 +433,15 @@ fn run_missing(
     jobs: &[Job<'_>],
     rows: &mut Rows,
 ) -> Result<(), Error> {
-    let todo: Vec<Job> = jobs
-        .iter()
-        .filter(|j| !rows.has(j.index))
-        .copied()
-        .collect();
+    // A copy of the job list only when some jobs are done.
+    let todo: Cow<[Job]> = if rows.kept() == 0 {
+        Cow::Borrowed(jobs)
+    } else {
+        jobs.iter()
+            .filter(|j| !rows.has(j.index))
+            .copied()
+            .collect()
+    };
     manifest.jobs_missing = Some(todo.len());
     let manifest_path = dir.join("manifest.json");
     report::write_atomic(
