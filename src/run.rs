@@ -101,9 +101,7 @@ fn variants(args: &RunArgs, datasets: &[Dataset]) -> Vec<Spec> {
     if heuristics.is_empty() {
         for kind in DomainKind::ALL {
             let default = kind.default_heuristic();
-            let present = datasets
-                .iter()
-                .any(|d| d.instances.iter().any(|i| i.domain == kind));
+            let present = datasets.iter().any(|d| d.domains.contains(&kind));
             if present && !heuristics.contains(&default) {
                 heuristics.push(default);
             }

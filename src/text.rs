@@ -109,7 +109,24 @@ pub fn read_bounded(reader: impl Read, bounds: Bounds) -> Result<Vec<u8>, ReadEr
 /// continues (updated to the length of its own last line). Lines are only measured here: they
 /// are counted (`first_long_line`) only when one is too long.
 fn too_long(length: &mut usize, chunk: &[u8], max: usize) -> bool {
-    let mut lines = chunk.split(|&b| b == b'\n' || b == b'\r');
+    let is_end = |b: &u8| *b == b'\n' || *b == b'\r';
+    if chunk.len() <= max {
+        // The lines inside the chunk are shorter than it: only its first and last line, which
+        // it shares with the chunks around it, need measuring.
+        return match chunk.iter().position(is_end) {
+            None => {
+                *length += chunk.len();
+                *length > max
+            }
+            Some(first) => {
+                let last = chunk.iter().rposition(is_end).unwrap_or(first);
+                let too_long = *length + first > max;
+                *length = chunk.len() - last - 1;
+                too_long
+            }
+        };
+    }
+    let mut lines = chunk.split(is_end);
     *length += lines.next().map_or(0, <[u8]>::len);
     if *length > max {
         return true;
@@ -216,6 +233,44 @@ mod tests {
         assert_eq!(line(b"abcde"), 1);
         assert_eq!(line(b"ab\ncd\r\nef\rgh\n\nabcde\n"), 6);
         assert_eq!(line(b"\r\n\r\n\r\n12345"), 4);
+    }
+
+    /// Gives its bytes `step` at a time: chunks no longer than a line may be.
+    struct Trickle<'a> {
+        bytes: &'a [u8],
+        step: usize,
+    }
+
+    impl Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let n = self.step.min(self.bytes.len()).min(buf.len());
+            buf[..n].copy_from_slice(&self.bytes[..n]);
+            self.bytes = &self.bytes[n..];
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn chunks_shorter_than_a_line_are_measured_alike() {
+        let texts: [&[u8]; 6] = [
+            b"abcd\nabcd\r\nabcd\rab",
+            b"abcde",
+            b"ab\ncd\r\nef\rgh\n\nabcde\n",
+            b"\r\n\r\n\r\n12345",
+            b"abc\rde\nabcd\r\nab\ncde",
+            b"abcd\r\n\r\nabcd",
+        ];
+        for text in texts {
+            let whole = format!("{:?}", read(text));
+            for step in 1..=4 {
+                let trickle = Trickle { bytes: text, step };
+                assert_eq!(
+                    format!("{:?}", read_bounded(trickle, SMALL)),
+                    whole,
+                    "{text:?}, {step}"
+                );
+            }
+        }
     }
 
     #[test]
