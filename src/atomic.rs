@@ -29,6 +29,10 @@ impl<E: fmt::Display> fmt::Display for Failure<E> {
     }
 }
 
+/// The write buffer: runs.csv is written a row at a time, and a large buffer makes a large run's
+/// tens of megabytes a few dozen writes rather than thousands.
+const BUFFER: usize = 1 << 20;
+
 /// Whether `path` is written where it is rather than replaced: a device, a pipe or anything
 /// else that is not a regular file, a path into `/dev` or `/proc` (`/dev/stdout` names whatever the
 /// shell opened, even a regular file that a rename must not replace), or a link to nothing yet.
@@ -54,7 +58,7 @@ pub fn write_with<E>(
             .create(true)
             .open(path)
             .map_err(Failure::Io)?;
-        let mut out = BufWriter::new(file);
+        let mut out = BufWriter::with_capacity(BUFFER, file);
         fill(&mut out).map_err(Failure::Fill)?;
         return out.flush().map_err(Failure::Io);
     }
@@ -73,7 +77,7 @@ pub fn write_with<E>(
         .tempfile_in(dir)
         .map_err(Failure::Io)?;
     // Dropped on any early return or panic, which removes the temporary file.
-    let mut out = BufWriter::new(tmp);
+    let mut out = BufWriter::with_capacity(BUFFER, tmp);
     fill(&mut out).map_err(Failure::Fill)?;
     let tmp = out.into_inner().map_err(|e| Failure::Io(e.into_error()))?;
     // On disk before the rename, so that a crash cannot leave a renamed but empty file.

@@ -1,13 +1,14 @@
 //! The batch runner: jobs (instance x variant) solved in parallel on rayon workers, each result
-//! handed back as a `Record` as soon as it is finished, with progress on stderr. The only module
+//! handed back as a `Record` soon after it is finished, with progress on stderr. The only module
 //! that knows rayon and indicatif.
 
 use crate::dataset::{Dataset, Instance};
 use crate::error::Error;
-use crate::record::{Record, Status};
+use crate::record::{on_off, Record, Status};
 use crate::search::Limits;
 use crate::solve::{self, Answer, Spec};
 use indicatif::{ProgressBar, ProgressStyle};
+use std::borrow::Cow;
 use std::io::{IsTerminal, Write};
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -49,7 +50,7 @@ struct ProgressCounts {
 }
 
 impl ProgressCounts {
-    fn add(&mut self, r: &Record) {
+    fn add<S>(&mut self, r: &Record<S>) {
         self.done += 1;
         self.solved += u64::from(r.status == Status::Solved);
         self.limited += u64::from(r.status.limited());
@@ -72,14 +73,17 @@ impl ProgressCounts {
     }
 }
 
+/// A finished job's record, which borrows the job's names.
+pub type JobRecord<'a> = Record<Cow<'a, str>>;
+
 /// Solves every job on `opts.jobs` workers and gives each finished record, with its job's
 /// `index`, to `sink` on the calling thread, in completion order. Jobs cut short by `opts.cancel`
 /// give no record. `sink` is called with a batch of records whenever some are ready; an error
 /// from it stops the run (the jobs still running are cancelled) and is returned.
-pub fn run(
-    jobs: &[Job<'_>],
+pub fn run<'a>(
+    jobs: &[Job<'a>],
     opts: &BatchOptions<'_>,
-    mut sink: impl FnMut(Vec<(usize, Record)>) -> Result<(), Error>,
+    mut sink: impl FnMut(Vec<(usize, JobRecord<'a>)>) -> Result<(), Error>,
 ) -> Result<(), Error> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(opts.jobs.max(1))
@@ -88,17 +92,18 @@ pub fn run(
     let queue = longest_first(jobs);
     let next = AtomicUsize::new(0);
     let progress = Progress::new(jobs.len() as u64, opts.quiet);
-    let (tx, rx) = mpsc::channel::<Vec<(usize, Record)>>();
+    let (tx, rx) = mpsc::channel::<Vec<(usize, JobRecord<'a>)>>();
     let mut tally = ProgressCounts::default();
     std::thread::scope(|scope| {
         scope.spawn(|| {
             pool.install(|| {
                 // Each worker takes the next job of the queue when it is free, so the long jobs at
                 // its head start first and the short ones fill the gaps at the end. Records are
-                // handed over at most every `HAND_OVER`: one wake-up of the collector per job
-                // would cost more than a tiny job itself.
+                // handed over every `HAND_OVER`, or sooner once `HAND_OVER_RECORDS` are done:
+                // one wake-up of the collector per job would cost more than a tiny job itself,
+                // and a small batch is still in the cache when the collector reads it.
                 rayon::broadcast(|_| {
-                    let mut done = Vec::new();
+                    let mut done = Vec::with_capacity(HAND_OVER_RECORDS);
                     let mut handed = Instant::now();
                     loop {
                         let i = next.fetch_add(1, Ordering::Relaxed);
@@ -109,9 +114,10 @@ pub fn run(
                         if let Some(record) = run_job(job, opts) {
                             done.push((job.index, record));
                         }
-                        if handed.elapsed() >= HAND_OVER {
+                        if done.len() >= HAND_OVER_RECORDS || handed.elapsed() >= HAND_OVER {
+                            let fresh = Vec::with_capacity(HAND_OVER_RECORDS);
                             // The collector takes everything until the last sender is gone.
-                            let _ = tx.send(std::mem::take(&mut done));
+                            let _ = tx.send(std::mem::replace(&mut done, fresh));
                             handed = Instant::now();
                         }
                     }
@@ -156,14 +162,18 @@ pub fn run(
 /// length (the search grows about exponentially with it), known before any search and free to
 /// read; jobs without one come last, and ties keep the run's order. Results do not depend on the
 /// order: every job is searched alone.
-fn longest_first<'j>(jobs: &'j [Job<'j>]) -> Vec<&'j Job<'j>> {
-    let mut queue: Vec<&Job> = jobs.iter().collect();
-    queue.sort_by_key(|job| std::cmp::Reverse(job.instance.optimal));
-    queue
+fn longest_first<'j, 'a>(jobs: &'j [Job<'a>]) -> Vec<&'j Job<'a>> {
+    // Keys read once, not at every comparison (each would be a cache miss on a large instance).
+    let mut keyed: Vec<(std::cmp::Reverse<Option<u32>>, &Job)> = jobs
+        .iter()
+        .map(|job| (std::cmp::Reverse(job.instance.optimal), job))
+        .collect();
+    keyed.sort_by_key(|&(key, _)| key);
+    keyed.into_iter().map(|(_, job)| job).collect()
 }
 
 /// Solves one job; `None` when it was cancelled before it finished.
-fn run_job(job: &Job<'_>, opts: &BatchOptions<'_>) -> Option<Record> {
+fn run_job<'a>(job: &Job<'a>, opts: &BatchOptions<'_>) -> Option<JobRecord<'a>> {
     let limits = Limits {
         max_nodes: opts.max_nodes,
         max_time: opts.time_limit,
@@ -177,7 +187,10 @@ fn run_job(job: &Job<'_>, opts: &BatchOptions<'_>) -> Option<Record> {
 
 /// The record of `job` from `solve`, which may panic: a panic becomes an `error` record (the
 /// run goes on with the other jobs); a cancelled search gives no record.
-fn guarded(job: &Job<'_>, solve: impl FnOnce() -> Result<Answer, String>) -> Option<Record> {
+fn guarded<'a>(
+    job: &Job<'a>,
+    solve: impl FnOnce() -> Result<Answer, String>,
+) -> Option<JobRecord<'a>> {
     let result = panic::catch_unwind(AssertUnwindSafe(solve));
     let answer = match result {
         Ok(Ok(answer)) if answer.status == Status::Cancelled => return None,
@@ -197,19 +210,20 @@ fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
     format!("the search panicked: {text}")
 }
 
-/// The record of a finished job: the answer checked against the dataset's reference length.
-pub fn record(job: &Job<'_>, answer: Result<Answer, String>) -> Record {
+/// The record of a finished job: the answer checked against the dataset's reference length. It
+/// owns only the answer's path and a message: the names every job repeats are the job's.
+pub fn record<'a>(job: &Job<'a>, answer: Result<Answer, String>) -> JobRecord<'a> {
     let spec = &job.spec;
     let optimal = job.instance.optimal;
     let mut r = Record {
-        dataset: job.dataset.name.clone(),
-        instance: job.instance.id.clone(),
-        domain: job.instance.domain.name().to_string(),
-        size: job.instance.size.clone(),
-        variant: job.variant.to_string(),
-        heuristic: spec.heuristic.name().to_string(),
-        step: spec.step.name().to_string(),
-        reverse_pruning: if spec.reverse_pruning { "on" } else { "off" }.to_string(),
+        dataset: Cow::Borrowed(job.dataset.name.as_str()),
+        instance: Cow::Borrowed(job.instance.id.as_str()),
+        domain: Cow::Borrowed(job.instance.domain.name()),
+        size: Cow::Borrowed(&job.instance.size),
+        variant: Cow::Borrowed(job.variant),
+        heuristic: Cow::Borrowed(spec.heuristic.name()),
+        step: Cow::Borrowed(spec.step.name()),
+        reverse_pruning: Cow::Borrowed(on_off(spec.reverse_pruning)),
         status: Status::Error,
         length: None,
         optimal,
@@ -222,20 +236,20 @@ pub fn record(job: &Job<'_>, answer: Result<Answer, String>) -> Record {
         nodes_per_s: 0.0,
         initial_h: 0,
         optimal_guaranteed: true,
-        message: String::new(),
-        path: String::new(),
+        message: Cow::Borrowed(""),
+        path: Cow::Borrowed(""),
     };
     let a = match answer {
         Ok(a) => a,
         Err(message) => {
             r.status = Status::Error;
-            r.message = message;
+            r.message = Cow::Owned(message);
             return r;
         }
     };
     let (status, message) = judge(&a, optimal);
     r.status = status;
-    r.message = message;
+    r.message = Cow::Owned(message);
     r.length = a.length;
     r.nodes_generated = a.stats.generated;
     r.nodes_expanded = a.stats.expanded;
@@ -250,7 +264,7 @@ pub fn record(job: &Job<'_>, answer: Result<Answer, String>) -> Record {
     };
     r.initial_h = a.stats.initial_h;
     r.optimal_guaranteed = a.optimal_guaranteed;
-    r.path = a.path.unwrap_or_default();
+    r.path = Cow::Owned(a.path.unwrap_or_default());
     r
 }
 
@@ -307,6 +321,8 @@ enum Progress {
 const TICK: Duration = Duration::from_secs(1);
 /// How long a worker keeps finished records before handing them to the collector.
 const HAND_OVER: Duration = Duration::from_millis(50);
+/// How many finished records a worker keeps at most before handing them over (about 80 KB).
+const HAND_OVER_RECORDS: usize = 256;
 const LINE_EVERY: Duration = Duration::from_secs(5);
 const BAR_MESSAGE_EVERY: Duration = Duration::from_millis(200);
 const BAR_TICK: Duration = Duration::from_millis(200);

@@ -24,7 +24,7 @@
 //! A file is read within `text::BOUNDS` (at most 1 GiB, lines of at most 1 MiB): past either, the
 //! read stops with an error, so a device without an end cannot exhaust the memory.
 
-use crate::domains::{DomainKind, Puzzle};
+use crate::domains::{DomainKind, Family, Puzzle, UsePuzzle};
 use crate::text::{self, shorten, ReadError};
 use csv::ByteRecord;
 use std::collections::hash_map::Entry;
@@ -32,6 +32,7 @@ use std::collections::HashMap;
 use std::fmt;
 use std::fs::File;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
 
@@ -46,8 +47,9 @@ pub struct Instance {
     /// The physical line of the row in the file, 1-based (the header is line 1).
     pub line: u64,
     pub domain: DomainKind,
-    /// `WIDTHxHEIGHT` as parsed (e.g. `4x4`), empty where the domain fixes the size.
-    pub size: String,
+    /// `WIDTHxHEIGHT` as parsed (e.g. `4x4`), empty where the domain fixes the size; shared by
+    /// the instances of one family.
+    pub size: Arc<str>,
     pub optimal: Option<u32>,
     pub puzzle: Puzzle,
 }
@@ -74,6 +76,9 @@ pub struct Dataset {
     pub name: String,
     /// In file order.
     pub instances: Vec<Instance>,
+    /// The domains of the instances, each once, in the order they first appear: known without
+    /// a pass over every instance.
+    pub domains: Vec<DomainKind>,
 }
 
 /// Why a dataset was refused, located as precisely as the fault allows.
@@ -184,13 +189,15 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Dataset, DatasetError> {
     let rows = (bytes.iter().filter(|&&b| b == b'\n').count() + 1).min(1 << 20);
     let mut instances = Vec::with_capacity(rows);
     let mut ids = Ids::with_capacity(rows);
+    let mut sizes = Sizes::default();
+    let mut domains = Vec::new();
     while next(&mut reader, &mut record, &mut lines).map_err(|(line, f)| fail(line, f))? {
         if is_blank(&record) {
             continue;
         }
         let line = lines.of(&record);
         let instance = columns
-            .instance(&record, line)
+            .instance(&record, line, &mut sizes)
             .map_err(|f| fail(Some(line), f))?;
         // Last, so that a row is first judged on its own.
         if let Some(first) = ids.first_line(&instance.id, &instances) {
@@ -204,6 +211,9 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Dataset, DatasetError> {
                     ),
                 ),
             ));
+        }
+        if !domains.contains(&instance.domain) {
+            domains.push(instance.domain);
         }
         instances.push(instance);
     }
@@ -222,6 +232,7 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Dataset, DatasetError> {
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default(),
         instances,
+        domains,
     })
 }
 
@@ -348,6 +359,36 @@ impl Ids {
     }
 }
 
+/// The `size` of each instance, made once per family rather than formatted for every row:
+/// instances of one size share their family (its tables), so rows in a run of one family get the
+/// last row's text.
+#[derive(Default)]
+struct Sizes {
+    /// The last family, by address (alive as long as the instance that holds it), and its size.
+    last: Option<(*const (), Arc<str>)>,
+}
+
+impl Sizes {
+    fn of(&mut self, puzzle: &Puzzle) -> Arc<str> {
+        struct Address;
+        impl UsePuzzle for Address {
+            type Output = *const ();
+            fn with<F: Family>(self, d: &Arc<F>, _: &F::State) -> *const () {
+                Arc::as_ptr(d).cast()
+            }
+        }
+        let family = puzzle.with(Address);
+        match &self.last {
+            Some((last, size)) if *last == family => Arc::clone(size),
+            _ => {
+                let size: Arc<str> = puzzle.size().into();
+                self.last = Some((family, Arc::clone(&size)));
+                size
+            }
+        }
+    }
+}
+
 /// Where each known column sits in the header.
 struct Columns {
     fields: usize,
@@ -418,7 +459,12 @@ impl Columns {
         })
     }
 
-    fn instance(&self, record: &ByteRecord, line: u64) -> Result<Instance, Fault> {
+    fn instance(
+        &self,
+        record: &ByteRecord,
+        line: u64,
+        sizes: &mut Sizes,
+    ) -> Result<Instance, Fault> {
         if record.len() != self.fields {
             let hint = if record.len() < self.fields {
                 "a missing comma or a missing trailing comma?"
@@ -431,14 +477,15 @@ impl Columns {
                 record.len()
             )));
         }
-        let id = text(record, self.id, "id")?;
+        let fields = Fields::new(record);
+        let id = fields.text(self.id, "id")?;
         if id.is_empty() {
             return Err(Fault::at(
                 "id",
                 "empty: every row needs an id, unique in the file",
             ));
         }
-        let domain_name = text(record, self.domain, "domain")?;
+        let domain_name = fields.text(self.domain, "domain")?;
         let domain = DomainKind::parse(domain_name).ok_or_else(|| {
             let known = DomainKind::names();
             if domain_name.is_empty() {
@@ -454,20 +501,20 @@ impl Columns {
             }
         })?;
         let size = match self.size {
-            Some(i) => Some(text(record, i, "size")?),
+            Some(i) => Some(fields.text(i, "size")?),
             None => None,
         };
-        let start = text(record, self.start, "start")?;
+        let start = fields.text(self.start, "start")?;
         let goal = match self.goal {
-            Some(i) => Some(text(record, i, "goal")?).filter(|g| !g.is_empty()),
+            Some(i) => Some(fields.text(i, "goal")?).filter(|g| !g.is_empty()),
             None => None,
         };
         let puzzle = domain
             .instance(size, start, goal)
             .map_err(|(column, message)| Fault::at(column, message))?;
-        let size = puzzle.size();
+        let size = sizes.of(&puzzle);
         let optimal = match self.optimal {
-            Some(i) => optimal(text(record, i, "optimal")?)?,
+            Some(i) => optimal(fields.text(i, "optimal")?)?,
             None => None,
         };
         Ok(Instance {
@@ -481,20 +528,50 @@ impl Columns {
     }
 }
 
-/// Field `i` as trimmed UTF-8.
-fn text<'r>(record: &'r ByteRecord, i: usize, column: &'static str) -> Result<&'r str, Fault> {
-    let raw = record.get(i).unwrap_or_default();
-    std::str::from_utf8(raw).map(str::trim).map_err(|e| {
-        let at = e.valid_up_to();
-        Fault::at(
-            column,
-            format!(
-                "not valid UTF-8 (byte 0x{:02X} at byte {} of the value): save the file as UTF-8",
-                raw[at],
-                at + 1
-            ),
-        )
-    })
+/// The fields of a row, read as text.
+struct Fields<'r> {
+    record: &'r ByteRecord,
+    /// The row's fields as one text, when it is UTF-8 as a whole (nearly always): one check for
+    /// the row, after which a field is a slice of it.
+    whole: Option<&'r str>,
+}
+
+impl<'r> Fields<'r> {
+    fn new(record: &'r ByteRecord) -> Fields<'r> {
+        Fields {
+            record,
+            whole: std::str::from_utf8(record.as_slice()).ok(),
+        }
+    }
+
+    /// Field `i` as trimmed UTF-8.
+    fn text(&self, i: usize, column: &'static str) -> Result<&'r str, Fault> {
+        let raw = self.record.get(i).unwrap_or_default();
+        // Most values have nothing to trim: their ends are printable ASCII.
+        let trimmed = |t: &'r str| match (raw.first(), raw.last()) {
+            (Some(a), Some(z)) if a.is_ascii_graphic() && z.is_ascii_graphic() => t,
+            _ => t.trim(),
+        };
+        // A slice of the whole that does not fall on character boundaries is checked alone.
+        let sliced = self
+            .whole
+            .zip(self.record.range(i))
+            .and_then(|(w, r)| w.get(r));
+        if let Some(t) = sliced {
+            return Ok(trimmed(t));
+        }
+        std::str::from_utf8(raw).map(trimmed).map_err(|e| {
+            let at = e.valid_up_to();
+            Fault::at(
+                column,
+                format!(
+                    "not valid UTF-8 (byte 0x{:02X} at byte {} of the value): save the file as UTF-8",
+                    raw[at],
+                    at + 1
+                ),
+            )
+        })
+    }
 }
 
 fn optimal(value: &str) -> Result<Option<u32>, Fault> {
@@ -518,7 +595,6 @@ fn optimal(value: &str) -> Result<Option<u32>, Fault> {
 mod tests {
     use super::*;
     use crate::domains::tiles::Tiles;
-    use std::sync::Arc;
 
     fn data_dir(kind: &str) -> PathBuf {
         Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -676,10 +752,22 @@ mod tests {
     }
 
     #[test]
+    fn a_dataset_knows_its_domains_and_shares_a_familys_size() {
+        let csv = "id,domain,size,start\na,tiles,3x3,1 2 3 4 5 6 7 0 8\nb,tiles,3x3,1 2 3 4 5 6 0 7 8\nc,booksort,,2 1 3\nd,tiles,2x2,1 2 0 3\n";
+        let d = parse(Path::new("m.csv"), csv.as_bytes()).unwrap();
+        assert_eq!(d.domains, [DomainKind::Tiles, DomainKind::Booksort]);
+        let sizes: Vec<&str> = d.instances.iter().map(|i| &*i.size).collect();
+        assert_eq!(sizes, ["3x3", "3x3", "3", "2x2"]);
+        let (a, c) = (&d.instances[0], &d.instances[1]);
+        assert!(Arc::ptr_eq(tiles_of(a), tiles_of(c)));
+        assert!(Arc::ptr_eq(&a.size, &c.size));
+    }
+
+    #[test]
     fn good_files_keep_sizes_goals_and_unsolvable_starts() {
         let dir = data_dir("good");
         let mixed = load(&dir.join("mixed_sizes.csv")).unwrap();
-        let sizes: Vec<&str> = mixed.instances.iter().map(|i| i.size.as_str()).collect();
+        let sizes: Vec<&str> = mixed.instances.iter().map(|i| &*i.size).collect();
         assert_eq!(sizes, ["2x2", "2x3", "3x2", "4x4", "16x15", "16x2"]);
         let t = tiles_of(&mixed.instances[2]);
         assert_eq!((t.width(), t.height()), (3, 2));
@@ -715,7 +803,7 @@ mod tests {
         for (k, i) in d.instances.iter().enumerate() {
             assert_eq!(i.id, (k + 1).to_string());
             assert_eq!(i.line, k as u64 + 2);
-            assert_eq!(i.size, "4x4");
+            assert_eq!(&*i.size, "4x4");
             assert!(i.optimal.is_some(), "instance {} has no optimal", i.id);
             let t = tiles_of(i);
             assert_eq!(t.tiles(t.goal()), blank_first.as_slice());
@@ -806,6 +894,17 @@ mod tests {
             let e = parse(p, text.as_bytes()).unwrap_err().to_string();
             assert!(e.starts_with(want), "wanted '{want}', got '{e}'");
         }
+    }
+
+    #[test]
+    fn a_character_split_between_two_fields_is_refused_in_the_first() {
+        // The row's bytes are UTF-8 as a whole ("1é..."), but neither field is alone.
+        let text = b"id,domain,size,start\n1\xC3,\xA9tiles,3x3,1 2 3 4 5 6 7 0 8\n";
+        let e = parse(Path::new("mem.csv"), text).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "mem.csv:2: column 'id': not valid UTF-8 (byte 0xC3 at byte 2 of the value): save the file as UTF-8"
+        );
     }
 
     #[test]

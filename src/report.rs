@@ -4,42 +4,39 @@
 
 use crate::atomic;
 use crate::error::Error;
-use crate::record::{Manifest, Record, Status};
+use crate::record::{on_off, Manifest, Record, Status};
+use crate::solve::Spec;
 use hdrhistogram::Histogram;
 use serde::Serialize;
-use std::collections::{HashMap, HashSet};
 use std::fs::{File, OpenOptions};
-use std::io;
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-/// Appends records to runs.csv as jobs finish, flushing after each batch so that an interrupted
-/// run keeps every row it finished.
+/// Appends rows to runs.csv as jobs finish, each batch in one write, so that an interrupted run
+/// keeps every row it finished.
 pub struct RunsWriter {
     path: PathBuf,
-    csv: csv::Writer<File>,
+    file: File,
 }
 
 impl RunsWriter {
     /// Opens `path` for appending; writes the header when the file is new or empty.
     pub fn append_to(path: &Path) -> io::Result<RunsWriter> {
-        let file = OpenOptions::new().create(true).append(true).open(path)?;
-        let empty = file.metadata()?.len() == 0;
-        let csv = csv::WriterBuilder::new()
-            .has_headers(empty)
-            .from_writer(file);
+        let mut file = OpenOptions::new().create(true).append(true).open(path)?;
+        if file.metadata()?.len() == 0 {
+            file.write_all(runs_header().as_bytes())?;
+        }
         Ok(RunsWriter {
             path: path.to_path_buf(),
-            csv,
+            file,
         })
     }
 
-    pub fn append<'r>(&mut self, records: impl Iterator<Item = &'r Record>) -> Result<(), String> {
-        let fail =
-            |e: &dyn std::fmt::Display| format!("{}: cannot write: {e}", self.path.display());
-        for r in records {
-            self.csv.serialize(r).map_err(|e| fail(&e))?;
-        }
-        self.csv.flush().map_err(|e| fail(&e))
+    /// Appends `rows`, whole lines of runs.csv.
+    pub fn append(&mut self, rows: &[u8]) -> Result<(), String> {
+        self.file
+            .write_all(rows)
+            .map_err(|e| format!("{}: cannot write: {e}", self.path.display()))
     }
 }
 
@@ -50,21 +47,121 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), String> {
         .map_err(|e| format!("{}: cannot write: {e}", path.display()))
 }
 
-/// runs.csv as one block of bytes, rows in the given order.
-pub fn runs_csv(records: &[Record]) -> Result<Vec<u8>, String> {
-    let mut w = csv::Writer::from_writer(Vec::new());
-    for r in records {
-        w.serialize(r).map_err(|e| e.to_string())?;
-    }
-    if records.is_empty() {
-        // The header alone, so that an empty run still has its columns.
-        return Ok(format!("{}\n", RUNS_HEADER.join(",")).into_bytes());
-    }
-    w.into_inner().map_err(|e| e.to_string())
+/// Writes runs.csv whole (see `write_atomic`): the header, then `rows` in job order.
+pub fn write_runs(path: &Path, rows: &Rows) -> Result<(), String> {
+    atomic::write_with(path, |out| rows.write_csv(out))
+        .map_err(|e| format!("{}: cannot write: {e}", path.display()))
 }
 
-/// The columns of runs.csv, in order: the header of a run with no rows (a test checks it
-/// against the header `Record` serializes to).
+/// What the summaries and the progress line read of a finished job.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Tally {
+    pub status: Status,
+    pub nodes_generated: u64,
+    pub nodes_expanded: u64,
+    pub time_cpu_s: f64,
+    pub optimal_guaranteed: bool,
+}
+
+impl Tally {
+    pub fn of<S>(r: &Record<S>) -> Tally {
+        Tally {
+            status: r.status,
+            nodes_generated: r.nodes_generated,
+            nodes_expanded: r.nodes_expanded,
+            time_cpu_s: r.time_cpu_s,
+            optimal_guaranteed: r.optimal_guaranteed,
+        }
+    }
+}
+
+/// The finished jobs' rows of runs.csv, each in its job's slot as the bytes written to the
+/// file, with its tally. runs.csv is appended to in the order jobs finish; at the end it is
+/// rewritten in job order from these bytes, so a row is formatted once, and the run holds its
+/// bytes (about the size of runs.csv) rather than a `Record` of a dozen strings per job.
+pub struct Rows {
+    bytes: Vec<u8>,
+    slots: Vec<Option<Kept>>,
+    kept: usize,
+}
+
+#[derive(Clone, Copy)]
+struct Kept {
+    start: usize,
+    end: usize,
+    tally: Tally,
+}
+
+impl Rows {
+    /// Room for `jobs` jobs, none finished.
+    pub fn new(jobs: usize) -> Rows {
+        Rows {
+            bytes: Vec::new(),
+            slots: vec![None; jobs],
+            kept: 0,
+        }
+    }
+
+    /// Keeps the rows of `records`, each a job's index and record, and gives their bytes (to
+    /// append to runs.csv). A job has one row: a second replaces the first.
+    pub fn keep<'r, S: AsRef<str> + 'r>(
+        &mut self,
+        records: impl IntoIterator<Item = (usize, &'r Record<S>)>,
+    ) -> &[u8] {
+        let first = self.bytes.len();
+        for (job, r) in records {
+            let start = self.bytes.len();
+            r.write_csv(&mut self.bytes);
+            let slot = &mut self.slots[job];
+            self.kept += usize::from(slot.is_none());
+            *slot = Some(Kept {
+                start,
+                end: self.bytes.len(),
+                tally: Tally::of(r),
+            });
+        }
+        &self.bytes[first..]
+    }
+
+    pub fn has(&self, job: usize) -> bool {
+        self.slots[job].is_some()
+    }
+
+    /// How many jobs have their row.
+    pub fn kept(&self) -> usize {
+        self.kept
+    }
+
+    /// How many jobs have none.
+    pub fn missing(&self) -> usize {
+        self.slots.len() - self.kept
+    }
+
+    /// The finished jobs' tallies with their job index, in job order.
+    pub fn tallies(&self) -> impl Iterator<Item = (usize, &Tally)> + '_ {
+        self.slots
+            .iter()
+            .enumerate()
+            .filter_map(|(i, s)| s.as_ref().map(|k| (i, &k.tally)))
+    }
+
+    /// runs.csv: the header, then the rows in job order.
+    pub fn write_csv(&self, out: &mut dyn Write) -> io::Result<()> {
+        out.write_all(runs_header().as_bytes())?;
+        for k in self.slots.iter().flatten() {
+            out.write_all(&self.bytes[k.start..k.end])?;
+        }
+        Ok(())
+    }
+}
+
+/// The header line of runs.csv.
+fn runs_header() -> String {
+    format!("{}\n", RUNS_HEADER.join(","))
+}
+
+/// The columns of runs.csv, in order (a test checks them against the header `Record`
+/// serializes to).
 pub const RUNS_HEADER: [&str; 22] = [
     "dataset",
     "instance",
@@ -138,45 +235,48 @@ fn geomean(values: impl Iterator<Item = f64>) -> Option<f64> {
     (n > 0).then(|| (sum / n as f64).exp())
 }
 
-/// One summary row per variant, in the order of `variants`. `time_limit_s` is the run's limit,
-/// for PAR-2.
-pub fn summarize(
-    records: &[Record],
-    variants: &[String],
+/// A finished job as the summaries see it: its instance (numbered across the run's datasets),
+/// its variant (an index into the run's variants) and its tally.
+pub type Finished<'t> = (usize, usize, &'t Tally);
+
+/// One summary row per variant, in the order of `variants` (`names[k]` is `variants[k].name()`).
+/// `finished` is in job order, which fixes the order of the floating-point sums. `time_limit_s`
+/// is the run's limit, for PAR-2.
+pub fn summarize<'t>(
+    finished: impl IntoIterator<Item = Finished<'t>>,
+    variants: &[Spec],
+    names: &[String],
     time_limit_s: Option<f64>,
 ) -> Vec<VariantSummary> {
-    let mut by_variant: HashMap<&str, Vec<&Record>> = HashMap::new();
-    for r in records {
-        by_variant.entry(r.variant.as_str()).or_default().push(r);
+    let mut by_variant: Vec<Vec<(usize, &Tally)>> = vec![Vec::new(); names.len()];
+    for (instance, variant, tally) in finished {
+        by_variant[variant].push((instance, tally));
     }
-    // Instances (dataset, instance) solved by every variant that ran them: a heuristic runs
-    // only on its own domain, so "every variant" means every one that had a job there.
-    let mut unsolved: HashSet<(&str, &str)> = HashSet::new();
-    let mut seen: HashSet<(&str, &str)> = HashSet::new();
-    for r in records {
-        let key = (r.dataset.as_str(), r.instance.as_str());
-        seen.insert(key);
-        if !r.status.has_solution() {
-            unsolved.insert(key);
-        }
+    // Instances not solved by every variant that ran them: a heuristic runs only on its own
+    // domain, so "every variant" means every one that had a job there.
+    let instances = by_variant.iter().flatten().map(|&(i, _)| i + 1).max();
+    let mut unsolved = vec![false; instances.unwrap_or(0)];
+    for &(i, t) in by_variant.iter().flatten() {
+        unsolved[i] |= !t.status.has_solution();
     }
-    let common: HashSet<(&str, &str)> = seen.difference(&unsolved).copied().collect();
-    let mine = |v: &String| by_variant.get(v.as_str()).map_or(&[][..], |r| &r[..]);
-    // The instances each variant's geometric means are over.
-    let mean_sets: Vec<HashSet<(&str, &str)>> = variants
+    // The instances each variant's geometric means are over, ascending.
+    let mean_sets: Vec<Vec<usize>> = by_variant
         .iter()
-        .map(|v| {
-            mine(v)
+        .map(|jobs| {
+            let mut set: Vec<usize> = jobs
                 .iter()
-                .map(|r| (r.dataset.as_str(), r.instance.as_str()))
-                .filter(|key| common.contains(key))
-                .collect()
+                .map(|&(i, _)| i)
+                .filter(|&i| !unsolved[i])
+                .collect();
+            set.sort_unstable();
+            set
         })
         .collect();
-    let mut rows: Vec<VariantSummary> = variants
+    let mut rows: Vec<VariantSummary> = names
         .iter()
-        .zip(&mean_sets)
-        .map(|(v, set)| summarize_one(v, mine(v), set, time_limit_s))
+        .zip(variants)
+        .zip(&by_variant)
+        .map(|((name, spec), jobs)| summarize_one(name, spec, jobs, &unsolved, time_limit_s))
         .collect();
     // A ratio of geometric means says something only when both are over the same instances:
     // not between heuristics of different domains, nor in a run cut short.
@@ -190,21 +290,25 @@ pub fn summarize(
     rows
 }
 
-/// `mean_set` is the set of instances this variant's geometric means are taken over.
+/// The row of variant `name` from its jobs (instance, tally); its geometric means are over the
+/// instances not `unsolved`.
 fn summarize_one(
-    variant: &str,
-    records: &[&Record],
-    mean_set: &HashSet<(&str, &str)>,
+    name: &str,
+    spec: &Spec,
+    jobs: &[(usize, &Tally)],
+    unsolved: &[bool],
     time_limit_s: Option<f64>,
 ) -> VariantSummary {
-    let count = |status: Status| records.iter().filter(|r| r.status == status).count() as u64;
-    let in_common: Vec<&&Record> = records
+    let records: Vec<&Tally> = jobs.iter().map(|&(_, t)| t).collect();
+    let in_common: Vec<&Tally> = jobs
         .iter()
-        .filter(|r| mean_set.contains(&(r.dataset.as_str(), r.instance.as_str())))
+        .filter(|&&(i, _)| !unsolved[i])
+        .map(|&(_, t)| t)
         .collect();
+    let count = |status: Status| records.iter().filter(|r| r.status == status).count() as u64;
     // Microseconds up to a week, 3 significant digits.
     let mut hist = Histogram::<u64>::new_with_bounds(1, 604_800_000_000, 3).expect("valid bounds");
-    for r in records {
+    for r in &records {
         hist.saturating_record(((r.time_cpu_s * 1e6).round() as u64).max(1));
     }
     let quantile = |q: f64| (!records.is_empty()).then(|| hist.value_at_quantile(q) as f64 / 1e6);
@@ -223,12 +327,19 @@ fn summarize_one(
             .sum::<f64>()
             / records.len() as f64
     });
-    let first = records.first();
+    // A variant without a job (no domain of the datasets takes its heuristic) says nothing.
+    let column = |text: &str| {
+        if records.is_empty() {
+            String::new()
+        } else {
+            text.to_string()
+        }
+    };
     VariantSummary {
-        variant: variant.to_string(),
-        heuristic: first.map(|r| r.heuristic.clone()).unwrap_or_default(),
-        step: first.map(|r| r.step.clone()).unwrap_or_default(),
-        reverse_pruning: first.map(|r| r.reverse_pruning.clone()).unwrap_or_default(),
+        variant: name.to_string(),
+        heuristic: column(spec.heuristic.name()),
+        step: column(spec.step.name()),
+        reverse_pruning: column(on_off(spec.reverse_pruning)),
         jobs: records.len() as u64,
         solved: count(Status::Solved),
         limited: count(Status::NodeLimit) + count(Status::TimeLimit),
@@ -360,12 +471,12 @@ pub fn manifest_json(m: &Manifest) -> Result<Vec<u8>, String> {
 /// summary.csv, summary.md and manifest.json. Every report a run leaves is written here.
 pub fn write_reports(
     dir: &Path,
-    records: &[Record],
+    rows: &Rows,
     manifest: &Manifest,
     summaries: &[VariantSummary],
 ) -> Result<(), Error> {
-    let files: [(&str, Result<Vec<u8>, String>); 4] = [
-        ("runs.csv", runs_csv(records)),
+    write_runs(&dir.join("runs.csv"), rows).map_err(Error::runtime)?;
+    let files: [(&str, Result<Vec<u8>, String>); 3] = [
         ("summary.csv", summary_csv(summaries)),
         (
             "summary.md",
@@ -434,27 +545,68 @@ mod tests {
     }
 
     #[test]
-    fn the_header_of_an_empty_run_is_the_records_header() {
-        let full = String::from_utf8(runs_csv(&[record()]).unwrap()).unwrap();
-        let empty = String::from_utf8(runs_csv(&[]).unwrap()).unwrap();
-        assert_eq!(full.lines().next(), empty.lines().next());
+    fn the_header_is_the_one_records_serialize_to_and_rows_follow_in_job_order() {
+        let mut w = csv::Writer::from_writer(Vec::new());
+        w.serialize(record()).unwrap();
+        let serialized = String::from_utf8(w.into_inner().unwrap()).unwrap();
+        let mut rows = Rows::new(3);
+        let mut out = Vec::new();
+        rows.write_csv(&mut out).unwrap();
+        assert_eq!(String::from_utf8(out).unwrap(), runs_header());
+        assert_eq!(serialized.lines().next(), runs_header().lines().next());
+        let (first, mut third) = (record(), record());
+        third.instance = "3".into();
+        let row = |r: &Record| {
+            let mut row = Vec::new();
+            r.write_csv(&mut row);
+            String::from_utf8(row).unwrap()
+        };
+        let added = rows.keep([(2, &third), (0, &first)]).to_vec();
+        assert_eq!(
+            added,
+            format!("{}{}", row(&third), row(&first)).into_bytes()
+        );
+        assert!(rows.has(0) && !rows.has(1) && rows.has(2));
+        assert_eq!((rows.kept(), rows.missing()), (2, 1));
+        let mut out = Vec::new();
+        rows.write_csv(&mut out).unwrap();
+        let want = format!("{}{}{}", runs_header(), row(&first), row(&third));
+        assert_eq!(String::from_utf8(out).unwrap(), want);
+        let jobs: Vec<usize> = rows.tallies().map(|(i, _)| i).collect();
+        assert_eq!(jobs, [0, 2]);
+    }
+
+    fn spec(heuristic: &str) -> Spec {
+        Spec {
+            heuristic: crate::domains::HeuristicKind::parse(heuristic).unwrap(),
+            step: crate::search::Step::Next,
+            reverse_pruning: true,
+        }
     }
 
     #[test]
     fn summaries_count_statuses_and_take_geometric_means_over_common_instances() {
-        let mut a = record();
-        let mut b = record();
-        b.instance = "2".into();
+        let mut a = Tally::of(&record());
+        let mut b = a;
         b.status = Status::NodeLimit;
-        b.length = None;
-        let mut c = record();
-        c.variant = "zero/stepnext/prune".into();
+        let mut c = a;
         c.time_cpu_s = 1.0;
         a.nodes_generated = 100;
-        let names = vec![a.variant.clone(), c.variant.clone()];
-        let rows = summarize(&[a, b, c], &names, Some(10.0));
+        let specs = [spec("manhattan"), spec("zero")];
+        let names: Vec<String> = specs.iter().map(Spec::name).collect();
+        // Instance 0 under both variants, instance 1 under the first.
+        let rows = summarize(
+            [(0, 0, &a), (1, 0, &b), (0, 1, &c)],
+            &specs,
+            &names,
+            Some(10.0),
+        );
         assert_eq!((rows[0].jobs, rows[0].solved, rows[0].limited), (2, 1, 1));
-        // Instance 2 was not solved by every variant that ran it: only instance 1 is common.
+        assert_eq!(
+            (rows[1].variant.as_str(), rows[1].heuristic.as_str()),
+            ("zero/stepnext/prune", "zero")
+        );
+        // Instance 1 was not solved by every variant that ran it: only instance 0 is common.
         assert_eq!(rows[0].common_solved, 1);
         let close = |v: Option<f64>, want: f64| (v.unwrap() - want).abs() < 1e-9 * want;
         assert!(close(rows[0].nodes_generated_geomean, 100.0));
@@ -482,13 +634,13 @@ mod tests {
 
     #[test]
     fn no_speedup_between_variants_over_different_instances() {
-        let a = record();
-        let mut b = record();
-        b.variant = "center/stepnext/prune".into();
-        b.domain = "rotation".into();
-        b.instance = "r1".into();
-        let names = vec![a.variant.clone(), b.variant.clone()];
-        let rows = summarize(&[a, b], &names, None);
+        let t = Tally::of(&record());
+        // A tiles instance under manhattan, a rotation instance under center, and a variant
+        // whose heuristic took no instance.
+        let specs = [spec("manhattan"), spec("center"), spec("zero")];
+        let names: Vec<String> = specs.iter().map(Spec::name).collect();
+        let rows = summarize([(0, 0, &t), (1, 1, &t)], &specs, &names, None);
+        assert_eq!((rows[2].jobs, rows[2].heuristic.as_str()), (0, ""));
         assert_eq!(rows[0].speedup, Some(1.0));
         assert_eq!(rows[1].speedup, None);
         assert!(rows[1].time_cpu_geomean_s.is_some());

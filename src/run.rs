@@ -8,10 +8,11 @@ use crate::clock;
 use crate::dataset::{self, Dataset};
 use crate::domains::{DomainKind, HeuristicKind};
 use crate::error::{Done, Error, EXIT_INTERRUPTED};
-use crate::record::{self, DatasetInfo, Manifest, Record, Status};
-use crate::report::{self, RunsWriter};
+use crate::record::{self, DatasetInfo, Manifest, Status};
+use crate::report::{self, Rows, RunsWriter, VariantSummary};
 use crate::solve::Spec;
 use sha2::{Digest, Sha256};
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fs::{self, File, TryLockError};
 use std::io::{self, Write};
@@ -27,16 +28,18 @@ pub fn run_batch(args: &RunArgs, stdout: &mut dyn Write) -> Result<Done, Error> 
     let (datasets, infos) = read_datasets(&args.datasets)?;
     let specs = variants(args, &datasets);
     let names: Vec<String> = specs.iter().map(Spec::name).collect();
-    let jobs = plan_jobs(args, &datasets, &specs, &names)?;
+    let Plan { jobs, places } = plan_jobs(args, &datasets, &specs, &names)?;
     let run_dir = RunDir::claim(args)?;
     let mut manifest = new_manifest(args, infos, &names, start_time, jobs.len());
-    let mut slots = if args.resume {
+    let mut rows = if args.resume {
         resume(&run_dir.path, &mut manifest, &jobs, args.quiet)?
     } else {
-        vec![None; jobs.len()]
+        Rows::new(jobs.len())
     };
-    run_missing(args, &run_dir.path, &mut manifest, &jobs, &mut slots)?;
-    finish(args, &run_dir.path, manifest, &names, slots, stdout)
+    run_missing(args, &run_dir.path, &mut manifest, &jobs, &mut rows)?;
+    let finished = rows.tallies().map(|(i, t)| (places[i].0, places[i].1, t));
+    let summaries = report::summarize(finished, &specs, &names, args.limits.time_limit);
+    finish(args, &run_dir.path, manifest, &rows, &summaries, stdout)
 }
 
 /// Set by Ctrl-C, SIGTERM or SIGHUP; searches poll it.
@@ -98,9 +101,7 @@ fn variants(args: &RunArgs, datasets: &[Dataset]) -> Vec<Spec> {
     if heuristics.is_empty() {
         for kind in DomainKind::ALL {
             let default = kind.default_heuristic();
-            let present = datasets
-                .iter()
-                .any(|d| d.instances.iter().any(|i| i.domain == kind));
+            let present = datasets.iter().any(|d| d.domains.contains(&kind));
             if present && !heuristics.contains(&default) {
                 heuristics.push(default);
             }
@@ -135,31 +136,42 @@ fn runs_under(domain: DomainKind, heuristic: HeuristicKind, requested: bool) -> 
     }
 }
 
-/// The run's jobs in their deterministic order: dataset, instance, variant. `names[k]` is
-/// `specs[k].name()`.
+/// The run's jobs.
+struct Plan<'a> {
+    /// In their deterministic order: dataset, instance, variant.
+    jobs: Vec<Job<'a>>,
+    /// Of each job, the place of its instance among all the datasets' and of its variant among
+    /// the run's: what the summaries group by.
+    places: Vec<(usize, usize)>,
+}
+
+/// The run's jobs; `names[k]` is `specs[k].name()`.
 fn plan_jobs<'a>(
     args: &RunArgs,
     datasets: &'a [Dataset],
     specs: &[Spec],
     names: &'a [String],
-) -> Result<Vec<Job<'a>>, Error> {
+) -> Result<Plan<'a>, Error> {
     let requested = !args.heuristic.is_empty();
     let mut jobs = Vec::new();
+    let mut places = Vec::new();
     let mut skipped = 0u64;
-    for d in datasets {
-        for instance in &d.instances {
-            for (spec, variant) in specs.iter().zip(names) {
-                if runs_under(instance.domain, spec.heuristic, requested) {
-                    jobs.push(Job {
-                        index: jobs.len(),
-                        dataset: d,
-                        instance,
-                        spec: *spec,
-                        variant,
-                    });
-                } else {
-                    skipped += 1;
-                }
+    let instances = datasets
+        .iter()
+        .flat_map(|d| d.instances.iter().map(move |i| (d, i)));
+    for (instance_no, (d, instance)) in instances.enumerate() {
+        for (variant_no, (spec, variant)) in specs.iter().zip(names).enumerate() {
+            if runs_under(instance.domain, spec.heuristic, requested) {
+                jobs.push(Job {
+                    index: jobs.len(),
+                    dataset: d,
+                    instance,
+                    spec: *spec,
+                    variant,
+                });
+                places.push((instance_no, variant_no));
+            } else {
+                skipped += 1;
             }
         }
     }
@@ -171,7 +183,7 @@ fn plan_jobs<'a>(
     if skipped > 0 && !args.quiet && requested {
         note(format_args!("note: {skipped} instance x variant pair(s) skipped: the heuristic does not apply to the instance's domain"));
     }
-    Ok(jobs)
+    Ok(Plan { jobs, places })
 }
 
 /// A run directory, locked by this process until the value is dropped: a second `run` or
@@ -318,7 +330,7 @@ fn resume(
     manifest: &mut Manifest,
     jobs: &[Job<'_>],
     quiet: bool,
-) -> Result<Vec<Option<Record>>, Error> {
+) -> Result<Rows, Error> {
     let old = record::read_manifest(&dir.join("manifest.json")).map_err(|e| {
         Error::input(format!(
             "--resume: {e}: without its manifest the run's datasets, variants and limits cannot be checked; start a new run instead"
@@ -381,10 +393,12 @@ fn resume(
             (key, j.index)
         })
         .collect();
-    let mut slots: Vec<Option<Record>> = vec![None; jobs.len()];
-    for r in done {
+    let mut rows = Rows::new(jobs.len());
+    for r in &done {
         match order.get(&r.key()) {
-            Some(&i) => slots[i] = Some(r),
+            Some(&i) => {
+                rows.keep([(i, r)]);
+            }
             // Dropping it would lose finished work without a word.
             None => {
                 return Err(Error::input(format!(
@@ -398,30 +412,34 @@ fn resume(
         }
     }
     if !quiet {
-        let kept = slots.iter().flatten().count();
+        let kept = rows.kept();
         note(format_args!(
             "resuming {}: {kept} job(s) done, {} to run",
             dir.display(),
             jobs.len() - kept
         ));
     }
-    Ok(slots)
+    Ok(rows)
 }
 
 /// Writes the manifest of the run in progress and runs.csv with the rows kept so far, then runs
-/// every job without a row, appending rows to runs.csv as they come and filling their slots.
+/// every job without a row, appending rows to runs.csv as they come and keeping them in `rows`.
 fn run_missing(
     args: &RunArgs,
     dir: &Path,
     manifest: &mut Manifest,
     jobs: &[Job<'_>],
-    slots: &mut [Option<Record>],
+    rows: &mut Rows,
 ) -> Result<(), Error> {
-    let todo: Vec<Job> = jobs
-        .iter()
-        .filter(|j| slots[j.index].is_none())
-        .copied()
-        .collect();
+    // A copy of the job list only when some jobs are done.
+    let todo: Cow<[Job]> = if rows.kept() == 0 {
+        Cow::Borrowed(jobs)
+    } else {
+        jobs.iter()
+            .filter(|j| !rows.has(j.index))
+            .copied()
+            .collect()
+    };
     manifest.jobs_missing = Some(todo.len());
     let manifest_path = dir.join("manifest.json");
     report::write_atomic(
@@ -431,12 +449,7 @@ fn run_missing(
     .map_err(Error::runtime)?;
     // The rewritten file holds exactly the kept rows; new rows are appended to it.
     let runs_path = dir.join("runs.csv");
-    let kept: Vec<Record> = slots.iter().flatten().cloned().collect();
-    report::write_atomic(
-        &runs_path,
-        &report::runs_csv(&kept).map_err(Error::runtime)?,
-    )
-    .map_err(Error::runtime)?;
+    report::write_runs(&runs_path, rows).map_err(Error::runtime)?;
     let mut writer = RunsWriter::append_to(&runs_path).map_err(|e| Error::io(&runs_path, e))?;
     let opts = BatchOptions {
         jobs: manifest.jobs,
@@ -446,13 +459,8 @@ fn run_missing(
         cancel: &CANCEL,
     };
     batch::run(&todo, &opts, |records| {
-        writer
-            .append(records.iter().map(|(_, r)| r))
-            .map_err(Error::runtime)?;
-        for (i, r) in records {
-            slots[i] = Some(r);
-        }
-        Ok(())
+        let added = rows.keep(records.iter().map(|(i, r)| (*i, r)));
+        writer.append(added).map_err(Error::runtime)
     })
 }
 
@@ -462,21 +470,19 @@ fn finish(
     args: &RunArgs,
     dir: &Path,
     mut manifest: Manifest,
-    names: &[String],
-    slots: Vec<Option<Record>>,
+    rows: &Rows,
+    summaries: &[VariantSummary],
     stdout: &mut dyn Write,
 ) -> Result<Done, Error> {
-    let total = slots.len();
-    let records: Vec<Record> = slots.into_iter().flatten().collect();
-    let missing = total - records.len();
+    let done = rows.kept();
+    let missing = rows.missing();
     manifest.end_time = clock::rfc3339_now();
     manifest.complete = Some(missing == 0);
     manifest.jobs_missing = Some(missing);
-    let summaries = report::summarize(&records, names, args.limits.time_limit);
-    report::write_reports(dir, &records, &manifest, &summaries)?;
+    report::write_reports(dir, rows, &manifest, summaries)?;
     let text = format!(
         "{}\nreports: {}\n",
-        report::summary_md(&summaries, &manifest),
+        report::summary_md(summaries, &manifest),
         dir.display()
     );
     stdout
@@ -485,22 +491,23 @@ fn finish(
         .map_err(|e| Error::io("stdout", e))?;
     if missing > 0 {
         note(format_args!(
-            "interrupted: {} of {total} jobs done; finish with: --resume --out {} --name {}",
-            records.len(),
+            "interrupted: {done} of {} jobs done; finish with: --resume --out {} --name {}",
+            done + missing,
             args.out.display(),
             dir.file_name()
                 .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
         ));
         return Ok(Done::Interrupted);
     }
-    let wrong = records.iter().filter(|r| r.status == Status::Wrong).count();
+    let count = |status: Status| rows.tallies().filter(|(_, t)| t.status == status).count();
+    let wrong = count(Status::Wrong);
     if wrong > 0 {
         note(format_args!(
             "{wrong} job(s) are wrong: see the status and message columns of runs.csv"
         ));
         return Ok(Done::Wrong);
     }
-    let failed = records.iter().filter(|r| r.status == Status::Error).count();
+    let failed = count(Status::Error);
     if failed > 0 {
         note(format_args!(
             "{failed} job(s) ended in an error: see the message column of runs.csv"

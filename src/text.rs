@@ -82,11 +82,8 @@ fn size_text(bytes: u64) -> String {
 pub fn read_bounded(reader: impl Read, bounds: Bounds) -> Result<Vec<u8>, ReadError> {
     let mut reader = reader.take(bounds.bytes.saturating_add(1));
     let mut bytes = Vec::new();
-    let mut lines = LineLengths {
-        line: 1,
-        length: 0,
-        after_cr: false,
-    };
+    // The length of the last line read so far, whose end is not read yet.
+    let mut length = 0;
     let mut chunk = vec![0u8; 64 * 1024];
     loop {
         let n = match reader.read(&mut chunk) {
@@ -98,49 +95,77 @@ pub fn read_bounded(reader: impl Read, bounds: Bounds) -> Result<Vec<u8>, ReadEr
         if bytes.len() as u64 + n as u64 > bounds.bytes {
             return Err(ReadError::TooLarge(bounds.bytes));
         }
-        lines.check(&chunk[..n], bounds.line)?;
         bytes.extend_from_slice(&chunk[..n]);
+        if too_long(&mut length, &chunk[..n], bounds.line) {
+            return Err(ReadError::LongLine {
+                line: first_long_line(&bytes, bounds.line),
+                max: bounds.line,
+            });
+        }
     }
 }
 
-/// The length of the current line across the chunks of a read.
-struct LineLengths {
-    line: u64,
-    length: usize,
-    /// A CR ended the previous chunk's last line: an LF right after it ends nothing more.
-    after_cr: bool,
+/// Whether `chunk` makes a line longer than `max`, given `length`, the length of the line it
+/// continues (updated to the length of its own last line). Lines are only measured here: they
+/// are counted (`first_long_line`) only when one is too long.
+fn too_long(length: &mut usize, chunk: &[u8], max: usize) -> bool {
+    let is_end = |b: &u8| *b == b'\n' || *b == b'\r';
+    if chunk.len() <= max {
+        // The lines inside the chunk are shorter than it: only its first and last line, which
+        // it shares with the chunks around it, need measuring.
+        return match chunk.iter().position(is_end) {
+            None => {
+                *length += chunk.len();
+                *length > max
+            }
+            Some(first) => {
+                let last = chunk.iter().rposition(is_end).unwrap_or(first);
+                let too_long = *length + first > max;
+                *length = chunk.len() - last - 1;
+                too_long
+            }
+        };
+    }
+    let mut lines = chunk.split(is_end);
+    *length += lines.next().map_or(0, <[u8]>::len);
+    if *length > max {
+        return true;
+    }
+    for line in lines {
+        if line.len() > max {
+            return true;
+        }
+        *length = line.len();
+    }
+    false
 }
 
-impl LineLengths {
-    fn check(&mut self, chunk: &[u8], max: usize) -> Result<(), ReadError> {
-        for &b in chunk {
-            match b {
-                b'\n' => {
-                    if !self.after_cr {
-                        self.line += 1;
-                    }
-                    self.length = 0;
-                    self.after_cr = false;
+/// The number of the first line of `bytes` longer than `max`, counted as the dataset reader
+/// counts lines: LF, CRLF or a lone CR ends one.
+fn first_long_line(bytes: &[u8], max: usize) -> u64 {
+    let mut line = 1;
+    let mut length = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        match b {
+            b'\n' => {
+                if i == 0 || bytes[i - 1] != b'\r' {
+                    line += 1;
                 }
-                b'\r' => {
-                    self.line += 1;
-                    self.length = 0;
-                    self.after_cr = true;
-                }
-                _ => {
-                    self.length += 1;
-                    self.after_cr = false;
-                    if self.length > max {
-                        return Err(ReadError::LongLine {
-                            line: self.line,
-                            max,
-                        });
-                    }
+                length = 0;
+            }
+            b'\r' => {
+                line += 1;
+                length = 0;
+            }
+            _ => {
+                length += 1;
+                if length > max {
+                    return line;
                 }
             }
         }
-        Ok(())
     }
+    line
 }
 
 /// `s` cut to its first 40 characters (then `...`): a message quoting a value must stay
@@ -208,6 +233,44 @@ mod tests {
         assert_eq!(line(b"abcde"), 1);
         assert_eq!(line(b"ab\ncd\r\nef\rgh\n\nabcde\n"), 6);
         assert_eq!(line(b"\r\n\r\n\r\n12345"), 4);
+    }
+
+    /// Gives its bytes `step` at a time: chunks no longer than a line may be.
+    struct Trickle<'a> {
+        bytes: &'a [u8],
+        step: usize,
+    }
+
+    impl Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let n = self.step.min(self.bytes.len()).min(buf.len());
+            buf[..n].copy_from_slice(&self.bytes[..n]);
+            self.bytes = &self.bytes[n..];
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn chunks_shorter_than_a_line_are_measured_alike() {
+        let texts: [&[u8]; 6] = [
+            b"abcd\nabcd\r\nabcd\rab",
+            b"abcde",
+            b"ab\ncd\r\nef\rgh\n\nabcde\n",
+            b"\r\n\r\n\r\n12345",
+            b"abc\rde\nabcd\r\nab\ncde",
+            b"abcd\r\n\r\nabcd",
+        ];
+        for text in texts {
+            let whole = format!("{:?}", read(text));
+            for step in 1..=4 {
+                let trickle = Trickle { bytes: text, step };
+                assert_eq!(
+                    format!("{:?}", read_bounded(trickle, SMALL)),
+                    whole,
+                    "{text:?}, {step}"
+                );
+            }
+        }
     }
 
     #[test]
