@@ -41,6 +41,15 @@ pub struct Tiles {
     places: GoalPlaces,
     /// The blank tries up, left, right, down, as the fixed-size boards do.
     korf_order: bool,
+    /// This board as a type of its size, where there is one: searched by `with_heuristic`.
+    fixed: Option<FixedBoard>,
+}
+
+/// The fixed-size boards.
+enum FixedBoard {
+    B3(Box<Tiles3x3>),
+    B4(Box<Tiles4x4>),
+    B5(Box<Tiles5x5>),
 }
 
 /// A sliding-tile board as its heuristics read it: the general `Tiles` and the fixed sizes.
@@ -142,12 +151,21 @@ impl Tiles {
         let board = Board::new(width, height, order)?;
         check_permutation(goal, board.cells())?;
         let places = GoalPlaces::new(&board, goal);
-        Ok(Tiles {
+        let mut tiles = Tiles {
             board,
             goal: state_of(goal),
             places,
             korf_order: order == "ULRD",
-        })
+            fixed: None,
+        };
+        tiles.fixed = match (width, height) {
+            _ if !tiles.korf_order => None,
+            (3, 3) => Some(FixedBoard::B3(Box::new(Tiles3x3::new(&tiles)))),
+            (4, 4) => Some(FixedBoard::B4(Box::new(Tiles4x4::new(&tiles)))),
+            (5, 5) => Some(FixedBoard::B5(Box::new(Tiles5x5::new(&tiles)))),
+            _ => None,
+        };
+        Ok(tiles)
     }
 
     pub fn width(&self) -> usize {
@@ -453,26 +471,13 @@ impl Family for Tiles {
         h: TilesHeuristic,
         visit: V,
     ) -> V::Output {
-        match (d.width(), d.height()) {
-            _ if !d.korf_order => with_board(d, &**d, start, h, visit),
-            (3, 3) => with_fixed::<3, 3, 9, V>(d, start, h, visit),
-            (4, 4) => with_fixed::<4, 4, 16, V>(d, start, h, visit),
-            (5, 5) => with_fixed::<5, 5, 25, V>(d, start, h, visit),
-            _ => with_board(d, &**d, start, h, visit),
+        match &d.fixed {
+            Some(FixedBoard::B3(b)) => with_board(d, &**b, &b.state(start), h, visit),
+            Some(FixedBoard::B4(b)) => with_board(d, &**b, &b.state(start), h, visit),
+            Some(FixedBoard::B5(b)) => with_board(d, &**b, &b.state(start), h, visit),
+            None => with_board(d, &**d, start, h, visit),
         }
     }
-}
-
-/// `Family::with_heuristic` on the fixed-size board of `d`, made once per `d`.
-fn with_fixed<const W: usize, const H: usize, const N: usize, V: UseSearch>(
-    d: &Arc<Tiles>,
-    start: &TileState,
-    h: TilesHeuristic,
-    visit: V,
-) -> V::Output {
-    let board = shared(d, "fixed-size board", FixedTiles::<W, H, N>::new);
-    let start = board.state(start);
-    with_board(d, &*board, &start, h, visit)
 }
 
 /// Heuristic `h` of the tiles `d` (its tables shared per `d`), on `board`, a type of `d`'s board.
