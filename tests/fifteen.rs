@@ -1,8 +1,11 @@
 //! The 15-puzzle: Korf's 1985 node counts, the seed's four cases, every variant on easy states.
 
 use idabench::domains::tiles::{self, LinearConflict, Manhattan, Misplaced, Tiles};
+use idabench::domains::{DomainKind, HeuristicKind, Puzzle};
+use idabench::record::Status;
 use idabench::rng::Rng;
 use idabench::search::{ida_star, Domain, Limits, Outcome, SearchResult, Step, Variant};
+use idabench::solve::{solve, Spec};
 
 fn length(r: &SearchResult<u8>) -> u32 {
     match &r.outcome {
@@ -52,6 +55,30 @@ fn korf_1985_node_counts_on_the_ten_easiest() {
             let per_iteration: u64 = r.stats.iterations.iter().map(|i| i.generated).sum();
             assert_eq!(per_iteration, r.stats.generated);
             assert_eq!(r.stats.final_bound, *optimal);
+            // The way `run` and `solve` go: the fixed-size board and its kernel.
+            let words: Vec<String> = start.iter().map(u8::to_string).collect();
+            let goal_words: Vec<String> = goal.iter().map(u8::to_string).collect();
+            let puzzle = Puzzle::fixed(
+                DomainKind::Tiles,
+                "4x4",
+                &words.join(" "),
+                Some(&goal_words.join(" ")),
+            )
+            .unwrap();
+            let spec = Spec {
+                heuristic: HeuristicKind::parse("manhattan").unwrap(),
+                step,
+                reverse_pruning: true,
+            };
+            let a = solve(&puzzle, &spec, Limits::default()).unwrap();
+            assert_eq!(a.status, Status::Solved, "#{id}");
+            assert_eq!(a.length, Some(*optimal), "#{id}");
+            assert_eq!(a.stats, r.stats, "#{id} {step:?}");
+            let general_path = match &r.outcome {
+                Outcome::Solved(p) => d.path_string(&s, p),
+                _ => unreachable!("solved above"),
+            };
+            assert_eq!(a.path, Some(general_path), "#{id}");
         }
     }
 }

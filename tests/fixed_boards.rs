@@ -1,6 +1,6 @@
 //! The fixed-size boards (3x3, 4x4, 5x5) and their unrolled kernel against the general board and
 //! the generic kernel: identical outcomes, paths, node counts and iterations for every heuristic,
-//! threshold step and pruning setting, and under a node limit.
+//! threshold step and pruning setting, under node limits and under a depth cap.
 
 use idabench::domains::tiles::{
     FixedTiles, Grid, LinearConflict, Manhattan, Misplaced, TileState, Tiles,
@@ -47,17 +47,18 @@ fn summary<D: Domain>(d: &D, start: &D::State, r: &SearchResult<D::Move>) -> Str
 }
 
 /// Both kernels, on both board types, agree for heuristic `h` on `starts` under every variant.
+/// Returns how many searches ended on a limit (nodes or depth).
 fn agree<const W: usize, const H: usize, const N: usize, Hr>(
     d: &Tiles,
     h: &Hr,
     starts: &[TileState],
     limits: Limits<'_>,
-) -> u64
+) -> usize
 where
     Hr: Heuristic<Tiles> + Heuristic<FixedTiles<W, H, N>>,
 {
     let fixed = FixedTiles::<W, H, N>::new(d);
-    let mut nodes = 0;
+    let mut limited = 0;
     for s in starts {
         let fs = fixed.state(s);
         for step in Step::ALL {
@@ -79,15 +80,18 @@ where
                     want,
                     "{W}x{H} generic kernel {v:?}"
                 );
-                nodes += general.stats.generated;
+                if matches!(general.outcome, Outcome::NodeLimit | Outcome::OverCap) {
+                    limited += 1;
+                }
             }
         }
     }
-    nodes
+    limited
 }
 
 /// Every heuristic on boards of one size: walks of `deep` moves for the stronger heuristics,
-/// `shallow` for blind search, and one search cut by a node limit.
+/// `shallow` for blind search; searches cut by node limits (below and above the nodes between
+/// two looks at the clock) and by a depth cap below the solutions.
 fn size<const W: usize, const H: usize, const N: usize>(goal: &[u8], deep: usize, shallow: usize)
 where
     FixedTiles<W, H, N>: Grid,
@@ -97,15 +101,31 @@ where
     let shallow: Vec<TileState> = (0..2).map(|i| walk(&d, shallow, 10 + i)).collect();
     let none = Limits::default();
     let manhattan = Manhattan::new(&d);
-    assert!(agree::<W, H, N, _>(&d, &manhattan, &deep, none) > 0);
+    assert_eq!(agree::<W, H, N, _>(&d, &manhattan, &deep, none), 0);
     agree::<W, H, N, _>(&d, &LinearConflict::new(&d), &deep, none);
     agree::<W, H, N, _>(&d, &Misplaced, &shallow, none);
     agree::<W, H, N, _>(&d, &Zero, &shallow, none);
-    let cut = Limits {
-        max_nodes: Some(500),
+    for max_nodes in [500, 300_000] {
+        let cut = Limits {
+            max_nodes: Some(max_nodes),
+            ..Limits::default()
+        };
+        assert!(
+            agree::<W, H, N, _>(&d, &Misplaced, &deep, cut) > 0,
+            "{max_nodes}"
+        );
+    }
+    let capped = Limits {
+        max_depth: Some(10),
         ..Limits::default()
     };
-    agree::<W, H, N, _>(&d, &manhattan, &deep, cut);
+    assert!(agree::<W, H, N, _>(&d, &manhattan, &deep, capped) > 0);
+    // Blind search has no estimate to stop it at the cap: the cap itself does.
+    let capped = Limits {
+        max_depth: Some(4),
+        ..Limits::default()
+    };
+    assert!(agree::<W, H, N, _>(&d, &Zero, &shallow, capped) > 0);
 }
 
 #[test]

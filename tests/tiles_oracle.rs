@@ -1,9 +1,11 @@
 //! The sliding-tile solver against an exhaustive BFS of the 8-puzzle and small boards.
 
-use idabench::domains::tiles::{self, LinearConflict, Manhattan, Misplaced, TileState, Tiles};
+use idabench::domains::tiles::{
+    self, LinearConflict, Manhattan, Misplaced, TileState, Tiles, Tiles3x3,
+};
 use idabench::rng::Rng;
 use idabench::search::{
-    ida_star, Domain, Heuristic, Limits, Outcome, SearchResult, Step, Variant, Zero,
+    ida_star, ida_star_fixed, Domain, Heuristic, Limits, Outcome, SearchResult, Step, Variant, Zero,
 };
 use std::collections::{HashMap, VecDeque};
 
@@ -44,6 +46,26 @@ fn bfs(width: usize, height: usize, goal: &[u8]) -> HashMap<Vec<u8>, u32> {
 
 fn solve<H: Heuristic<Tiles>>(d: &Tiles, h: &H, s: &TileState, v: Variant) -> SearchResult<u8> {
     ida_star(d, h, s, v, Limits::default())
+}
+
+/// Two searches of one start on two types of its board found the same path with the same counts.
+fn same<A: Domain, B: Domain>(
+    a: &A,
+    sa: &A::State,
+    ra: &SearchResult<A::Move>,
+    b: &B,
+    sb: &B::State,
+    rb: &SearchResult<B::Move>,
+) {
+    let pa = match &ra.outcome {
+        Outcome::Solved(p) => a.path_string(sa, p),
+        _ => panic!("not solved"),
+    };
+    let pb = match &rb.outcome {
+        Outcome::Solved(p) => Some(b.path_string(sb, p)),
+        _ => None,
+    };
+    assert_eq!((Some(pa), &ra.stats), (pb, &rb.stats));
 }
 
 fn length(r: &SearchResult<u8>) -> u32 {
@@ -89,6 +111,7 @@ fn eight_puzzle_every_state_manhattan_and_linear_conflict_are_exact() {
         ]
     );
     let d = Tiles::new(3, 3, &goal).unwrap();
+    let fixed = Tiles3x3::new(&d);
     let manhattan = Manhattan::new(&d);
     let linear_conflict = LinearConflict::new(&d);
     for (perm, &dist) in &oracle {
@@ -99,6 +122,12 @@ fn eight_puzzle_every_state_manhattan_and_linear_conflict_are_exact() {
         let lc = solve(&d, &linear_conflict, &s, KORF);
         assert_eq!(length(&lc), dist, "linear-conflict on {perm:?}");
         assert!(lc.stats.generated <= md.stats.generated || dist < 2);
+        // The fixed-size board and its kernel, which runs use: the same paths and counts.
+        let fs = fixed.state(&s);
+        let fixed_md = ida_star_fixed(&fixed, &manhattan, &fs, KORF, Limits::default());
+        same(&d, &s, &md, &fixed, &fs, &fixed_md);
+        let fixed_lc = ida_star_fixed(&fixed, &linear_conflict, &fs, KORF, Limits::default());
+        same(&d, &s, &lc, &fixed, &fs, &fixed_lc);
     }
 }
 

@@ -538,3 +538,60 @@ fn fast_permutation(text: &str, n: usize, cells: &mut [u8; 256]) -> Result<(), (
         Err(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Which board `with_heuristic` searches on: the fixed-size one exactly for 3x3, 4x4 and 5x5
+    /// with Korf's move order, whatever the goal.
+    #[test]
+    fn fixed_size_boards_are_chosen_by_size_and_move_order() {
+        let board = |w: usize, h: usize, order: &str| {
+            let goal: Vec<u8> = (0..(w * h) as u8).rev().collect();
+            match Tiles::with_order(w, h, &goal, order).unwrap().fixed {
+                Some(FixedBoard::B3(_)) => "3x3",
+                Some(FixedBoard::B4(_)) => "4x4",
+                Some(FixedBoard::B5(_)) => "5x5",
+                None => "general",
+            }
+        };
+        assert_eq!(board(3, 3, "ULRD"), "3x3");
+        assert_eq!(board(4, 4, "ULRD"), "4x4");
+        assert_eq!(board(5, 5, "ULRD"), "5x5");
+        assert_eq!(board(4, 4, "DLRU"), "general");
+        for (w, h) in [(2, 2), (3, 4), (4, 3), (5, 4), (6, 6)] {
+            assert_eq!(board(w, h, "ULRD"), "general", "{w}x{h}");
+        }
+    }
+
+    /// `with_heuristic` hands the 4x4 board's own type (a state of 16 bytes) the start asked for.
+    #[test]
+    fn the_fixed_size_board_gets_the_start() {
+        use crate::search::{Heuristic, Limits, Outcome, Step, Variant};
+        struct Solve;
+        impl UseSearch for Solve {
+            type Output = (usize, String);
+            fn with<D: Domain, H: Heuristic<D>>(
+                self,
+                d: &D,
+                start: &D::State,
+                h: &H,
+            ) -> (usize, String) {
+                let v = Variant {
+                    step: Step::Next,
+                    reverse_pruning: true,
+                };
+                let path = match d.search(h, start, v, Limits::default()).outcome {
+                    Outcome::Solved(p) => d.path_string(start, &p),
+                    _ => panic!("not solved"),
+                };
+                (std::mem::size_of::<D::State>(), path)
+            }
+        }
+        let (d, start) =
+            Tiles::instance(Some("4x4"), "1 2 3 4 5 6 7 0 9 10 11 8 13 14 15 12", None).unwrap();
+        let answer = Tiles::with_heuristic(&d, &start, TilesHeuristic::Manhattan, Solve);
+        assert_eq!(answer, (16, "DD".to_string()));
+    }
+}
