@@ -31,10 +31,17 @@ with open(sys.argv[2] + "/six.txt", "w") as f:
     f.writelines(r["start"] + "\n" for r in rows)
 PY
 
-seconds() { # command... : wall seconds
+# Wall seconds of a command; the run fails if the command does.
+seconds() {
   local t0 t1
-  t0=$(date +%s.%N); "$@" > /dev/null 2>&1; t1=$(date +%s.%N)
+  t0=$(date +%s.%N)
+  "$@" > /dev/null || { echo "versus-md15: '$*' failed" >&2; return 1; }
+  t1=$(date +%s.%N)
   python3 -c "print(f'{$t1 - $t0:.3f}')"
+}
+md15() {
+  "$work/md15" < "$work/six.txt" 2> "$work/md15.total"
+  [ "$(cat "$work/md15.total")" = "total 436646470" ] || { echo "versus-md15: md15 generated another tree: $(cat "$work/md15.total")" >&2; return 1; }
 }
 run() { # heuristic name
   rm -rf "$work/out/$2"
@@ -42,9 +49,9 @@ run() { # heuristic name
 }
 best_c=; best_m=; best_l=
 for i in $(seq "$rounds"); do
-  c=$(seconds sh -c "'$work/md15' < '$work/six.txt'")
-  m=$(seconds run manhattan "m$i")
-  l=$(seconds run linear-conflict "l$i")
+  c=$(seconds md15) || exit 1
+  m=$(seconds run manhattan "m$i") || exit 1
+  l=$(seconds run linear-conflict "l$i") || exit 1
   echo "round $i: md15 ${c} s, idabench manhattan ${m} s, idabench linear-conflict ${l} s"
   best_c=$(python3 -c "print(min(x for x in [$c, ${best_c:-1e9}]))")
   best_m=$(python3 -c "print(min(x for x in [$m, ${best_m:-1e9}]))")

@@ -3,7 +3,9 @@
 //! The engine is generic and monomorphic: `ida_star::<D, H>` is instantiated once per domain and
 //! heuristic, and reverse-move pruning is a const parameter of the recursion. States are changed in
 //! place (apply, recurse, undo); moves come from the domain's precomputed tables; heuristics update
-//! incrementally from the parent's value. Nothing is allocated or hashed per node.
+//! incrementally from the parent's value. Nothing is allocated or hashed per node. A domain whose
+//! moves come from a few places known at compile time (`FixedMoves`) has `ida_star_fixed` too, the
+//! same search written once per place; `Domain::search` is the one a domain wants used.
 //!
 //! Counting, fixed for every domain:
 //! - `generated`: states created, the start once per search and every child created by an expansion,

@@ -28,7 +28,10 @@ pub struct FixedState<const N: usize> {
 
 impl<const N: usize> FixedState<N> {
     fn blank(&self) -> usize {
-        self.cells.iter().position(|&t| t == 0).unwrap_or(0)
+        self.cells
+            .iter()
+            .position(|&t| t == 0)
+            .expect("every state is a permutation with a blank")
     }
 }
 
@@ -105,10 +108,14 @@ impl<const W: usize, const H: usize, const N: usize> FixedTiles<W, H, N> {
         }
     }
 
-    /// `s` of the general board, on this one.
+    /// `s` of the general board this one was made from, on this one.
     pub fn state(&self, s: &TileState) -> FixedState<N> {
         let mut cells = [0u8; N];
         cells.copy_from_slice(&s.cells[..N]);
+        debug_assert!(
+            (0..N).all(|t| cells.contains(&(t as u8))),
+            "a state of another board"
+        );
         FixedState { cells }
     }
 }

@@ -103,24 +103,18 @@ pub struct LinearConflict {
     cols: LineTable,
     /// `row_digit[tile][cell]`: what `tile` in `cell` adds to the code of the cell's row (its key
     /// times the place value of the cell's column; see `row_code`), so that a code is one read
-    /// per cell. Likewise `col_digit` for columns. Filled only for tabulated lines.
-    row_digit: Box<[[u32; 256]; 256]>,
-    col_digit: Box<[[u32; 256]; 256]>,
-}
-
-/// A zeroed 256 x 256 table on the heap.
-fn digits() -> Box<[[u32; 256]; 256]> {
-    vec![[0u32; 256]; 256]
-        .into_boxed_slice()
-        .try_into()
-        .expect("256 rows")
+    /// per cell. Likewise `col_digit` for columns. One row per tile; empty for lines too long to
+    /// tabulate.
+    row_digit: Vec<[u32; 256]>,
+    col_digit: Vec<[u32; 256]>,
 }
 
 impl LinearConflict {
     pub fn new<G: Grid>(d: &G) -> LinearConflict {
         let (rows, cols) = (LineTable::new(d.width()), LineTable::new(d.height()));
-        let (mut row_digit, mut col_digit) = (digits(), digits());
         let (board, places) = (d.board(), d.places());
+        let digits = |tabulated: bool| vec![[0u32; 256]; if tabulated { board.cells() } else { 0 }];
+        let (mut row_digit, mut col_digit) = (digits(rows.tabulated()), digits(cols.tabulated()));
         for t in 1..board.cells() {
             for cell in 0..board.cells() {
                 let (r, c) = (board.row[cell], board.col[cell]);
@@ -146,6 +140,7 @@ impl LinearConflict {
     #[inline(always)]
     fn row_code<G: Grid>(&self, d: &G, s: &G::State, r: usize) -> usize {
         let w = d.width();
+        // `& 255` tells the compiler the cell is in the row's bounds: no check to make.
         (r * w..(r + 1) * w)
             .map(|cell| self.row_digit[G::tile(s, cell) as usize][cell & 255] as usize)
             .sum()

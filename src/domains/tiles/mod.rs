@@ -1,8 +1,10 @@
 //! Sliding-tile puzzles of any width x height (sides 2 to 16, at most 255 cells) with any goal,
 //! and their heuristics.
 //!
-//! A move is the cell the blank moves to; from each cell the blank tries up, left, right, down, in
-//! that order (Korf's). Paths are written as the blank's motion: `U`, `D`, `L`, `R`.
+//! On the general board (`Tiles`) a move is the cell the blank moves to; the 3x3, 4x4 and 5x5
+//! boards also come as types of their own (`fixed.rs`), searched faster on the same tree. From each
+//! cell the blank tries up, left, right, down, in that order (Korf's). Paths are written as the
+//! blank's motion: `U`, `D`, `L`, `R`.
 //! Every move swaps the blank with a tile and moves the blank one cell, so the parity of the
 //! permutation plus the blank's distance to its goal cell never changes: a start is solvable exactly
 //! when the two parities agree, and every solution's length has the parity of that distance.
