@@ -816,6 +816,36 @@ mod tests {
         );
     }
 
+    /// Korf & Felner's 50 24-puzzle instances: every start solvable for the blank-first goal, and
+    /// every published length has the parity of the solutions and is at least Manhattan's estimate.
+    #[test]
+    fn korf24_loads_solvable_with_consistent_lengths() {
+        use crate::domains::tiles::Manhattan;
+        use crate::search::{Domain, Heuristic};
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets/korf24.csv");
+        let d = load(&path).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(d.instances.len(), 50);
+        let blank_first: Vec<u8> = (0..25).collect();
+        let t = tiles_of(&d.instances[0]);
+        let manhattan = Manhattan::new(&**t);
+        for i in &d.instances {
+            assert_eq!(&*i.size, "5x5");
+            assert!(Arc::ptr_eq(t, tiles_of(i)));
+            assert_eq!(t.tiles(t.goal()), blank_first.as_slice());
+            let Puzzle::Tiles { start, .. } = &i.puzzle else {
+                panic!("not a tiles instance")
+            };
+            assert!(t.is_solvable(start), "#{}", i.id);
+            let optimal = i
+                .optimal
+                .unwrap_or_else(|| panic!("#{} has no length", i.id));
+            assert_eq!(Some(optimal % 2), t.solution_parity(start), "#{}", i.id);
+            let h = Heuristic::<Tiles>::estimate(&manhattan, manhattan.init(&**t, start));
+            assert!(h <= optimal, "#{}: Manhattan {h} above {optimal}", i.id);
+        }
+        assert_eq!(d.instances[0].optimal, Some(95));
+    }
+
     #[test]
     fn missing_file_and_directory_are_errors_naming_the_path() {
         let missing = data_dir("no_such_file.csv");
