@@ -27,13 +27,13 @@ enum Stop {
 
 /// What one iteration reads and never changes besides the domain and the heuristic.
 #[derive(Clone, Copy)]
-pub(super) struct Iter {
+struct Iter {
     bound: u32,
     cap: u32,
 }
 
 /// What the search changes: the state, the counters, the path once found.
-pub(super) struct Run<'a, D: Domain> {
+struct Run<'a, D: Domain> {
     s: D::State,
     path: Vec<D::Move>,
     /// A node was left unexpanded because of the depth cap.
