@@ -2,15 +2,19 @@
 //!
 //! A heuristic that needs a table (Manhattan's distances, linear conflict's line penalties, and
 //! the pattern databases to come) asks `shared` for it: the first job builds it, every later job of
-//! any thread gets the same `Arc`. Keys are the identity of the domain's tables (one `Arc` per
+//! any thread gets the same table. Keys are the identity of the domain's tables (one `Arc` per
 //! size and goal in the whole process, see `Family::instance`) and the heuristic's name; the entry
 //! keeps that `Arc` alive, so an address is never reused for other tables while it is a key.
+//! Tables live as long as the process: a run asks for them once per job, and each thread
+//! remembers its last answer, so that a job pays neither the lock nor a hash nor a reference count.
 
 use std::any::Any;
+use std::cell::Cell;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
-type Table = Arc<dyn Any + Send + Sync>;
+type Table = &'static (dyn Any + Send + Sync);
+type Key = (usize, &'static str);
 
 struct Entry {
     /// Holds the domain's tables alive: their address is part of the key.
@@ -18,9 +22,14 @@ struct Entry {
     table: Table,
 }
 
-fn built() -> &'static Mutex<HashMap<(usize, &'static str), Entry>> {
-    static BUILT: OnceLock<Mutex<HashMap<(usize, &'static str), Entry>>> = OnceLock::new();
+fn built() -> &'static Mutex<HashMap<Key, Entry>> {
+    static BUILT: OnceLock<Mutex<HashMap<Key, Entry>>> = OnceLock::new();
     BUILT.get_or_init(Default::default)
+}
+
+thread_local! {
+    /// This thread's last lookup.
+    static LAST: Cell<Option<(Key, Table)>> = const { Cell::new(None) };
 }
 
 /// The table of heuristic `name` for `domain`, built by `build` the first time it is asked for.
@@ -28,21 +37,28 @@ fn built() -> &'static Mutex<HashMap<(usize, &'static str), Entry>> {
 /// Building holds the registry's lock, so two workers never build the same table twice; the tables
 /// here take milliseconds. (Pattern databases, which take minutes, will be built before a run
 /// starts.)
-pub fn shared<D, T>(domain: &Arc<D>, name: &'static str, build: impl FnOnce(&D) -> T) -> Arc<T>
+pub fn shared<D, T>(domain: &Arc<D>, name: &'static str, build: impl FnOnce(&D) -> T) -> &'static T
 where
     D: Send + Sync + 'static,
     T: Send + Sync + 'static,
 {
     let key = (Arc::as_ptr(domain) as *const () as usize, name);
-    // A panic while building leaves nothing behind, so the lock's poison carries no meaning.
-    let mut built = built().lock().unwrap_or_else(|p| p.into_inner());
-    let entry = built.entry(key).or_insert_with(|| Entry {
-        _domain: Arc::clone(domain) as Arc<dyn Any + Send + Sync>,
-        table: Arc::new(build(domain)),
-    });
-    Arc::clone(&entry.table)
-        .downcast::<T>()
-        .unwrap_or_else(|_| panic!("heuristic table '{name}' was built with another type"))
+    let table = match LAST.get() {
+        Some((last, table)) if last == key => table,
+        _ => {
+            // A panic while building leaves nothing behind, so the lock's poison carries no meaning.
+            let mut built = built().lock().unwrap_or_else(|p| p.into_inner());
+            let entry = built.entry(key).or_insert_with(|| Entry {
+                _domain: Arc::clone(domain) as Arc<dyn Any + Send + Sync>,
+                table: Box::leak(Box::new(build(domain))),
+            });
+            LAST.set(Some((key, entry.table)));
+            entry.table
+        }
+    };
+    table
+        .downcast_ref::<T>()
+        .unwrap_or_else(|| panic!("heuristic table '{name}' was built with another type"))
 }
 
 #[cfg(test)]
@@ -60,10 +76,10 @@ mod tests {
         let (a, b) = (Arc::new(7u32), Arc::new(7u32));
         let first = shared(&a, "test-table", build);
         let again = shared(&a, "test-table", build);
-        assert!(Arc::ptr_eq(&first, &again));
+        assert!(std::ptr::eq(first, again));
         assert_eq!(BUILDS.load(Ordering::SeqCst), 1);
         let other = shared(&b, "test-table", build);
-        assert!(!Arc::ptr_eq(&first, &other));
+        assert!(!std::ptr::eq(first, other));
         shared(&a, "test-table-2", build);
         assert_eq!(BUILDS.load(Ordering::SeqCst), 3);
     }

@@ -496,11 +496,9 @@ where
     Misplaced: crate::search::Heuristic<G>,
 {
     match h {
-        TilesHeuristic::Manhattan => {
-            visit.with(board, start, &*shared(d, h.name(), Manhattan::new))
-        }
+        TilesHeuristic::Manhattan => visit.with(board, start, shared(d, h.name(), Manhattan::new)),
         TilesHeuristic::LinearConflict => {
-            visit.with(board, start, &*shared(d, h.name(), LinearConflict::new))
+            visit.with(board, start, shared(d, h.name(), LinearConflict::new))
         }
         TilesHeuristic::Misplaced => visit.with(board, start, &Misplaced),
         TilesHeuristic::Zero => visit.with(board, start, &Zero),
