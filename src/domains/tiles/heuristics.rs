@@ -102,7 +102,7 @@ pub struct LinearConflict {
     rows: LineTable,
     cols: LineTable,
     /// `row_digit[tile][cell]`: what `tile` in `cell` adds to the code of the cell's row (its key
-    /// times the place value of the cell's column; see `row_code`), so that a code is one read
+    /// times the place value of the cell's column), so that a line's code is one read
     /// per cell. Likewise `col_digit` for columns. One row per tile; empty for lines too long to
     /// tabulate.
     row_digit: Vec<[u32; 256]>,
@@ -134,29 +134,20 @@ impl LinearConflict {
             col_digit,
         }
     }
+}
 
-    /// The tabulated code of row `r`: its keys (goal column + 1 for tiles whose goal row is `r`,
-    /// else 0) as digits.
-    #[inline(always)]
-    fn row_code<G: Grid>(&self, d: &G, s: &G::State, r: usize) -> usize {
-        let w = d.width();
-        // `& 255` tells the compiler the cell is in the row's bounds: no check to make.
-        (r * w..(r + 1) * w)
-            .map(|cell| self.row_digit[G::tile(s, cell) as usize][cell & 255] as usize)
-            .sum()
-    }
-
-    /// The tabulated code of column `c` (see `row_code`).
-    #[inline(always)]
-    fn col_code<G: Grid>(&self, d: &G, s: &G::State, c: usize) -> usize {
-        let w = d.width();
-        (0..d.height())
-            .map(|i| {
-                let cell = i * w + c;
-                self.col_digit[G::tile(s, cell) as usize][cell & 255] as usize
-            })
-            .sum()
-    }
+/// The tabulated code of the line made of `cells` in `s`: the sum of `digit[tile][cell]` (see
+/// `LinearConflict::row_digit`).
+#[inline(always)]
+fn line_code<G: Grid>(
+    digit: &[[u32; 256]],
+    s: &G::State,
+    cells: impl Iterator<Item = usize>,
+) -> usize {
+    // `& 255` tells the compiler the cell is within the table's row: no check to make.
+    cells
+        .map(|cell| digit[G::tile(s, cell) as usize][cell & 255] as usize)
+        .sum()
 }
 
 /// The penalty of one line from its tiles: `line[t]` is the goal line of tile `t`, `along[t]` its
@@ -236,7 +227,8 @@ impl<G: Grid> Heuristic<G> for LinearConflict {
             }
             if self.rows.tabulated() {
                 let key = places.col[t as usize] as usize + 1;
-                let code = self.row_code(d, s, r as usize);
+                let (w, line) = (d.width(), r as usize);
+                let code = line_code::<G>(&self.row_digit, s, line * w..(line + 1) * w);
                 self.rows.change(code, key, r == row[b], col[b] as usize)
             } else {
                 (
@@ -251,7 +243,9 @@ impl<G: Grid> Heuristic<G> for LinearConflict {
             }
             if self.cols.tabulated() {
                 let key = places.row[t as usize] as usize + 1;
-                let code = self.col_code(d, s, c as usize);
+                let (w, line) = (d.width(), c as usize);
+                let cells = (0..d.height()).map(|i| i * w + line);
+                let code = line_code::<G>(&self.col_digit, s, cells);
                 self.cols.change(code, key, c == col[b], row[b] as usize)
             } else {
                 (
