@@ -11,6 +11,7 @@ use crate::domains::{DomainKind, Puzzle};
 use crate::error::{Done, Error};
 use crate::generate::{self, GenerateError};
 use crate::judge;
+use crate::pdb;
 use crate::run;
 use crate::search::Limits;
 use crate::solve::{self, Spec};
@@ -27,6 +28,7 @@ pub fn run(cli: Cli) -> Result<Done, Error> {
         Command::Solve(args) => solve_one(args),
         Command::Compare(args) => compare_runs(args),
         Command::Generate(args) => generate_dataset(args),
+        Command::Pdb(cmd) => pdb::command(cmd, &mut std::io::stdout()),
     }
 }
 
@@ -67,6 +69,9 @@ fn solve_one(args: SolveArgs) -> Result<Done, Error> {
         step: args.variant.step,
         reverse_pruning: args.variant.reverse_pruning == OnOff::On,
     };
+    if kind.accepts(spec.heuristic) {
+        pdb::prepare([(&puzzle, spec.heuristic)], &args.tables, false)?;
+    }
     let a = solve::solve(&puzzle, &spec, limits(&args.limits)).map_err(Error::input)?;
     let st = &a.stats;
     match args.format {

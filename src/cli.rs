@@ -36,6 +36,79 @@ pub enum Command {
     /// Compare two runs job by job: exact results, and CPU time with a confidence interval.
     #[command(after_help = COMPARE_HELP)]
     Compare(CompareArgs),
+    /// Build, list and check the pattern databases that the pdb-* heuristics read.
+    #[command(subcommand)]
+    Pdb(PdbCommand),
+}
+
+/// The `pdb` subcommands.
+#[derive(Subcommand, Debug)]
+pub enum PdbCommand {
+    /// Build (or check and keep) the databases of pattern-database heuristics.
+    #[command(after_help = PDB_BUILD_HELP)]
+    Build(PdbBuildArgs),
+    /// List the databases in the cache directory, from their headers.
+    List(PdbDirArgs),
+    /// Read every database in the cache directory whole and check it against its header.
+    Verify(PdbDirArgs),
+    /// Print the cache directory.
+    Path(PdbDirArgs),
+}
+
+const PDB_BUILD_HELP: &str = "\
+Each heuristic's databases are built for the goal with the blank first (0 1 2 ... 15) and/or
+last (1 2 ... 15 0); a goal that only relabels the tiles of one of these uses the same files.
+`+reflect` names the same databases as the heuristic without it. A database already in the
+cache is read and checked, not rebuilt (unless --force).
+
+Sizes (entries, one byte each): pdb-555 3 x 524,160; pdb-663 2 x 5,765,760 + 3,360;
+pdb-78 518,918,400 + 57,657,600 (about 6 GB of memory while building); pdb-6666
+4 x 127,512,000.
+
+Example:
+  idabench pdb build pdb-663 pdb-78 --goal both";
+
+#[derive(Args, Debug, Clone)]
+pub struct PdbDirArgs {
+    /// Where pattern databases are kept (default: $XDG_CACHE_HOME/idabench, else
+    /// ~/.cache/idabench).
+    #[arg(long, value_name = "DIR")]
+    pub pdb_dir: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct PdbBuildArgs {
+    /// Pattern-database heuristics, e.g. pdb-663 pdb-78 pdb-6666.
+    #[arg(required = true, value_name = "HEURISTIC", value_delimiter = ',')]
+    pub heuristics: Vec<String>,
+    /// Which goal: first (blank on the first cell), last, or both.
+    #[arg(long, value_enum, default_value = "first")]
+    pub goal: BlankGoal,
+    /// Build even when a good file exists.
+    #[arg(long)]
+    pub force: bool,
+    #[command(flatten)]
+    pub dir: PdbDirArgs,
+    /// No progress output.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum BlankGoal {
+    First,
+    Last,
+    Both,
+}
+
+/// Where pattern databases come from, for `run` and `solve`.
+#[derive(Args, Debug, Clone)]
+pub struct TableArgs {
+    #[command(flatten)]
+    pub dir: PdbDirArgs,
+    /// Refuse to build a missing or damaged pattern database (an error instead).
+    #[arg(long)]
+    pub no_build: bool,
 }
 
 const COMPARE_HELP: &str = "\
@@ -172,6 +245,8 @@ pub struct RunArgs {
     pub jobs: Option<u16>,
     #[command(flatten)]
     pub limits: LimitArgs,
+    #[command(flatten)]
+    pub tables: TableArgs,
     /// Directory that holds run reports.
     #[arg(long, value_name = "DIR", default_value = "reports")]
     pub out: PathBuf,
@@ -217,6 +292,8 @@ pub struct SolveArgs {
     pub variant: VariantArgs,
     #[command(flatten)]
     pub limits: LimitArgs,
+    #[command(flatten)]
+    pub tables: TableArgs,
     /// Output format; `judge` reads the judge's input on stdin and prints exactly the judge's
     /// expected output (needs --problem).
     #[arg(long, value_enum, default_value_t = Format::Text)]

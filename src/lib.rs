@@ -12,6 +12,7 @@ pub mod error;
 pub mod generate;
 pub mod heuristics;
 pub mod judge;
+pub mod pdb;
 pub mod record;
 pub mod report;
 pub mod rng;

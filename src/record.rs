@@ -1,6 +1,7 @@
 //! What a run leaves on disk, as serde types: one `Record` per job (a row of runs.csv), and the
 //! run's `Manifest`. Written by `run`, read back by `compare` and `--resume`.
 
+use crate::heuristics::store::TableInfo;
 use crate::text;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -257,6 +258,9 @@ pub struct Manifest {
     /// Planned jobs without a row in runs.csv; `--resume` runs them.
     #[serde(default)]
     pub jobs_missing: Option<usize>,
+    /// The pattern databases the run's heuristics read, with their checksums.
+    #[serde(default)]
+    pub pattern_databases: Vec<TableInfo>,
 }
 
 impl Manifest {

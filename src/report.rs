@@ -541,6 +541,7 @@ mod tests {
             complete: Some(true),
             jobs_total: Some(2),
             jobs_missing: Some(0),
+            pattern_databases: Vec::new(),
         }
     }
 

@@ -8,6 +8,7 @@ use crate::clock;
 use crate::dataset::{self, Dataset};
 use crate::domains::{DomainKind, HeuristicKind};
 use crate::error::{Done, Error, EXIT_INTERRUPTED};
+use crate::pdb;
 use crate::record::{self, DatasetInfo, Manifest, Status};
 use crate::report::{self, Rows, RunsWriter, VariantSummary};
 use crate::solve::Spec;
@@ -29,8 +30,16 @@ pub fn run_batch(args: &RunArgs, stdout: &mut dyn Write) -> Result<Done, Error> 
     let specs = variants(args, &datasets);
     let names: Vec<String> = specs.iter().map(Spec::name).collect();
     let Plan { jobs, places } = plan_jobs(args, &datasets, &specs, &names)?;
+    // Before the run directory is claimed, so that a heuristic that cannot be had leaves none
+    // behind; a table built here is kept in the cache either way.
+    let tables = pdb::prepare(
+        jobs.iter().map(|j| (&j.instance.puzzle, j.spec.heuristic)),
+        &args.tables,
+        args.quiet,
+    )?;
     let run_dir = RunDir::claim(args)?;
     let mut manifest = new_manifest(args, infos, &names, start_time, jobs.len());
+    manifest.pattern_databases = tables;
     let mut rows = if args.resume {
         resume(&run_dir.path, &mut manifest, &jobs, args.quiet)?
     } else {
@@ -318,6 +327,7 @@ fn new_manifest(
         complete: Some(false),
         jobs_total: Some(jobs_total),
         jobs_missing: Some(jobs_total),
+        pattern_databases: Vec::new(),
     }
 }
 

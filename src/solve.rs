@@ -86,6 +86,7 @@ impl UsePuzzle for Solve<'_, '_> {
                 names.join(", ")
             ));
         };
+        F::prepare(d, h, None).map_err(|e| e.to_string())?;
         if !d.solvable(start) {
             return Ok(unsolvable(d.solution_parity(start).is_some()));
         }
@@ -249,8 +250,13 @@ mod tests {
                 kind.name()
             );
             for h in kind.heuristics() {
+                // The 7-8 databases take minutes and gigabytes to build: not in a unit test
+                // (tests/pdb.rs checks the code that builds them on small patterns).
+                if h.name().starts_with("pdb-78") {
+                    continue;
+                }
                 let mut estimates = Vec::new();
-                for i in &mine {
+                for i in mine.iter().filter(|i| i.puzzle.prepare(h, None).is_ok()) {
                     let limits = Limits {
                         max_nodes: Some(2_000_000),
                         ..Limits::default()
@@ -261,8 +267,11 @@ mod tests {
                         assert_eq!(a.length, i.optimal, "{} {} {}", kind.name(), h.name(), i.id);
                     }
                 }
-                let blind = estimates.iter().all(|&e| e == 0);
-                assert_eq!(blind, h.name() == "zero", "{} {}", kind.name(), h.name());
+                // A heuristic for other boards (pdb-6666 on these 4x4 starts) has no estimates.
+                if !estimates.is_empty() {
+                    let blind = estimates.iter().all(|&e| e == 0);
+                    assert_eq!(blind, h.name() == "zero", "{} {}", kind.name(), h.name());
+                }
             }
         }
     }

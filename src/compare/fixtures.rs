@@ -81,6 +81,7 @@ pub(super) fn manifest(cpu_model: &str, sha256: &str) -> Manifest {
         complete: Some(true),
         jobs_total: Some(20 * VARIANTS.len()),
         jobs_missing: Some(0),
+        pattern_databases: Vec::new(),
     }
 }
 

@@ -40,6 +40,7 @@ pub mod knights;
 pub mod rotation;
 pub mod tiles;
 
+use crate::heuristics::store::{self, StoreError, TableInfo};
 use crate::search::{Domain, Heuristic};
 use std::sync::Arc;
 
@@ -93,6 +94,28 @@ pub trait Family: Domain<State: Send + Sync> + Send + Sync + Sized + 'static {
         h: Self::Heuristics,
         visit: V,
     ) -> V::Output;
+
+    /// Checks that heuristic `h` can be had for `d` and, given a store, makes its large tables
+    /// ready there (read or built: see `heuristics::store`), returning what it used. Without a
+    /// store, a table is built in memory when a search first asks for it. An error says why the
+    /// heuristic does not fit this board or the store failed.
+    fn prepare(
+        _d: &Arc<Self>,
+        _h: Self::Heuristics,
+        _store: Option<&store::Options>,
+    ) -> Result<Vec<TableInfo>, PrepareError> {
+        Ok(Vec::new())
+    }
+}
+
+/// Why a heuristic's tables could not be made ready.
+#[derive(Debug, thiserror::Error)]
+pub enum PrepareError {
+    /// The heuristic does not apply to this board or goal.
+    #[error("{0}")]
+    Unfit(String),
+    #[error(transparent)]
+    Store(#[from] StoreError),
 }
 
 /// The heuristics of one family, as an enum. A variant may carry parameters from a fixed set (a
@@ -232,6 +255,29 @@ macro_rules! registry {
             pub fn with<V: UsePuzzle>(&self, visit: V) -> V::Output {
                 match self {
                     $(Puzzle::$kind { domain, start } => visit.with(domain, start)),+
+                }
+            }
+
+            /// `Family::prepare` for heuristic `h` (one this family has) on this puzzle's board.
+            pub fn prepare(
+                &self,
+                h: HeuristicKind,
+                store: Option<&store::Options>,
+            ) -> Result<Vec<TableInfo>, PrepareError> {
+                match self {
+                    $(Puzzle::$kind { domain, .. } => {
+                        match <<$family as Family>::Heuristics as HeuristicSet>::parse(h.name()) {
+                            Some(h) => <$family as Family>::prepare(domain, h, store),
+                            None => Ok(Vec::new()),
+                        }
+                    }),+
+                }
+            }
+
+            /// The address of the puzzle's domain tables: puzzles of one board and goal share it.
+            pub fn family_id(&self) -> usize {
+                match self {
+                    $(Puzzle::$kind { domain, .. } => Arc::as_ptr(domain) as *const () as usize),+
                 }
             }
 

@@ -11,16 +11,21 @@
 
 mod fixed;
 mod heuristics;
+pub mod pattern;
+pub mod pdb;
 mod tables;
 
 pub use fixed::{FixedState, FixedTiles, Slide, Tiles3x3, Tiles4x4, Tiles5x5};
 pub use heuristics::{LinearConflict, Manhattan, Misplaced};
 pub use tables::{Board, GoalPlaces};
 
-use super::{Family, FieldError, HeuristicSet, UseSearch};
-use crate::heuristics::shared;
+use super::{Family, FieldError, HeuristicSet, PrepareError, UseSearch};
+use crate::heuristics::store::TableInfo;
+use crate::heuristics::{shared, store};
 use crate::search::{Domain, Zero};
 use crate::text::shorten;
+use pattern::Pattern;
+use pdb::{Partition, PatternDbs, PDB_555, PDB_663, PDB_6666, PDB_78};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
@@ -184,6 +189,11 @@ impl Tiles {
 
     pub fn goal(&self) -> &TileState {
         &self.goal
+    }
+
+    /// The patterns of `partition` for this board and goal.
+    pub fn patterns(&self, partition: Partition) -> Result<Vec<Pattern>, String> {
+        partition.patterns(self.width(), self.height(), self.goal.blank as usize)
     }
 
     /// Whether the blank tries its moves in Korf's order, up, left, right, down.
@@ -361,6 +371,32 @@ heuristic_set! {
             "Manhattan + 2 per tile that must leave its goal line for others",
         Misplaced => "misplaced": "tiles not on their goal cell",
         Zero => "zero": "none: blind iterative deepening",
+        Pdb555 => "pdb-555": "4x4: additive pattern databases of 5, 5 and 5 tiles",
+        Pdb555Reflect => "pdb-555+reflect": "pdb-555, and the board reflected about its diagonal",
+        Pdb663 => "pdb-663": "4x4: additive pattern databases of 6, 6 and 3 tiles",
+        Pdb663Reflect => "pdb-663+reflect": "pdb-663, and the board reflected about its diagonal",
+        Pdb78 => "pdb-78": "4x4: additive pattern databases of 7 and 8 tiles (576 MB)",
+        Pdb78Reflect => "pdb-78+reflect": "pdb-78, and the board reflected about its diagonal",
+        Pdb6666 => "pdb-6666": "5x5: additive pattern databases of 6 tiles each (510 MB)",
+        Pdb6666Reflect => "pdb-6666+reflect": "pdb-6666, and the board reflected about its diagonal",
+    }
+}
+
+impl TilesHeuristic {
+    /// The partition of a pattern-database heuristic, and whether it reads the reflected board too.
+    pub fn partition(self) -> Option<(Partition, bool)> {
+        use TilesHeuristic as H;
+        match self {
+            H::Pdb555 => Some((PDB_555, false)),
+            H::Pdb555Reflect => Some((PDB_555, true)),
+            H::Pdb663 => Some((PDB_663, false)),
+            H::Pdb663Reflect => Some((PDB_663, true)),
+            H::Pdb78 => Some((PDB_78, false)),
+            H::Pdb78Reflect => Some((PDB_78, true)),
+            H::Pdb6666 => Some((PDB_6666, false)),
+            H::Pdb6666Reflect => Some((PDB_6666, true)),
+            H::Manhattan | H::LinearConflict | H::Misplaced | H::Zero => None,
+        }
     }
 }
 
@@ -466,6 +502,26 @@ impl Family for Tiles {
         self.is_solvable(s)
     }
 
+    fn prepare(
+        d: &Arc<Tiles>,
+        h: TilesHeuristic,
+        store: Option<&store::Options>,
+    ) -> Result<Vec<TableInfo>, PrepareError> {
+        let Some((partition, _)) = h.partition() else {
+            return Ok(Vec::new());
+        };
+        let patterns = d
+            .patterns(partition)
+            .map_err(|e| PrepareError::Unfit(format!("{}: {e}", h.name())))?;
+        match store {
+            Some(options) => patterns
+                .iter()
+                .map(|p| Ok(store::prepare(p, options)?))
+                .collect(),
+            None => Ok(Vec::new()),
+        }
+    }
+
     /// The 3x3, 4x4 and 5x5 boards are searched as fixed-size types (same tree, faster).
     fn with_heuristic<V: UseSearch>(
         d: &Arc<Tiles>,
@@ -494,6 +550,7 @@ where
     Manhattan: crate::search::Heuristic<G>,
     LinearConflict: crate::search::Heuristic<G>,
     Misplaced: crate::search::Heuristic<G>,
+    PatternDbs: crate::search::Heuristic<G>,
 {
     match h {
         TilesHeuristic::Manhattan => visit.with(board, start, shared(d, h.name(), Manhattan::new)),
@@ -502,6 +559,23 @@ where
         }
         TilesHeuristic::Misplaced => visit.with(board, start, &Misplaced),
         TilesHeuristic::Zero => visit.with(board, start, &Zero),
+        TilesHeuristic::Pdb555
+        | TilesHeuristic::Pdb555Reflect
+        | TilesHeuristic::Pdb663
+        | TilesHeuristic::Pdb663Reflect
+        | TilesHeuristic::Pdb78
+        | TilesHeuristic::Pdb78Reflect
+        | TilesHeuristic::Pdb6666
+        | TilesHeuristic::Pdb6666Reflect => {
+            let dbs = shared(d, h.name(), |d| {
+                let (partition, reflect) = h.partition().expect("a pattern-database heuristic");
+                // `Family::prepare` has refused boards and goals without databases.
+                let patterns = d.patterns(partition).unwrap_or_else(|e| panic!("{e}"));
+                let tables = patterns.iter().map(|p| store::table(p)).collect();
+                PatternDbs::new(&patterns, tables, &d.places.cell, reflect)
+            });
+            visit.with(board, start, dbs)
+        }
     }
 }
 

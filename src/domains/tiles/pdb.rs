@@ -1,0 +1,224 @@
+//! The additive pattern-database heuristics of the literature: the partitions of the 15- and
+//! 24-puzzle's tiles into disjoint patterns, and the heuristic that adds their databases' entries,
+//! optionally taking the larger of that sum and the sum for the board reflected about its main
+//! diagonal (the same databases read a second time).
+
+use super::pattern::{Pattern, Ranker, MAX_CELLS, MAX_TILES};
+use super::Grid;
+use crate::search::Heuristic;
+
+/// A partition of the tiles, written as the tile numbers of the goal with the blank first (tile
+/// `t` belongs on cell `t`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Partition {
+    pub name: &'static str,
+    pub width: usize,
+    pub height: usize,
+    pub groups: &'static [&'static [u8]],
+}
+
+/// Korf & Felner (2002) and Felner, Korf & Hanan (2004).
+pub const PDB_555: Partition = Partition {
+    name: "5-5-5",
+    width: 4,
+    height: 4,
+    groups: &[&[1, 2, 3, 4, 7], &[5, 6, 9, 10, 13], &[8, 11, 12, 14, 15]],
+};
+pub const PDB_663: Partition = Partition {
+    name: "6-6-3",
+    width: 4,
+    height: 4,
+    groups: &[&[1, 5, 6, 9, 10, 13], &[7, 8, 11, 12, 14, 15], &[2, 3, 4]],
+};
+pub const PDB_78: Partition = Partition {
+    name: "7-8",
+    width: 4,
+    height: 4,
+    groups: &[&[1, 2, 3, 4, 5, 6, 7], &[8, 9, 10, 11, 12, 13, 14, 15]],
+};
+pub const PDB_6666: Partition = Partition {
+    name: "6-6-6-6",
+    width: 5,
+    height: 5,
+    groups: &[
+        &[1, 2, 5, 6, 7, 12],
+        &[3, 4, 8, 9, 13, 14],
+        &[10, 11, 15, 16, 20, 21],
+        &[17, 18, 19, 22, 23, 24],
+    ],
+};
+
+/// Patterns in one partition, at most.
+pub const MAX_PATTERNS: usize = 4;
+
+impl Partition {
+    /// The partition's patterns for a goal with the blank on `blank`: the goal with the blank
+    /// first as written, or the one with the blank last, turned half a turn (so each pattern keeps
+    /// its shape). Other goals are an error naming the two that work.
+    pub fn patterns(
+        &self,
+        width: usize,
+        height: usize,
+        blank: usize,
+    ) -> Result<Vec<Pattern>, String> {
+        let n = self.width * self.height;
+        if (width, height) != (self.width, self.height) {
+            return Err(format!(
+                "the {} pattern databases are for {}x{} boards, not {width}x{height}",
+                self.name, self.width, self.height
+            ));
+        }
+        let turn = match blank {
+            0 => false,
+            b if b == n - 1 => true,
+            _ => {
+                return Err(format!(
+                    "the {} pattern databases need a goal with the blank first (0 1 2 ... {}) or last (1 2 ... {} 0), up to a relabelling of the tiles; this goal has the blank on cell {blank}",
+                    self.name,
+                    n - 1,
+                    n - 1
+                ))
+            }
+        };
+        self.groups
+            .iter()
+            .map(|group| {
+                let cells: Vec<u8> = group
+                    .iter()
+                    .map(|&c| if turn { (n - 1) as u8 - c } else { c })
+                    .collect();
+                Pattern::new(width, height, blank, &cells)
+            })
+            .collect()
+    }
+}
+
+/// How a view of the board reads a tile: its pattern and its slot there.
+const NO_SLOT: u8 = MAX_CELLS as u8 - 1;
+
+/// The board as one lookup reads it: directly, or reflected about the main diagonal.
+struct View {
+    /// pattern[tile]: the pattern of the tile in this view (the blank: none, `u8::MAX`).
+    pattern: [u8; 256],
+    /// slot[p][tile]: the tile's slot in pattern `p`, or `NO_SLOT` for tiles of other patterns.
+    slot: Vec<[u8; 256]>,
+    /// cell[c]: the cell this view sees cell `c` as.
+    cell: [u8; 256],
+}
+
+/// The sum of disjoint pattern databases' entries; with `reflect`, the larger of it and the same
+/// sum for the reflected board.
+pub struct PatternDbs {
+    views: Vec<View>,
+    tables: Vec<(&'static [u8], Ranker)>,
+    /// Board cells, for the scan that finds a pattern's tiles.
+    cells: usize,
+}
+
+impl PatternDbs {
+    /// The heuristic for a board whose tile `t` belongs on `goal_cell[t]` (the blank, tile 0,
+    /// on `patterns[*].blank`), reading the database of `patterns[i]` in `tables[i]`. The patterns
+    /// must cover every tile, so that the estimate is 0 only at the goal.
+    pub fn new(
+        patterns: &[Pattern],
+        tables: Vec<&'static [u8]>,
+        goal_cell: &[u8],
+        reflect: bool,
+    ) -> PatternDbs {
+        let first = &patterns[0];
+        let (w, n) = (first.width, first.width * first.height);
+        assert!(patterns.len() <= MAX_PATTERNS && tables.len() == patterns.len());
+        assert_eq!(
+            patterns.iter().map(|p| p.cells.len()).sum::<usize>(),
+            n - 1,
+            "the patterns must cover every tile"
+        );
+        assert!(!reflect || first.width == first.height);
+        let reflected = |c: usize| (c % w) * w + c / w;
+        let mut views = Vec::new();
+        for mirror in [false, true].into_iter().take(1 + reflect as usize) {
+            let on = |c: usize| if mirror { reflected(c) } else { c };
+            let mut view = View {
+                pattern: [u8::MAX; 256],
+                slot: vec![[NO_SLOT; 256]; patterns.len()],
+                cell: [0; 256],
+            };
+            for c in 0..n {
+                view.cell[c] = on(c) as u8;
+            }
+            for (t, &goal) in goal_cell.iter().enumerate().take(n).skip(1) {
+                let home = on(goal as usize) as u8;
+                for (p, pattern) in patterns.iter().enumerate() {
+                    if let Some(slot) = pattern.cells.iter().position(|&c| c == home) {
+                        view.pattern[t] = p as u8;
+                        view.slot[p][t] = slot as u8;
+                    }
+                }
+            }
+            views.push(view);
+        }
+        PatternDbs {
+            views,
+            tables: tables
+                .into_iter()
+                .zip(patterns)
+                .map(|(t, p)| {
+                    assert_eq!(t.len() as u64, p.ranker().size(), "a table of another size");
+                    (t, p.ranker())
+                })
+                .collect(),
+            cells: n,
+        }
+    }
+
+    /// Pattern `p`'s entry in view `v` for state `s` with tile `moved` (if any) on `to` instead.
+    #[inline(always)]
+    fn entry<G: Grid>(&self, v: usize, p: usize, s: &G::State, moved: Option<(u8, usize)>) -> u8 {
+        let view = &self.views[v];
+        let slot = &view.slot[p];
+        let mut cells = [0u8; MAX_CELLS];
+        for c in 0..self.cells {
+            cells[slot[G::tile(s, c) as usize] as usize & (MAX_CELLS - 1)] = view.cell[c & 255];
+        }
+        if let Some((t, to)) = moved {
+            cells[slot[t as usize] as usize & (MAX_CELLS - 1)] = view.cell[to & 255];
+        }
+        let (table, ranker) = &self.tables[p];
+        table[ranker.rank(&cells[..MAX_TILES])]
+    }
+}
+
+/// Each pattern's entry, in view `v` at byte `v * MAX_PATTERNS + p`.
+type Entries = [u8; 2 * MAX_PATTERNS];
+
+impl<G: Grid> Heuristic<G> for PatternDbs {
+    type Value = Entries;
+    const GOAL_AWARE: bool = true;
+
+    fn init(&self, _: &G, s: &G::State) -> Entries {
+        let mut e = [0; 2 * MAX_PATTERNS];
+        for v in 0..self.views.len() {
+            for p in 0..self.tables.len() {
+                e[v * MAX_PATTERNS + p] = self.entry::<G>(v, p, s, None);
+            }
+        }
+        e
+    }
+
+    /// Only the moved tile's pattern changes, in each view.
+    #[inline(always)]
+    fn update(&self, _: &G, s: &G::State, m: G::Move, mut e: Entries) -> Entries {
+        let (b, _, t) = G::slide(s, m);
+        for v in 0..self.views.len() {
+            let p = self.views[v].pattern[t as usize] as usize % MAX_PATTERNS;
+            e[v * MAX_PATTERNS + p] = self.entry::<G>(v, p, s, Some((t, b)));
+        }
+        e
+    }
+
+    #[inline(always)]
+    fn estimate(&self, e: Entries) -> u32 {
+        let sum = |v: &[u8]| v.iter().map(|&x| x as u32).sum::<u32>();
+        sum(&e[..MAX_PATTERNS]).max(sum(&e[MAX_PATTERNS..]))
+    }
+}

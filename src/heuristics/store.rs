@@ -1,0 +1,400 @@
+//! Large heuristic tables (pattern databases) on disk and in memory: one file per table under a
+//! cache directory, checked whole on load, built when missing and rebuilt when wrong, and held
+//! once per process, read-only, by every worker.
+//!
+//! A file is a text header, then the entries. The header names the table's format version, what
+//! the table is for (the puzzle, pattern and goal, as its `Spec` describes them), the number of
+//! entries and their CRC-32; a file is used only when every line matches what is asked for and
+//! the entries' checksum is right. Files are written under a temporary name and renamed, so
+//! that a reader or a second builder never sees half a file.
+
+use std::collections::HashMap;
+use std::fs::{self, File};
+use std::io::{self, BufRead, BufReader, IsTerminal, Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+/// Bumped whenever a table's layout or meaning changes: older files are then rebuilt.
+pub const FORMAT_VERSION: u32 = 1;
+const MAGIC: &str = "idabench heuristic table";
+/// Headers are short; anything longer is not one of ours.
+const MAX_HEADER: u64 = 4096;
+pub const EXTENSION: &str = "pdb";
+
+/// A table that can be built: what it is, how large, and how to fill it.
+pub trait Spec: Sync {
+    /// Unique among tables: the file's name without its extension.
+    fn key(&self) -> String;
+    /// Header lines saying what the table is for, besides its size (`puzzle`, `pattern`, ...).
+    fn describe(&self) -> Vec<(&'static str, String)>;
+    fn entries(&self) -> u64;
+    /// What an entry means, for the header.
+    fn entry_format(&self) -> &'static str;
+    /// Fills the table; `progress` gets the entries done so far, from any thread.
+    fn build(&self, progress: &(dyn Fn(u64) + Sync)) -> Vec<u8>;
+}
+
+/// Where tables live and what may be done to get one.
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub dir: PathBuf,
+    /// Build a missing or wrong table; false: such a table is an error.
+    pub build: bool,
+    pub quiet: bool,
+}
+
+/// The default cache directory: `$XDG_CACHE_HOME/idabench`, else `$HOME/.cache/idabench`.
+pub fn default_dir() -> Option<PathBuf> {
+    let nonempty = |v: &str| {
+        std::env::var_os(v)
+            .filter(|s| !s.is_empty())
+            .map(PathBuf::from)
+    };
+    nonempty("XDG_CACHE_HOME")
+        .or_else(|| nonempty("HOME").map(|h| h.join(".cache")))
+        .map(|d| d.join("idabench"))
+}
+
+/// A table in memory, as a run's manifest records it.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct TableInfo {
+    pub name: String,
+    pub entries: u64,
+    pub crc32: String,
+    /// The file it was read from or written to; absent for a table built in memory only.
+    pub file: Option<PathBuf>,
+}
+
+/// Why a table could not be had.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// `--no-build` and no good file.
+    #[error("{0}")]
+    Missing(String),
+    /// The cache cannot be written (read-only, full, not a directory).
+    #[error("{0}")]
+    Io(String),
+}
+
+struct Held {
+    table: &'static [u8],
+    info: TableInfo,
+}
+
+fn held() -> &'static Mutex<HashMap<String, Held>> {
+    static HELD: OnceLock<Mutex<HashMap<String, Held>>> = OnceLock::new();
+    HELD.get_or_init(Default::default)
+}
+
+fn lock() -> std::sync::MutexGuard<'static, HashMap<String, Held>> {
+    // A panic while building leaves nothing behind, so the poison carries no meaning.
+    held().lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// The table of `spec`, as `prepare` left it or, when nothing prepared it (library use, tests),
+/// built in memory now without touching the disk.
+pub fn table(spec: &dyn Spec) -> &'static [u8] {
+    let key = spec.key();
+    let mut held = lock();
+    if let Some(h) = held.get(&key) {
+        return h.table;
+    }
+    let table: &'static [u8] = Box::leak(spec.build(&|_| {}).into_boxed_slice());
+    let info = TableInfo {
+        name: key.clone(),
+        entries: table.len() as u64,
+        crc32: crc_text(crc32fast::hash(table)),
+        file: None,
+    };
+    held.insert(key, Held { table, info });
+    table
+}
+
+/// Makes the table of `spec` ready for `table`: already in memory, read from its file, or built
+/// (and written) when the file is missing or wrong, saying why on stderr unless quiet.
+pub fn prepare(spec: &dyn Spec, options: &Options) -> Result<TableInfo, StoreError> {
+    let key = spec.key();
+    if let Some(h) = lock().get(&key) {
+        return Ok(h.info.clone());
+    }
+    let path = options.dir.join(format!("{key}.{EXTENSION}"));
+    let (table, info) = match read(spec, &path) {
+        Ok((table, crc)) => {
+            let info = info_of(&key, &table, crc, &path);
+            (table, info)
+        }
+        Err(why) => {
+            if !options.build {
+                return Err(StoreError::Missing(format!(
+                    "pattern database {key}: {why}, and --no-build forbids building it (`idabench pdb build` makes it)"
+                )));
+            }
+            if !options.quiet && !matches!(why, Unusable::Missing) {
+                note(&format!("{}: {why}: building it again", path.display()));
+            }
+            let table = build_with_progress(spec, options.quiet);
+            let crc = crc32fast::hash(&table);
+            write(spec, &table, crc, &options.dir, &path)?;
+            let info = info_of(&key, &table, crc, &path);
+            (table, info)
+        }
+    };
+    let table: &'static [u8] = Box::leak(table.into_boxed_slice());
+    lock().insert(
+        key,
+        Held {
+            table,
+            info: info.clone(),
+        },
+    );
+    Ok(info)
+}
+
+fn info_of(key: &str, table: &[u8], crc: u32, path: &Path) -> TableInfo {
+    TableInfo {
+        name: key.to_string(),
+        entries: table.len() as u64,
+        crc32: crc_text(crc),
+        file: Some(path.to_path_buf()),
+    }
+}
+
+fn crc_text(crc: u32) -> String {
+    format!("{crc:08x}")
+}
+
+/// Why a file cannot be used.
+#[derive(Debug)]
+pub enum Unusable {
+    Missing,
+    Unreadable(io::Error),
+    /// A header line that is not what the table needs: (field, expected, found).
+    Header(String),
+    Truncated {
+        expected: u64,
+        found: u64,
+    },
+    Checksum {
+        expected: String,
+        found: String,
+    },
+}
+
+impl std::fmt::Display for Unusable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Unusable::Missing => write!(f, "not built yet"),
+            Unusable::Unreadable(e) => write!(f, "unreadable ({e})"),
+            Unusable::Header(what) => write!(f, "{what}"),
+            Unusable::Truncated { expected, found } => write!(
+                f,
+                "truncated or padded: {found} bytes of entries, expected {expected}"
+            ),
+            Unusable::Checksum { expected, found } => write!(
+                f,
+                "corrupt: the entries' CRC-32 is {found}, the header says {expected}"
+            ),
+        }
+    }
+}
+
+/// The header of `spec`'s file, line by line, without the checksum.
+fn header(spec: &dyn Spec) -> Vec<(&'static str, String)> {
+    let mut lines = vec![("format", FORMAT_VERSION.to_string())];
+    lines.extend(spec.describe());
+    lines.push(("entries", spec.entries().to_string()));
+    lines.push(("entry", spec.entry_format().to_string()));
+    lines
+}
+
+/// A header's `key: value` lines, in order.
+pub type Fields = Vec<(String, String)>;
+
+/// The header fields of the file at `path` and the reader left at its entries.
+pub fn read_header(path: &Path) -> Result<(Fields, BufReader<File>), Unusable> {
+    let file = File::open(path).map_err(|e| match e.kind() {
+        io::ErrorKind::NotFound => Unusable::Missing,
+        _ => Unusable::Unreadable(e),
+    })?;
+    let mut reader = BufReader::new(file);
+    let mut text = Vec::new();
+    let mut fields = Vec::new();
+    let mut limited = (&mut reader).take(MAX_HEADER);
+    let mut first = true;
+    loop {
+        text.clear();
+        let read = limited
+            .read_until(b'\n', &mut text)
+            .map_err(Unusable::Unreadable)?;
+        let line = std::str::from_utf8(&text)
+            .ok()
+            .filter(|l| read > 0 && l.ends_with('\n'))
+            .ok_or_else(|| Unusable::Header("not a table file: no header".into()))?
+            .trim_end();
+        if first {
+            if line != MAGIC {
+                return Err(Unusable::Header(
+                    "not a table file: its first line is not the header's".into(),
+                ));
+            }
+            first = false;
+            continue;
+        }
+        if line.is_empty() {
+            return Ok((fields, reader));
+        }
+        let (k, v) = line
+            .split_once(": ")
+            .ok_or_else(|| Unusable::Header(format!("header line '{line}' is not 'key: value'")))?;
+        fields.push((k.to_string(), v.to_string()));
+    }
+}
+
+/// `spec`'s table from `path`, with its checksum, if the file is entirely right.
+fn read(spec: &dyn Spec, path: &Path) -> Result<(Vec<u8>, u32), Unusable> {
+    let (fields, mut reader) = read_header(path)?;
+    let expected = header(spec);
+    let crc_field = fields
+        .iter()
+        .find(|(k, _)| k == "crc32")
+        .map(|(_, v)| v.clone());
+    let found: Vec<(String, String)> = fields.into_iter().filter(|(k, _)| k != "crc32").collect();
+    for (k, want) in &expected {
+        match found.iter().find(|(fk, _)| fk == k) {
+            Some((_, v)) if v == want => {}
+            Some((_, v)) => {
+                return Err(Unusable::Header(format!(
+                    "made for another table or version: {k} is '{v}', expected '{want}'"
+                )))
+            }
+            None => return Err(Unusable::Header(format!("its header lacks '{k}'"))),
+        }
+    }
+    if found.len() != expected.len() {
+        return Err(Unusable::Header(
+            "its header has lines this version does not write".into(),
+        ));
+    }
+    let crc = crc_field.ok_or_else(|| Unusable::Header("its header lacks 'crc32'".into()))?;
+    let size = spec.entries();
+    let mut table = Vec::with_capacity(size as usize);
+    // One byte past the end, to tell a padded file from a complete one.
+    (&mut reader)
+        .take(size + 1)
+        .read_to_end(&mut table)
+        .map_err(Unusable::Unreadable)?;
+    if table.len() as u64 != size {
+        let rest = reader.bytes().count() as u64;
+        return Err(Unusable::Truncated {
+            expected: size,
+            found: table.len() as u64 + rest,
+        });
+    }
+    let actual = crc32fast::hash(&table);
+    if crc_text(actual) != crc {
+        return Err(Unusable::Checksum {
+            expected: crc,
+            found: crc_text(actual),
+        });
+    }
+    Ok((table, actual))
+}
+
+/// Checks the file at `path` against `spec` without keeping it: what is wrong, if anything.
+pub fn verify(spec: &dyn Spec, path: &Path) -> Result<u32, Unusable> {
+    read(spec, path).map(|(_, crc)| crc)
+}
+
+fn write(
+    spec: &dyn Spec,
+    table: &[u8],
+    crc: u32,
+    dir: &Path,
+    path: &Path,
+) -> Result<(), StoreError> {
+    let fail = |what: &str, e: io::Error| {
+        StoreError::Io(format!(
+            "cannot {what} {}: {e} (choose another directory with --pdb-dir)",
+            dir.display()
+        ))
+    };
+    fs::create_dir_all(dir).map_err(|e| fail("create the pattern database directory", e))?;
+    let mut file = tempfile::Builder::new()
+        .prefix(".building-")
+        .suffix(".tmp")
+        .tempfile_in(dir)
+        .map_err(|e| fail("write a pattern database into", e))?;
+    let mut text = format!("{MAGIC}\n");
+    for (k, v) in header(spec) {
+        text.push_str(&format!("{k}: {v}\n"));
+    }
+    text.push_str(&format!("crc32: {}\n\n", crc_text(crc)));
+    let written = file
+        .write_all(text.as_bytes())
+        .and_then(|()| file.write_all(table))
+        .and_then(|()| file.as_file().sync_all());
+    written.map_err(|e| fail("write a pattern database into", e))?;
+    file.persist(path)
+        .map_err(|e| fail("rename a finished pattern database in", e.error))?;
+    Ok(())
+}
+
+/// A progress bar on a terminal, a line every few seconds elsewhere, nothing when quiet.
+fn build_with_progress(spec: &dyn Spec, quiet: bool) -> Vec<u8> {
+    let total = spec.entries();
+    let key = spec.key();
+    if quiet {
+        return spec.build(&|_| {});
+    }
+    if io::stderr().is_terminal() {
+        let bar = indicatif::ProgressBar::new(total);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(
+                "building {msg} {bar:30} {human_pos}/{human_len} entries | {elapsed_precise} ETA {eta}",
+            )
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        bar.set_message(key);
+        bar.enable_steady_tick(Duration::from_millis(200));
+        let table = spec.build(&|done| bar.set_position(done));
+        bar.finish_and_clear();
+        note(&format!(
+            "built {} ({total} entries) in {:.1} s",
+            spec.key(),
+            bar.elapsed().as_secs_f64()
+        ));
+        table
+    } else {
+        let started = Instant::now();
+        let last = Mutex::new(started);
+        note(&format!("building {key}: {total} entries"));
+        let table = spec.build(&|done| {
+            let mut last = last.lock().unwrap_or_else(|p| p.into_inner());
+            if last.elapsed() >= Duration::from_secs(5) {
+                *last = Instant::now();
+                note(&format!(
+                    "[{:>6.0}s] {key}: {done}/{total} entries",
+                    started.elapsed().as_secs_f64()
+                ));
+            }
+        });
+        note(&format!(
+            "built {key} in {:.1} s",
+            started.elapsed().as_secs_f64()
+        ));
+        table
+    }
+}
+
+/// A line for the person at the terminal: a full or closed stderr must not stop the work.
+fn note(text: &str) {
+    let _ = writeln!(io::stderr(), "{text}");
+}
+
+/// Every table the process holds, by name.
+pub fn held_tables() -> Vec<TableInfo> {
+    let mut all: Vec<TableInfo> = lock().values().map(|h| h.info.clone()).collect();
+    all.sort_by(|a, b| a.name.cmp(&b.name));
+    all
+}
