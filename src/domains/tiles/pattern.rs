@@ -166,6 +166,7 @@ impl Ranker {
         let mut used = 0u32;
         let mut rank = 0u64;
         for (&cell, &w) in cells[..self.k].iter().zip(&self.weight) {
+            let cell = cell % MAX_CELLS as u8;
             let bit = 1u32 << cell;
             let before = (used & (bit - 1)).count_ones();
             rank += (cell as u32 - before) as u64 * w;

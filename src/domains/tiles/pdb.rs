@@ -17,18 +17,21 @@ pub struct Partition {
     pub groups: &'static [&'static [u8]],
 }
 
-/// Korf & Felner (2002) and Felner, Korf & Hanan (2004).
+/// The 7-8 and 6-6-6-6 partitions are Korf & Felner's (2002), as their published code reads them.
+/// Their papers show the 5-5-5 and 6-6-3 ones only as figures; these are the shapes public
+/// solvers use (the 6-6-3 as two 2x3 blocks under the top row), and README compares the node
+/// counts they give with the published ones.
 pub const PDB_555: Partition = Partition {
     name: "5-5-5",
     width: 4,
     height: 4,
-    groups: &[&[1, 2, 3, 4, 7], &[5, 6, 9, 10, 13], &[8, 11, 12, 14, 15]],
+    groups: &[&[1, 2, 3, 6, 7], &[4, 5, 8, 9, 12], &[10, 11, 13, 14, 15]],
 };
 pub const PDB_663: Partition = Partition {
     name: "6-6-3",
     width: 4,
     height: 4,
-    groups: &[&[1, 5, 6, 9, 10, 13], &[7, 8, 11, 12, 14, 15], &[2, 3, 4]],
+    groups: &[&[1, 2, 3], &[4, 5, 8, 9, 12, 13], &[6, 7, 10, 11, 14, 15]],
 };
 pub const PDB_78: Partition = Partition {
     name: "7-8",
@@ -93,15 +96,12 @@ impl Partition {
     }
 }
 
-/// How a view of the board reads a tile: its pattern and its slot there.
-const NO_SLOT: u8 = MAX_CELLS as u8 - 1;
-
 /// The board as one lookup reads it: directly, or reflected about the main diagonal.
 struct View {
-    /// pattern[tile]: the pattern of the tile in this view (the blank: none, `u8::MAX`).
+    /// pattern[tile]: the pattern of the tile in this view (`u8::MAX` for the blank).
     pattern: [u8; 256],
-    /// slot[p][tile]: the tile's slot in pattern `p`, or `NO_SLOT` for tiles of other patterns.
-    slot: Vec<[u8; 256]>,
+    /// tiles[p][i]: the tile in slot `i` of pattern `p` in this view.
+    tiles: Vec<[u8; MAX_TILES]>,
     /// cell[c]: the cell this view sees cell `c` as.
     cell: [u8; 256],
 }
@@ -110,8 +110,7 @@ struct View {
 /// sum for the reflected board.
 pub struct PatternDbs {
     views: Vec<View>,
-    tables: Vec<(&'static [u8], Ranker)>,
-    /// Board cells, for the scan that finds a pattern's tiles.
+    tables: Vec<(&'static [u8], Ranker, usize)>,
     cells: usize,
 }
 
@@ -140,7 +139,7 @@ impl PatternDbs {
             let on = |c: usize| if mirror { reflected(c) } else { c };
             let mut view = View {
                 pattern: [u8::MAX; 256],
-                slot: vec![[NO_SLOT; 256]; patterns.len()],
+                tiles: vec![[0; MAX_TILES]; patterns.len()],
                 cell: [0; 256],
             };
             for c in 0..n {
@@ -151,7 +150,7 @@ impl PatternDbs {
                 for (p, pattern) in patterns.iter().enumerate() {
                     if let Some(slot) = pattern.cells.iter().position(|&c| c == home) {
                         view.pattern[t] = p as u8;
-                        view.slot[p][t] = slot as u8;
+                        view.tiles[p][slot] = t as u8;
                     }
                 }
             }
@@ -164,42 +163,49 @@ impl PatternDbs {
                 .zip(patterns)
                 .map(|(t, p)| {
                     assert_eq!(t.len() as u64, p.ranker().size(), "a table of another size");
-                    (t, p.ranker())
+                    (t, p.ranker(), p.cells.len())
                 })
                 .collect(),
             cells: n,
         }
     }
 
-    /// Pattern `p`'s entry in view `v` for state `s` with tile `moved` (if any) on `to` instead.
+    /// Pattern `p`'s entry in view `v` with tile `t` on cell `at[t]`.
     #[inline(always)]
-    fn entry<G: Grid>(&self, v: usize, p: usize, s: &G::State, moved: Option<(u8, usize)>) -> u8 {
+    fn entry(&self, v: usize, p: usize, at: &[u8; MAX_CELLS]) -> u8 {
         let view = &self.views[v];
-        let slot = &view.slot[p];
-        let mut cells = [0u8; MAX_CELLS];
-        for c in 0..self.cells {
-            cells[slot[G::tile(s, c) as usize] as usize & (MAX_CELLS - 1)] = view.cell[c & 255];
+        let (table, ranker, k) = &self.tables[p];
+        let mut cells = [0u8; MAX_TILES];
+        for (cell, &t) in cells.iter_mut().zip(&view.tiles[p][..*k]) {
+            *cell = view.cell[at[t as usize % MAX_CELLS] as usize];
         }
-        if let Some((t, to)) = moved {
-            cells[slot[t as usize] as usize & (MAX_CELLS - 1)] = view.cell[to & 255];
-        }
-        let (table, ranker) = &self.tables[p];
-        table[ranker.rank(&cells[..MAX_TILES])]
+        table[ranker.rank(&cells)]
     }
 }
 
-/// Each pattern's entry, in view `v` at byte `v * MAX_PATTERNS + p`.
-type Entries = [u8; 2 * MAX_PATTERNS];
+/// What a node carries: each pattern's entry, in view `v` at `v * MAX_PATTERNS + p`, and each
+/// tile's cell, so that a lookup reads its pattern's cells without scanning the board.
+#[derive(Clone, Copy)]
+pub struct Entries {
+    entries: [u8; 2 * MAX_PATTERNS],
+    at: [u8; MAX_CELLS],
+}
 
 impl<G: Grid> Heuristic<G> for PatternDbs {
     type Value = Entries;
     const GOAL_AWARE: bool = true;
 
     fn init(&self, _: &G, s: &G::State) -> Entries {
-        let mut e = [0; 2 * MAX_PATTERNS];
+        let mut e = Entries {
+            entries: [0; 2 * MAX_PATTERNS],
+            at: [0; MAX_CELLS],
+        };
+        for c in 0..self.cells {
+            e.at[G::tile(s, c) as usize] = c as u8;
+        }
         for v in 0..self.views.len() {
             for p in 0..self.tables.len() {
-                e[v * MAX_PATTERNS + p] = self.entry::<G>(v, p, s, None);
+                e.entries[v * MAX_PATTERNS + p] = self.entry(v, p, &e.at);
             }
         }
         e
@@ -209,9 +215,10 @@ impl<G: Grid> Heuristic<G> for PatternDbs {
     #[inline(always)]
     fn update(&self, _: &G, s: &G::State, m: G::Move, mut e: Entries) -> Entries {
         let (b, _, t) = G::slide(s, m);
+        e.at[t as usize % MAX_CELLS] = b as u8;
         for v in 0..self.views.len() {
             let p = self.views[v].pattern[t as usize] as usize % MAX_PATTERNS;
-            e[v * MAX_PATTERNS + p] = self.entry::<G>(v, p, s, Some((t, b)));
+            e.entries[v * MAX_PATTERNS + p] = self.entry(v, p, &e.at);
         }
         e
     }
@@ -219,6 +226,6 @@ impl<G: Grid> Heuristic<G> for PatternDbs {
     #[inline(always)]
     fn estimate(&self, e: Entries) -> u32 {
         let sum = |v: &[u8]| v.iter().map(|&x| x as u32).sum::<u32>();
-        sum(&e[..MAX_PATTERNS]).max(sum(&e[MAX_PATTERNS..]))
+        sum(&e.entries[..MAX_PATTERNS]).max(sum(&e.entries[MAX_PATTERNS..]))
     }
 }
