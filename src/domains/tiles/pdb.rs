@@ -18,20 +18,20 @@ pub struct Partition {
 }
 
 /// The 7-8 and 6-6-6-6 partitions are Korf & Felner's (2002), as their published code reads them.
-/// Their papers show the 5-5-5 and 6-6-3 ones only as figures; these are the shapes public
-/// solvers use (the 6-6-3 as two 2x3 blocks under the top row), and README compares the node
-/// counts they give with the published ones.
+/// Their papers show the 5-5-5 and 6-6-3 ones only as figures; these are the ones public solvers
+/// use for this goal (e.g. alexyuisingwu/sliding-puzzle-database-generator), and README compares
+/// the node counts they give with the published ones.
 pub const PDB_555: Partition = Partition {
     name: "5-5-5",
     width: 4,
     height: 4,
-    groups: &[&[1, 2, 3, 6, 7], &[4, 5, 8, 9, 12], &[10, 11, 13, 14, 15]],
+    groups: &[&[1, 2, 4, 5, 8], &[3, 6, 7, 10, 11], &[9, 12, 13, 14, 15]],
 };
 pub const PDB_663: Partition = Partition {
     name: "6-6-3",
     width: 4,
     height: 4,
-    groups: &[&[1, 2, 3], &[4, 5, 8, 9, 12, 13], &[6, 7, 10, 11, 14, 15]],
+    groups: &[&[1, 2, 4, 5, 8, 9], &[3, 6, 7, 10, 11, 15], &[12, 13, 14]],
 };
 pub const PDB_78: Partition = Partition {
     name: "7-8",
