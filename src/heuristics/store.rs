@@ -320,9 +320,12 @@ fn write(
         ))
     };
     fs::create_dir_all(dir).map_err(|e| fail("create the pattern database directory", e))?;
-    let mut file = tempfile::Builder::new()
-        .prefix(".building-")
-        .suffix(".tmp")
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".building-").suffix(".tmp");
+    // Readable by all, like any file the user writes: a cache may be shared (a cluster's).
+    #[cfg(unix)]
+    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o644));
+    let mut file = builder
         .tempfile_in(dir)
         .map_err(|e| fail("write a pattern database into", e))?;
     let mut text = format!("{MAGIC}\n");
