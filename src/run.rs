@@ -373,6 +373,21 @@ fn resume(
             manifest.variants.join(" ")
         )));
     }
+    let tables = |m: &Manifest| -> Vec<(String, String)> {
+        let mut t: Vec<_> = m
+            .pattern_databases
+            .iter()
+            .map(|t| (t.name.clone(), t.crc32.clone()))
+            .collect();
+        t.sort();
+        t
+    };
+    if tables(&old) != tables(manifest) {
+        return Err(Error::input(format!(
+            "--resume: {} was made with other pattern databases (names or CRC-32 differ from the cache's); start a new run instead",
+            dir.display()
+        )));
+    }
     // The same variants can still plan other jobs: with and without --heuristic, a dataset of
     // two domains runs other heuristics on each.
     if old.jobs_total.is_some_and(|n| n != jobs.len()) {
