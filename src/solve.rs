@@ -57,7 +57,8 @@ pub struct Answer {
     pub cpu: Duration,
 }
 
-/// Solves `puzzle` under `spec`; an error names a heuristic the domain does not have.
+/// Solves `puzzle` under `spec`; an error names a heuristic the domain does not have, or one it
+/// refuses for this puzzle (`Family::refuses`).
 pub fn solve(puzzle: &Puzzle, spec: &Spec, limits: Limits<'_>) -> Result<Answer, String> {
     let wall = Instant::now();
     let cpu = thread_cpu_time();
@@ -86,6 +87,9 @@ impl UsePuzzle for Solve<'_, '_> {
                 names.join(", ")
             ));
         };
+        if let Some(why) = d.refuses(h) {
+            return Err(why);
+        }
         if !d.solvable(start) {
             return Ok(unsolvable(d.solution_parity(start).is_some()));
         }

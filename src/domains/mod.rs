@@ -83,6 +83,12 @@ pub trait Family: Domain<State: Send + Sync> + Send + Sync + Sized + 'static {
         true
     }
 
+    /// Why heuristic `h` cannot run on this puzzle (its tables would be too large, say), if it
+    /// cannot: `solve` answers with that error instead of searching.
+    fn refuses(&self, _h: Self::Heuristics) -> Option<String> {
+        None
+    }
+
     /// Builds heuristic `h` for `d` (tables come shared from `crate::heuristics`) and hands it to
     /// `visit` with the domain and the start: the one match over the family's heuristics. A family
     /// may hand over another type of the same puzzle that searches the same tree faster (tiles:
