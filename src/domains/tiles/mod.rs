@@ -12,10 +12,12 @@
 mod fixed;
 mod heuristics;
 mod tables;
+mod walking;
 
 pub use fixed::{FixedState, FixedTiles, Slide, Tiles3x3, Tiles4x4, Tiles5x5};
 pub use heuristics::{LinearConflict, Manhattan, Misplaced};
 pub use tables::{Board, GoalPlaces};
+pub use walking::{WalkValue, WalkingDistance};
 
 use super::{Family, FieldError, HeuristicSet, UseSearch};
 use crate::heuristics::shared;
@@ -359,6 +361,8 @@ heuristic_set! {
         Manhattan => "manhattan": "sum of the tiles' distances to their goal cells",
         LinearConflict => "linear-conflict":
             "Manhattan + 2 per tile that must leave its goal line for others",
+        WalkingDistance => "walking-distance":
+            "vertical + horizontal moves, each exact when tiles are told apart only by goal row (column); up to 5x5",
         Misplaced => "misplaced": "tiles not on their goal cell",
         Zero => "zero": "none: blind iterative deepening",
     }
@@ -466,6 +470,16 @@ impl Family for Tiles {
         self.is_solvable(s)
     }
 
+    /// Walking distance's tables are for boards up to 5x5.
+    fn refuses(&self, h: TilesHeuristic) -> Option<String> {
+        match h {
+            TilesHeuristic::WalkingDistance => {
+                walking::check_size(self.width(), self.height()).err()
+            }
+            _ => None,
+        }
+    }
+
     /// The 3x3, 4x4 and 5x5 boards are searched as fixed-size types (same tree, faster).
     fn with_heuristic<V: UseSearch>(
         d: &Arc<Tiles>,
@@ -494,11 +508,15 @@ where
     Manhattan: crate::search::Heuristic<G>,
     LinearConflict: crate::search::Heuristic<G>,
     Misplaced: crate::search::Heuristic<G>,
+    WalkingDistance: crate::search::Heuristic<G>,
 {
     match h {
         TilesHeuristic::Manhattan => visit.with(board, start, shared(d, h.name(), Manhattan::new)),
         TilesHeuristic::LinearConflict => {
             visit.with(board, start, shared(d, h.name(), LinearConflict::new))
+        }
+        TilesHeuristic::WalkingDistance => {
+            visit.with(board, start, shared(d, h.name(), WalkingDistance::new))
         }
         TilesHeuristic::Misplaced => visit.with(board, start, &Misplaced),
         TilesHeuristic::Zero => visit.with(board, start, &Zero),
