@@ -57,7 +57,8 @@ pub struct Answer {
     pub cpu: Duration,
 }
 
-/// Solves `puzzle` under `spec`; an error names a heuristic the domain does not have.
+/// Solves `puzzle` under `spec`; an error names a heuristic the domain does not have, or one
+/// that does not fit this puzzle (`Family::prepare`).
 pub fn solve(puzzle: &Puzzle, spec: &Spec, limits: Limits<'_>) -> Result<Answer, String> {
     let wall = Instant::now();
     let cpu = thread_cpu_time();

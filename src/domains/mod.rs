@@ -400,10 +400,16 @@ pub fn heuristic_help(lead: &str) -> String {
 /// The `--heuristic` help of `--help`: `lead`, then per family each heuristic and what it is.
 pub fn heuristic_long_help(lead: &str) -> String {
     let mut text = lead.to_string();
+    let width = DomainKind::ALL
+        .iter()
+        .flat_map(|d| d.heuristics_about())
+        .map(|(h, _)| h.name().len())
+        .max()
+        .unwrap_or(0);
     for d in DomainKind::ALL {
         text.push_str(&format!("\n  {}:", d.name()));
         for (h, about) in d.heuristics_about() {
-            text.push_str(&format!("\n    {:<16} {about}", h.name()));
+            text.push_str(&format!("\n    {:<width$}  {about}", h.name()));
         }
     }
     text

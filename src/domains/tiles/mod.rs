@@ -14,10 +14,12 @@ mod heuristics;
 pub mod pattern;
 pub mod pdb;
 mod tables;
+mod walking;
 
 pub use fixed::{FixedState, FixedTiles, Slide, Tiles3x3, Tiles4x4, Tiles5x5};
 pub use heuristics::{LinearConflict, Manhattan, Misplaced};
 pub use tables::{Board, GoalPlaces};
+pub use walking::{WalkValue, WalkingDistance};
 
 use super::{Family, FieldError, HeuristicSet, PrepareError, UseSearch};
 use crate::heuristics::store::TableInfo;
@@ -369,6 +371,8 @@ heuristic_set! {
         Manhattan => "manhattan": "sum of the tiles' distances to their goal cells",
         LinearConflict => "linear-conflict":
             "Manhattan + 2 per tile that must leave its goal line for others",
+        WalkingDistance => "walking-distance":
+            "vertical + horizontal moves, each exact when tiles are told apart only by goal row (column); up to 5x5",
         Misplaced => "misplaced": "tiles not on their goal cell",
         Zero => "zero": "none: blind iterative deepening",
         Pdb555 => "pdb-555": "4x4: additive pattern databases of 5, 5 and 5 tiles",
@@ -395,7 +399,7 @@ impl TilesHeuristic {
             H::Pdb78Reflect => Some((PDB_78, true)),
             H::Pdb6666 => Some((PDB_6666, false)),
             H::Pdb6666Reflect => Some((PDB_6666, true)),
-            H::Manhattan | H::LinearConflict | H::Misplaced | H::Zero => None,
+            H::Manhattan | H::LinearConflict | H::WalkingDistance | H::Misplaced | H::Zero => None,
         }
     }
 }
@@ -507,6 +511,9 @@ impl Family for Tiles {
         h: TilesHeuristic,
         store: Option<&store::Options>,
     ) -> Result<Vec<TableInfo>, PrepareError> {
+        if h == TilesHeuristic::WalkingDistance {
+            walking::check_size(d.width(), d.height()).map_err(PrepareError::Unfit)?;
+        }
         let Some((partition, _)) = h.partition() else {
             return Ok(Vec::new());
         };
@@ -551,11 +558,15 @@ where
     LinearConflict: crate::search::Heuristic<G>,
     Misplaced: crate::search::Heuristic<G>,
     PatternDbs: crate::search::Heuristic<G>,
+    WalkingDistance: crate::search::Heuristic<G>,
 {
     match h {
         TilesHeuristic::Manhattan => visit.with(board, start, shared(d, h.name(), Manhattan::new)),
         TilesHeuristic::LinearConflict => {
             visit.with(board, start, shared(d, h.name(), LinearConflict::new))
+        }
+        TilesHeuristic::WalkingDistance => {
+            visit.with(board, start, shared(d, h.name(), WalkingDistance::new))
         }
         TilesHeuristic::Misplaced => visit.with(board, start, &Misplaced),
         TilesHeuristic::Zero => visit.with(board, start, &Zero),
