@@ -127,15 +127,18 @@ pub fn prepare(spec: &dyn Spec, options: &Options) -> Result<TableInfo, StoreErr
         Err(why) => {
             if !options.build {
                 return Err(StoreError::Missing(format!(
-                    "pattern database {key}: {why}, and --no-build forbids building it (`idabench pdb build` makes it)"
+                    "pattern database {key} in {}: {why}, and --no-build forbids building it",
+                    options.dir.display()
                 )));
             }
+            // Before minutes of building, not after: the result must be kept.
+            let file = temporary(&options.dir)?;
             if !options.quiet && !matches!(why, Unusable::Missing) {
                 note(&format!("{}: {why}: building it again", path.display()));
             }
             let table = build_with_progress(spec, options.quiet);
             let crc = crc32fast::hash(&table);
-            write(spec, &table, crc, &options.dir, &path)?;
+            write(spec, &table, crc, file, &options.dir, &path)?;
             let info = info_of(&key, &table, crc, &path);
             (table, info)
         }
@@ -306,28 +309,36 @@ pub fn verify(spec: &dyn Spec, path: &Path) -> Result<u32, Unusable> {
     read(spec, path).map(|(_, crc)| crc)
 }
 
-fn write(
-    spec: &dyn Spec,
-    table: &[u8],
-    crc: u32,
-    dir: &Path,
-    path: &Path,
-) -> Result<(), StoreError> {
-    let fail = |what: &str, e: io::Error| {
-        StoreError::Io(format!(
-            "cannot {what} {}: {e} (choose another directory with --pdb-dir)",
-            dir.display()
-        ))
-    };
-    fs::create_dir_all(dir).map_err(|e| fail("create the pattern database directory", e))?;
+/// Why `dir` cannot hold a new table.
+fn cannot(what: &str, dir: &Path, e: io::Error) -> StoreError {
+    StoreError::Io(format!(
+        "cannot {what} {}: {e} (choose another directory with --pdb-dir)",
+        dir.display()
+    ))
+}
+
+/// A new file in `dir` (created if need be) for a table being built, under a temporary name.
+fn temporary(dir: &Path) -> Result<tempfile::NamedTempFile, StoreError> {
+    fs::create_dir_all(dir).map_err(|e| cannot("create the pattern database directory", dir, e))?;
     let mut builder = tempfile::Builder::new();
     builder.prefix(".building-").suffix(".tmp");
     // Readable by all, like any file the user writes: a cache may be shared (a cluster's).
     #[cfg(unix)]
     builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o644));
-    let mut file = builder
+    builder
         .tempfile_in(dir)
-        .map_err(|e| fail("write a pattern database into", e))?;
+        .map_err(|e| cannot("write a pattern database into", dir, e))
+}
+
+fn write(
+    spec: &dyn Spec,
+    table: &[u8],
+    crc: u32,
+    mut file: tempfile::NamedTempFile,
+    dir: &Path,
+    path: &Path,
+) -> Result<(), StoreError> {
+    let fail = |what: &str, e: io::Error| cannot(what, dir, e);
     let mut text = format!("{MAGIC}\n");
     for (k, v) in header(spec) {
         text.push_str(&format!("{k}: {v}\n"));

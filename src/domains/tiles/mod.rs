@@ -22,7 +22,7 @@ pub use tables::{Board, GoalPlaces};
 pub use walking::{WalkValue, WalkingDistance};
 
 use super::{Family, FieldError, HeuristicSet, PrepareError, UseSearch};
-use crate::heuristics::store::TableInfo;
+use crate::heuristics::store::{StoreError, TableInfo};
 use crate::heuristics::{shared, store};
 use crate::search::{Domain, Zero};
 use crate::text::shorten;
@@ -520,10 +520,27 @@ impl Family for Tiles {
         let patterns = d
             .patterns(partition)
             .map_err(|e| PrepareError::Unfit(format!("{}: {e}", h.name())))?;
+        let missing = |m: String, options: &store::Options| {
+            let goal = if d.goal.blank == 0 {
+                ""
+            } else {
+                " --goal last"
+            };
+            StoreError::Missing(format!(
+                "{m}; `idabench pdb build {}{goal} --pdb-dir {}` builds it",
+                h.name(),
+                options.dir.display()
+            ))
+        };
         match store {
             Some(options) => patterns
                 .iter()
-                .map(|p| Ok(store::prepare(p, options)?))
+                .map(|p| {
+                    store::prepare(p, options).map_err(|e| match e {
+                        StoreError::Missing(m) => missing(m, options).into(),
+                        e => e.into(),
+                    })
+                })
                 .collect(),
             None => Ok(Vec::new()),
         }

@@ -77,7 +77,7 @@ impl Pattern {
         Ok(p)
     }
 
-    /// The name of its file and of its entry in a manifest: `tiles-4x4-blank0-1.2.3.4.7`.
+    /// The name of its file and of its entry in a manifest: `tiles-4x4-blank0-1.2.4.5.8`.
     pub fn key(&self) -> String {
         let cells: Vec<String> = self.cells.iter().map(|c| c.to_string()).collect();
         format!(

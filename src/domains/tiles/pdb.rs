@@ -185,7 +185,7 @@ impl PatternDbs {
 
 /// What a node carries: each pattern's entry, in view `v` at `v * MAX_PATTERNS + p`, and each
 /// tile's cell, so that a lookup reads its pattern's cells without scanning the board.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Entries {
     entries: [u8; 2 * MAX_PATTERNS],
     at: [u8; MAX_CELLS],
@@ -214,8 +214,9 @@ impl<G: Grid> Heuristic<G> for PatternDbs {
     /// Only the moved tile's pattern changes, in each view.
     #[inline(always)]
     fn update(&self, _: &G, s: &G::State, m: G::Move, mut e: Entries) -> Entries {
-        let (b, _, t) = G::slide(s, m);
+        let (b, to, t) = G::slide(s, m);
         e.at[t as usize % MAX_CELLS] = b as u8;
+        e.at[0] = to as u8;
         for v in 0..self.views.len() {
             let p = self.views[v].pattern[t as usize] as usize % MAX_PATTERNS;
             e.entries[v * MAX_PATTERNS + p] = self.entry(v, p, &e.at);

@@ -1,0 +1,837 @@
+//! Pattern databases as a user meets them through the binary: `idabench pdb build|list|verify|path`,
+//! files byte-identical to the in-memory build, damaged files found by `verify` and rebuilt by
+//! `run` and `solve`, `--no-build`, read-only, full and not-a-directory caches, two builders at
+//! once, boards and goals without databases, node counts equal at `--jobs 1` and `--jobs 2`, and
+//! the manifest's list of databases.
+//!
+//! Every command gets `--pdb-dir` under a scratch directory, and `XDG_CACHE_HOME` and `HOME`
+//! point there too, so that nothing touches the user's cache. Only the 5-5-5 and 6-6-3 databases
+//! are built. Nothing here asserts on a time.
+
+use idabench::domains::tiles::pattern::{self, Pattern};
+use idabench::domains::tiles::pdb::{Partition, PDB_555, PDB_663};
+use idabench::domains::tiles::Tiles;
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+// ---------------------------------------------------------------------------------------------
+// Running the binary
+
+/// A scratch directory, removed at the end (kept, and named, when the test failed).
+struct Tmp(PathBuf);
+
+impl Tmp {
+    fn new(tag: &str) -> Tmp {
+        let dir = tempfile::Builder::new()
+            .prefix(&format!("idabench-cli-pdb-{tag}-"))
+            .tempdir()
+            .unwrap()
+            .keep();
+        Tmp(dir)
+    }
+
+    fn path(&self) -> &Path {
+        &self.0
+    }
+
+    /// The cache directory tests name with `--pdb-dir` (not created here: commands make it).
+    fn cache(&self) -> PathBuf {
+        self.0.join("cache")
+    }
+
+    fn write(&self, name: &str, text: &str) -> String {
+        let p = self.0.join(name);
+        fs::write(&p, text).unwrap();
+        p.to_str().unwrap().to_owned()
+    }
+}
+
+impl Drop for Tmp {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            eprintln!("kept for inspection: {}", self.0.display());
+        } else {
+            // A read-only directory inside must be writable again to be removed.
+            let _ = Command::new("chmod")
+                .arg("-R")
+                .arg("u+w")
+                .arg(&self.0)
+                .status();
+            let _ = fs::remove_dir_all(&self.0);
+        }
+    }
+}
+
+/// `idabench ARGS...` run in the scratch directory, with the default cache directories pointed
+/// into it.
+fn command(tmp: &Tmp, args: &[&str]) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_idabench"));
+    c.args(args)
+        .current_dir(tmp.path())
+        .env("XDG_CACHE_HOME", tmp.path().join("xdg"))
+        .env("HOME", tmp.path().join("home"));
+    c
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn show(out: &Output) -> String {
+    format!(
+        "exit {:?}\n--- stdout ---\n{}\n--- stderr ---\n{}",
+        out.status.code(),
+        text(&out.stdout),
+        text(&out.stderr)
+    )
+}
+
+/// Runs `cmd`, expecting exit `code` and no panic.
+fn expect(mut cmd: Command, code: i32) -> Output {
+    let out = cmd.output().expect("run idabench");
+    assert_eq!(out.status.code(), Some(code), "{}", show(&out));
+    assert!(!text(&out.stderr).contains("panicked"), "{}", show(&out));
+    out
+}
+
+fn idabench(tmp: &Tmp, args: &[&str], code: i32) -> Output {
+    expect(command(tmp, args), code)
+}
+
+fn stderr_has(out: &Output, want: &str) {
+    assert!(
+        text(&out.stderr).contains(want),
+        "wanted {want:?}:\n{}",
+        show(out)
+    );
+}
+
+fn stdout_has(out: &Output, want: &str) {
+    assert!(
+        text(&out.stdout).contains(want),
+        "wanted {want:?}:\n{}",
+        show(out)
+    );
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// The names in `dir`, sorted (none when it does not exist).
+fn names(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = match fs::read_dir(dir) {
+        Ok(entries) => entries
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect(),
+        Err(_) => Vec::new(),
+    };
+    v.sort();
+    v
+}
+
+// ---------------------------------------------------------------------------------------------
+// Databases and instances
+
+const KORF_GOAL: &str = "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15";
+
+/// The patterns of `partition` for the goal with the blank first (`true`) or last.
+fn patterns(partition: Partition, blank_first: bool) -> Vec<Pattern> {
+    let goal: Vec<u8> = if blank_first {
+        (0..16).collect()
+    } else {
+        (1..16).chain([0]).collect()
+    };
+    Tiles::new(4, 4, &goal)
+        .unwrap()
+        .patterns(partition)
+        .unwrap()
+}
+
+fn file_of(dir: &Path, p: &Pattern) -> PathBuf {
+    dir.join(format!("{}.pdb", p.key()))
+}
+
+/// The entries of a database file: what follows the header's blank line.
+fn entries_of(path: &Path) -> Vec<u8> {
+    let bytes = fs::read(path).unwrap();
+    let end = bytes
+        .windows(2)
+        .position(|w| w == b"\n\n")
+        .unwrap_or_else(|| panic!("{}: no end of header", path.display()));
+    bytes[end + 2..].to_vec()
+}
+
+/// Korf's instances (id, start, optimal) with the given ids, from the bundled dataset.
+fn korf(ids: &[u32]) -> Vec<(u32, String, u32)> {
+    include_str!("../datasets/korf100.csv")
+        .lines()
+        .skip(1)
+        .map(|line| {
+            let f: Vec<&str> = line.split(',').collect();
+            (
+                f[0].parse().unwrap(),
+                f[3].to_string(),
+                f[5].parse().unwrap(),
+            )
+        })
+        .filter(|(id, _, _)| ids.contains(id))
+        .collect()
+}
+
+/// A dataset of Korf's instances `ids`.
+fn korf_csv(ids: &[u32]) -> String {
+    let mut out = String::from("id,domain,size,start,goal,optimal\n");
+    for (id, start, optimal) in korf(ids) {
+        out.push_str(&format!("k{id},tiles,4x4,{start},{KORF_GOAL},{optimal}\n"));
+    }
+    out
+}
+
+/// `solve` of Korf's #97 (optimal 44, a few thousand nodes) with `heuristic` and `extra` flags.
+fn solve_97<'a>(heuristic: &'a str, cache: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec![
+        "solve",
+        "--size",
+        "4x4",
+        "--start",
+        "9 14 5 7 8 15 1 2 10 4 13 6 12 0 11 3",
+        "--goal",
+        KORF_GOAL,
+        "--heuristic",
+        heuristic,
+        "--pdb-dir",
+        cache,
+    ];
+    args.extend_from_slice(extra);
+    args
+}
+
+fn solved_97(out: &Output) {
+    stdout_has(out, "status: solved\nlength: 44\n");
+}
+
+/// `pdb build` output lines: key -> (heuristic, entries, crc32, path).
+fn build_lines(out: &Output) -> BTreeMap<String, (String, u64, String, String)> {
+    text(&out.stdout)
+        .lines()
+        .map(|line| {
+            let f: Vec<&str> = line.split('\t').collect();
+            assert_eq!(f.len(), 5, "{line}");
+            let entries = f[2].strip_suffix(" entries").unwrap().parse().unwrap();
+            let crc = f[3].strip_prefix("crc32 ").unwrap().to_string();
+            (
+                f[1].to_string(),
+                (f[0].to_string(), entries, crc, f[4].to_string()),
+            )
+        })
+        .collect()
+}
+
+// ---------------------------------------------------------------------------------------------
+// pdb build, list, verify, path
+
+/// `pdb build` writes one file per pattern, named by its key, whose entries are byte for byte the
+/// in-memory build and whose CRC-32 is the one printed; `list` and `verify` report them; a second
+/// build reads them instead of building; `--force` builds again, to the same bytes.
+#[test]
+fn pdb_build_writes_the_files_that_list_and_verify_report() {
+    let tmp = Tmp::new("build");
+    let cache = tmp.cache();
+    let out = idabench(
+        &tmp,
+        &[
+            "pdb",
+            "build",
+            "pdb-555+reflect",
+            "--goal",
+            "both",
+            "--pdb-dir",
+            s(&cache),
+        ],
+        0,
+    );
+    let lines = build_lines(&out);
+    let all: Vec<Pattern> = [true, false]
+        .into_iter()
+        .flat_map(|first| patterns(PDB_555, first))
+        .collect();
+    assert_eq!(lines.len(), 6, "{}", show(&out));
+    let mut expected_names = Vec::new();
+    for p in &all {
+        let (h, entries, crc, path) = &lines[&p.key()];
+        let file = file_of(&cache, p);
+        assert_eq!(h, "pdb-555+reflect");
+        assert_eq!(*entries, 524_160);
+        assert_eq!(path, s(&file));
+        let built = pattern::build(p, &|_| {});
+        assert!(entries_of(&file) == built, "{}: entries differ", p.key());
+        assert_eq!(*crc, format!("{:08x}", crc32fast::hash(&built)));
+        // Without --quiet, and not on a terminal: a line when each build starts.
+        stderr_has(&out, &format!("building {}: 524160 entries", p.key()));
+        expected_names.push(format!("{}.pdb", p.key()));
+    }
+    expected_names.sort();
+    // No temporary file left behind.
+    assert_eq!(names(&cache), expected_names);
+
+    let list = idabench(&tmp, &["pdb", "list", "--pdb-dir", s(&cache)], 0);
+    let list_text = text(&list.stdout);
+    let listed: Vec<&str> = list_text.lines().collect();
+    assert_eq!(listed.len(), 6, "{}", show(&list));
+    for p in &all {
+        assert!(
+            listed.contains(&format!("{}\t524160 entries\t0.5 MB", p.key()).as_str()),
+            "{}: {listed:?}",
+            p.key()
+        );
+    }
+
+    let verify = idabench(&tmp, &["pdb", "verify", "--pdb-dir", s(&cache)], 0);
+    for p in &all {
+        let crc = &lines[&p.key()].2;
+        stdout_has(
+            &verify,
+            &format!("ok\t{}\tcrc32 {crc}\n", s(&file_of(&cache, p))),
+        );
+    }
+    stdout_has(
+        &verify,
+        &format!("6 pattern database(s) in {} are sound", s(&cache)),
+    );
+
+    let before: Vec<Vec<u8>> = all
+        .iter()
+        .map(|p| fs::read(file_of(&cache, p)).unwrap())
+        .collect();
+    let again = idabench(
+        &tmp,
+        &[
+            "pdb",
+            "build",
+            "pdb-555",
+            "--goal",
+            "both",
+            "--pdb-dir",
+            s(&cache),
+        ],
+        0,
+    );
+    assert!(
+        !text(&again.stderr).contains("building"),
+        "{}",
+        show(&again)
+    );
+    let again_lines = build_lines(&again);
+    for p in &all {
+        assert_eq!(again_lines[&p.key()].2, lines[&p.key()].2);
+    }
+    let forced = idabench(
+        &tmp,
+        &["pdb", "build", "pdb-555", "--force", "--pdb-dir", s(&cache)],
+        0,
+    );
+    for (p, bytes) in all.iter().zip(&before) {
+        assert!(
+            fs::read(file_of(&cache, p)).unwrap() == *bytes,
+            "{}",
+            p.key()
+        );
+        if p.blank == 0 {
+            stderr_has(&forced, &format!("building {}", p.key()));
+        }
+    }
+}
+
+/// `pdb path` prints `--pdb-dir`, else `$XDG_CACHE_HOME/idabench`, else `$HOME/.cache/idabench`,
+/// else refuses (exit 2) asking for `--pdb-dir`; `list` of a directory with no databases says so.
+#[test]
+fn pdb_path_and_an_empty_list() {
+    let tmp = Tmp::new("path");
+    let cache = tmp.cache();
+    let out = idabench(&tmp, &["pdb", "path", "--pdb-dir", s(&cache)], 0);
+    assert_eq!(text(&out.stdout), format!("{}\n", s(&cache)));
+    let out = idabench(&tmp, &["pdb", "path"], 0);
+    assert_eq!(
+        text(&out.stdout),
+        format!("{}\n", s(&tmp.path().join("xdg").join("idabench")))
+    );
+    let mut c = command(&tmp, &["pdb", "path"]);
+    c.env("XDG_CACHE_HOME", "");
+    let out = expect(c, 0);
+    assert_eq!(
+        text(&out.stdout),
+        format!(
+            "{}\n",
+            s(&tmp.path().join("home").join(".cache").join("idabench"))
+        )
+    );
+    let mut c = command(&tmp, &["pdb", "path"]);
+    c.env_remove("XDG_CACHE_HOME").env_remove("HOME");
+    let out = expect(c, 2);
+    stderr_has(&out, "--pdb-dir");
+
+    let out = idabench(&tmp, &["pdb", "list", "--pdb-dir", s(&cache)], 0);
+    assert_eq!(
+        text(&out.stdout),
+        format!("no pattern databases in {}\n", s(&cache))
+    );
+    let out = idabench(&tmp, &["pdb", "verify", "--pdb-dir", s(&cache)], 0);
+    stdout_has(&out, "0 pattern database(s)");
+    assert!(!cache.exists(), "list and verify created the directory");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Damaged files
+
+/// Each kind of damage to one file of a good cache: `verify` exits 1 naming the file and what is
+/// wrong; `run` or `solve` says so on stderr and builds it again; `verify` then passes and the file
+/// is byte for byte the good one. With `--no-build` the damage is an error (exit 2) instead.
+#[test]
+fn damaged_databases_are_found_by_verify_and_rebuilt_by_run_and_solve() {
+    let tmp = Tmp::new("damage");
+    let cache = tmp.cache();
+    let c = s(&cache);
+    idabench(&tmp, &["pdb", "build", "pdb-555", "-q", "--pdb-dir", c], 0);
+    let ps = patterns(PDB_555, true);
+    let (victim, other) = (file_of(&cache, &ps[0]), file_of(&cache, &ps[1]));
+    let good = fs::read(&victim).unwrap();
+    let header = good.len() - 524_160;
+    let dataset = tmp.write("korf97.csv", &korf_csv(&[97]));
+
+    type Damage = fn(&[u8], &Path) -> Vec<u8>;
+    let cases: [(&str, Damage, &str, &str); 4] = [
+        (
+            "a flipped byte",
+            |g, _| {
+                let mut b = g.to_vec();
+                let at = b.len() - 1000;
+                b[at] ^= 0x04;
+                b
+            },
+            "corrupt: the entries' CRC-32 is",
+            "corrupt: the entries' CRC-32 is",
+        ),
+        (
+            "a truncated file",
+            |g, _| g[..g.len() - 4096].to_vec(),
+            "truncated or padded: 520064 bytes of entries, expected 524160",
+            "truncated or padded: 520064 bytes of entries, expected 524160",
+        ),
+        (
+            "another pattern's file",
+            |_, other| fs::read(other).unwrap(),
+            "its header is for tiles-4x4-blank0-3.6.7.10.11, not the table its name says",
+            "made for another table or version: pattern is 'tiles whose goal cells are 3 6 7 10 11'",
+        ),
+        (
+            "another format version",
+            |g, _| {
+                let h = String::from_utf8(g[..g.len() - 524_160].to_vec()).unwrap();
+                let h = h.replacen("\nformat: 1\n", "\nformat: 2\n", 1);
+                [h.as_bytes(), &g[g.len() - 524_160..]].concat()
+            },
+            "made for another table or version: format is '2', expected '1'",
+            "made for another table or version: format is '2', expected '1'",
+        ),
+    ];
+    assert!(good[..header].starts_with(b"idabench heuristic table\nformat: 1\n"));
+    for (k, (what, damage, verify_says, rebuild_says)) in cases.into_iter().enumerate() {
+        let bad = damage(&good, &other);
+        assert!(bad != good, "{what}: nothing damaged");
+        fs::write(&victim, &bad).unwrap();
+
+        let out = idabench(&tmp, &["pdb", "verify", "--pdb-dir", c], 1);
+        stdout_has(&out, &format!("bad\t{}\t{verify_says}", s(&victim)));
+        assert_eq!(text(&out.stdout).matches("ok\t").count(), 2, "{what}");
+        stderr_has(
+            &out,
+            &format!("1 of 3 pattern database(s) in {c} are damaged"),
+        );
+
+        let out = idabench(&tmp, &solve_97("pdb-555", c, &["--no-build"]), 2);
+        stderr_has(
+            &out,
+            &format!("pattern database {} in {c}: {rebuild_says}", ps[0].key()),
+        );
+        stderr_has(&out, "--no-build");
+        assert!(
+            fs::read(&victim).unwrap() == bad,
+            "{what}: --no-build changed the file"
+        );
+
+        // Half the cases through `solve`, half through `run`.
+        let out = if k % 2 == 0 {
+            let out = idabench(&tmp, &solve_97("pdb-555", c, &[]), 0);
+            solved_97(&out);
+            out
+        } else {
+            let reports = tmp.path().join("reports");
+            let name = format!("r{k}");
+            let args = [
+                "run",
+                &dataset,
+                "--heuristic",
+                "pdb-555",
+                "--pdb-dir",
+                c,
+                "--out",
+                s(&reports),
+                "--name",
+                &name,
+            ];
+            idabench(&tmp, &args, 0)
+        };
+        // One line: the file, what is wrong with it, and what is done about it.
+        let err = text(&out.stderr);
+        let line = err
+            .lines()
+            .find(|l| l.starts_with(&format!("{}: ", s(&victim))))
+            .unwrap_or_else(|| panic!("{what}: no line naming the file:\n{}", show(&out)));
+        assert!(line.contains(rebuild_says), "{what}: {line}");
+        assert!(line.ends_with(": building it again"), "{what}: {line}");
+        idabench(&tmp, &["pdb", "verify", "--pdb-dir", c], 0);
+        assert!(
+            fs::read(&victim).unwrap() == good,
+            "{what}: rebuilt differently"
+        );
+    }
+}
+
+/// `--no-build` and no database: exit 2, naming the database and the command that builds it;
+/// nothing is written, and `run` leaves no run directory.
+#[test]
+fn no_build_with_an_empty_cache_is_a_usage_error() {
+    let tmp = Tmp::new("nobuild");
+    let cache = tmp.cache();
+    let c = s(&cache);
+    let first = patterns(PDB_663, true)[0].key();
+    let out = idabench(&tmp, &solve_97("pdb-663", c, &["--no-build"]), 2);
+    for want in [
+        &format!("pattern database {first} in {c}: not built yet"),
+        "--no-build",
+        &format!("`idabench pdb build pdb-663 --pdb-dir {c}` builds it"),
+    ] {
+        stderr_has(&out, want);
+    }
+    let dataset = tmp.write("korf97.csv", &korf_csv(&[97]));
+    let reports = tmp.path().join("reports");
+    let args = [
+        "run",
+        &dataset,
+        "--heuristic",
+        "pdb-663+reflect",
+        "--pdb-dir",
+        c,
+        "--no-build",
+        "--out",
+        s(&reports),
+    ];
+    let out = idabench(&tmp, &args, 2);
+    stderr_has(
+        &out,
+        &format!("pattern database {first} in {c}: not built yet"),
+    );
+    stderr_has(
+        &out,
+        &format!("`idabench pdb build pdb-663+reflect --pdb-dir {c}` builds it"),
+    );
+    assert!(names(&cache).is_empty());
+    assert!(names(&reports).is_empty(), "{:?}", names(&reports));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Caches that cannot be written
+
+/// A cache directory the user may not write: exit 1 with a message naming it, never a panic, and
+/// nothing left in it. Root writes anyway, so the check is skipped there.
+#[test]
+fn a_read_only_cache_directory_is_a_runtime_error() {
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } == 0 {
+        eprintln!("skipped: root ignores directory permissions");
+        return;
+    }
+    let tmp = Tmp::new("readonly");
+    let cache = tmp.cache();
+    fs::create_dir(&cache).unwrap();
+    fs::set_permissions(&cache, std::os::unix::fs::PermissionsExt::from_mode(0o555)).unwrap();
+    let c = s(&cache);
+    let out = idabench(&tmp, &solve_97("pdb-555", c, &[]), 1);
+    stderr_has(&out, &format!("cannot write a pattern database into {c}"));
+    stderr_has(&out, "--pdb-dir");
+    let out = idabench(&tmp, &["pdb", "build", "pdb-555", "-q", "--pdb-dir", c], 1);
+    stderr_has(&out, &format!("cannot write a pattern database into {c}"));
+    let sub = cache.join("sub");
+    let out = idabench(
+        &tmp,
+        &["pdb", "build", "pdb-555", "-q", "--pdb-dir", s(&sub)],
+        1,
+    );
+    stderr_has(
+        &out,
+        &format!("cannot create the pattern database directory {}", s(&sub)),
+    );
+    assert!(names(&cache).is_empty(), "{:?}", names(&cache));
+}
+
+/// A cache directory on a full disk, as a file-size limit makes it (the write fails with EFBIG
+/// instead of ENOSPC, through the same path): exit 1 naming the directory, never a panic, and no
+/// file left behind, half-written or temporary. Works for root too.
+#[test]
+fn a_full_cache_directory_is_a_runtime_error() {
+    use std::os::unix::process::CommandExt;
+    let tmp = Tmp::new("full");
+    let cache = tmp.cache();
+    fs::create_dir(&cache).unwrap();
+    let c = s(&cache);
+    for args in [
+        solve_97("pdb-555", c, &[]),
+        vec!["pdb", "build", "pdb-555", "-q", "--pdb-dir", c],
+    ] {
+        let mut cmd = command(&tmp, &args);
+        // SAFETY: only async-signal-safe calls between fork and exec.
+        unsafe {
+            cmd.pre_exec(|| {
+                let limit = libc::rlimit {
+                    rlim_cur: 100_000,
+                    rlim_max: 100_000,
+                };
+                if libc::setrlimit(libc::RLIMIT_FSIZE, &limit) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                // Else the kernel kills the writer instead of failing the write.
+                libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+                Ok(())
+            });
+        }
+        let out = expect(cmd, 1);
+        stderr_has(&out, &format!("cannot write a pattern database into {c}"));
+        stderr_has(&out, "File too large");
+        assert!(names(&cache).is_empty(), "{:?}", names(&cache));
+    }
+}
+
+/// `--pdb-dir` naming a regular file: every command that needs the directory exits 1 naming it.
+#[test]
+fn a_cache_path_that_is_a_file_is_a_runtime_error() {
+    let tmp = Tmp::new("file");
+    let file = tmp.path().join("not-a-dir");
+    fs::write(&file, "x").unwrap();
+    let f = s(&file);
+    let out = idabench(&tmp, &solve_97("pdb-555", f, &[]), 1);
+    stderr_has(
+        &out,
+        &format!("cannot create the pattern database directory {f}"),
+    );
+    let out = idabench(&tmp, &["pdb", "build", "pdb-555", "-q", "--pdb-dir", f], 1);
+    stderr_has(
+        &out,
+        &format!("cannot create the pattern database directory {f}"),
+    );
+    for sub in ["list", "verify"] {
+        let out = idabench(&tmp, &["pdb", sub, "--pdb-dir", f], 1);
+        stderr_has(&out, &format!("{f}: Not a directory"));
+    }
+    assert_eq!(fs::read(&file).unwrap(), b"x");
+}
+
+/// Two `pdb build` processes writing the same databases at once both succeed and leave sound
+/// files, the in-memory build's bytes, and no temporary file.
+#[test]
+fn two_builders_at_once_leave_sound_files() {
+    let tmp = Tmp::new("race");
+    let cache = tmp.cache();
+    let c = s(&cache);
+    let args = ["pdb", "build", "pdb-555", "-q", "--pdb-dir", c];
+    let children: Vec<_> = (0..2)
+        .map(|_| {
+            command(&tmp, &args)
+                .stdout(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    let outs: Vec<Output> = children
+        .into_iter()
+        .map(|child| child.wait_with_output().unwrap())
+        .collect();
+    for out in &outs {
+        assert_eq!(out.status.code(), Some(0), "{}", show(out));
+    }
+    assert_eq!(build_lines(&outs[0]), build_lines(&outs[1]));
+    let ps = patterns(PDB_555, true);
+    let mut want: Vec<String> = ps.iter().map(|p| format!("{}.pdb", p.key())).collect();
+    want.sort();
+    assert_eq!(names(&cache), want);
+    for p in &ps {
+        assert!(entries_of(&file_of(&cache, p)) == pattern::build(p, &|_| {}));
+    }
+    idabench(&tmp, &["pdb", "verify", "--pdb-dir", c], 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Boards and goals without databases
+
+/// A database heuristic on a board or goal it has no databases for is a usage error (exit 2) that
+/// says which boards and goals work, before anything is built or any run directory made.
+#[test]
+fn unfit_boards_and_goals_are_usage_errors_naming_what_works() {
+    let tmp = Tmp::new("unfit");
+    let cache = tmp.cache();
+    let c = s(&cache);
+    let reports = tmp.path().join("reports");
+    let eight = tmp.write(
+        "eight.csv",
+        "id,domain,size,start,goal,optimal\ne,tiles,3x3,1 2 3 4 5 6 7 0 8,,1\n",
+    );
+    let run = |dataset: &str, h: &str| {
+        let args = [
+            "run",
+            dataset,
+            "--heuristic",
+            h,
+            "--pdb-dir",
+            c,
+            "--out",
+            s(&reports),
+        ];
+        idabench(&tmp, &args, 2)
+    };
+    let out = run(&eight, "pdb-663");
+    stderr_has(
+        &out,
+        "the 6-6-3 pattern databases are for 4x4 boards, not 3x3",
+    );
+    let middle = "1 2 3 4 5 0 6 7 8 9 10 11 12 13 14 15";
+    let fifteen = tmp.write(
+        "middle.csv",
+        &format!("id,domain,size,start,goal\nm,tiles,4x4,1 2 3 4 0 5 6 7 8 9 10 11 12 13 14 15,{middle}\n"),
+    );
+    let goals = "need a goal with the blank first (0 1 2 ... 15) or last (1 2 ... 15 0)";
+    let out = run(&fifteen, "pdb-555+reflect");
+    stderr_has(&out, goals);
+    stderr_has(&out, "this goal has the blank on cell 5");
+    let out = idabench(
+        &tmp,
+        &[
+            "solve",
+            "--size",
+            "4x4",
+            "--start",
+            "1 2 3 4 0 5 6 7 8 9 10 11 12 13 14 15",
+            "--goal",
+            middle,
+            "--heuristic",
+            "pdb-663",
+            "--pdb-dir",
+            c,
+        ],
+        2,
+    );
+    stderr_has(&out, goals);
+    let out = idabench(&tmp, &solve_97("pdb-6666", c, &[]), 2);
+    stderr_has(&out, "are for 5x5 boards, not 4x4");
+    let out = idabench(&tmp, &["pdb", "build", "manhattan", "--pdb-dir", c], 2);
+    stderr_has(
+        &out,
+        "'manhattan' is not a pattern-database heuristic: expected one of pdb-555",
+    );
+    assert!(!cache.exists(), "a cache was made: {:?}", names(&cache));
+    assert!(names(&reports).is_empty(), "{:?}", names(&reports));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Runs
+
+/// runs.csv as (instance, variant) -> the named columns.
+fn rows(dir: &Path, columns: &[&str]) -> BTreeMap<(String, String), Vec<String>> {
+    let mut r = csv::Reader::from_path(dir.join("runs.csv")).unwrap();
+    let header = r.headers().unwrap().clone();
+    let col = |name: &str| header.iter().position(|h| h == name).unwrap();
+    r.records()
+        .map(|rec| {
+            let rec = rec.unwrap();
+            (
+                (
+                    rec[col("instance")].to_string(),
+                    rec[col("variant")].to_string(),
+                ),
+                columns.iter().map(|c| rec[col(c)].to_string()).collect(),
+            )
+        })
+        .collect()
+}
+
+/// Eight of Korf's instances with pdb-663 and pdb-663+reflect, read from a cache `pdb build` made:
+/// every job solved at the optimal length, with the same node counts, iterations and paths at
+/// `--jobs 1` and `--jobs 2`; each run's manifest lists the three databases with the names,
+/// sizes, checksums and files `pdb build` printed.
+#[test]
+fn database_runs_are_deterministic_and_their_manifest_names_the_databases() {
+    let tmp = Tmp::new("runs");
+    let cache = tmp.cache();
+    let c = s(&cache);
+    let built = build_lines(&idabench(
+        &tmp,
+        &["pdb", "build", "pdb-663", "-q", "--pdb-dir", c],
+        0,
+    ));
+    assert_eq!(built.len(), 3);
+    let ids = [97, 42, 47, 93, 79, 9, 31, 74];
+    let dataset = tmp.write("korf8.csv", &korf_csv(&ids));
+    let reports = tmp.path().join("reports");
+    let columns = [
+        "status",
+        "length",
+        "optimal",
+        "nodes_generated",
+        "nodes_expanded",
+        "iterations",
+        "initial_h",
+        "path",
+    ];
+    let mut results = Vec::new();
+    for jobs in ["1", "2"] {
+        let name = format!("jobs{jobs}");
+        let args = [
+            "run",
+            &dataset,
+            "--heuristic",
+            "pdb-663,pdb-663+reflect",
+            "--jobs",
+            jobs,
+            "--pdb-dir",
+            c,
+            "--out",
+            s(&reports),
+            "--name",
+            &name,
+        ];
+        let out = idabench(&tmp, &args, 0);
+        // Read from the cache, not built again.
+        assert!(!text(&out.stderr).contains("building"), "{}", show(&out));
+        let dir = reports.join(&name);
+        let manifest: serde_json::Value =
+            serde_json::from_str(&fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap();
+        let listed = manifest["pattern_databases"].as_array().unwrap();
+        assert_eq!(listed.len(), 3, "{listed:?}");
+        for db in listed {
+            let name = db["name"].as_str().unwrap();
+            let (_, entries, crc, path) = &built[name];
+            assert_eq!(db["entries"].as_u64(), Some(*entries), "{name}");
+            assert_eq!(db["crc32"].as_str(), Some(crc.as_str()), "{name}");
+            assert_eq!(db["file"].as_str(), Some(path.as_str()), "{name}");
+        }
+        let rows = rows(&dir, &columns);
+        assert_eq!(rows.len(), ids.len() * 2);
+        for ((instance, variant), r) in &rows {
+            assert_eq!(r[0], "solved", "{instance} {variant}");
+            assert_eq!(r[1], r[2], "{instance} {variant}: length against optimal");
+        }
+        results.push(rows);
+    }
+    assert_eq!(results[0], results[1], "--jobs 1 against --jobs 2");
+}
