@@ -43,6 +43,7 @@ pub fn prepare<'a>(
             options = Some(store::Options {
                 dir: dir(&args.dir)?,
                 build: !args.no_build,
+                rebuild: false,
                 quiet,
             });
         }
@@ -115,6 +116,7 @@ fn build(args: &PdbBuildArgs, stdout: &mut dyn Write) -> Result<Done, Error> {
     let options = store::Options {
         dir: dir.clone(),
         build: true,
+        rebuild: args.force,
         quiet: args.quiet,
     };
     let mut done: Vec<String> = Vec::new();
@@ -135,10 +137,7 @@ fn build(args: &PdbBuildArgs, stdout: &mut dyn Write) -> Result<Done, Error> {
                 }
                 done.push(key);
                 let path = dir.join(format!("{}.{EXTENSION}", pattern.key()));
-                if args.force && path.exists() {
-                    std::fs::remove_file(&path).map_err(|e| Error::io(&path, e))?;
-                }
-                let info = store::prepare(&pattern, &options).map_err(|e| match e {
+                let info = store::ensure(&pattern, &options).map_err(|e| match e {
                     StoreError::Missing(m) | StoreError::Io(m) => Error::runtime(m),
                 })?;
                 out(
@@ -173,6 +172,23 @@ fn files(dir: &Path) -> Result<Vec<PathBuf>, Error> {
     Ok(files)
 }
 
+/// Files a build left behind when it was killed (see `store`'s temporary names).
+fn unfinished(dir: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut found: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with(".building-") && n.ends_with(".tmp"))
+        })
+        .collect();
+    found.sort();
+    found
+}
+
 /// The pattern a file's header describes, if it is one.
 fn pattern_of(path: &Path) -> Result<Pattern, Unusable> {
     let (fields, _) = store::read_header(path)?;
@@ -183,6 +199,17 @@ fn pattern_of(path: &Path) -> Result<Pattern, Unusable> {
 
 fn list(dir: &Path, stdout: &mut dyn Write) -> Result<Done, Error> {
     let files = files(dir)?;
+    for path in unfinished(dir) {
+        let bytes = std::fs::metadata(&path).map_or(0, |m| m.len());
+        out(
+            stdout,
+            &format!(
+                "{}\tan unfinished build ({:.1} MB): delete it unless a build is running\n",
+                path.display(),
+                bytes as f64 / 1e6
+            ),
+        )?;
+    }
     if files.is_empty() {
         out(
             stdout,

@@ -41,6 +41,8 @@ pub struct Options {
     pub dir: PathBuf,
     /// Build a missing or wrong table; false: such a table is an error.
     pub build: bool,
+    /// Build even a sound one (`pdb build --force`).
+    pub rebuild: bool,
     pub quiet: bool,
 }
 
@@ -118,11 +120,38 @@ pub fn prepare(spec: &dyn Spec, options: &Options) -> Result<TableInfo, StoreErr
     if let Some(h) = lock().get(&key) {
         return Ok(h.info.clone());
     }
+    let (table, info) = obtain(spec, options)?;
+    let table: &'static [u8] = Box::leak(table.into_boxed_slice());
+    lock().insert(
+        key,
+        Held {
+            table,
+            info: info.clone(),
+        },
+    );
+    Ok(info)
+}
+
+/// Makes sure the file of `spec` is there and sound, as `prepare` does, without keeping the
+/// table in memory (`pdb build`: one table at a time).
+pub fn ensure(spec: &dyn Spec, options: &Options) -> Result<TableInfo, StoreError> {
+    obtain(spec, options).map(|(_, info)| info)
+}
+
+/// The table of `spec` from its file or, when that is missing or wrong (or `options.rebuild`),
+/// built and written.
+fn obtain(spec: &dyn Spec, options: &Options) -> Result<(Vec<u8>, TableInfo), StoreError> {
+    let key = spec.key();
     let path = options.dir.join(format!("{key}.{EXTENSION}"));
-    let (table, info) = match read(spec, &path) {
+    let found = if options.rebuild {
+        Err(Unusable::Missing)
+    } else {
+        read(spec, &path)
+    };
+    match found {
         Ok((table, crc)) => {
             let info = info_of(&key, &table, crc, &path);
-            (table, info)
+            Ok((table, info))
         }
         Err(why) => {
             if !options.build {
@@ -138,20 +167,12 @@ pub fn prepare(spec: &dyn Spec, options: &Options) -> Result<TableInfo, StoreErr
             }
             let table = build_with_progress(spec, options.quiet);
             let crc = crc32fast::hash(&table);
+            // Renamed over the old file, if any: a failed rebuild leaves it in place.
             write(spec, &table, crc, file, &options.dir, &path)?;
             let info = info_of(&key, &table, crc, &path);
-            (table, info)
+            Ok((table, info))
         }
-    };
-    let table: &'static [u8] = Box::leak(table.into_boxed_slice());
-    lock().insert(
-        key,
-        Held {
-            table,
-            info: info.clone(),
-        },
-    );
-    Ok(info)
+    }
 }
 
 fn info_of(key: &str, table: &[u8], crc: u32, path: &Path) -> TableInfo {
@@ -281,7 +302,9 @@ fn read(spec: &dyn Spec, path: &Path) -> Result<(Vec<u8>, u32), Unusable> {
     }
     let crc = crc_field.ok_or_else(|| Unusable::Header("its header lacks 'crc32'".into()))?;
     let size = spec.entries();
-    let mut table = Vec::with_capacity(size as usize);
+    // Not more than the file holds: a header cannot make this ask for gigabytes.
+    let on_disk = reader.get_ref().metadata().map_or(0, |m| m.len());
+    let mut table = Vec::with_capacity(size.min(on_disk) as usize);
     // One byte past the end, to tell a padded file from a complete one.
     (&mut reader)
         .take(size + 1)
@@ -404,11 +427,4 @@ fn build_with_progress(spec: &dyn Spec, quiet: bool) -> Vec<u8> {
 /// A line for the person at the terminal: a full or closed stderr must not stop the work.
 fn note(text: &str) {
     let _ = writeln!(io::stderr(), "{text}");
-}
-
-/// Every table the process holds, by name.
-pub fn held_tables() -> Vec<TableInfo> {
-    let mut all: Vec<TableInfo> = lock().values().map(|h| h.info.clone()).collect();
-    all.sort_by(|a, b| a.name.cmp(&b.name));
-    all
 }

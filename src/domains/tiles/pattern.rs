@@ -40,8 +40,8 @@ pub struct Pattern {
 
 impl Pattern {
     pub fn new(width: usize, height: usize, blank: usize, cells: &[u8]) -> Result<Pattern, String> {
-        let n = width * height;
-        if n > MAX_CELLS {
+        let n = width.saturating_mul(height);
+        if n > MAX_CELLS || width == 0 || height == 0 {
             return Err(format!(
                 "a pattern database needs a board of at most {MAX_CELLS} cells, not {width}x{height}"
             ));
