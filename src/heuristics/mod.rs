@@ -1,7 +1,7 @@
 //! Heuristic tables built once per (domain tables, heuristic) and shared read-only by every worker.
 //!
-//! A heuristic that needs a table (Manhattan's distances, linear conflict's line penalties, and
-//! the pattern databases to come) asks `shared` for it: the first job builds it, every later job of
+//! A heuristic that needs a table (Manhattan's distances, linear conflict's line penalties, the
+//! pattern-database heuristic over its databases) asks `shared` for it: the first job builds it, every later job of
 //! any thread gets the same table. Keys are the identity of the domain's tables (one `Arc` per
 //! size and goal in the whole process, see `Family::instance`) and the heuristic's name; the entry
 //! keeps that `Arc` alive, so an address is never reused for other tables while it is a key.
@@ -37,8 +37,8 @@ thread_local! {
 /// The table of heuristic `name` for `domain`, built by `build` the first time it is asked for.
 ///
 /// Building holds the registry's lock, so two workers never build the same table twice; the tables
-/// here take milliseconds. (Pattern databases, which take minutes, will be built before a run
-/// starts.)
+/// here take milliseconds. (Pattern databases, which take minutes, are read or built by `store`
+/// before a run starts; the heuristic built here only points into them.)
 pub fn shared<D, T>(domain: &Arc<D>, name: &'static str, build: impl FnOnce(&D) -> T) -> &'static T
 where
     D: Send + Sync + 'static,
