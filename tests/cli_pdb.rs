@@ -8,6 +8,11 @@
 //! point there too, so that nothing touches the user's cache. Only the 5-5-5 and 6-6-3 databases
 //! are built. Nothing here asserts on a time.
 
+#[path = "common/korf.rs"]
+mod korf;
+
+use korf::korf100;
+
 use idabench::domains::tiles::pattern::{self, Pattern};
 use idabench::domains::tiles::pdb::{Partition, PDB_555, PDB_663};
 use idabench::domains::tiles::Tiles;
@@ -164,27 +169,11 @@ fn entries_of(path: &Path) -> Vec<u8> {
     bytes[end + 2..].to_vec()
 }
 
-/// Korf's instances (id, start, optimal) with the given ids, from the bundled dataset.
-fn korf(ids: &[u32]) -> Vec<(u32, String, u32)> {
-    include_str!("../datasets/korf100.csv")
-        .lines()
-        .skip(1)
-        .map(|line| {
-            let f: Vec<&str> = line.split(',').collect();
-            (
-                f[0].parse().unwrap(),
-                f[3].to_string(),
-                f[5].parse().unwrap(),
-            )
-        })
-        .filter(|(id, _, _)| ids.contains(id))
-        .collect()
-}
-
 /// A dataset of Korf's instances `ids`.
 fn korf_csv(ids: &[u32]) -> String {
     let mut out = String::from("id,domain,size,start,goal,optimal\n");
-    for (id, start, optimal) in korf(ids) {
+    for k in korf100().iter().filter(|k| ids.contains(&k.id)) {
+        let (id, start, optimal) = (k.id, k.tokens, k.optimal);
         out.push_str(&format!("k{id},tiles,4x4,{start},{KORF_GOAL},{optimal}\n"));
     }
     out

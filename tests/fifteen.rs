@@ -1,5 +1,10 @@
 //! The 15-puzzle: Korf's 1985 node counts, the seed's four cases, every variant on easy states.
 
+#[path = "common/korf.rs"]
+mod korf;
+
+use korf::korf100;
+
 use idabench::domains::tiles::{self, LinearConflict, Manhattan, Misplaced, Tiles};
 use idabench::domains::{DomainKind, HeuristicKind, Puzzle};
 use idabench::record::Status;
@@ -14,23 +19,6 @@ fn length(r: &SearchResult<u8>) -> u32 {
     }
 }
 
-/// (id, start, optimal length, Korf's nodes generated) from the bundled dataset.
-fn korf100() -> Vec<(u32, Vec<u8>, u32, u64)> {
-    let text = include_str!("../datasets/korf100.csv");
-    text.lines()
-        .skip(1)
-        .map(|line| {
-            let f: Vec<&str> = line.split(',').collect();
-            (
-                f[0].parse().unwrap(),
-                tiles::parse_permutation(f[3], 16).unwrap(),
-                f[5].parse().unwrap(),
-                f[6].parse().unwrap(),
-            )
-        })
-        .collect()
-}
-
 /// Manhattan, first solution, moves up/left/right/down, no parent regeneration: Korf's own
 /// search, whose counts (nodes generated, the start included) were published in 1985.
 #[test]
@@ -42,7 +30,8 @@ fn korf_1985_node_counts_on_the_ten_easiest() {
     let all = korf100();
     assert_eq!(all.len(), 100);
     for id in easy {
-        let (_, start, optimal, nodes) = all.iter().find(|r| r.0 == id).unwrap();
+        let k = all.iter().find(|k| k.id == id).unwrap();
+        let (start, optimal, nodes) = (&k.start, &k.optimal, &k.korf1985_nodes);
         let s = d.state(start).unwrap();
         for step in [Step::Two, Step::Next] {
             let v = Variant {
@@ -156,7 +145,7 @@ fn limits_stop_the_search_with_the_counts_reached() {
     let goal: Vec<u8> = (0..16).collect();
     let d = Tiles::new(4, 4, &goal).unwrap();
     let manhattan = Manhattan::new(&d);
-    let (_, start, _, _) = korf100().into_iter().find(|r| r.0 == 1).unwrap();
+    let start = korf100().into_iter().find(|k| k.id == 1).unwrap().start;
     let s = d.state(&start).unwrap();
     let v = Variant {
         step: Step::Next,

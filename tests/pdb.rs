@@ -8,6 +8,14 @@
 //! Only 3x3, 2x4, 4x2, 2x3 boards and the 5-5-5 and 6-6-3 databases are built here: the larger
 //! ones take minutes. Nothing here asserts on a time.
 
+#[path = "common/korf.rs"]
+mod korf;
+#[path = "common/oracle.rs"]
+mod oracle;
+
+use korf::{korf100, Korf};
+use oracle::neighbours;
+
 use idabench::domains::tiles::pattern::{self, Pattern, UNREACHED};
 use idabench::domains::tiles::pdb::{Partition, PatternDbs, PDB_555, PDB_663, PDB_6666, PDB_78};
 use idabench::domains::tiles::{self, FixedTiles, Grid, Manhattan, TileState, Tiles};
@@ -49,43 +57,8 @@ fn estimate<G: Grid, H: Heuristic<G>>(d: &G, h: &H, s: &G::State) -> u32 {
     h.estimate(h.init(d, s))
 }
 
-/// (id, start, optimal length) of Korf's 100, from the bundled dataset.
-fn korf100() -> Vec<(u32, Vec<u8>, u32)> {
-    include_str!("../datasets/korf100.csv")
-        .lines()
-        .skip(1)
-        .map(|line| {
-            let f: Vec<&str> = line.split(',').collect();
-            (
-                f[0].parse().unwrap(),
-                tiles::parse_permutation(f[3], 16).unwrap(),
-                f[5].parse().unwrap(),
-            )
-        })
-        .collect()
-}
-
 fn korf_goal() -> Vec<u8> {
     (0..16).collect()
-}
-
-/// The cells next to `cell` on a `w` x `h` board.
-fn neighbours(w: usize, h: usize, cell: usize) -> Vec<usize> {
-    let (r, c) = (cell / w, cell % w);
-    let mut out = Vec::new();
-    if r > 0 {
-        out.push(cell - w);
-    }
-    if c > 0 {
-        out.push(cell - 1);
-    }
-    if c + 1 < w {
-        out.push(cell + 1);
-    }
-    if r + 1 < h {
-        out.push(cell + w);
-    }
-    out
 }
 
 /// The cell `cell` becomes when a square board of side `w` is reflected about its main diagonal.
@@ -643,7 +616,7 @@ fn fifteen_puzzle_estimates_lie_between_manhattan_and_the_optimum() {
     let mut sums = [0u32; 5];
     for (k, tiles) in korf
         .iter()
-        .map(|(_, t, _)| t)
+        .map(|k| &k.start)
         .chain(random.iter())
         .enumerate()
     {
@@ -661,7 +634,7 @@ fn fifteen_puzzle_estimates_lie_between_manhattan_and_the_optimum() {
         assert!(last.is_solvable(&t));
         assert_eq!(estimate(&last, &turned[0], &t), direct[0], "{tiles:?}");
         assert_eq!(estimate(&last, &turned[1], &t), both[0], "{tiles:?}");
-        if let Some((id, _, optimal)) = korf.get(k) {
+        if let Some(Korf { id, optimal, .. }) = korf.get(k) {
             for h in direct.iter().chain(&both) {
                 assert!(h <= optimal, "#{id}: h {h} > optimal {optimal}");
             }
@@ -702,14 +675,18 @@ fn korf_100_with_pdb_663_have_their_optimal_lengths() {
     let goal = korf_goal();
     let nodes: u64 = korf100()
         .par_iter()
-        .map(|(id, start, optimal)| {
-            let a = solve(&puzzle(start, &goal), &spec("pdb-663"), Limits::default()).unwrap();
-            assert_eq!(a.status, Status::Solved, "#{id}");
-            assert_eq!(a.length, Some(*optimal), "#{id}");
-            assert!(a.optimal_guaranteed, "#{id}");
-            assert!(a.stats.initial_h <= *optimal, "#{id}");
-            a.stats.generated
-        })
+        .map(
+            |Korf {
+                 id, start, optimal, ..
+             }| {
+                let a = solve(&puzzle(start, &goal), &spec("pdb-663"), Limits::default()).unwrap();
+                assert_eq!(a.status, Status::Solved, "#{id}");
+                assert_eq!(a.length, Some(*optimal), "#{id}");
+                assert!(a.optimal_guaranteed, "#{id}");
+                assert!(a.stats.initial_h <= *optimal, "#{id}");
+                a.stats.generated
+            },
+        )
         .sum();
     assert_eq!(nodes, 181_599_870);
 }
@@ -746,7 +723,8 @@ fn both_kernels_and_both_boards_search_the_same_tree() {
             "pdb-663"
         };
         for id in [97, 42, 47, 93, 79, 9] {
-            let (_, tiles, optimal) = korf.iter().find(|r| r.0 == id).unwrap();
+            let k = korf.iter().find(|k| k.id == id).unwrap();
+            let (tiles, optimal) = (&k.start, &k.optimal);
             let s = d.state(tiles).unwrap();
             let fs = fixed.state(&s);
             let general = ida_star(&d, &h, &s, variant(), Limits::default());
@@ -781,7 +759,8 @@ fn renamed_and_turned_goals_find_the_optimal_lengths() {
     let korf = korf100();
     let last = tiles::default_goal(16);
     for id in [97, 42, 47, 93, 79, 9, 12, 55] {
-        let (_, tiles, optimal) = korf.iter().find(|r| r.0 == id).unwrap();
+        let k = korf.iter().find(|k| k.id == id).unwrap();
+        let (tiles, optimal) = (&k.start, &k.optimal);
         for h in ["pdb-555", "pdb-555+reflect", "pdb-663"] {
             let plain = solve(&puzzle(tiles, &korf_goal()), &spec(h), Limits::default()).unwrap();
             let renamed = solve(

@@ -7,42 +7,10 @@ use idabench::rng::Rng;
 use idabench::search::{
     ida_star, ida_star_fixed, Domain, Heuristic, Limits, Outcome, SearchResult, Step, Variant, Zero,
 };
-use std::collections::{HashMap, VecDeque};
+#[path = "common/oracle.rs"]
+mod oracle;
 
-/// Distances to `goal` of every state reachable from it, by BFS over plain vectors: swaps of the
-/// blank with a neighbour, written here without any of the library's tables.
-fn bfs(width: usize, height: usize, goal: &[u8]) -> HashMap<Vec<u8>, u32> {
-    let mut dist = HashMap::new();
-    dist.insert(goal.to_vec(), 0);
-    let mut queue = VecDeque::from([goal.to_vec()]);
-    while let Some(s) = queue.pop_front() {
-        let d = dist[&s];
-        let b = s.iter().position(|&t| t == 0).unwrap();
-        let (r, c) = (b / width, b % width);
-        let mut next = Vec::new();
-        if r > 0 {
-            next.push(b - width);
-        }
-        if r + 1 < height {
-            next.push(b + width);
-        }
-        if c > 0 {
-            next.push(b - 1);
-        }
-        if c + 1 < width {
-            next.push(b + 1);
-        }
-        for nb in next {
-            let mut t = s.clone();
-            t.swap(b, nb);
-            if !dist.contains_key(&t) {
-                dist.insert(t.clone(), d + 1);
-                queue.push_back(t);
-            }
-        }
-    }
-    dist
-}
+use oracle::bfs;
 
 fn solve<H: Heuristic<Tiles>>(d: &Tiles, h: &H, s: &TileState, v: Variant) -> SearchResult<u8> {
     ida_star(d, h, s, v, Limits::default())

@@ -4,6 +4,14 @@
 //! incremental value against the one from scratch; Korf's first ten 15-puzzles solved optimally;
 //! the 5x5 board's fixed-size kernel against the general one; boards over 5x5 refused.
 
+#[path = "common/korf.rs"]
+mod korf;
+#[path = "common/oracle.rs"]
+mod oracle;
+
+use korf::korf100;
+use oracle::bfs;
+
 use idabench::domains::tiles::{FixedTiles, Grid, Manhattan, Tiles, WalkingDistance};
 use idabench::domains::{DomainKind, HeuristicKind, Puzzle};
 use idabench::record::Status;
@@ -13,40 +21,6 @@ use idabench::search::{
 };
 use idabench::solve::{solve, Spec};
 use std::collections::{HashMap, VecDeque};
-
-/// Distances to `goal` of every state reachable from it (tiles row-major, 0 = blank), by BFS over
-/// plain vectors.
-fn bfs(width: usize, height: usize, goal: &[u8]) -> HashMap<Vec<u8>, u32> {
-    let mut dist = HashMap::from([(goal.to_vec(), 0)]);
-    let mut queue = VecDeque::from([goal.to_vec()]);
-    while let Some(s) = queue.pop_front() {
-        let d = dist[&s];
-        let b = s.iter().position(|&t| t == 0).unwrap();
-        let (r, c) = (b / width, b % width);
-        let mut next = Vec::new();
-        if r > 0 {
-            next.push(b - width);
-        }
-        if r + 1 < height {
-            next.push(b + width);
-        }
-        if c > 0 {
-            next.push(b - 1);
-        }
-        if c + 1 < width {
-            next.push(b + 1);
-        }
-        for nb in next {
-            let mut t = s.clone();
-            t.swap(b, nb);
-            if !dist.contains_key(&t) {
-                dist.insert(t.clone(), d + 1);
-                queue.push_back(t);
-            }
-        }
-    }
-    dist
-}
 
 /// One direction of the relaxation, by its definition: `line(cell)` is a cell's row (or column)
 /// among `lines`; a state is, for each line, how many tiles it holds of each goal line, and the
@@ -269,18 +243,18 @@ fn the_five_by_five_kernels_agree() {
 /// Korf's 100, #1 to #10, through `solve` (the fixed-size 4x4 board): the published lengths.
 #[test]
 fn korf_first_ten_optimal() {
-    let text = include_str!("../datasets/korf100.csv");
-    for line in text.lines().skip(1).take(10) {
-        let f: Vec<&str> = line.split(',').collect();
-        let puzzle = Puzzle::fixed(DomainKind::Tiles, f[2], f[3], Some(f[4])).unwrap();
+    let goal: Vec<String> = (0..16).map(|t| t.to_string()).collect();
+    for k in korf100().iter().take(10) {
+        let puzzle =
+            Puzzle::fixed(DomainKind::Tiles, "4x4", k.tokens, Some(&goal.join(" "))).unwrap();
         let spec = Spec {
             heuristic: HeuristicKind::parse("walking-distance").unwrap(),
             step: Step::Next,
             reverse_pruning: true,
         };
         let a = solve(&puzzle, &spec, Limits::default()).unwrap();
-        assert_eq!(a.status, Status::Solved, "#{}", f[0]);
-        assert_eq!(a.length, Some(f[5].parse().unwrap()), "#{}", f[0]);
+        assert_eq!(a.status, Status::Solved, "#{}", k.id);
+        assert_eq!(a.length, Some(k.optimal), "#{}", k.id);
     }
 }
 
