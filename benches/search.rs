@@ -215,6 +215,7 @@ fn harness_overhead(c: &mut Criterion) {
         jobs: 1,
         max_nodes: None,
         time_limit: None,
+        split: None,
         quiet: true,
         cancel: &cancel,
     };

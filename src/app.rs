@@ -2,6 +2,7 @@
 //! (`run` is the run module's); `solve`'s output.
 
 use crate::atomic::{self, Failure};
+use crate::batch;
 use crate::cli::{
     Cli, Command, CompareArgs, CompareFormat, Format, GenerateArgs, LimitArgs, OnOff, SolveArgs,
 };
@@ -14,7 +15,7 @@ use crate::judge;
 use crate::pdb;
 use crate::run;
 use crate::search::Limits;
-use crate::solve::{self, Spec};
+use crate::solve::Spec;
 use crate::text::{self, shorten};
 use serde_json::json;
 use std::io::Write;
@@ -72,7 +73,15 @@ fn solve_one(args: SolveArgs) -> Result<Done, Error> {
     if kind.accepts(spec.heuristic) {
         pdb::prepare([(&puzzle, spec.heuristic)], &args.tables, false)?;
     }
-    let a = solve::solve(&puzzle, &spec, limits(&args.limits)).map_err(Error::input)?;
+    let threads = args.jobs.map_or_else(crate::run::cores, usize::from);
+    let a = batch::solve_alone(
+        &puzzle,
+        &spec,
+        limits(&args.limits),
+        args.split.split.0,
+        threads,
+    )
+    .map_err(Error::input)?;
     let st = &a.stats;
     match args.format {
         Format::Text => {

@@ -3,15 +3,17 @@
 //! that knows rayon and indicatif.
 
 use crate::dataset::{Dataset, Instance};
+use crate::domains::Puzzle;
 use crate::error::Error;
 use crate::record::{on_off, Record, Status};
-use crate::search::Limits;
-use crate::solve::{self, Answer, Spec};
+use crate::search::{Helpers, Limits, Split, SplitDepth};
+use crate::solve::{self, thread_cpu_time, Answer, Spec};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::borrow::Cow;
+use std::cell::Cell;
 use std::io::{IsTerminal, Write};
 use std::panic::{self, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -33,6 +35,8 @@ pub struct BatchOptions<'a> {
     pub jobs: usize,
     pub max_nodes: Option<u64>,
     pub time_limit: Option<Duration>,
+    /// Where a job's large iterations are cut for the workers to share (`None`: never).
+    pub split: Option<SplitDepth>,
     /// No progress output at all.
     pub quiet: bool,
     /// Set from outside (Ctrl-C): running searches stop, queued jobs are skipped.
@@ -179,10 +183,97 @@ fn run_job<'a>(job: &Job<'a>, opts: &BatchOptions<'_>) -> Option<JobRecord<'a>> 
         max_time: opts.time_limit,
         max_depth: None,
         cancel: Some(opts.cancel),
+        split: None,
     };
     guarded(job, || {
-        solve::solve(&job.instance.puzzle, &job.spec, limits)
+        solve_shared(&job.instance.puzzle, &job.spec, limits, opts.split)
     })
+}
+
+/// Solves one puzzle on `threads` threads of its own: `split` cuts its large iterations for them.
+pub fn solve_alone(
+    puzzle: &Puzzle,
+    spec: &Spec,
+    limits: Limits<'_>,
+    split: Option<SplitDepth>,
+    threads: usize,
+) -> Result<Answer, String> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.max(1))
+        .build()
+        .map_err(|e| format!("cannot start {threads} thread(s): {e}"))?;
+    pool.install(|| solve_shared(puzzle, spec, limits, split))
+}
+
+/// Solves one puzzle on the current rayon worker, lending its split iterations' subtrees to the
+/// pool's other workers whenever they are free. The answer's CPU time is the job's on every
+/// thread: this one's, less what it spent on other jobs' subtrees meanwhile, plus its helpers'.
+pub fn solve_shared(
+    puzzle: &Puzzle,
+    spec: &Spec,
+    limits: Limits<'_>,
+    split: Option<SplitDepth>,
+) -> Result<Answer, String> {
+    let helpers = Pool {
+        threads: rayon::current_num_threads(),
+        owner: std::thread::current().id(),
+        cpu_ns: AtomicU64::new(0),
+    };
+    let limits = Limits {
+        split: split.map(|depth| Split {
+            depth,
+            helpers: &helpers,
+        }),
+        ..limits
+    };
+    let lent = LENT.with(Cell::get);
+    let mut answer = solve::solve(puzzle, spec, limits)?;
+    let lent = LENT.with(Cell::get).saturating_sub(lent);
+    let helped = Duration::from_nanos(helpers.cpu_ns.load(Ordering::Relaxed));
+    answer.cpu = answer.cpu.saturating_sub(lent) + helped;
+    Ok(answer)
+}
+
+thread_local! {
+    /// CPU time this thread spent on other jobs' subtrees (`solve_shared` takes it off its own).
+    static LENT: Cell<Duration> = const { Cell::new(Duration::ZERO) };
+}
+
+/// The rayon pool's workers as helpers of one job's search.
+struct Pool {
+    threads: usize,
+    /// The thread that runs the job.
+    owner: std::thread::ThreadId,
+    /// CPU time other threads spent on the job's subtrees.
+    cpu_ns: AtomicU64,
+}
+
+impl Helpers for Pool {
+    fn threads(&self) -> usize {
+        self.threads
+    }
+
+    fn help(&self, work: &(dyn Fn() + Sync)) {
+        // One offer per other worker: a worker busy with a job of its own takes it up only once
+        // it finds no whole job left; an offer nobody took is run (and finds nothing to do) by
+        // the owner at the end of the scope.
+        rayon::in_place_scope(|scope| {
+            for _ in 1..self.threads {
+                scope.spawn(|_| {
+                    if std::thread::current().id() == self.owner {
+                        return work();
+                    }
+                    let cpu = thread_cpu_time();
+                    work();
+                    let spent = thread_cpu_time().saturating_sub(cpu);
+                    let ns = u64::try_from(spent.as_nanos()).unwrap_or(u64::MAX);
+                    self.cpu_ns.fetch_add(ns, Ordering::Relaxed);
+                    LENT.with(|l| l.set(l.get() + spent));
+                });
+            }
+            work();
+        });
+    }
 }
 
 /// The record of `job` from `solve`, which may panic: a panic becomes an `error` record (the

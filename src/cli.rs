@@ -3,7 +3,7 @@
 use crate::domains;
 use crate::domains::HeuristicKind;
 use crate::judge::Problem;
-use crate::search::Step;
+use crate::search::{SplitDepth, Step, AUTO_MIN_NODES};
 use crate::text::shorten;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
@@ -247,6 +247,8 @@ pub struct RunArgs {
     pub limits: LimitArgs,
     #[command(flatten)]
     pub tables: TableArgs,
+    #[command(flatten)]
+    pub split: SplitArgs,
     /// Directory that holds run reports.
     #[arg(long, value_name = "DIR", default_value = "reports")]
     pub out: PathBuf,
@@ -294,6 +296,11 @@ pub struct SolveArgs {
     pub limits: LimitArgs,
     #[command(flatten)]
     pub tables: TableArgs,
+    #[command(flatten)]
+    pub split: SplitArgs,
+    /// Threads for the search, with --split (default: the number of cores).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub jobs: Option<u16>,
     /// Output format; `judge` reads the judge's input on stdin and prints exactly the judge's
     /// expected output (needs --problem).
     #[arg(long, value_enum, default_value_t = Format::Text)]
@@ -319,6 +326,47 @@ pub struct VariantArgs {
     /// Reverse-move pruning: on skips the move that undoes the previous one.
     #[arg(long, value_enum, default_value_t = OnOff::On)]
     pub reverse_pruning: OnOff,
+}
+
+/// Parallel search inside one instance.
+#[derive(Args, Debug)]
+pub struct SplitArgs {
+    #[arg(long, value_name = "auto|off|DEPTH", default_value = "auto", value_parser = parse_split,
+        help = "Search one instance's large iterations on several threads: off, a cut DEPTH \
+            (every iteration), or auto (default)",
+        long_help = split_long_help())]
+    pub split: SplitMode,
+}
+
+/// `--split`: where iterations are cut, or `None` for off.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SplitMode(pub Option<SplitDepth>);
+
+fn split_long_help() -> String {
+    format!(
+        "Search one instance's large iterations on several threads. Each iteration is cut at a \
+         shallow depth; the subtrees below the cut are searched by whichever thread is free, \
+         the batch's workers included once no whole job is left for them. The answer is the \
+         sequential search's: the same path, node counts and iterations, at any cut and thread \
+         count. auto (default) cuts every iteration after one of at least {AUTO_MIN_NODES} \
+         generated nodes, when there are two threads or more; DEPTH (1 or more) cuts every \
+         iteration at that depth; off never cuts. A job's CPU time is the sum over the threads \
+         that worked on it."
+    )
+}
+
+pub fn parse_split(s: &str) -> Result<SplitMode, String> {
+    match s {
+        "auto" => Ok(SplitMode(Some(SplitDepth::Auto))),
+        "off" => Ok(SplitMode(None)),
+        _ => match s.parse::<u32>() {
+            Ok(d) if d >= 1 => Ok(SplitMode(Some(SplitDepth::Depth(d)))),
+            _ => Err(format!(
+                "'{}' is not a split: expected auto, off, or a depth of 1 or more",
+                shorten(s)
+            )),
+        },
+    }
 }
 
 /// Per-job limits.

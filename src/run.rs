@@ -305,7 +305,7 @@ fn new_manifest(
     start_time: String,
     jobs_total: usize,
 ) -> Manifest {
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let cores = cores();
     Manifest {
         idabench_version: env!("CARGO_PKG_VERSION").to_string(),
         git_commit: git_commit(),
@@ -480,6 +480,7 @@ fn run_missing(
         jobs: manifest.jobs,
         max_nodes: args.limits.max_nodes,
         time_limit: args.limits.time_limit.map(Duration::from_secs_f64),
+        split: args.split.split.0,
         quiet: args.quiet,
         cancel: &CANCEL,
     };
@@ -540,6 +541,11 @@ fn finish(
         return Ok(Done::Failed);
     }
     Ok(Done::Ok)
+}
+
+/// The machine's cores, as the default number of threads.
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 fn hex(bytes: &[u8]) -> String {

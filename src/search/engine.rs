@@ -2,6 +2,7 @@
 //! either of two kernels that count alike: the generic one, and one for domains whose moves come
 //! from a few places known at compile time (`FixedMoves`), unrolled per place.
 
+use super::split::{self, Order};
 use super::{
     Domain, FixedMoves, Heuristic, Iteration, Limits, Outcome, SearchResult, Stats, Step, Variant,
     MAX_BRANCH, MAX_PLACES,
@@ -10,42 +11,46 @@ use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 /// Generated nodes between two looks at the clock and the cancel flag (about a millisecond).
-const CHECK_EVERY: u64 = 1 << 17;
+pub(super) const CHECK_EVERY: u64 = 1 << 17;
 
 /// What `dfs` returns when the search must unwind: a goal was found or a limit reached (`Run::stop`
 /// says which). Any other value is the smallest f seen above the bound below the node (`u32::MAX`:
 /// none); a child's f is above the bound, so never 0.
-const UNWIND: u32 = 0;
+pub(super) const UNWIND: u32 = 0;
 
-#[derive(Clone, Copy)]
-enum Stop {
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Stop {
     Found,
     Nodes,
     Time,
     Cancelled,
+    /// A subtree of a split iteration that an earlier subtree's solution made useless.
+    Abandoned,
 }
 
 /// What one iteration reads and never changes besides the domain and the heuristic.
 #[derive(Clone, Copy)]
-struct Iter {
-    bound: u32,
-    cap: u32,
+pub(super) struct Iter {
+    pub(super) bound: u32,
+    pub(super) cap: u32,
 }
 
 /// What the search changes: the state, the counters, the path once found.
-struct Run<'a, D: Domain> {
-    s: D::State,
-    path: Vec<D::Move>,
+pub(super) struct Run<'a, D: Domain> {
+    pub(super) s: D::State,
+    pub(super) path: Vec<D::Move>,
     /// A node was left unexpanded because of the depth cap.
-    capped: bool,
-    generated: u64,
-    expanded: u64,
+    pub(super) capped: bool,
+    pub(super) generated: u64,
+    pub(super) expanded: u64,
     /// `generated` at which to look at the node limit, the clock and the cancel flag next.
-    next_check: u64,
-    max_nodes: u64,
-    deadline: Option<Instant>,
-    limits: Limits<'a>,
-    stop: Option<Stop>,
+    pub(super) next_check: u64,
+    pub(super) max_nodes: u64,
+    pub(super) deadline: Option<Instant>,
+    pub(super) limits: Limits<'a>,
+    pub(super) stop: Option<Stop>,
+    /// In a subtree of a split iteration: its place among the subtrees, looked at with the limits.
+    pub(super) order: Option<Order<'a>>,
 }
 
 /// Runs IDA* from `start` with heuristic `h` and the given variant and limits, with the generic
@@ -83,16 +88,42 @@ pub fn ida_star_fixed<D: FixedMoves, H: Heuristic<D>>(
 
 /// One iteration's depth-first search from the start (`run.s`, heuristic value `hv`): the smallest
 /// f above the bound seen, or `UNWIND` with `run.stop` set.
-trait Kernel<D: Domain, H: Heuristic<D>> {
+pub(super) trait Kernel<D: Domain, H: Heuristic<D>> {
+    /// Reverse-move pruning.
+    const PRUNE: bool;
     fn iteration(d: &D, h: &H, it: Iter, run: &mut Run<'_, D>, hv: H::Value) -> u32;
+    /// The search below `run.s`, `g` moves from the start, reached by the move undone by `back`.
+    fn subtree(
+        d: &D,
+        h: &H,
+        it: Iter,
+        run: &mut Run<'_, D>,
+        g: u32,
+        hv: H::Value,
+        back: D::Move,
+    ) -> u32;
 }
 
 /// The generic kernel, reverse-move pruning on or off.
 struct Generic<const PRUNE: bool>;
 
 impl<D: Domain, H: Heuristic<D>, const PRUNE: bool> Kernel<D, H> for Generic<PRUNE> {
+    const PRUNE: bool = PRUNE;
+
     fn iteration(d: &D, h: &H, it: Iter, run: &mut Run<'_, D>, hv: H::Value) -> u32 {
         dfs::<D, H, PRUNE>(d, h, it, run, 0, hv, D::NO_MOVE)
+    }
+
+    fn subtree(
+        d: &D,
+        h: &H,
+        it: Iter,
+        run: &mut Run<'_, D>,
+        g: u32,
+        hv: H::Value,
+        back: D::Move,
+    ) -> u32 {
+        dfs::<D, H, PRUNE>(d, h, it, run, g, hv, back)
     }
 }
 
@@ -100,9 +131,24 @@ impl<D: Domain, H: Heuristic<D>, const PRUNE: bool> Kernel<D, H> for Generic<PRU
 struct Fixed<const PRUNE: bool>;
 
 impl<D: FixedMoves, H: Heuristic<D>, const PRUNE: bool> Kernel<D, H> for Fixed<PRUNE> {
+    const PRUNE: bool = PRUNE;
+
     fn iteration(d: &D, h: &H, it: Iter, run: &mut Run<'_, D>, hv: H::Value) -> u32 {
         let place = d.place(&run.s);
         at::<D, H, PRUNE>(place, d, h, it, run, 0, hv, D::NO_MOVE)
+    }
+
+    fn subtree(
+        d: &D,
+        h: &H,
+        it: Iter,
+        run: &mut Run<'_, D>,
+        g: u32,
+        hv: H::Value,
+        back: D::Move,
+    ) -> u32 {
+        let place = d.place(&run.s);
+        at::<D, H, PRUNE>(place, d, h, it, run, g, hv, back)
     }
 }
 
@@ -134,6 +180,7 @@ fn run<D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
         deadline: limits.max_time.map(|t| started + t),
         limits,
         stop: None,
+        order: None,
     };
     let mut bound = h0;
     if step == Step::Two {
@@ -158,7 +205,14 @@ fn run<D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
             },
             run.expanded,
         );
-        let next_bound = K::iteration(d, h, Iter { bound, cap }, &mut run, hv);
+        let it = Iter { bound, cap };
+        let last = stats.iterations.last().map_or(0, |i| i.generated);
+        let next_bound = match split::depth(limits.split, last) {
+            Some((depth, helpers)) => {
+                split::iteration::<D, H, K>(d, h, it, &mut run, hv, depth, helpers)
+            }
+            None => K::iteration(d, h, it, &mut run, hv),
+        };
         stats.iterations.push(Iteration {
             bound,
             generated: run.generated - gen0,
@@ -178,6 +232,7 @@ fn run<D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
             Some(Stop::Nodes) => break Outcome::NodeLimit,
             Some(Stop::Time) => break Outcome::TimeLimit,
             Some(Stop::Cancelled) => break Outcome::Cancelled,
+            Some(Stop::Abandoned) => unreachable!("only a split iteration's subtree is abandoned"),
             None => {}
         }
         if next_bound == u32::MAX {
@@ -304,7 +359,7 @@ fn at<D: FixedMoves, H: Heuristic<D>, const PRUNE: bool>(
 /// What a node does before its children: the goal test, the depth cap and the limits. `Some` is
 /// what its search returns when it has no children to try.
 #[inline(always)]
-fn enter<D: Domain, H: Heuristic<D>>(
+pub(super) fn enter<D: Domain, H: Heuristic<D>>(
     d: &D,
     h: &H,
     it: Iter,
@@ -339,7 +394,7 @@ fn enter<D: Domain, H: Heuristic<D>>(
 /// the bound into `next_bound`. False when the search unwinds.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-fn child<D: Domain, H: Heuristic<D>>(
+pub(super) fn child<D: Domain, H: Heuristic<D>>(
     d: &D,
     h: &H,
     it: Iter,
@@ -389,6 +444,8 @@ impl<D: Domain> Run<'_, D> {
             Some(Stop::Cancelled)
         } else if self.deadline.is_some_and(|t| Instant::now() >= t) {
             Some(Stop::Time)
+        } else if self.order.is_some_and(|o| o.abandoned()) {
+            Some(Stop::Abandoned)
         } else {
             None
         };

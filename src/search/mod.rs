@@ -17,16 +17,18 @@
 //! the first iteration, so the iterations add up to the totals.
 
 mod engine;
+mod split;
 
 pub use engine::{ida_star, ida_star_fixed};
+pub use split::AUTO_MIN_NODES;
 
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 /// A puzzle: immutable tables in `self`, the changing position in `State`.
-pub trait Domain {
-    type State: Clone;
-    type Move: Copy + PartialEq;
+pub trait Domain: Sync {
+    type State: Clone + Send + Sync;
+    type Move: Copy + PartialEq + Send + Sync;
     /// A value that is no move: the start state's "previous move".
     const NO_MOVE: Self::Move;
 
@@ -82,9 +84,9 @@ pub trait FixedMoves: Domain {
 }
 
 /// An admissible estimate of the distance to the goal, updated incrementally along a move.
-pub trait Heuristic<D: Domain> {
+pub trait Heuristic<D: Domain>: Sync {
     /// What the heuristic carries from a node to its children.
-    type Value: Copy;
+    type Value: Copy + Send + Sync;
     /// True when `estimate` is 0 exactly at goal states, so the goal test is free.
     const GOAL_AWARE: bool;
 
@@ -162,6 +164,49 @@ pub struct Limits<'a> {
     pub max_depth: Option<u32>,
     /// Set from outside (Ctrl-C) to stop the search at its next check.
     pub cancel: Option<&'a AtomicBool>,
+    /// Search each large iteration on several threads (`None`: on the calling thread only).
+    pub split: Option<Split<'a>>,
+}
+
+/// How to cut an iteration into subtrees for several threads. The search is the sequential one
+/// whatever the cut: the same path, node counts and iterations.
+#[derive(Clone, Copy)]
+pub struct Split<'a> {
+    pub depth: SplitDepth,
+    /// The threads that search the subtrees.
+    pub helpers: &'a dyn Helpers,
+}
+
+impl std::fmt::Debug for Split<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "Split({:?}, {} threads)",
+            self.depth,
+            self.helpers.threads()
+        )
+    }
+}
+
+/// Where iterations are cut into subtrees.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SplitDepth {
+    /// Iterations after one of at least `split::AUTO_MIN_NODES` generated nodes, at the
+    /// shallowest depth that gives each thread many subtrees.
+    Auto,
+    /// Every iteration, at this depth.
+    Depth(u32),
+}
+
+/// Threads that lend a hand with one search: the search's own code runs on them, the engine
+/// knows nothing of how they are had.
+pub trait Helpers: Sync {
+    /// How many threads may run `work` at once, the caller's included.
+    fn threads(&self) -> usize;
+    /// Runs `work` on the calling thread and on as many helper threads as are free, and
+    /// returns once every call has returned. `work` takes tasks from a shared queue until it is
+    /// empty, so it is correct with any number of calls.
+    fn help(&self, work: &(dyn Fn() + Sync));
 }
 
 /// One iteration of IDA*.

@@ -1,0 +1,328 @@
+//! One IDA* iteration cut at a shallow depth into subtrees that several threads search, answered
+//! and counted exactly as the sequential search: the same path, the same node counts.
+//!
+//! The nodes above the cut are searched first, in move order, as the sequential search would; the
+//! subtrees below it are then taken in that order by whichever thread is free. The first subtree
+//! (in move order) that holds a solution wins: the subtrees before it are counted whole, it is
+//! counted up to its solution, those after it are abandoned and not counted. Where that cannot
+//! give the sequential answer (a solution above the cut, or the node limit reached inside the
+//! iteration), the iteration is searched again on the calling thread, which gives it.
+
+use super::engine::{child, enter, Iter, Kernel, Run, Stop, CHECK_EVERY, UNWIND};
+use super::{Domain, Helpers, Heuristic, Split, SplitDepth};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+/// `SplitDepth::Auto` cuts an iteration only after one that generated at least this many nodes
+/// (about 5 ms): the next is then several times larger, and below that a cut costs more than it
+/// gives back.
+pub const AUTO_MIN_NODES: u64 = 1 << 20;
+/// `SplitDepth::Auto` deepens the cut until each thread has this many subtrees to take, so that
+/// the last one to finish is small beside the iteration.
+const AUTO_SUBTREES_PER_THREAD: usize = 64;
+/// The deepest cut `SplitDepth::Auto` tries.
+const AUTO_MAX_DEPTH: u32 = 24;
+
+/// Whether the next iteration is cut, and how, after one that generated `last` nodes.
+pub(super) fn depth<'a>(
+    split: Option<Split<'a>>,
+    last: u64,
+) -> Option<(SplitDepth, &'a dyn Helpers)> {
+    let split = split?;
+    match split.depth {
+        SplitDepth::Depth(_) => Some((split.depth, split.helpers)),
+        SplitDepth::Auto if split.helpers.threads() > 1 && last >= AUTO_MIN_NODES => {
+            Some((split.depth, split.helpers))
+        }
+        SplitDepth::Auto => None,
+    }
+}
+
+/// A subtree's place among its iteration's subtrees, and the place of the first one known to
+/// hold a solution: a subtree after that one is abandoned.
+#[derive(Clone, Copy)]
+pub(super) struct Order<'a> {
+    index: usize,
+    found: &'a AtomicUsize,
+}
+
+impl Order<'_> {
+    pub(super) fn abandoned(&self) -> bool {
+        self.found.load(Ordering::Relaxed) < self.index
+    }
+}
+
+/// A node at the cut: its state and heuristic value, the move that undoes the last one, the
+/// moves from the start, and the counters of the sequential search when it was generated.
+struct Subtree<D: Domain, V> {
+    s: D::State,
+    hv: V,
+    back: D::Move,
+    path: Vec<D::Move>,
+    generated: u64,
+    expanded: u64,
+}
+
+/// What the search of one subtree came to.
+struct Searched<M> {
+    generated: u64,
+    expanded: u64,
+    capped: bool,
+    next_bound: u32,
+    stop: Option<Stop>,
+    /// The moves from the subtree's root to a goal, last first.
+    path: Vec<M>,
+}
+
+/// Searches one iteration from `run.s` like `K::iteration`, with the subtrees below the cut
+/// searched by `helpers`: `run` ends as `K::iteration` would leave it (its counters, its path
+/// on `Found`, its stop), and the same value is returned.
+pub(super) fn iteration<D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
+    d: &D,
+    h: &H,
+    it: Iter,
+    run: &mut Run<'_, D>,
+    hv: H::Value,
+    depth: SplitDepth,
+    helpers: &dyn Helpers,
+) -> u32 {
+    let (top, subtrees, top_next) = match depth {
+        SplitDepth::Depth(k) => cut::<D, H, K>(d, h, it, run, hv, k),
+        SplitDepth::Auto => {
+            let want = helpers.threads() * AUTO_SUBTREES_PER_THREAD;
+            let mut k = 1;
+            loop {
+                let c = cut::<D, H, K>(d, h, it, run, hv, k);
+                if c.0.stop.is_some() || c.1.len() >= want || k >= AUTO_MAX_DEPTH.min(it.bound) {
+                    break c;
+                }
+                k += 1;
+            }
+        }
+    };
+    match top.stop {
+        // A solution above the cut comes after the subtrees before it in move order; the node
+        // limit's stopping point depends on every count before it.
+        Some(Stop::Found | Stop::Nodes) => return K::iteration(d, h, it, run, hv),
+        Some(stop) => {
+            run.generated = top.generated;
+            run.expanded = top.expanded;
+            run.stop = Some(stop);
+            return UNWIND;
+        }
+        None => {}
+    }
+    let mut searched = search(d, h, it, run, &subtrees, helpers, K::subtree);
+    let winner = searched.iter().position(|r| r.stop == Some(Stop::Found));
+    let counted = &searched[..winner.map_or(searched.len(), |w| w + 1)];
+    let interrupted = searched
+        .iter()
+        .find_map(|r| r.stop.filter(|s| matches!(s, Stop::Time | Stop::Cancelled)));
+    if counted.iter().any(|r| r.stop == Some(Stop::Nodes)) {
+        return K::iteration(d, h, it, run, hv);
+    }
+    let (generated, expanded, next_bound) = match (winner, interrupted) {
+        (Some(w), None) => {
+            let (before, last) = counted.split_at(w);
+            let (generated, expanded) = totals(before);
+            (
+                subtrees[w].generated + generated + last[0].generated,
+                subtrees[w].expanded + expanded + last[0].expanded,
+                UNWIND,
+            )
+        }
+        (_, Some(_)) => {
+            let (generated, expanded) = totals(&searched);
+            (top.generated + generated, top.expanded + expanded, UNWIND)
+        }
+        (None, None) => {
+            let (generated, expanded) = totals(&searched);
+            let next = searched
+                .iter()
+                .map(|r| r.next_bound)
+                .fold(top_next, u32::min);
+            (top.generated + generated, top.expanded + expanded, next)
+        }
+    };
+    // The sequential search looks at the node limit at every node it enters; a parallel one that
+    // reached it cannot say where that search would have stopped.
+    if run.max_nodes != u64::MAX && generated >= run.max_nodes {
+        return K::iteration(d, h, it, run, hv);
+    }
+    run.generated = generated;
+    run.expanded = expanded;
+    run.next_check = run.max_nodes.min(generated + CHECK_EVERY);
+    match (winner, interrupted) {
+        (Some(w), None) => {
+            let mut path = std::mem::take(&mut searched[w].path);
+            path.extend(subtrees[w].path.iter().rev());
+            run.path = path;
+            run.stop = Some(Stop::Found);
+        }
+        (_, Some(stop)) => run.stop = Some(stop),
+        (None, None) => run.capped = top.capped || searched.iter().any(|r| r.capped),
+    }
+    next_bound
+}
+
+/// Generated and expanded nodes over `searched`.
+fn totals<M>(searched: &[Searched<M>]) -> (u64, u64) {
+    searched
+        .iter()
+        .fold((0, 0), |(g, e), r| (g + r.generated, e + r.expanded))
+}
+
+/// The search above a cut: its run, the subtrees below it, the smallest f above the bound seen.
+type Cut<'a, D, V> = (Run<'a, D>, Vec<Subtree<D, V>>, u32);
+
+/// The search above depth `k`, on a copy of `run`: the copy's counters and stop as the
+/// sequential search would leave them had every subtree at depth `k` been empty, the subtrees
+/// in move order, and the smallest f above the bound seen above the cut.
+fn cut<'a, D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
+    d: &D,
+    h: &H,
+    it: Iter,
+    run: &Run<'a, D>,
+    hv: H::Value,
+    k: u32,
+) -> Cut<'a, D, H::Value> {
+    let mut top = Run {
+        s: run.s.clone(),
+        path: Vec::new(),
+        capped: run.capped,
+        generated: run.generated,
+        expanded: run.expanded,
+        next_check: run.next_check,
+        max_nodes: run.max_nodes,
+        deadline: run.deadline,
+        limits: run.limits,
+        stop: None,
+        order: None,
+    };
+    let mut subtrees = Vec::new();
+    let mut path = Vec::new();
+    let next = above::<D, H>(
+        d,
+        h,
+        it,
+        &mut top,
+        (0, hv, D::NO_MOVE),
+        K::PRUNE,
+        k.max(1),
+        &mut path,
+        &mut subtrees,
+    );
+    (top, subtrees, next)
+}
+
+/// `dfs` above the cut at depth `k`: a child at depth `k` within the bound is kept in `out` with
+/// the moves that reach it instead of being searched.
+#[allow(clippy::too_many_arguments)]
+fn above<D: Domain, H: Heuristic<D>>(
+    d: &D,
+    h: &H,
+    it: Iter,
+    run: &mut Run<'_, D>,
+    (g, hv, back): (u32, H::Value, D::Move),
+    prune: bool,
+    k: u32,
+    path: &mut Vec<D::Move>,
+    out: &mut Vec<Subtree<D, H::Value>>,
+) -> u32 {
+    if let Some(done) = enter(d, h, it, run, g, hv) {
+        return done;
+    }
+    let mut next_bound = u32::MAX;
+    for &m in d.moves(&run.s) {
+        if prune && m == back {
+            continue;
+        }
+        path.push(m);
+        let searched = child(d, h, it, run, g, hv, m, &mut next_bound, |run, hv, undo| {
+            if g + 1 == k {
+                out.push(Subtree {
+                    s: run.s.clone(),
+                    hv,
+                    back: undo,
+                    path: path.clone(),
+                    generated: run.generated,
+                    expanded: run.expanded,
+                });
+                u32::MAX
+            } else {
+                above(d, h, it, run, (g + 1, hv, undo), prune, k, path, out)
+            }
+        });
+        path.pop();
+        if !searched {
+            return UNWIND;
+        }
+    }
+    next_bound
+}
+
+type SubtreeSearch<D, H> =
+    fn(&D, &H, Iter, &mut Run<'_, D>, u32, <H as Heuristic<D>>::Value, <D as Domain>::Move) -> u32;
+
+/// Searches the subtrees on the threads `helpers` lends, taken in move order; a subtree after
+/// one that holds a solution is abandoned (or not started). One result per subtree started, in
+/// order: those not started come last and are never counted.
+fn search<D: Domain, H: Heuristic<D>>(
+    d: &D,
+    h: &H,
+    it: Iter,
+    run: &Run<'_, D>,
+    subtrees: &[Subtree<D, H::Value>],
+    helpers: &dyn Helpers,
+    subtree: SubtreeSearch<D, H>,
+) -> Vec<Searched<D::Move>> {
+    let next = AtomicUsize::new(0);
+    let found = AtomicUsize::new(usize::MAX);
+    let results: Vec<Mutex<Option<Searched<D::Move>>>> =
+        subtrees.iter().map(|_| Mutex::new(None)).collect();
+    let work = || loop {
+        let i = next.fetch_add(1, Ordering::Relaxed);
+        if i >= subtrees.len() || found.load(Ordering::Relaxed) < i {
+            break;
+        }
+        let t = &subtrees[i];
+        // The most this subtree may generate before the sequential search's count reaches the
+        // limit (the subtrees before it only bring that point nearer).
+        let budget = run.max_nodes.saturating_sub(t.generated);
+        let mut r = Run {
+            s: t.s.clone(),
+            path: Vec::new(),
+            capped: false,
+            generated: 0,
+            expanded: 0,
+            next_check: budget.min(CHECK_EVERY),
+            max_nodes: budget,
+            deadline: run.deadline,
+            limits: run.limits,
+            stop: None,
+            order: Some(Order {
+                index: i,
+                found: &found,
+            }),
+        };
+        let g = t.path.len() as u32;
+        let next_bound = subtree(d, h, it, &mut r, g, t.hv, t.back);
+        if r.stop == Some(Stop::Found) {
+            found.fetch_min(i, Ordering::Relaxed);
+        }
+        let searched = Searched {
+            generated: r.generated,
+            expanded: r.expanded,
+            capped: r.capped,
+            next_bound,
+            stop: r.stop,
+            path: r.path,
+        };
+        *results[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(searched);
+    };
+    helpers.help(&work);
+    results
+        .into_iter()
+        .map_while(|m| m.into_inner().unwrap_or_else(|e| e.into_inner()))
+        .collect()
+}

@@ -1,0 +1,249 @@
+//! A search cut into subtrees for several threads (`--split`) gives the sequential answer: the
+//! same status, path, length, node counts and iterations, for every domain and variant, at cut
+//! depths 1 to 6 and `auto`, on 1, 2, 3 and 8 threads, and under node limits anywhere in a
+//! search; `run` writes the same rows with `--split` as without. Nothing here asserts on a time.
+
+#[path = "common/korf.rs"]
+mod korf;
+
+use idabench::batch::solve_shared;
+use idabench::dataset::{self, Instance};
+use idabench::domains::HeuristicKind;
+use idabench::search::{Limits, SplitDepth, Step};
+use idabench::solve::{solve, Answer, Spec};
+use std::path::Path;
+use std::process::Command;
+
+const THREADS: [usize; 4] = [1, 2, 3, 8];
+
+fn pools() -> Vec<rayon::ThreadPool> {
+    THREADS
+        .iter()
+        .map(|&n| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(n)
+                .build()
+                .unwrap()
+        })
+        .collect()
+}
+
+/// Everything the two searches must agree on, as text for a readable failure.
+fn summary(a: &Answer) -> String {
+    format!(
+        "{} {:?} {:?} {:?} optimal_guaranteed {}",
+        a.status, a.length, a.path, a.stats, a.optimal_guaranteed
+    )
+}
+
+fn limits(max_nodes: Option<u64>) -> Limits<'static> {
+    Limits {
+        max_nodes,
+        ..Limits::default()
+    }
+}
+
+/// `instance` under `spec`, sequential and then split every way on every pool: the same answer.
+fn check(
+    instance: &Instance,
+    spec: &Spec,
+    max_nodes: Option<u64>,
+    cuts: &[SplitDepth],
+    pools: &[rayon::ThreadPool],
+) {
+    let want = summary(&solve(&instance.puzzle, spec, limits(max_nodes)).unwrap());
+    for pool in pools {
+        for &cut in cuts {
+            let got = pool
+                .install(|| solve_shared(&instance.puzzle, spec, limits(max_nodes), Some(cut)))
+                .unwrap();
+            assert_eq!(
+                summary(&got),
+                want,
+                "{} {} split {cut:?} on {} threads, max nodes {max_nodes:?}",
+                instance.id,
+                spec.name(),
+                pool.current_num_threads()
+            );
+        }
+    }
+}
+
+/// The heuristics of a domain that are cheap to have here: pattern databases other than 5-5-5
+/// take minutes to build.
+fn heuristics(instance: &Instance) -> Vec<HeuristicKind> {
+    instance
+        .domain
+        .heuristics()
+        .into_iter()
+        .filter(|h| {
+            let name = h.name();
+            !name.starts_with("pdb-") || (name.starts_with("pdb-555") && &*instance.size == "4x4")
+        })
+        .collect()
+}
+
+fn variants(h: HeuristicKind) -> impl Iterator<Item = Spec> {
+    Step::ALL.into_iter().flat_map(move |step| {
+        [true, false].map(|reverse_pruning| Spec {
+            heuristic: h,
+            step,
+            reverse_pruning,
+        })
+    })
+}
+
+#[test]
+fn every_domain_and_variant_split_at_any_depth_on_any_threads_searches_as_one_thread() {
+    let pools = pools();
+    let cuts = [1, 2, 3, 4, 6].map(SplitDepth::Depth);
+    let mut searched = 0;
+    for (file, take) in [
+        ("smoke", 11),
+        ("rotation", 4),
+        ("booksort", 4),
+        ("knights", 4),
+        ("p1379", 4),
+    ] {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("datasets/{file}.csv"));
+        let d = dataset::load(&path).unwrap();
+        for (i, instance) in d.instances.iter().take(take).enumerate() {
+            for (v, spec) in heuristics(instance)
+                .into_iter()
+                .flat_map(variants)
+                .enumerate()
+            {
+                // Each variant at two of the cuts, in turn, so that every cut meets every domain.
+                let cut = [cuts[(i + v) % cuts.len()], cuts[(i + v + 2) % cuts.len()]];
+                // The limit keeps the weakest variants short, and is itself part of the check.
+                check(instance, &spec, Some(300_000), &cut, &pools);
+                searched += 1;
+            }
+        }
+    }
+    assert!(searched > 300, "{searched} searches");
+}
+
+/// `auto` cuts only after an iteration of a million nodes: 15-puzzle instances large enough for
+/// several such iterations.
+#[test]
+fn auto_cuts_large_searches_and_keeps_their_answer() {
+    let pools = pools();
+    let d =
+        dataset::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets/korf100.csv")).unwrap();
+    let korf = korf::korf100();
+    for id in [9, 5] {
+        let instance = &d.instances[id - 1];
+        assert!(korf[id - 1].korf1985_nodes > 1 << 20);
+        let spec = Spec {
+            heuristic: HeuristicKind::parse("manhattan").unwrap(),
+            step: Step::Next,
+            reverse_pruning: true,
+        };
+        let cuts = [SplitDepth::Auto, SplitDepth::Depth(9)];
+        check(instance, &spec, None, &cuts, &pools[1..3]);
+        let answer = solve(&instance.puzzle, &spec, limits(None)).unwrap();
+        assert_eq!(answer.stats.generated, korf[id - 1].korf1985_nodes);
+    }
+}
+
+/// A node limit stops the split search where it stops the sequential one: the same status and
+/// counts at limits before, inside and after each iteration, and at the last node.
+#[test]
+fn node_limits_stop_a_split_search_where_they_stop_the_sequential_one() {
+    let pools = pools();
+    let d =
+        dataset::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets/korf100.csv")).unwrap();
+    let instance = &d.instances[8];
+    let spec = Spec {
+        heuristic: HeuristicKind::parse("manhattan").unwrap(),
+        step: Step::Next,
+        reverse_pruning: true,
+    };
+    let full = solve(&instance.puzzle, &spec, limits(None)).unwrap();
+    let total = full.stats.generated;
+    let mut at = vec![
+        1,
+        2,
+        3,
+        17,
+        1000,
+        54_321,
+        1 << 20,
+        total - 1,
+        total,
+        total + 1,
+    ];
+    let mut sum = 0;
+    for it in &full.stats.iterations {
+        sum += it.generated;
+        at.extend([sum - 1, sum, sum + 1]);
+    }
+    let cuts = [SplitDepth::Depth(2), SplitDepth::Depth(7)];
+    for max_nodes in at {
+        check(instance, &spec, Some(max_nodes), &cuts, &pools[1..3]);
+    }
+}
+
+/// runs.csv without its time columns (and the node rate made from them).
+fn rows_without_times(dir: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(dir.join("runs.csv")).unwrap();
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let keep: Vec<usize> = (0..header.len())
+        .filter(|&i| !header[i].starts_with("time_") && header[i] != "nodes_per_s")
+        .collect();
+    lines
+        .map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            keep.iter().map(|&i| f[i]).collect::<Vec<_>>().join(",")
+        })
+        .collect()
+}
+
+#[test]
+fn run_writes_the_same_rows_with_and_without_split() {
+    let out = tempfile::tempdir().unwrap();
+    let dataset = Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets/smoke.csv");
+    let mut rows = Vec::new();
+    for (name, split, jobs) in [
+        ("off", "off", "2"),
+        ("cut", "3", "3"),
+        ("auto", "auto", "2"),
+    ] {
+        let status = Command::new(env!("CARGO_BIN_EXE_idabench"))
+            .args([
+                "run", "--quiet", "--split", split, "--jobs", jobs, "--name", name,
+            ])
+            .args([
+                "--heuristic",
+                "manhattan,linear-conflict",
+                "--step",
+                "1,next",
+            ])
+            .arg("--out")
+            .arg(out.path())
+            .arg(&dataset)
+            .output()
+            .unwrap();
+        assert!(status.status.success(), "{status:?}");
+        rows.push(rows_without_times(&out.path().join(name)));
+    }
+    assert_eq!(rows[0], rows[1]);
+    assert_eq!(rows[0], rows[2]);
+    assert!(rows[0].len() > 10);
+}
+
+#[test]
+fn a_split_that_is_not_auto_off_or_a_depth_is_a_usage_error() {
+    for bad in ["0", "-1", "deep", ""] {
+        let out = Command::new(env!("CARGO_BIN_EXE_idabench"))
+            .args(["solve", "--size", "3x3", "--start", "1 2 3 4 5 6 7 0 8"])
+            .arg(format!("--split={bad}"))
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "--split {bad:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("auto, off, or a depth"), "{err}");
+    }
+}
