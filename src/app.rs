@@ -121,6 +121,13 @@ fn solve_one(args: SolveArgs) -> Result<Done, Error> {
                 "time_cpu_s": a.cpu.as_secs_f64(),
                 "optimal_guaranteed": a.optimal_guaranteed,
                 "per_iteration": iterations,
+                "threads": threads,
+                "split": {
+                    "iterations": a.split.iterations,
+                    "repeated": a.split.repeated,
+                    "subtrees": a.split.subtrees,
+                    "helped": a.split.helped,
+                },
             });
             write_stdout(&format!("{out:#}\n"))?;
         }

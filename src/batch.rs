@@ -576,6 +576,7 @@ e,tiles,3x3,1 2 3 4 5 6 0 7 8,,2
             depth_cap: Some(4),
             wall: Duration::ZERO,
             cpu: Duration::ZERO,
+            split: Default::default(),
         }
     }
 

@@ -3,7 +3,7 @@
 use crate::domains;
 use crate::domains::HeuristicKind;
 use crate::judge::Problem;
-use crate::search::{SplitDepth, Step, AUTO_MIN_NODES};
+use crate::search::{SplitDepth, Step, AUTO_MIN_NODES, MAX_SPLIT_DEPTH};
 use crate::text::shorten;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
@@ -349,8 +349,8 @@ fn split_long_help() -> String {
          the batch's workers included once no whole job is left for them. The answer is the \
          sequential search's: the same path, node counts and iterations, at any cut and thread \
          count. auto (default) cuts every iteration after one of at least {AUTO_MIN_NODES} \
-         generated nodes, when there are two threads or more; DEPTH (1 or more) cuts every \
-         iteration at that depth; off never cuts. A job's CPU time is the sum over the threads \
+         generated nodes, when there are two threads or more; DEPTH (1 to {MAX_SPLIT_DEPTH}) cuts \
+         every iteration at that depth; off never cuts. A job's CPU time is the sum over the threads \
          that worked on it."
     )
 }
@@ -360,9 +360,11 @@ pub fn parse_split(s: &str) -> Result<SplitMode, String> {
         "auto" => Ok(SplitMode(Some(SplitDepth::Auto))),
         "off" => Ok(SplitMode(None)),
         _ => match s.parse::<u32>() {
-            Ok(d) if d >= 1 => Ok(SplitMode(Some(SplitDepth::Depth(d)))),
+            Ok(d) if (1..=MAX_SPLIT_DEPTH).contains(&d) => {
+                Ok(SplitMode(Some(SplitDepth::Depth(d))))
+            }
             _ => Err(format!(
-                "'{}' is not a split: expected auto, off, or a depth of 1 or more",
+                "'{}' is not a split: expected auto, off, or a depth from 1 to {MAX_SPLIT_DEPTH}",
                 shorten(s)
             )),
         },

@@ -53,8 +53,10 @@ pub struct Answer {
     /// The domain's depth cap: `OverCap` means no solution of this length or less.
     pub depth_cap: Option<u32>,
     pub wall: Duration,
-    /// CPU time of the thread that ran the search.
+    /// CPU time of the search, on every thread that worked on it.
     pub cpu: Duration,
+    /// How the search was shared between threads.
+    pub split: search::SplitStats,
 }
 
 /// Solves `puzzle` under `spec`; an error names a heuristic the domain does not have, or one
@@ -132,6 +134,7 @@ impl UseSearch for Search<'_> {
             depth_cap: d.depth_cap(),
             wall: Duration::ZERO,
             cpu: Duration::ZERO,
+            split: r.split,
         }
     }
 }
@@ -146,6 +149,7 @@ fn unsolvable(optimal_guaranteed: bool) -> Answer {
         depth_cap: None,
         wall: Duration::ZERO,
         cpu: Duration::ZERO,
+        split: search::SplitStats::default(),
     }
 }
 

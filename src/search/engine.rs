@@ -4,8 +4,8 @@
 
 use super::split::{self, Order};
 use super::{
-    Domain, FixedMoves, Heuristic, Iteration, Limits, Outcome, SearchResult, Stats, Step, Variant,
-    MAX_BRANCH, MAX_PLACES,
+    Domain, FixedMoves, Heuristic, Iteration, Limits, Outcome, SearchResult, SplitStats, Stats,
+    Step, Variant, MAX_BRANCH, MAX_PLACES,
 };
 use std::sync::atomic::Ordering;
 use std::time::Instant;
@@ -192,6 +192,7 @@ fn run<D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
         initial_h: h0,
         ..Stats::default()
     };
+    let mut split = SplitStats::default();
     let outcome = loop {
         if bound > cap {
             break Outcome::OverCap;
@@ -209,7 +210,7 @@ fn run<D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
         let last = stats.iterations.last().map_or(0, |i| i.generated);
         let next_bound = match split::depth(limits.split, last) {
             Some((depth, helpers)) => {
-                split::iteration::<D, H, K>(d, h, it, &mut run, hv, depth, helpers)
+                split::iteration::<D, H, K>(d, h, it, &mut run, hv, (depth, helpers), &mut split)
             }
             None => K::iteration(d, h, it, &mut run, hv),
         };
@@ -256,6 +257,7 @@ fn run<D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
         outcome,
         stats,
         optimal_guaranteed,
+        split,
     }
 }
 

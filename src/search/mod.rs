@@ -20,7 +20,7 @@ mod engine;
 mod split;
 
 pub use engine::{ida_star, ida_star_fixed};
-pub use split::AUTO_MIN_NODES;
+pub use split::{AUTO_MIN_NODES, MAX_SPLIT_DEPTH};
 
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -194,7 +194,7 @@ pub enum SplitDepth {
     /// Iterations after one of at least `split::AUTO_MIN_NODES` generated nodes, at the
     /// shallowest depth that gives each thread many subtrees.
     Auto,
-    /// Every iteration, at this depth.
+    /// Every iteration, at this depth (1 to `MAX_SPLIT_DEPTH`).
     Depth(u32),
 }
 
@@ -249,6 +249,23 @@ pub struct SearchResult<M> {
     pub stats: Stats,
     /// False when the variant cannot promise a shortest path (step 2 without a known parity).
     pub optimal_guaranteed: bool,
+    /// How the search was shared between threads (all zero when it was not).
+    pub split: SplitStats,
+}
+
+/// How a search was shared between threads: never part of its answer or counts, which are the
+/// sequential search's.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SplitStats {
+    /// Iterations cut into subtrees.
+    pub iterations: u32,
+    /// Cut iterations searched again on one thread: a solution above the cut, or the node limit
+    /// reached inside.
+    pub repeated: u32,
+    /// Subtrees searched.
+    pub subtrees: u64,
+    /// Of those, the subtrees searched by a thread other than the search's own.
+    pub helped: u64,
 }
 
 /// Replays `path` from `start`; true when every move is legal and the last state is a goal.

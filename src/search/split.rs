@@ -9,9 +9,11 @@
 //! iteration), the iteration is searched again on the calling thread, which gives it.
 
 use super::engine::{child, enter, Iter, Kernel, Run, Stop, CHECK_EVERY, UNWIND};
-use super::{Domain, Helpers, Heuristic, Split, SplitDepth};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
+use super::{Domain, Helpers, Heuristic, Split, SplitDepth, SplitStats};
+use std::cell::RefCell;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread;
 
 /// `SplitDepth::Auto` cuts an iteration only after one that generated at least this many nodes
 /// (about 5 ms): the next is then several times larger, and below that a cut costs more than it
@@ -20,8 +22,9 @@ pub const AUTO_MIN_NODES: u64 = 1 << 20;
 /// `SplitDepth::Auto` deepens the cut until each thread has this many subtrees to take, so that
 /// the last one to finish is small beside the iteration.
 const AUTO_SUBTREES_PER_THREAD: usize = 64;
-/// The deepest cut `SplitDepth::Auto` tries.
-const AUTO_MAX_DEPTH: u32 = 24;
+/// The deepest cut: `SplitDepth::Auto` goes no deeper, and a `SplitDepth::Depth` is at most this
+/// (the nodes at the cut are kept in memory, about 2^depth of them on the 15-puzzle).
+pub const MAX_SPLIT_DEPTH: u32 = 24;
 
 /// Whether the next iteration is cut, and how, after one that generated `last` nodes.
 pub(super) fn depth<'a>(
@@ -76,34 +79,42 @@ struct Searched<M> {
 
 /// Searches one iteration from `run.s` like `K::iteration`, with the subtrees below the cut
 /// searched by `helpers`: `run` ends as `K::iteration` would leave it (its counters, its path
-/// on `Found`, its stop), and the same value is returned.
+/// on `Found`, its stop), and the same value is returned. `count` tallies the sharing.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn iteration<D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
     d: &D,
     h: &H,
     it: Iter,
     run: &mut Run<'_, D>,
     hv: H::Value,
-    depth: SplitDepth,
-    helpers: &dyn Helpers,
+    (depth, helpers): (SplitDepth, &dyn Helpers),
+    count: &mut SplitStats,
 ) -> u32 {
+    count.iterations += 1;
     let (top, subtrees, top_next) = match depth {
         SplitDepth::Depth(k) => cut::<D, H, K>(d, h, it, run, hv, k),
         SplitDepth::Auto => {
             let want = helpers.threads() * AUTO_SUBTREES_PER_THREAD;
             let mut k = 1;
-            loop {
-                let c = cut::<D, H, K>(d, h, it, run, hv, k);
-                if c.0.stop.is_some() || c.1.len() >= want || k >= AUTO_MAX_DEPTH.min(it.bound) {
-                    break c;
+            let mut c = cut::<D, H, K>(d, h, it, run, hv, k);
+            while c.0.stop.is_none() && c.1.len() < want && k < MAX_SPLIT_DEPTH.min(it.bound) {
+                // A cut below a solution would find it above the cut: keep the one above.
+                let deeper = cut::<D, H, K>(d, h, it, run, hv, k + 1);
+                if deeper.0.stop.is_some() {
+                    break;
                 }
-                k += 1;
+                (c, k) = (deeper, k + 1);
             }
+            c
         }
     };
     match top.stop {
         // A solution above the cut comes after the subtrees before it in move order; the node
         // limit's stopping point depends on every count before it.
-        Some(Stop::Found | Stop::Nodes) => return K::iteration(d, h, it, run, hv),
+        Some(Stop::Found | Stop::Nodes) => {
+            count.repeated += 1;
+            return K::iteration(d, h, it, run, hv);
+        }
         Some(stop) => {
             run.generated = top.generated;
             run.expanded = top.expanded;
@@ -112,22 +123,22 @@ pub(super) fn iteration<D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
         }
         None => {}
     }
-    let mut searched = search(d, h, it, run, &subtrees, helpers, K::subtree);
+    let mut searched = search(d, h, it, run, &subtrees, helpers, K::subtree, count);
     let winner = searched.iter().position(|r| r.stop == Some(Stop::Found));
     let counted = &searched[..winner.map_or(searched.len(), |w| w + 1)];
-    let interrupted = searched
-        .iter()
-        .find_map(|r| r.stop.filter(|s| matches!(s, Stop::Time | Stop::Cancelled)));
     if counted.iter().any(|r| r.stop == Some(Stop::Nodes)) {
+        count.repeated += 1;
         return K::iteration(d, h, it, run, hv);
     }
+    let interrupted = counted
+        .iter()
+        .find_map(|r| r.stop.filter(|s| matches!(s, Stop::Time | Stop::Cancelled)));
     let (generated, expanded, next_bound) = match (winner, interrupted) {
         (Some(w), None) => {
-            let (before, last) = counted.split_at(w);
-            let (generated, expanded) = totals(before);
+            let (generated, expanded) = totals(counted);
             (
-                subtrees[w].generated + generated + last[0].generated,
-                subtrees[w].expanded + expanded + last[0].expanded,
+                subtrees[w].generated + generated,
+                subtrees[w].expanded + expanded,
                 UNWIND,
             )
         }
@@ -147,6 +158,7 @@ pub(super) fn iteration<D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
     // The sequential search looks at the node limit at every node it enters; a parallel one that
     // reached it cannot say where that search would have stopped.
     if run.max_nodes != u64::MAX && generated >= run.max_nodes {
+        count.repeated += 1;
         return K::iteration(d, h, it, run, hv);
     }
     run.generated = generated;
@@ -208,7 +220,7 @@ fn cut<'a, D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
         &mut top,
         (0, hv, D::NO_MOVE),
         K::PRUNE,
-        k.max(1),
+        k.clamp(1, MAX_SPLIT_DEPTH),
         &mut path,
         &mut subtrees,
     );
@@ -264,9 +276,18 @@ fn above<D: Domain, H: Heuristic<D>>(
 type SubtreeSearch<D, H> =
     fn(&D, &H, Iter, &mut Run<'_, D>, u32, <H as Heuristic<D>>::Value, <D as Domain>::Move) -> u32;
 
-/// Searches the subtrees on the threads `helpers` lends, taken in move order; a subtree after
-/// one that holds a solution is abandoned (or not started). One result per subtree started, in
-/// order: those not started come last and are never counted.
+thread_local! {
+    /// On a thread that waits for the last subtrees of its own search's iteration: how many are
+    /// still being searched. While it waits, it may help another search, one subtree at a time,
+    /// so that its own search goes on as soon as it can.
+    static WAITING: RefCell<Option<Arc<AtomicUsize>>> = const { RefCell::new(None) };
+}
+
+/// Searches the subtrees on the threads `helpers` lends, taken in move order. A subtree after
+/// one that stopped at a solution or the node limit is abandoned (or not started); after a time
+/// limit or a cancel, none is started. One result per subtree, in order, up to the first not
+/// started: the subtrees after it are never counted.
+#[allow(clippy::too_many_arguments)]
 fn search<D: Domain, H: Heuristic<D>>(
     d: &D,
     h: &H,
@@ -275,54 +296,90 @@ fn search<D: Domain, H: Heuristic<D>>(
     subtrees: &[Subtree<D, H::Value>],
     helpers: &dyn Helpers,
     subtree: SubtreeSearch<D, H>,
+    count: &mut SplitStats,
 ) -> Vec<Searched<D::Move>> {
     let next = AtomicUsize::new(0);
     let found = AtomicUsize::new(usize::MAX);
+    let halt = AtomicBool::new(false);
+    let running = Arc::new(AtomicUsize::new(0));
+    let helped = AtomicU64::new(0);
+    let owner = thread::current().id();
     let results: Vec<Mutex<Option<Searched<D::Move>>>> =
         subtrees.iter().map(|_| Mutex::new(None)).collect();
-    let work = || loop {
-        let i = next.fetch_add(1, Ordering::Relaxed);
-        if i >= subtrees.len() || found.load(Ordering::Relaxed) < i {
-            break;
+    let work = || {
+        loop {
+            if halt.load(Ordering::Relaxed) {
+                break;
+            }
+            running.fetch_add(1, Ordering::Relaxed);
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            if i >= subtrees.len() || found.load(Ordering::Relaxed) < i {
+                running.fetch_sub(1, Ordering::Release);
+                break;
+            }
+            let t = &subtrees[i];
+            // The most this subtree may generate before the sequential search's count reaches the
+            // limit (the subtrees before it only bring that point nearer).
+            let budget = run.max_nodes.saturating_sub(t.generated);
+            let mut r = Run {
+                s: t.s.clone(),
+                path: Vec::new(),
+                capped: false,
+                generated: 0,
+                expanded: 0,
+                // The limits are looked at on entering the subtree.
+                next_check: 0,
+                max_nodes: budget,
+                deadline: run.deadline,
+                limits: run.limits,
+                stop: None,
+                order: Some(Order {
+                    index: i,
+                    found: &found,
+                }),
+            };
+            let g = t.path.len() as u32;
+            let next_bound = subtree(d, h, it, &mut r, g, t.hv, t.back);
+            match r.stop {
+                Some(Stop::Found | Stop::Nodes) => {
+                    found.fetch_min(i, Ordering::Relaxed);
+                }
+                Some(Stop::Time | Stop::Cancelled) => halt.store(true, Ordering::Relaxed),
+                _ => {}
+            }
+            if thread::current().id() != owner {
+                helped.fetch_add(1, Ordering::Relaxed);
+            }
+            let searched = Searched {
+                generated: r.generated,
+                expanded: r.expanded,
+                capped: r.capped,
+                next_bound,
+                stop: r.stop,
+                path: r.path,
+            };
+            *results[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(searched);
+            running.fetch_sub(1, Ordering::Release);
+            let own_done = WAITING.with(|w| {
+                w.borrow()
+                    .as_ref()
+                    .is_some_and(|n| n.load(Ordering::Acquire) == 0)
+            });
+            if own_done {
+                break;
+            }
         }
-        let t = &subtrees[i];
-        // The most this subtree may generate before the sequential search's count reaches the
-        // limit (the subtrees before it only bring that point nearer).
-        let budget = run.max_nodes.saturating_sub(t.generated);
-        let mut r = Run {
-            s: t.s.clone(),
-            path: Vec::new(),
-            capped: false,
-            generated: 0,
-            expanded: 0,
-            next_check: budget.min(CHECK_EVERY),
-            max_nodes: budget,
-            deadline: run.deadline,
-            limits: run.limits,
-            stop: None,
-            order: Some(Order {
-                index: i,
-                found: &found,
-            }),
-        };
-        let g = t.path.len() as u32;
-        let next_bound = subtree(d, h, it, &mut r, g, t.hv, t.back);
-        if r.stop == Some(Stop::Found) {
-            found.fetch_min(i, Ordering::Relaxed);
+        if thread::current().id() == owner {
+            WAITING.with(|w| *w.borrow_mut() = Some(Arc::clone(&running)));
         }
-        let searched = Searched {
-            generated: r.generated,
-            expanded: r.expanded,
-            capped: r.capped,
-            next_bound,
-            stop: r.stop,
-            path: r.path,
-        };
-        *results[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(searched);
     };
     helpers.help(&work);
-    results
+    WAITING.with(|w| *w.borrow_mut() = None);
+    let results: Vec<Searched<D::Move>> = results
         .into_iter()
         .map_while(|m| m.into_inner().unwrap_or_else(|e| e.into_inner()))
-        .collect()
+        .collect();
+    count.subtrees += results.len() as u64;
+    count.helped += helped.load(Ordering::Relaxed);
+    results
 }
