@@ -11,6 +11,7 @@ use crate::domains::{DomainKind, Puzzle};
 use crate::error::{Done, Error};
 use crate::generate::{self, GenerateError};
 use crate::judge;
+use crate::merge;
 use crate::pdb;
 use crate::run;
 use crate::search::Limits;
@@ -28,6 +29,7 @@ pub fn run(cli: Cli) -> Result<Done, Error> {
         Command::Solve(args) => solve_one(args),
         Command::Compare(args) => compare_runs(args),
         Command::Generate(args) => generate_dataset(args),
+        Command::Merge(args) => merge::merge(&args, &mut std::io::stdout()),
         Command::Pdb(cmd) => pdb::command(cmd, &mut std::io::stdout()),
     }
 }

@@ -36,6 +36,9 @@ pub enum Command {
     /// Compare two runs job by job: exact results, and CPU time with a confidence interval.
     #[command(after_help = COMPARE_HELP)]
     Compare(CompareArgs),
+    /// Join the reports of a run's shards (`run --shard K/N`) into the run's report.
+    #[command(after_help = MERGE_HELP)]
+    Merge(MergeArgs),
     /// Build, list and check the pattern databases that the pdb-* heuristics read.
     #[command(subcommand)]
     Pdb(PdbCommand),
@@ -260,6 +263,41 @@ pub struct RunArgs {
     /// No progress output.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Run only shard K of N: a fixed 1/N share of the jobs (see `merge`).
+    #[arg(long, value_name = "K/N", value_parser = crate::shard::parse_spec)]
+    pub shard: Option<(u32, u32)>,
+}
+
+const MERGE_HELP: &str = "\
+The shards must be of one run: the same idabench version and commit, datasets (SHA-256),
+variants, limits and shard count, each shard once, every shard finished. The merged runs.csv
+holds the rows of the unsharded run, in its order; summary.csv and summary.md are computed from
+them as `run` computes them; manifest.json lists every shard (directory, K/N, host, CPU, times).
+
+With --allow-missing, unfinished or absent shards do not stop the merge: the report is written
+from the rows there are, its summary.md and manifest.json (complete false, jobs_missing) say
+that jobs are missing, and missing.csv lists the unfinished shards' jobs without a row.
+Merging again into the same --out replaces an earlier merge (never another run).
+
+Exit codes: 0 ok; 1 runtime error, or a job that ended in `error`; 2 usage or input error:
+shards that disagree (both directories and the difference are named), a job missing or held by
+two shards (the first jobs are listed), an unfinished shard without --allow-missing; 4 a job is
+wrong.
+
+Example:
+  idabench merge reports/study-shard-1 reports/study-shard-2 reports/study-shard-3 --out reports/study";
+
+#[derive(Args, Debug)]
+pub struct MergeArgs {
+    /// The shards' report directories: OUT/NAME of each `run --shard K/N`.
+    #[arg(required = true, value_name = "DIR")]
+    pub shards: Vec<PathBuf>,
+    /// The merged report's directory (created if need be).
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+    /// Write the report even when shards are unfinished or absent; it says what is missing.
+    #[arg(long)]
+    pub allow_missing: bool,
 }
 
 const SOLVE_HELP: &str = "\
