@@ -15,6 +15,7 @@ use crate::merge;
 use crate::pdb;
 use crate::run;
 use crate::search::Limits;
+use crate::slurm;
 use crate::solve::{self, Spec};
 use crate::text::{self, shorten};
 use serde_json::json;
@@ -30,6 +31,7 @@ pub fn run(cli: Cli) -> Result<Done, Error> {
         Command::Compare(args) => compare_runs(args),
         Command::Generate(args) => generate_dataset(args),
         Command::Merge(args) => merge::merge(&args, &mut std::io::stdout()),
+        Command::Slurm(args) => slurm::slurm(&args, &mut std::io::stdout()),
         Command::Pdb(cmd) => pdb::command(cmd, &mut std::io::stdout()),
     }
 }

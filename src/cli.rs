@@ -39,6 +39,13 @@ pub enum Command {
     /// Join the reports of a run's shards (`run --shard K/N`) into the run's report.
     #[command(after_help = MERGE_HELP)]
     Merge(MergeArgs),
+    /// Write a Slurm job-array script: a run as N shards, one array task each, then their merge.
+    #[command(
+        after_help = SLURM_HELP,
+        mut_arg("shard", |a| a.hide(true)),
+        mut_arg("resume", |a| a.hide(true))
+    )]
+    Slurm(SlurmArgs),
     /// Build, list and check the pattern databases that the pdb-* heuristics read.
     #[command(subcommand)]
     Pdb(PdbCommand),
@@ -298,6 +305,41 @@ pub struct MergeArgs {
     /// Write the report even when shards are unfinished or absent; it says what is missing.
     #[arg(long)]
     pub allow_missing: bool,
+}
+
+const SLURM_HELP: &str = "\
+The options before --shards are `run`'s; each array task K runs `idabench run` with them and
+--shard K/N --name NAME-shard-K (resuming when its directory holds a runs.csv), on --jobs CPUs
+(--cpus-per-task). A job that waits for the whole array (afterany) merges the shards into
+OUT/NAME with `idabench merge`, which refuses unfinished shards. Paths are as given, relative to
+the directory where this command runs (the script changes to it); the binary is this one (or
+$IDABENCH).
+
+Use: `bash SCRIPT` submits the array and the merge; `sbatch --array=K SCRIPT` reruns shard K;
+`bash SCRIPT shard K` and `bash SCRIPT merge` run a part on the machine at hand.
+Clusters cap the array size (Slurm's MaxArraySize, 1001 by default: at most 1000 shards).
+
+Example:
+  idabench slurm datasets/korf100.csv --heuristic manhattan,linear-conflict --jobs 8 \\
+      --name korf --shards 10 --partition short --time 02:00:00 --script korf.sbatch
+  bash korf.sbatch";
+
+#[derive(Args, Debug)]
+pub struct SlurmArgs {
+    #[command(flatten)]
+    pub run: RunArgs,
+    /// How many shards, one array task each.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub shards: u32,
+    /// The Slurm partition (#SBATCH --partition).
+    #[arg(long, value_name = "P")]
+    pub partition: Option<String>,
+    /// Each task's time limit (#SBATCH --time); a shard stopped by it resumes when resubmitted.
+    #[arg(long, value_name = "HH:MM:SS")]
+    pub time: Option<String>,
+    /// Write the script to FILE (executable) instead of stdout.
+    #[arg(long, value_name = "FILE")]
+    pub script: Option<PathBuf>,
 }
 
 const SOLVE_HELP: &str = "\

@@ -20,5 +20,6 @@ pub mod rng;
 pub mod run;
 pub mod search;
 pub mod shard;
+pub mod slurm;
 pub mod solve;
 pub mod text;
