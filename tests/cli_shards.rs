@@ -568,3 +568,63 @@ fn the_slurm_script_is_valid_bash_and_its_tasks_and_merge_run_here() {
         assert!(stderr(&out).contains(says), "{says}: {}", show(&out));
     }
 }
+
+/// Opt-in (IDABENCH_SLURM_TEST=1, with a Slurm that `sbatch` reaches, e.g. the single-node one
+/// that scripts/slurm-local.sh starts): the script submitted for real, its merge awaited.
+#[test]
+fn real_slurm_runs_the_array_and_the_merge() {
+    if std::env::var_os("IDABENCH_SLURM_TEST").is_none() {
+        eprintln!("skipped: set IDABENCH_SLURM_TEST=1 to submit to a real Slurm (see README)");
+        return;
+    }
+    let tmp = Tmp::new("real-slurm");
+    let datasets = two_datasets(&tmp);
+    run(&tmp, "whole", &datasets, VARIANTS, 0);
+    let mut args = vec!["slurm"];
+    args.extend(datasets.iter().map(String::as_str));
+    args.extend(VARIANTS);
+    args.extend(["--jobs", "1", "--out", "reports", "--name", "real"]);
+    args.extend([
+        "--shards",
+        "3",
+        "--time",
+        "00:05:00",
+        "--script",
+        "real.sbatch",
+    ]);
+    assert_exit(&idabench(tmp.path(), &args), 0);
+    let out = bash(tmp.path(), "real.sbatch", &[], &[]);
+    assert_exit(&out, 0);
+    let said = String::from_utf8_lossy(&out.stdout).into_owned();
+    let merge_job = said.trim().rsplit(' ').next().unwrap().to_string();
+    let start = Instant::now();
+    loop {
+        let queue = Command::new("squeue")
+            .args(["-h", "-j", &merge_job])
+            .output()
+            .unwrap();
+        if String::from_utf8_lossy(&queue.stdout).trim().is_empty() {
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(300),
+            "merge job {merge_job} still queued"
+        );
+        std::thread::sleep(Duration::from_secs(1));
+    }
+    assert_same_report(
+        &tmp.path().join("reports/whole"),
+        &tmp.path().join("reports/real"),
+    );
+    // A shard submitted again resumes.
+    let again = Command::new("sbatch")
+        .args(["--parsable", "--wait", "--array=2", "real.sbatch"])
+        .current_dir(tmp.path())
+        .output()
+        .unwrap();
+    assert_exit(&again, 0);
+    let id = String::from_utf8_lossy(&again.stdout).trim().to_string();
+    let id = id.split(';').next().unwrap();
+    let log = fs::read_to_string(tmp.path().join(format!("slurm-{id}_2.out"))).unwrap();
+    assert!(log.contains("resuming reports/real-shard-2"), "{log}");
+}
