@@ -218,6 +218,9 @@ leaves at once. --resume with the same --out and --name (without --name: the new
 run in OUT) runs only the missing jobs, after checking the run's manifest: same datasets,
 variants and limits. One process at a time writes a run directory: a second run or --resume on
 it is refused while the first is going.
+--shard K/N runs the K-th of N fixed shares of the jobs (a stable hash of dataset, instance and
+variant, dealt round-robin: shard sizes differ by at most one); `idabench merge` joins the shards'
+reports into this run's report, and `idabench slurm` writes a Slurm job array for them.
 
 Exit codes: 0 ok; 1 runtime error (including a full or closed stdout) or a job that ended in
 `error`; 2 usage or input error (the message names file, line, column), a run directory in use
@@ -308,9 +311,9 @@ pub struct MergeArgs {
 }
 
 const SLURM_HELP: &str = "\
-The options before --shards are `run`'s; each array task K runs `idabench run` with them and
---shard K/N --name NAME-shard-K (resuming when its directory holds a runs.csv), on --jobs CPUs
-(--cpus-per-task). A job that waits for the whole array (afterany) merges the shards into
+Besides --shards, --partition, --time and --script, the options are `run`'s (--jobs required):
+each array task K runs `idabench run` with them and --shard K/N --name NAME-shard-K (resuming
+when its directory holds a runs.csv), on --jobs CPUs (--cpus-per-task). A job that waits for the whole array (afterany) merges the shards into
 OUT/NAME with `idabench merge`, which refuses unfinished shards. Paths are as given, relative to
 the directory where this command runs (the script changes to it); the binary is this one (or
 $IDABENCH).
