@@ -46,7 +46,6 @@ pub fn merge(args: &MergeArgs, stdout: &mut dyn Write) -> Result<Done, Error> {
     let first = &parts[0];
     let all_jobs = first.shard.all_jobs;
     let owners = place_jobs(&parts)?;
-    let out = prepare_out(&args.out, &parts)?;
 
     // Each job's row, and the planned jobs that have none.
     let mut rows = Rows::new(all_jobs);
@@ -104,6 +103,7 @@ pub fn merge(args: &MergeArgs, stdout: &mut dyn Write) -> Result<Done, Error> {
         )));
     }
 
+    let out = prepare_out(&args.out, &parts)?;
     let names = first.manifest.variants.clone();
     let specs = names
         .iter()
@@ -417,11 +417,12 @@ fn merged_manifest(
     jobs_missing: usize,
 ) -> Manifest {
     let first = &parts[0].manifest;
-    let mut cpus: Vec<&str> = parts
-        .iter()
-        .map(|p| p.manifest.cpu_model.as_str())
-        .collect();
-    cpus.dedup();
+    let mut cpus: Vec<&str> = Vec::new();
+    for p in parts {
+        if !cpus.contains(&p.manifest.cpu_model.as_str()) {
+            cpus.push(&p.manifest.cpu_model);
+        }
+    }
     let mut tables = Vec::new();
     for t in parts.iter().flat_map(|p| &p.manifest.pattern_databases) {
         if !tables

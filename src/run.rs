@@ -427,6 +427,12 @@ fn resume(
             dir.display()
         )));
     }
+    if !old.shards.is_empty() {
+        return Err(Error::input(format!(
+            "--resume: {} is a merge of shards: resume the unfinished shards and merge again",
+            dir.display()
+        )));
+    }
     if old.shard != manifest.shard {
         let what = |s: Option<Shard>| match s {
             Some(s) => format!("shard {s} of a run of {} jobs", s.all_jobs),

@@ -304,6 +304,15 @@ fn a_killed_shard_resumes_and_still_merges_to_the_same_rows() {
             "**Incomplete merge: {missing} of 24 jobs are missing"
         )));
 
+    // The merged report is not a run to resume.
+    let mut again = SLOW.to_vec();
+    again.push("--resume");
+    let out = run(&tmp, "k", &data, &again, 2);
+    assert!(
+        stderr(&out).contains("is a merge of shards"),
+        "{}",
+        show(&out)
+    );
     // Resumed, it merges to the whole run's rows, and the merge replaces the incomplete one.
     let mut resume = extra.clone();
     resume.push("--resume");
@@ -412,6 +421,8 @@ fn shards_that_do_not_belong_together_are_refused() {
         "{}",
         show(&out)
     );
+    // A refused merge leaves no directory behind.
+    assert!(!tmp.path().join("m").exists());
     // Bad shard specs are usage errors.
     for bad in ["0/3", "4/3", "3", "1/0"] {
         let out = idabench(tmp.path(), &["run", &datasets[0], "--shard", bad]);
