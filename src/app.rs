@@ -12,9 +12,11 @@ use crate::domains::{DomainKind, Puzzle};
 use crate::error::{Done, Error};
 use crate::generate::{self, GenerateError};
 use crate::judge;
+use crate::merge;
 use crate::pdb;
 use crate::run;
 use crate::search::Limits;
+use crate::slurm;
 use crate::solve::Spec;
 use crate::text::{self, shorten};
 use serde_json::json;
@@ -29,6 +31,8 @@ pub fn run(cli: Cli) -> Result<Done, Error> {
         Command::Solve(args) => solve_one(args),
         Command::Compare(args) => compare_runs(args),
         Command::Generate(args) => generate_dataset(args),
+        Command::Merge(args) => merge::merge(&args, &mut std::io::stdout()),
+        Command::Slurm(args) => slurm::slurm(&args, &mut std::io::stdout()),
         Command::Pdb(cmd) => pdb::command(cmd, &mut std::io::stdout()),
     }
 }

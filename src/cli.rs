@@ -36,6 +36,16 @@ pub enum Command {
     /// Compare two runs job by job: exact results, and CPU time with a confidence interval.
     #[command(after_help = COMPARE_HELP)]
     Compare(CompareArgs),
+    /// Join the reports of a run's shards (`run --shard K/N`) into the run's report.
+    #[command(after_help = MERGE_HELP)]
+    Merge(MergeArgs),
+    /// Write a Slurm job-array script: a run as N shards, one array task each, then their merge.
+    #[command(
+        after_help = SLURM_HELP,
+        mut_arg("shard", |a| a.hide(true)),
+        mut_arg("resume", |a| a.hide(true))
+    )]
+    Slurm(SlurmArgs),
     /// Build, list and check the pattern databases that the pdb-* heuristics read.
     #[command(subcommand)]
     Pdb(PdbCommand),
@@ -208,6 +218,9 @@ leaves at once. --resume with the same --out and --name (without --name: the new
 run in OUT) runs only the missing jobs, after checking the run's manifest: same datasets,
 variants and limits. One process at a time writes a run directory: a second run or --resume on
 it is refused while the first is going.
+--shard K/N runs the K-th of N fixed shares of the jobs (a stable hash of dataset, instance and
+variant, dealt round-robin: shard sizes differ by at most one); `idabench merge` joins the shards'
+reports into this run's report, and `idabench slurm` writes a Slurm job array for them.
 
 Exit codes: 0 ok; 1 runtime error (including a full or closed stdout) or a job that ended in
 `error`; 2 usage or input error (the message names file, line, column), a run directory in use
@@ -262,6 +275,76 @@ pub struct RunArgs {
     /// No progress output.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Run only shard K of N: a fixed 1/N share of the jobs (see `merge`).
+    #[arg(long, value_name = "K/N", value_parser = crate::shard::parse_spec)]
+    pub shard: Option<(u32, u32)>,
+}
+
+const MERGE_HELP: &str = "\
+The shards must be of one run: the same idabench version and commit, datasets (SHA-256),
+variants, limits and shard count, each shard once, every shard finished. The merged runs.csv
+holds the rows of the unsharded run, in its order; summary.csv and summary.md are computed from
+them as `run` computes them; manifest.json lists every shard (directory, K/N, host, CPU, times).
+
+With --allow-missing, unfinished or absent shards do not stop the merge: the report is written
+from the rows there are, its summary.md and manifest.json (complete false, jobs_missing) say
+that jobs are missing, and missing.csv lists the unfinished shards' jobs without a row.
+Merging again into the same --out replaces an earlier merge (never another run).
+
+Exit codes: 0 ok; 1 runtime error, or a job that ended in `error`; 2 usage or input error:
+shards that disagree (both directories and the difference are named), a job missing or held by
+two shards (the first jobs are listed), an unfinished shard without --allow-missing; 4 a job is
+wrong.
+
+Example:
+  idabench merge reports/study-shard-1 reports/study-shard-2 reports/study-shard-3 --out reports/study";
+
+#[derive(Args, Debug)]
+pub struct MergeArgs {
+    /// The shards' report directories: OUT/NAME of each `run --shard K/N`.
+    #[arg(required = true, value_name = "DIR")]
+    pub shards: Vec<PathBuf>,
+    /// The merged report's directory (created if need be).
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+    /// Write the report even when shards are unfinished or absent; it says what is missing.
+    #[arg(long)]
+    pub allow_missing: bool,
+}
+
+const SLURM_HELP: &str = "\
+Besides --shards, --partition, --time and --script, the options are `run`'s (--jobs required):
+each array task K runs `idabench run` with them and --shard K/N --name NAME-shard-K (resuming
+when its directory holds a runs.csv), on --jobs CPUs (--cpus-per-task). A job that waits for the whole array (afterany) merges the shards into
+OUT/NAME with `idabench merge`, which refuses unfinished shards. Paths are as given, relative to
+the directory where this command runs (the script changes to it); the binary is this one (or
+$IDABENCH).
+
+Use: `bash SCRIPT` submits the array and the merge; `sbatch --array=K SCRIPT` reruns shard K;
+`bash SCRIPT shard K` and `bash SCRIPT merge` run a part on the machine at hand.
+Clusters cap the array size (Slurm's MaxArraySize, 1001 by default: at most 1000 shards).
+
+Example:
+  idabench slurm datasets/korf100.csv --heuristic manhattan,linear-conflict --jobs 8 \\
+      --name korf --shards 10 --partition short --time 02:00:00 --script korf.sbatch
+  bash korf.sbatch";
+
+#[derive(Args, Debug)]
+pub struct SlurmArgs {
+    #[command(flatten)]
+    pub run: RunArgs,
+    /// How many shards, one array task each.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub shards: u32,
+    /// The Slurm partition (#SBATCH --partition).
+    #[arg(long, value_name = "P")]
+    pub partition: Option<String>,
+    /// Each task's time limit (#SBATCH --time); a shard stopped by it resumes when resubmitted.
+    #[arg(long, value_name = "HH:MM:SS")]
+    pub time: Option<String>,
+    /// Write the script to FILE (executable) instead of stdout.
+    #[arg(long, value_name = "FILE")]
+    pub script: Option<PathBuf>,
 }
 
 const SOLVE_HELP: &str = "\
@@ -341,6 +424,17 @@ pub struct SplitArgs {
 /// `--split`: where iterations are cut, or `None` for off.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SplitMode(pub Option<SplitDepth>);
+
+impl SplitMode {
+    /// As `--split` reads it: `auto`, `off` or the depth.
+    pub fn name(&self) -> String {
+        match self.0 {
+            None => "off".into(),
+            Some(SplitDepth::Auto) => "auto".into(),
+            Some(SplitDepth::Depth(d)) => d.to_string(),
+        }
+    }
+}
 
 fn split_long_help() -> String {
     format!(

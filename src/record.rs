@@ -2,6 +2,7 @@
 //! run's `Manifest`. Written by `run`, read back by `compare` and `--resume`.
 
 use crate::heuristics::store::TableInfo;
+use crate::shard::Shard;
 use crate::text;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -261,6 +262,36 @@ pub struct Manifest {
     /// The pattern databases the run's heuristics read, with their checksums.
     #[serde(default)]
     pub pattern_databases: Vec<TableInfo>,
+    /// The machine's host name, when it has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub host: Option<String>,
+    /// Which share of a run this is (`run --shard K/N`); absent for a whole run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<Shard>,
+    /// Of a merged report (`merge`): the shards it was made from.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub shards: Vec<ShardInfo>,
+    /// `--split` as given (`auto`, `off` or a depth): how a job's search was shared between the
+    /// workers. It changes times, never counts. Absent in manifests written before it existed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub split: Option<String>,
+}
+
+/// One shard of a merged report, as its own manifest told it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ShardInfo {
+    /// The shard's report directory, as given to `merge`.
+    pub dir: String,
+    pub shard: Shard,
+    pub host: Option<String>,
+    pub cpu_model: String,
+    pub cores: usize,
+    pub jobs: usize,
+    pub start_time: String,
+    pub end_time: String,
+    pub jobs_total: usize,
+    /// The shard's jobs without a row (only with `merge --allow-missing`).
+    pub jobs_missing: usize,
 }
 
 impl Manifest {
@@ -284,8 +315,12 @@ impl Manifest {
 /// Reads a runs.csv; every error names the file and line. A job listed twice is an error: it
 /// would make joining two runs ambiguous.
 pub fn read_runs(path: &Path) -> Result<Vec<Record>, String> {
-    let bytes = read_bounded(path)?;
-    let mut reader = csv::Reader::from_reader(bytes.as_slice());
+    parse_runs(path, &read_bounded(path)?)
+}
+
+/// Parses the bytes of the runs.csv at `path` as `read_runs` does.
+pub fn parse_runs(path: &Path, bytes: &[u8]) -> Result<Vec<Record>, String> {
+    let mut reader = csv::Reader::from_reader(bytes);
     let headers = reader
         .headers()
         .map_err(|e| csv_error(path, None, &e))?

@@ -389,11 +389,28 @@ pub fn summary_md(rows: &[VariantSummary], manifest: &Manifest) -> String {
         if manifest.jobs == 1 { "" } else { "s" },
         manifest.limits_text(),
     );
-    if let (Some(missing @ 1..), Some(total)) = (manifest.jobs_missing, manifest.jobs_total) {
+    if !manifest.shards.is_empty() {
         out.push_str(&format!(
-            "**Incomplete run: {missing} of {total} jobs are missing (it was interrupted); \
-             `--resume` runs them. The figures below are over the finished jobs only.**\n\n"
+            "Merged from {} shard(s) of {}; manifest.json lists each one's machine.\n\n",
+            manifest.shards.len(),
+            manifest.shards[0].shard.count
         ));
+    }
+    match (manifest.jobs_missing, manifest.jobs_total) {
+        (Some(missing @ 1..), Some(total)) if !manifest.shards.is_empty() => {
+            out.push_str(&format!(
+                "**Incomplete merge: {missing} of {total} jobs are missing (their shards are \
+                 unfinished or were not given; missing.csv lists those of unfinished shards). \
+                 The figures below are over the finished jobs only.**\n\n"
+            ));
+        }
+        (Some(missing @ 1..), Some(total)) => {
+            out.push_str(&format!(
+                "**Incomplete run: {missing} of {total} jobs are missing (it was interrupted); \
+                 `--resume` runs them. The figures below are over the finished jobs only.**\n\n"
+            ));
+        }
+        _ => {}
     }
     out.push_str(
         "| variant | jobs | solved | limited | other | nodes generated | geomean nodes | geomean CPU s | p50 s | p90 s | p99 s | max s | Mnodes/s | PAR-2 s | speed-up |\n\
@@ -542,6 +559,10 @@ mod tests {
             jobs_total: Some(2),
             jobs_missing: Some(0),
             pattern_databases: Vec::new(),
+            host: None,
+            shard: None,
+            shards: Vec::new(),
+            split: None,
         }
     }
 

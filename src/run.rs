@@ -11,6 +11,7 @@ use crate::error::{Done, Error, EXIT_INTERRUPTED};
 use crate::pdb;
 use crate::record::{self, DatasetInfo, Manifest, Status};
 use crate::report::{self, Rows, RunsWriter, VariantSummary};
+use crate::shard::{self, Shard};
 use crate::solve::Spec;
 use sha2::{Digest, Sha256};
 use std::borrow::Cow;
@@ -29,7 +30,14 @@ pub fn run_batch(args: &RunArgs, stdout: &mut dyn Write) -> Result<Done, Error> 
     let (datasets, infos) = read_datasets(&args.datasets)?;
     let specs = variants(args, &datasets);
     let names: Vec<String> = specs.iter().map(Spec::name).collect();
-    let Plan { jobs, places } = plan_jobs(args, &datasets, &specs, &names)?;
+    let plan = plan_jobs(args, &datasets, &specs, &names)?;
+    let (Plan { jobs, places }, shard) = match args.shard {
+        Some((index, count)) => {
+            let (plan, share) = take_shard(plan, index, count);
+            (plan, Some(share))
+        }
+        None => (plan, None),
+    };
     // Before the run directory is claimed, so that a heuristic that cannot be had leaves none
     // behind; a table built here is kept in the cache either way.
     let tables = pdb::prepare(
@@ -40,11 +48,15 @@ pub fn run_batch(args: &RunArgs, stdout: &mut dyn Write) -> Result<Done, Error> 
     let run_dir = RunDir::claim(args)?;
     let mut manifest = new_manifest(args, infos, &names, start_time, jobs.len());
     manifest.pattern_databases = tables;
+    manifest.shard = shard.as_ref().map(|s| s.shard);
     let mut rows = if args.resume {
         resume(&run_dir.path, &mut manifest, &jobs, args.quiet)?
     } else {
         Rows::new(jobs.len())
     };
+    if let Some(share) = &shard {
+        write_shard_jobs(&run_dir.path, &jobs, &share.places)?;
+    }
     run_missing(args, &run_dir.path, &mut manifest, &jobs, &mut rows)?;
     let finished = rows.tallies().map(|(i, t)| (places[i].0, places[i].1, t));
     let summaries = report::summarize(finished, &specs, &names, args.limits.time_limit);
@@ -73,7 +85,7 @@ fn install_signal_handler() {
 }
 
 /// A line for the person at the terminal: a full or closed stderr must not stop the run.
-fn note(text: std::fmt::Arguments<'_>) {
+pub(crate) fn note(text: std::fmt::Arguments<'_>) {
     let _ = writeln!(io::stderr(), "{text}");
 }
 
@@ -193,6 +205,61 @@ fn plan_jobs<'a>(
         note(format_args!("note: {skipped} instance x variant pair(s) skipped: the heuristic does not apply to the instance's domain"));
     }
     Ok(Plan { jobs, places })
+}
+
+/// What a shard keeps of the whole run's plan.
+struct Share {
+    shard: Shard,
+    /// Of each of the shard's jobs, its index in the whole run's order.
+    places: Vec<usize>,
+}
+
+/// Shard `index` of `count` of `plan`: its jobs (see `shard::assign`), renumbered in the whole
+/// run's order, which they keep.
+fn take_shard(plan: Plan<'_>, index: u32, count: u32) -> (Plan<'_>, Share) {
+    let keys: Vec<(&str, &str, &str)> = plan
+        .jobs
+        .iter()
+        .map(|j| (j.dataset.name.as_str(), j.instance.id.as_str(), j.variant))
+        .collect();
+    let owner = shard::assign(&keys, count);
+    let all_jobs = plan.jobs.len();
+    let mut mine = Plan {
+        jobs: Vec::new(),
+        places: Vec::new(),
+    };
+    let mut places = Vec::new();
+    for ((job, place), owner) in plan.jobs.into_iter().zip(plan.places).zip(owner) {
+        if owner == index {
+            places.push(job.index);
+            mine.jobs.push(Job {
+                index: mine.jobs.len(),
+                ..job
+            });
+            mine.places.push(place);
+        }
+    }
+    let shard = Shard {
+        index,
+        count,
+        all_jobs,
+    };
+    (mine, Share { shard, places })
+}
+
+/// The shard's shard_jobs.csv: each job with its index in the whole run, for `merge`.
+fn write_shard_jobs(dir: &Path, jobs: &[Job<'_>], places: &[usize]) -> Result<(), Error> {
+    let lines = jobs.iter().zip(places).map(|(j, &place)| {
+        (
+            place,
+            j.dataset.name.as_str(),
+            j.instance.id.as_str(),
+            j.variant,
+        )
+    });
+    let path = dir.join(shard::JOBS_FILE);
+    let bytes = shard::jobs_csv(lines).map_err(|e| Error::io(&path, e))?;
+    report::write_atomic(&path, &bytes).map_err(Error::runtime)
 }
 
 /// A run directory, locked by this process until the value is dropped: a second `run` or
@@ -328,6 +395,10 @@ fn new_manifest(
         jobs_total: Some(jobs_total),
         jobs_missing: Some(jobs_total),
         pattern_databases: Vec::new(),
+        host: host_name(),
+        shard: None,
+        shards: Vec::new(),
+        split: Some(args.split.split.name()),
     }
 }
 
@@ -355,6 +426,24 @@ fn resume(
         return Err(Error::input(format!(
             "--resume: {} was made from other dataset files (names or SHA-256 differ); start a new run instead",
             dir.display()
+        )));
+    }
+    if !old.shards.is_empty() {
+        return Err(Error::input(format!(
+            "--resume: {} is a merge of shards: resume the unfinished shards and merge again",
+            dir.display()
+        )));
+    }
+    if old.shard != manifest.shard {
+        let what = |s: Option<Shard>| match s {
+            Some(s) => format!("shard {s} of a run of {} jobs", s.all_jobs),
+            None => "a whole run (no --shard)".to_string(),
+        };
+        return Err(Error::input(format!(
+            "--resume: {} is {}, not {}: give the same --shard and options",
+            dir.display(),
+            what(old.shard),
+            what(manifest.shard)
         )));
     }
     if (old.max_nodes, old.time_limit_s) != (manifest.max_nodes, manifest.time_limit_s) {
@@ -525,22 +614,28 @@ fn finish(
         ));
         return Ok(Done::Interrupted);
     }
+    Ok(verdict(rows))
+}
+
+/// How a report whose every job has its row went: wrong when a job is, failed when one ended in
+/// an error; a note says which column tells more.
+pub(crate) fn verdict(rows: &Rows) -> Done {
     let count = |status: Status| rows.tallies().filter(|(_, t)| t.status == status).count();
     let wrong = count(Status::Wrong);
     if wrong > 0 {
         note(format_args!(
             "{wrong} job(s) are wrong: see the status and message columns of runs.csv"
         ));
-        return Ok(Done::Wrong);
+        return Done::Wrong;
     }
     let failed = count(Status::Error);
     if failed > 0 {
         note(format_args!(
             "{failed} job(s) ended in an error: see the message column of runs.csv"
         ));
-        return Ok(Done::Failed);
+        return Done::Failed;
     }
-    Ok(Done::Ok)
+    Done::Ok
 }
 
 /// The machine's cores, as the default number of threads.
@@ -570,4 +665,12 @@ fn cpu_model() -> String {
                 .map(|(_, v)| v.trim().to_string())
         })
         .unwrap_or_else(|| std::env::consts::ARCH.to_string())
+}
+
+/// The host name the kernel holds, when it has one.
+fn host_name() -> Option<String> {
+    fs::read_to_string("/proc/sys/kernel/hostname")
+        .ok()
+        .map(|h| h.trim().to_string())
+        .filter(|h| !h.is_empty())
 }

@@ -82,6 +82,10 @@ pub(super) fn manifest(cpu_model: &str, sha256: &str) -> Manifest {
         jobs_total: Some(20 * VARIANTS.len()),
         jobs_missing: Some(0),
         pattern_databases: Vec::new(),
+        host: None,
+        shard: None,
+        shards: Vec::new(),
+        split: None,
     }
 }
 
