@@ -443,7 +443,8 @@ fn split_long_help() -> String {
          the batch's workers included once no whole job is left for them. The answer is the \
          sequential search's: the same path, node counts and iterations, at any cut and thread \
          count. auto (default) cuts every iteration after one of at least {AUTO_MIN_NODES} \
-         generated nodes, when there are two threads or more; DEPTH (1 to {MAX_SPLIT_DEPTH}) cuts \
+         generated nodes, when there are two threads or more, unless it may reach --max-nodes \
+         (it would then be searched again on one thread to find where the limit falls); DEPTH (1 to {MAX_SPLIT_DEPTH}) cuts \
          every iteration at that depth; off never cuts. A job's CPU time is the sum over the threads \
          that worked on it."
     )

@@ -157,6 +157,18 @@ fn read_part(dir: &Path) -> Result<Part, Error> {
             dir.display()
         ))
     })?;
+    // Round-robin dealing gives each shard the whole run's jobs divided by the shard count,
+    // rounded down or up: anything else is not a shard's manifest, and must not size the merge.
+    let (count, all) = (shard.count as usize, shard.all_jobs);
+    let fair = all / count.max(1)..=all.div_ceil(count.max(1));
+    let own = manifest.jobs_total.unwrap_or_default();
+    if shard.index < 1 || shard.index > shard.count || !fair.contains(&own) {
+        return Err(Error::input(format!(
+            "{}: manifest.json's shard {shard} of a run of {all} jobs cannot hold {own} jobs: \
+             not a shard written by `idabench run --shard K/N`",
+            dir.display()
+        )));
+    }
     let planned = shard::read_jobs(&dir.join(shard::JOBS_FILE)).map_err(Error::input)?;
     if manifest.jobs_total.is_some_and(|n| n != planned.len()) {
         return Err(Error::input(format!(
@@ -218,6 +230,11 @@ fn check_agreement(parts: &[Part]) -> Result<(), Error> {
                 mb.idabench_version.clone(),
             ),
             ("git commit", commit(ma), commit(mb)),
+            (
+                "build",
+                format!("{} ({})", ma.build_profile, ma.rustc_version),
+                format!("{} ({})", mb.build_profile, mb.rustc_version),
+            ),
             ("datasets", datasets(ma).join(", "), datasets(mb).join(", ")),
             ("variants", ma.variants.join(" "), mb.variants.join(" ")),
             ("limits", ma.limits_text(), mb.limits_text()),
@@ -234,7 +251,7 @@ fn check_agreement(parts: &[Part]) -> Result<(), Error> {
         ];
         if let Some((what, x, y)) = differences.into_iter().find(|(_, x, y)| x != y) {
             return Err(Error::input(format!(
-                "{} and {} are not shards of one run: {what} differ:\n  {x}\n  {y}",
+                "{} and {} are not shards of one run (different {what}):\n  {x}\n  {y}",
                 a.name(),
                 b.name()
             )));
@@ -324,12 +341,26 @@ fn listed<'a>(jobs: impl ExactSizeIterator<Item = &'a PlannedJob>) -> String {
     format!(": {}{more}", shown.join(", "))
 }
 
-/// The shards of the run that no directory holds, as `K`.
+/// The shards of the run that no directory holds, as `K` or `A-B` ranges: found from the shards
+/// given, so a manifest's shard count cannot make it long.
 fn absent_shards(parts: &[Part]) -> Vec<String> {
-    (1..=parts[0].shard.count)
-        .filter(|k| !parts.iter().any(|p| p.shard.index == *k))
-        .map(|k| k.to_string())
-        .collect()
+    let mut present: Vec<u64> = parts.iter().map(|p| u64::from(p.shard.index)).collect();
+    present.sort_unstable();
+    present.dedup();
+    let mut absent = Vec::new();
+    let mut next = 1;
+    for k in present
+        .into_iter()
+        .chain([u64::from(parts[0].shard.count) + 1])
+    {
+        match k - next {
+            0 => {}
+            1 => absent.push(next.to_string()),
+            _ => absent.push(format!("{next}-{}", k - 1)),
+        }
+        next = k + 1;
+    }
+    absent
 }
 
 /// The merged report's directory, created. One that holds a run other than a merge, or one of

@@ -366,7 +366,7 @@ fn shards_that_do_not_belong_together_are_refused() {
     assert_exit(&out, 2);
     let e = stderr(&out);
     assert!(
-        e.contains("reports/s-1 (shard 1/3) and reports/x-3 (shard 3/3) are not shards of one run: datasets differ"),
+        e.contains("reports/s-1 (shard 1/3) and reports/x-3 (shard 3/3) are not shards of one run (different datasets)"),
         "{e}"
     );
     // Other variants or limits.
@@ -374,13 +374,21 @@ fn shards_that_do_not_belong_together_are_refused() {
     run(&tmp, "v-3", &datasets, &extra, 0);
     let out = merge(&tmp, &dirs(&["s-1", "s-2", "v-3"]), &["--out", "m"]);
     assert_exit(&out, 2);
-    assert!(stderr(&out).contains("variants differ"), "{}", show(&out));
+    assert!(
+        stderr(&out).contains("(different variants)"),
+        "{}",
+        show(&out)
+    );
     extra = VARIANTS.to_vec();
     extra.extend(["--max-nodes", "1000000", "--shard", "3/3"]);
     run(&tmp, "l-3", &datasets, &extra, 0);
     let out = merge(&tmp, &dirs(&["s-1", "s-2", "l-3"]), &["--out", "m"]);
     assert_exit(&out, 2);
-    assert!(stderr(&out).contains("limits differ"), "{}", show(&out));
+    assert!(
+        stderr(&out).contains("(different limits)"),
+        "{}",
+        show(&out)
+    );
     // A shard given twice; a shard absent; a directory that is no shard.
     let out = merge(&tmp, &dirs(&["s-1", "s-2", "s-2"]), &["--out", "m"]);
     assert_exit(&out, 2);
@@ -423,6 +431,43 @@ fn shards_that_do_not_belong_together_are_refused() {
     );
     // A refused merge leaves no directory behind.
     assert!(!tmp.path().join("m").exists());
+    // A shard of another build; a manifest whose shard cannot be one (it must not size the merge).
+    let copy = |name: &str, edit: &dyn Fn(&mut serde_json::Value)| {
+        let (from, to) = (
+            tmp.path().join("reports/s-3"),
+            tmp.path().join("reports").join(name),
+        );
+        fs::create_dir_all(&to).unwrap();
+        for f in fs::read_dir(&from).unwrap() {
+            let f = f.unwrap().path();
+            fs::copy(&f, to.join(f.file_name().unwrap())).unwrap();
+        }
+        let mut m = manifest(&to);
+        edit(&mut m);
+        fs::write(to.join("manifest.json"), m.to_string()).unwrap();
+    };
+    copy("debug-3", &|m| m["build_profile"] = "debug".into());
+    let out = merge(&tmp, &dirs(&["s-1", "s-2", "debug-3"]), &["--out", "m"]);
+    assert_exit(&out, 2);
+    assert!(stderr(&out).contains("(different build)"), "{}", show(&out));
+    for (name, field, value) in [
+        (
+            "huge-3",
+            "all_jobs",
+            serde_json::json!(100_000_000_000_000_000u64),
+        ),
+        ("many-3", "count", serde_json::json!(4_000_000_000u32)),
+        ("zero-3", "index", serde_json::json!(0)),
+    ] {
+        copy(name, &|m| m["shard"][field] = value.clone());
+        let out = merge(&tmp, &dirs(&["s-1", "s-2", name]), &["--out", "m"]);
+        assert_exit(&out, 2);
+        assert!(
+            stderr(&out).contains("cannot hold"),
+            "{name}: {}",
+            show(&out)
+        );
+    }
     // Bad shard specs are usage errors.
     for bad in ["0/3", "4/3", "3", "1/0"] {
         let out = idabench(tmp.path(), &["run", &datasets[0], "--shard", bad]);
@@ -449,13 +494,20 @@ fn bash(cwd: &Path, script: &str, args: &[&str], env: &[(&str, &str)]) -> Output
 fn the_slurm_script_is_valid_bash_and_its_tasks_and_merge_run_here() {
     let tmp = Tmp::new("slurm");
     let datasets = two_datasets(&tmp);
-    run(&tmp, "whole", &datasets, VARIANTS, 0);
+    let limited: Vec<&str> = VARIANTS
+        .iter()
+        .copied()
+        .chain(["--max-nodes", "300000"])
+        .collect();
+    run(&tmp, "whole", &datasets, &limited, 0);
     let mut args = vec!["slurm"];
     args.extend(datasets.iter().map(String::as_str));
-    args.extend(VARIANTS);
+    args.extend(&limited);
     args.extend([
         "--jobs",
         "2",
+        "--split",
+        "3",
         "--out",
         "reports",
         "--name",
@@ -514,10 +566,10 @@ fn the_slurm_script_is_valid_bash_and_its_tasks_and_merge_run_here() {
         &tmp.path().join("reports/whole"),
         &tmp.path().join("reports/study"),
     );
-    assert_eq!(
-        manifest(&tmp.path().join("reports/study-shard-2"))["jobs"],
-        2
-    );
+    let shard = manifest(&tmp.path().join("reports/study-shard-2"));
+    assert_eq!(shard["jobs"], 2);
+    assert_eq!(shard["split"], "3");
+    assert_eq!(shard["max_nodes"], 300000);
 
     // Submitting: the array, then a merge that waits for it (an sbatch that only logs).
     let bin = tmp.path().join("bin");
@@ -611,7 +663,8 @@ fn real_slurm_runs_the_array_and_the_merge() {
     let start = Instant::now();
     loop {
         let queue = Command::new("squeue")
-            .args(["-h", "-j", &merge_job])
+            .arg("-h")
+            .arg(format!("--jobs={merge_job}"))
             .output()
             .unwrap();
         if String::from_utf8_lossy(&queue.stdout).trim().is_empty() {

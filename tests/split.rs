@@ -188,6 +188,18 @@ fn auto_cuts_large_searches_and_keeps_their_answer() {
         );
         assert!(shared.split.iterations >= 2, "{shared:?}");
         assert_eq!(shared.split.repeated, 0, "{shared:?}");
+        // Nor an iteration that may reach the node limit, which would be searched twice.
+        let half = Some(korf[id - 1].korf1985_nodes / 2);
+        let mut limited = Shared::default();
+        check(
+            instance,
+            &spec,
+            half,
+            &[SplitDepth::Auto],
+            &pools[1..3],
+            &mut limited,
+        );
+        assert_eq!(limited.split.repeated, 0, "{limited:?}");
         // Alone, a thread does not cut.
         let mut alone = Shared::default();
         check(

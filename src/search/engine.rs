@@ -207,8 +207,8 @@ fn run<D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
             run.expanded,
         );
         let it = Iter { bound, cap };
-        let last = stats.iterations.last().map_or(0, |i| i.generated);
-        let next_bound = match split::depth(limits.split, last) {
+        let left = run.max_nodes.saturating_sub(run.generated);
+        let next_bound = match split::depth(limits.split, &stats.iterations, left) {
             Some((depth, helpers)) => {
                 split::iteration::<D, H, K>(d, h, it, &mut run, hv, (depth, helpers), &mut split)
             }

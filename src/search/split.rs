@@ -9,7 +9,7 @@
 //! iteration), the iteration is searched again on the calling thread, which gives it.
 
 use super::engine::{child, enter, Iter, Kernel, Run, Stop, CHECK_EVERY, UNWIND};
-use super::{Domain, Helpers, Heuristic, Split, SplitDepth, SplitStats};
+use super::{Domain, Helpers, Heuristic, Iteration, Split, SplitDepth, SplitStats};
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -26,15 +26,25 @@ const AUTO_SUBTREES_PER_THREAD: usize = 64;
 /// (the nodes at the cut are kept in memory, about 2^depth of them on the 15-puzzle).
 pub const MAX_SPLIT_DEPTH: u32 = 24;
 
-/// Whether the next iteration is cut, and how, after one that generated `last` nodes.
+/// Whether the next iteration is cut, and how, after `done` iterations, with `left` nodes to go
+/// before the node limit.
+///
+/// `auto` does not cut an iteration that may reach the node limit: there the cut iteration would
+/// be searched again on one thread, which doubles its cost. The next iteration is taken to grow
+/// from the last as the last grew from the one before, and must fit in the nodes left 4 times.
 pub(super) fn depth<'a>(
     split: Option<Split<'a>>,
-    last: u64,
+    done: &[Iteration],
+    left: u64,
 ) -> Option<(SplitDepth, &'a dyn Helpers)> {
     let split = split?;
+    let last = done.last().map_or(0, |i| i.generated);
+    let before = done.len().checked_sub(2).map_or(0, |i| done[i].generated);
+    let growth = (last / before.max(1)).max(1);
+    let fits = last.saturating_mul(growth).saturating_mul(4) <= left;
     match split.depth {
         SplitDepth::Depth(_) => Some((split.depth, split.helpers)),
-        SplitDepth::Auto if split.helpers.threads() > 1 && last >= AUTO_MIN_NODES => {
+        SplitDepth::Auto if split.helpers.threads() > 1 && last >= AUTO_MIN_NODES && fits => {
             Some((split.depth, split.helpers))
         }
         SplitDepth::Auto => None,
