@@ -103,7 +103,8 @@ pub struct Record<S = String> {
     pub iterations: u32,
     pub final_bound: u32,
     pub time_wall_s: f64,
-    /// CPU time of the worker thread: the honest figure when jobs share cores.
+    /// CPU time of the job on every thread that searched it: the honest figure when jobs share
+    /// cores.
     pub time_cpu_s: f64,
     /// nodes_generated / time_cpu_s (0 when no time was measured).
     pub nodes_per_s: f64,

@@ -450,7 +450,7 @@ pub fn summary_md(rows: &[VariantSummary], manifest: &Manifest) -> String {
     }
     let problems: u64 = rows.iter().map(|r| r.suboptimal + r.wrong + r.error).sum();
     out.push_str(&format!(
-        "\nGeometric means are over the instances solved by every variant that ran them ({} for the first variant; `common_solved` in summary.csv); a speed-up is given only between means over the same instances. Times are CPU seconds of the worker thread.{}\n",
+        "\nGeometric means are over the instances solved by every variant that ran them ({} for the first variant; `common_solved` in summary.csv); a speed-up is given only between means over the same instances. Times are CPU seconds of the job, on every thread that searched it.{}\n",
         rows.first().map_or(0, |r| r.common_solved),
         if problems > 0 {
             format!(" **{problems} job(s) are suboptimal, wrong or failed: see runs.csv.**")
