@@ -228,11 +228,11 @@ pub fn parse_pair(s: &str) -> Result<(String, String), String> {
 
 const PLOT_HELP: &str = "\
 Writes, beside runs.csv (or into --out):
-  cactus.svg        instances solved (y) within a CPU time (x, log scale), one line per variant
-  cactus-nodes.svg  the same by nodes generated
+  cactus.svg          instances solved (y) within a CPU time (x, log scale), a line per variant
+  cactus-nodes.svg    the same by nodes generated
   scatter-A-vs-B.svg  nodes generated per instance, A (x) against B (y), log-log, with the
-                    diagonal; instances a variant did not solve sit at the border as crosses.
-                    By default the first variant against each other one (see --pair).
+                      diagonal; instances a variant did not solve sit at the border as crosses.
+                      By default the first variant against each other one (see --pair).
 In file names every character of a variant name other than a letter, digit, '.', '-' or '_'
 becomes '_': manhattan/step2/prune gives scatter-manhattan_step2_prune-vs-....svg.
 \"Solved\" is a job that found a checked solution (status solved or suboptimal). A plot that
