@@ -217,9 +217,10 @@ enum Shape {
 }
 
 /// Variant `i`'s look: 8 colours with filled markers of 4 shapes, then the same colours with
-/// hollow circles and squares, so no two of the first 16 looks are alike. Hollow markers are
-/// only circles and squares: plotters draws a hollow triangle as a polyline, which the SVG would
-/// not tell from a series' line, and fills every polygon.
+/// hollow circles and squares; from the 17th variant on the rounds repeat with the shapes moved
+/// on by one, so no two of the first 32 looks are alike. Hollow markers are only circles and
+/// squares: plotters draws a hollow triangle as a polyline, which the SVG would not tell from a
+/// series' line, and fills every polygon.
 fn look(i: usize) -> Look {
     const FILLED: [Shape; 4] = [
         Shape::Circle,
@@ -228,13 +229,15 @@ fn look(i: usize) -> Look {
         Shape::Diamond,
     ];
     const HOLLOW: [Shape; 2] = [Shape::Circle, Shape::Square];
-    let filled = (i / PALETTE.len()).is_multiple_of(2);
+    let round = i / PALETTE.len();
+    let filled = round.is_multiple_of(2);
+    let shape = i + round / 2;
     Look {
         colour: PALETTE[i % PALETTE.len()],
         shape: if filled {
-            FILLED[i % FILLED.len()]
+            FILLED[shape % FILLED.len()]
         } else {
-            HOLLOW[i % HOLLOW.len()]
+            HOLLOW[shape % HOLLOW.len()]
         },
         filled,
     }
@@ -774,13 +777,13 @@ mod tests {
     }
 
     #[test]
-    fn looks_differ_for_twelve_variants() {
-        let keys: HashSet<_> = (0..16)
+    fn looks_differ_for_up_to_32_variants() {
+        let keys: HashSet<_> = (0..32)
             .map(|i| {
                 let l = look(i);
                 (l.colour.0, l.colour.1, l.colour.2, l.shape as u8, l.filled)
             })
             .collect();
-        assert_eq!(keys.len(), 16);
+        assert_eq!(keys.len(), 32);
     }
 }
