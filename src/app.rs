@@ -4,7 +4,8 @@
 use crate::atomic::{self, Failure};
 use crate::batch;
 use crate::cli::{
-    Cli, Command, CompareArgs, CompareFormat, Format, GenerateArgs, LimitArgs, OnOff, SolveArgs,
+    Cli, Command, CompareArgs, CompareFormat, Format, GenerateArgs, LimitArgs, OnOff, PlotArgs,
+    SolveArgs,
 };
 use crate::compare;
 use crate::domains::tiles;
@@ -14,6 +15,7 @@ use crate::generate::{self, GenerateError};
 use crate::judge;
 use crate::merge;
 use crate::pdb;
+use crate::plot;
 use crate::run;
 use crate::search::Limits;
 use crate::slurm;
@@ -30,6 +32,7 @@ pub fn run(cli: Cli) -> Result<Done, Error> {
         Command::Run(args) => run::run_batch(&args, &mut std::io::stdout()),
         Command::Solve(args) => solve_one(args),
         Command::Compare(args) => compare_runs(args),
+        Command::Plot(args) => plot_run(args),
         Command::Generate(args) => generate_dataset(args),
         Command::Merge(args) => merge::merge(&args, &mut std::io::stdout()),
         Command::Slurm(args) => slurm::slurm(&args, &mut std::io::stdout()),
@@ -259,4 +262,12 @@ fn compare_runs(args: CompareArgs) -> Result<Done, Error> {
         &opts,
         &mut std::io::stdout().lock(),
     )
+}
+
+fn plot_run(args: PlotArgs) -> Result<Done, Error> {
+    let opts = plot::PlotOptions {
+        out: args.out,
+        pairs: args.pair,
+    };
+    plot::plot(&args.report, &opts, &mut std::io::stdout().lock())
 }

@@ -36,6 +36,9 @@ pub enum Command {
     /// Compare two runs job by job: exact results, and CPU time with a confidence interval.
     #[command(after_help = COMPARE_HELP)]
     Compare(CompareArgs),
+    /// Draw SVG plots of a run's report: cactus plots and per-instance scatter plots.
+    #[command(after_help = PLOT_HELP)]
+    Plot(PlotArgs),
     /// Join the reports of a run's shards (`run --shard K/N`) into the run's report.
     #[command(after_help = MERGE_HELP)]
     Merge(MergeArgs),
@@ -197,6 +200,45 @@ pub struct CompareArgs {
     #[arg(long)]
     pub allow_node_changes: bool,
 }
+
+#[derive(Args, Debug)]
+pub struct PlotArgs {
+    /// The run: a report directory or its runs.csv.
+    pub report: PathBuf,
+    /// Where to write the SVG files (created if missing); default: beside runs.csv.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Draw the scatter plot of variant A (x) against B (y) instead of the first variant against
+    /// each other one; may be given more than once.
+    #[arg(long, value_name = "A,B", value_parser = parse_pair)]
+    pub pair: Vec<(String, String)>,
+}
+
+/// `A,B`: two variant names.
+pub fn parse_pair(s: &str) -> Result<(String, String), String> {
+    match s.split_once(',') {
+        Some((a, b)) if !a.trim().is_empty() && !b.trim().is_empty() && !b.contains(',') => {
+            Ok((a.trim().to_owned(), b.trim().to_owned()))
+        }
+        _ => Err("expected two variant names separated by a comma, e.g. \
+                  manhattan/step2/prune,linear-conflict/step2/prune"
+            .into()),
+    }
+}
+
+const PLOT_HELP: &str = "\
+Writes, beside runs.csv (or into --out):
+  cactus.svg          instances solved (y) within a CPU time (x, log scale), a line per variant
+  cactus-nodes.svg    the same by nodes generated
+  scatter-A-vs-B.svg  nodes generated per instance, A (x) against B (y), log-log, with the
+                      diagonal; instances a variant did not solve sit at the border as crosses.
+                      By default the first variant against each other one (see --pair).
+In file names every character of a variant name other than a letter, digit, '.', '-' or '_'
+becomes '_': manhattan/step2/prune gives scatter-manhattan_step2_prune-vs-....svg.
+\"Solved\" is a job that found a checked solution (status solved or suboptimal). A plot that
+cannot be drawn (nothing solved, a single variant) is skipped with a note on stderr.
+Each written file is named on stdout. Exit codes: 0 ok; 1 a file cannot be written;
+2 bad input (no runs.csv, an unknown variant in --pair).";
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum CompareFormat {

@@ -14,6 +14,7 @@ pub mod heuristics;
 pub mod judge;
 pub mod merge;
 pub mod pdb;
+pub mod plot;
 pub mod record;
 pub mod report;
 pub mod rng;

@@ -1,0 +1,754 @@
+//! `idabench plot` as a user runs it: every SVG is well-formed XML, has one series and one legend
+//! entry per variant, and axes whose tick labels cover the data read back from runs.csv; a run
+//! with one instance, a run where nothing is solved and a run of 12 variants; bad input exits 2.
+//!
+//! Runs are tiny (the smoke set under --max-nodes 20000). The SVG is checked by a small
+//! well-formedness parser and string matching at the end of this file (no XML crate is in the
+//! dependency tree). Nothing here asserts on a time beyond reading it back from runs.csv.
+
+use idabench::record::{read_runs, Record};
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// The chart's height in pixels: legend samples are drawn below it.
+const CHART_HEIGHT: f64 = 540.0;
+
+fn idabench(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_idabench"))
+        .args(args)
+        .output()
+        .expect("runs the binary")
+}
+
+fn smoke() -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("datasets/smoke.csv")
+        .display()
+        .to_string()
+}
+
+/// Runs `dataset` with `extra` flags into `out/name` and returns the report directory.
+fn run(out: &Path, name: &str, dataset: &str, extra: &[&str]) -> PathBuf {
+    let out_s = out.display().to_string();
+    let mut args = vec!["run", dataset, "--out", &out_s, "--name", name, "--quiet"];
+    args.extend_from_slice(extra);
+    let o = idabench(&args);
+    assert!(
+        o.status.success(),
+        "run failed: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    out.join(name)
+}
+
+fn plot(args: &[&str]) -> Output {
+    let mut all = vec!["plot"];
+    all.extend_from_slice(args);
+    idabench(&all)
+}
+
+fn records(dir: &Path) -> Vec<Record> {
+    read_runs(&dir.join("runs.csv")).unwrap()
+}
+
+/// Variants in runs.csv's order of first appearance (the manifest's order for these runs).
+fn variants(records: &[Record]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for r in records {
+        if !out.contains(&r.variant) {
+            out.push(r.variant.clone());
+        }
+    }
+    out
+}
+
+fn solved<'a>(records: &'a [Record], variant: &str) -> Vec<&'a Record> {
+    records
+        .iter()
+        .filter(|r| r.variant == variant && r.status.has_solution())
+        .collect()
+}
+
+fn read_svg(path: &Path) -> Svg {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    check_well_formed(&text).unwrap_or_else(|e| panic!("{}: not XML: {e}", path.display()));
+    Svg::new(text)
+}
+
+/// Checks a cactus plot against the run: a legend entry `variant (solved)` per variant, a line
+/// per variant that solved something with one point per solved instance, a marker per point,
+/// and tick labels spanning the data.
+fn check_cactus(svg: &Svg, records: &[Record], measure: fn(&Record) -> f64, unit: &str) {
+    let variants = variants(records);
+    let mut lines = Vec::new();
+    let mut points = 0;
+    for v in &variants {
+        let n = solved(records, v).len();
+        let entry = format!("{v} ({n})");
+        assert!(
+            svg.texts().iter().any(|t| t.content == entry),
+            "no legend entry {entry}"
+        );
+        if n > 0 {
+            lines.push(n);
+        }
+        points += n;
+    }
+    // Series lines are the 2 px polylines inside the chart; those below it are legend samples.
+    let mut drawn: Vec<usize> = svg
+        .series_lines()
+        .iter()
+        .filter(|p| p.iter().all(|&(_, y)| y < CHART_HEIGHT))
+        .map(Vec::len)
+        .collect();
+    let legend_samples = svg.series_lines().len() - drawn.len();
+    assert_eq!(legend_samples, variants.len());
+    drawn.sort_unstable();
+    lines.sort_unstable();
+    assert_eq!(drawn, lines, "points per series");
+    // A marker per point and one per legend entry; the white background is the only other rect.
+    let markers = svg.count("<circle") + svg.count("<polygon") + svg.count("<rect") - 1;
+    assert_eq!(markers, points + variants.len());
+
+    let values: Vec<f64> = records
+        .iter()
+        .filter(|r| r.status.has_solution())
+        .map(measure)
+        .collect();
+    let (lo, hi) = min_max(&values);
+    let x = svg.tick_values("middle", unit);
+    let (x_lo, x_hi) = min_max(&x);
+    assert!(x_lo <= lo * (1.0 + 1e-9), "x axis from {x_lo} misses {lo}");
+    assert!(x_hi >= hi * (1.0 - 1e-9), "x axis to {x_hi} misses {hi}");
+    let most = variants
+        .iter()
+        .map(|v| solved(records, v).len())
+        .max()
+        .unwrap();
+    let y = svg.tick_values("end", "");
+    let (y_lo, y_hi) = min_max(&y);
+    assert_eq!(y_lo, 0.0);
+    // Ticks come every 1 or 2 instances: the top tick is within one step of the top count.
+    assert!(
+        y_hi + 2.0 > most as f64,
+        "y axis to {y_hi} for {most} solved"
+    );
+}
+
+fn cpu(r: &Record) -> f64 {
+    r.time_cpu_s.max(1e-6)
+}
+
+fn nodes(r: &Record) -> f64 {
+    (r.nodes_generated as f64).max(1.0)
+}
+
+/// What the scatter plot of `a` (x) against `b` (y) must show: (both solved, only b solved, only
+/// a solved, neither), and (above, below, on) the diagonal.
+fn scatter_counts(records: &[Record], a: &str, b: &str) -> ([usize; 4], [usize; 3]) {
+    let mut jobs: BTreeMap<(&str, &str), [Option<&Record>; 2]> = BTreeMap::new();
+    for r in records {
+        let side = if r.variant == a {
+            0
+        } else if r.variant == b {
+            1
+        } else {
+            continue;
+        };
+        jobs.entry((r.dataset.as_str(), r.instance.as_str()))
+            .or_default()[side] = Some(r);
+    }
+    let mut kinds = [0; 4];
+    let (mut above, mut below, mut on) = (0, 0, 0);
+    for pair in jobs.values() {
+        let [Some(x), Some(y)] = pair else { continue };
+        match (x.status.has_solution(), y.status.has_solution()) {
+            (true, true) => {
+                kinds[0] += 1;
+                match y.nodes_generated.cmp(&x.nodes_generated) {
+                    std::cmp::Ordering::Greater => above += 1,
+                    std::cmp::Ordering::Less => below += 1,
+                    std::cmp::Ordering::Equal => on += 1,
+                }
+            }
+            // Only b solved: a sits at the right border, beyond every solved value.
+            (false, true) => {
+                kinds[1] += 1;
+                below += 1;
+            }
+            (true, false) => {
+                kinds[2] += 1;
+                above += 1;
+            }
+            // Neither: counted in the legend, not against the diagonal.
+            (false, false) => kinds[3] += 1,
+        }
+    }
+    (kinds, [above, below, on])
+}
+
+fn check_scatter(svg: &Svg, records: &[Record], a: &str, b: &str) {
+    let (kinds, [above, below, on]) = scatter_counts(records, a, b);
+    let title = format!("{above} above the diagonal, {below} below, {on} on it");
+    assert!(
+        svg.texts().iter().any(|t| t.content.ends_with(&title)),
+        "no title with {title}"
+    );
+    for entry in [
+        format!("solved by both ({})", kinds[0]),
+        format!("unsolved by {a}: right border ({})", kinds[1]),
+        format!("unsolved by {b}: top border ({})", kinds[2]),
+        format!("unsolved by both: top right corner ({})", kinds[3]),
+    ] {
+        assert!(
+            svg.texts().iter().any(|t| t.content == entry),
+            "no legend entry {entry}"
+        );
+    }
+    // Only "solved by both" is drawn with circles: one per instance and the legend's.
+    assert_eq!(svg.count("<circle"), kinds[0] + 1);
+    let values: Vec<f64> = records
+        .iter()
+        .filter(|r| (r.variant == a || r.variant == b) && r.status.has_solution())
+        .map(nodes)
+        .collect();
+    let (lo, hi) = min_max(&values);
+    let ticks = svg.tick_values("", "");
+    let (t_lo, t_hi) = min_max(&ticks);
+    assert!(
+        t_lo <= lo && t_hi >= hi,
+        "ticks {t_lo}..{t_hi} miss {lo}..{hi}"
+    );
+}
+
+#[test]
+fn plots_of_a_run_cover_its_data() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = run(
+        tmp.path(),
+        "r",
+        &smoke(),
+        &[
+            "--max-nodes",
+            "20000",
+            "--heuristic",
+            "manhattan,misplaced",
+            "--step",
+            "2,next",
+        ],
+    );
+    let o = plot(&[dir.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let records = records(&dir);
+    let vs = variants(&records);
+    assert_eq!(vs.len(), 4);
+    let written: Vec<String> = String::from_utf8(o.stdout)
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    assert_eq!(written.len(), 2 + 3, "{written:?}");
+    check_cactus(&read_svg(&dir.join("cactus.svg")), &records, cpu, "s");
+    check_cactus(
+        &read_svg(&dir.join("cactus-nodes.svg")),
+        &records,
+        nodes,
+        "",
+    );
+    for b in &vs[1..] {
+        let name = format!(
+            "scatter-{}-vs-{}.svg",
+            vs[0].replace('/', "_"),
+            b.replace('/', "_")
+        );
+        assert!(written.contains(&dir.join(&name).display().to_string()));
+        check_scatter(&read_svg(&dir.join(&name)), &records, &vs[0], b);
+    }
+    // Misplaced tiles leave instances unsolved within 20,000 nodes: the border is in use.
+    let (kinds, _) = scatter_counts(&records, &vs[0], "misplaced/step2/prune");
+    assert!(kinds[2] + kinds[3] > 0, "{kinds:?}");
+}
+
+#[test]
+fn pair_and_out_choose_the_scatter_and_the_directory() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = run(
+        tmp.path(),
+        "r",
+        &smoke(),
+        &[
+            "--max-nodes",
+            "20000",
+            "--heuristic",
+            "manhattan,linear-conflict,misplaced",
+        ],
+    );
+    let out = tmp.path().join("pictures");
+    let o = plot(&[
+        dir.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--pair",
+        "misplaced/stepnext/prune,linear-conflict/stepnext/prune",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let mut files: Vec<String> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    files.sort();
+    assert_eq!(
+        files,
+        [
+            "cactus-nodes.svg",
+            "cactus.svg",
+            "scatter-misplaced_stepnext_prune-vs-linear-conflict_stepnext_prune.svg"
+        ]
+    );
+    assert!(!dir.join("cactus.svg").exists());
+    check_scatter(
+        &read_svg(&out.join(&files[2])),
+        &records(&dir),
+        "misplaced/stepnext/prune",
+        "linear-conflict/stepnext/prune",
+    );
+}
+
+#[test]
+fn twelve_variants_each_have_a_series_and_a_look_of_their_own() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = run(
+        tmp.path(),
+        "r",
+        &smoke(),
+        &[
+            "--max-nodes",
+            "20000",
+            "--heuristic",
+            "manhattan,linear-conflict,misplaced",
+            "--step",
+            "1,2",
+            "--reverse-pruning",
+            "on,off",
+        ],
+    );
+    let o = plot(&[dir.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let records = records(&dir);
+    let vs = variants(&records);
+    assert_eq!(vs.len(), 12);
+    let svg = read_svg(&dir.join("cactus.svg"));
+    check_cactus(&svg, &records, cpu, "s");
+    check_cactus(
+        &read_svg(&dir.join("cactus-nodes.svg")),
+        &records,
+        nodes,
+        "",
+    );
+    // Each legend sample is a line and a marker: no two alike (colour, marker element, fill).
+    let looks: Vec<(String, String)> = svg
+        .legend_looks()
+        .into_iter()
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    assert_eq!(looks.len(), 12, "{looks:?}");
+    let scatters = String::from_utf8(o.stdout)
+        .unwrap()
+        .lines()
+        .filter(|l| l.contains("/scatter-"))
+        .count();
+    assert_eq!(scatters, 11);
+}
+
+#[test]
+fn a_run_of_one_instance_plots() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dataset = tmp.path().join("one.csv");
+    let smoke = std::fs::read_to_string(smoke()).unwrap();
+    let two_lines: Vec<&str> = smoke.lines().take(2).collect();
+    std::fs::write(&dataset, two_lines.join("\n") + "\n").unwrap();
+    let dir = run(
+        tmp.path(),
+        "one",
+        dataset.to_str().unwrap(),
+        &["--heuristic", "manhattan,misplaced"],
+    );
+    let o = plot(&[dir.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let records = records(&dir);
+    assert_eq!(records.len(), 2);
+    check_cactus(&read_svg(&dir.join("cactus.svg")), &records, cpu, "s");
+    check_cactus(
+        &read_svg(&dir.join("cactus-nodes.svg")),
+        &records,
+        nodes,
+        "",
+    );
+    let vs = variants(&records);
+    let name = format!(
+        "scatter-{}-vs-{}.svg",
+        vs[0].replace('/', "_"),
+        vs[1].replace('/', "_")
+    );
+    check_scatter(&read_svg(&dir.join(name)), &records, &vs[0], &vs[1]);
+
+    // One variant: the cactus plots, and a note that there is no pair to scatter.
+    let single = run(tmp.path(), "single", dataset.to_str().unwrap(), &[]);
+    let o = plot(&[single.to_str().unwrap()]);
+    assert!(o.status.success());
+    let stderr = String::from_utf8(o.stderr).unwrap();
+    assert!(
+        stderr.contains("no scatter plot: the run has one variant"),
+        "{stderr}"
+    );
+    assert!(single.join("cactus.svg").exists());
+}
+
+#[test]
+fn a_run_that_solved_nothing_says_why_there_is_no_plot() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = run(
+        tmp.path(),
+        "none",
+        &smoke(),
+        &["--max-nodes", "1", "--heuristic", "manhattan,misplaced"],
+    );
+    assert!(records(&dir).iter().all(|r| !r.status.has_solution()));
+    let o = plot(&[dir.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(o.stdout.is_empty());
+    let stderr = String::from_utf8(o.stderr).unwrap();
+    for name in ["cactus.svg", "cactus-nodes.svg"] {
+        assert!(
+            stderr.contains(&format!(
+                "skipped {name}: no job of the run found a solution"
+            )),
+            "{stderr}"
+        );
+        assert!(!dir.join(name).exists());
+    }
+    assert!(stderr.contains("solved an instance"), "{stderr}");
+}
+
+#[test]
+fn bad_input_exits_2() {
+    let tmp = tempfile::tempdir().unwrap();
+    let empty = tmp.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    let o = plot(&[empty.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("runs.csv"));
+
+    let o = plot(&[tmp.path().join("nowhere").to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+
+    let dir = run(
+        tmp.path(),
+        "r",
+        &smoke(),
+        &["--max-nodes", "2000", "--heuristic", "manhattan,misplaced"],
+    );
+    for pair in [
+        "manhattan/stepnext/prune,nothing",
+        "manhattan/stepnext/prune,manhattan/stepnext/prune",
+        "manhattan/stepnext/prune",
+    ] {
+        let o = plot(&[dir.to_str().unwrap(), "--pair", pair]);
+        assert_eq!(o.status.code(), Some(2), "--pair {pair}");
+        assert!(!dir.join("cactus.svg").exists());
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// SVG reading
+
+fn min_max(values: &[f64]) -> (f64, f64) {
+    assert!(!values.is_empty());
+    values
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &v| {
+            (lo.min(v), hi.max(v))
+        })
+}
+
+/// Checks that `text` is well-formed XML as far as plotters' output goes: one root `svg`,
+/// every element closed in order, attributes quoted, no stray `<` or `&` in text.
+fn check_well_formed(text: &str) -> Result<(), String> {
+    let mut stack: Vec<&str> = Vec::new();
+    let mut rest = text;
+    let mut roots = 0;
+    while let Some(open) = rest.find('<') {
+        check_text(&rest[..open])?;
+        rest = &rest[open..];
+        if let Some(after) = rest.strip_prefix("<?") {
+            rest = &after[after.find("?>").ok_or("unclosed <?")? + 2..];
+            continue;
+        }
+        if let Some(after) = rest.strip_prefix("<!--") {
+            rest = &after[after.find("-->").ok_or("unclosed comment")? + 3..];
+            continue;
+        }
+        let end = tag_end(rest).ok_or("unclosed tag")?;
+        let tag = &rest[1..end];
+        rest = &rest[end + 1..];
+        if let Some(name) = tag.strip_prefix('/') {
+            match stack.pop() {
+                Some(open) if open == name.trim() => {}
+                other => return Err(format!("</{name}> closes {other:?}")),
+            }
+            continue;
+        }
+        let self_closing = tag.ends_with('/');
+        let body = tag.trim_end_matches('/');
+        let name = body.split_whitespace().next().ok_or("empty tag")?;
+        check_attributes(&body[name.len()..])?;
+        if stack.is_empty() {
+            roots += 1;
+            if name != "svg" {
+                return Err(format!("root <{name}>"));
+            }
+        }
+        if !self_closing {
+            stack.push(name);
+        }
+    }
+    check_text(rest)?;
+    match (roots, stack.is_empty()) {
+        (1, true) => Ok(()),
+        (n, _) => Err(format!("{n} roots, unclosed {stack:?}")),
+    }
+}
+
+/// The index of the `>` ending the tag at the start of `s`, outside quoted values.
+fn tag_end(s: &str) -> Option<usize> {
+    let mut quote = None;
+    for (i, c) in s.char_indices() {
+        match (quote, c) {
+            (None, '"' | '\'') => quote = Some(c),
+            (Some(q), c) if c == q => quote = None,
+            (None, '>') => return Some(i),
+            _ => {}
+        }
+    }
+    None
+}
+
+fn check_attributes(mut s: &str) -> Result<(), String> {
+    loop {
+        s = s.trim_start();
+        if s.is_empty() {
+            return Ok(());
+        }
+        let eq = s
+            .find('=')
+            .ok_or_else(|| format!("attribute without value: {s}"))?;
+        let name = s[..eq].trim();
+        if name.is_empty() || name.contains(char::is_whitespace) {
+            return Err(format!("bad attribute name `{name}`"));
+        }
+        let value = s[eq + 1..].trim_start();
+        let q = value.chars().next().ok_or("no value")?;
+        if q != '"' && q != '\'' {
+            return Err(format!("unquoted value of {name}"));
+        }
+        let close = value[1..].find(q).ok_or("unclosed value")? + 1;
+        check_text(&value[1..close])?;
+        s = &value[close + 1..];
+    }
+}
+
+fn check_text(s: &str) -> Result<(), String> {
+    let mut rest = s;
+    while let Some(amp) = rest.find('&') {
+        let after = &rest[amp + 1..];
+        let semi = after.find(';').ok_or("bare &")?;
+        let entity = &after[..semi];
+        let known = ["lt", "gt", "amp", "quot", "apos"].contains(&entity)
+            || entity.starts_with('#') && entity.len() > 1;
+        if !known {
+            return Err(format!("unknown entity &{entity};"));
+        }
+        rest = &after[semi + 1..];
+    }
+    if s.contains('>') && s.contains('<') {
+        return Err("stray <".into());
+    }
+    Ok(())
+}
+
+struct Svg {
+    text: String,
+}
+
+struct TextElement {
+    attributes: HashMap<String, String>,
+    content: String,
+}
+
+impl Svg {
+    fn new(text: String) -> Svg {
+        Svg { text }
+    }
+
+    fn count(&self, needle: &str) -> usize {
+        self.text.matches(needle).count()
+    }
+
+    /// Every element as (name, attributes), in order.
+    fn elements(&self) -> Vec<(String, HashMap<String, String>)> {
+        let mut out = Vec::new();
+        let mut rest = self.text.as_str();
+        while let Some(open) = rest.find('<') {
+            rest = &rest[open..];
+            let end = tag_end(rest).unwrap();
+            let tag = &rest[1..end];
+            rest = &rest[end + 1..];
+            if tag.starts_with('/') || tag.starts_with('?') || tag.starts_with('!') {
+                continue;
+            }
+            let body = tag.trim_end_matches('/');
+            let name = body.split_whitespace().next().unwrap().to_owned();
+            out.push((name.clone(), attributes(&body[name.len()..])));
+        }
+        out
+    }
+
+    fn texts(&self) -> Vec<TextElement> {
+        let mut out = Vec::new();
+        let mut rest = self.text.as_str();
+        while let Some(open) = rest.find("<text") {
+            rest = &rest[open..];
+            let end = tag_end(rest).unwrap();
+            let attrs = attributes(&rest[5..end]);
+            let close = rest.find("</text>").unwrap();
+            out.push(TextElement {
+                attributes: attrs,
+                content: unescape(rest[end + 1..close].trim()),
+            });
+            rest = &rest[close..];
+        }
+        out
+    }
+
+    /// The points of each 2 px polyline: series lines and their legend samples (axes, ticks and
+    /// the diagonal are 1 px).
+    fn series_lines(&self) -> Vec<Vec<(f64, f64)>> {
+        self.elements()
+            .into_iter()
+            .filter(|(name, a)| {
+                name == "polyline" && a.get("stroke-width").map(String::as_str) == Some("2")
+            })
+            .map(|(_, a)| {
+                a["points"]
+                    .split_whitespace()
+                    .map(|p| {
+                        let (x, y) = p.split_once(',').unwrap();
+                        (x.parse().unwrap(), y.parse().unwrap())
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// Each legend sample's (line colour, the marker element after it and its fill or stroke).
+    fn legend_looks(&self) -> Vec<(String, String)> {
+        let elements = self.elements();
+        let mut out = Vec::new();
+        for (i, (name, a)) in elements.iter().enumerate() {
+            let below = a.get("points").is_some_and(|p| {
+                p.split_whitespace().all(|xy| {
+                    xy.split_once(',')
+                        .is_some_and(|(_, y)| y.parse::<f64>().unwrap() >= CHART_HEIGHT)
+                })
+            });
+            if name == "polyline" && below && a.get("stroke-width").map(String::as_str) == Some("2")
+            {
+                let (marker, m) = &elements[i + 1];
+                out.push((
+                    a["stroke"].clone(),
+                    format!(
+                        "{marker} fill={} stroke={}",
+                        m.get("fill").map_or("", String::as_str),
+                        m.get("stroke").map_or("", String::as_str)
+                    ),
+                ));
+            }
+        }
+        out
+    }
+
+    /// The values of the tick labels anchored `anchor` (`middle`: x axis, `end`: y axis, empty:
+    /// both) that read as a number with an SI prefix and `unit`, e.g. `10 µs`, `20 k`, `100`.
+    fn tick_values(&self, anchor: &str, unit: &str) -> Vec<f64> {
+        self.texts()
+            .iter()
+            .filter(|t| {
+                anchor.is_empty()
+                    || t.attributes.get("text-anchor").map(String::as_str) == Some(anchor)
+            })
+            .filter_map(|t| si_value(&t.content, unit))
+            .collect()
+    }
+}
+
+fn attributes(s: &str) -> HashMap<String, String> {
+    let mut out = HashMap::new();
+    let mut rest = s;
+    while let Some(eq) = rest.find("=\"") {
+        let name = rest[..eq].trim().to_owned();
+        let value_end = rest[eq + 2..].find('"').unwrap();
+        out.insert(name, unescape(&rest[eq + 2..eq + 2 + value_end]));
+        rest = &rest[eq + 2 + value_end + 1..];
+    }
+    out
+}
+
+fn unescape(s: &str) -> String {
+    s.replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&apos;", "'")
+        .replace("&amp;", "&")
+}
+
+/// `10 µs` with unit `s` is 1e-5; `20 k` with no unit is 20000; anything else is `None`.
+fn si_value(label: &str, unit: &str) -> Option<f64> {
+    let (number, suffix) = match label.split_once(' ') {
+        Some((n, s)) => (n, s),
+        None => (label, ""),
+    };
+    let value: f64 = number.parse().ok()?;
+    let prefix = suffix.strip_suffix(unit)?;
+    let scale = match prefix {
+        "" => 1.0,
+        "p" => 1e-12,
+        "n" => 1e-9,
+        "µ" => 1e-6,
+        "m" => 1e-3,
+        "k" => 1e3,
+        "M" => 1e6,
+        "G" => 1e9,
+        "T" => 1e12,
+        _ => return None,
+    };
+    if unit.is_empty() && label.ends_with('s') {
+        return None;
+    }
+    Some(value * scale)
+}
+
+#[test]
+fn the_test_parsers_read_what_they_should() {
+    assert!(check_well_formed("<svg a=\"1\"><text>x &amp; y</text><rect/></svg>").is_ok());
+    assert!(check_well_formed("<svg><text>x</svg>").is_err());
+    assert!(check_well_formed("<svg a=1/>").is_err());
+    assert!(check_well_formed("<svg>&nbsp;</svg>").is_err());
+    assert!(check_well_formed("<svg/><svg/>").is_err());
+    assert!((si_value("10 µs", "s").unwrap() - 1e-5).abs() < 1e-18);
+    assert_eq!(si_value("20 k", ""), Some(2e4));
+    assert_eq!(si_value("100", ""), Some(100.0));
+    assert_eq!(si_value("1 ms", ""), None);
+    assert_eq!(si_value("manhattan (3)", ""), None);
+}
