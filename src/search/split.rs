@@ -52,7 +52,7 @@ pub(super) fn depth<'a>(
 }
 
 /// A subtree's place among its iteration's subtrees, and the place of the first one known to
-/// hold a solution: a subtree after that one is abandoned.
+/// have stopped at a solution or at the node limit: a subtree after that one is abandoned.
 #[derive(Clone, Copy)]
 pub(super) struct Order<'a> {
     index: usize,
