@@ -86,12 +86,15 @@ pub fn ida_star_fixed<D: FixedMoves, H: Heuristic<D>>(
     }
 }
 
-/// One iteration's depth-first search from the start (`run.s`, heuristic value `hv`): the smallest
-/// f above the bound seen, or `UNWIND` with `run.stop` set.
+/// The depth-first search of one iteration: the smallest f above the bound seen, or `UNWIND`
+/// with `run.stop` set.
 pub(super) trait Kernel<D: Domain, H: Heuristic<D>> {
     /// Reverse-move pruning.
     const PRUNE: bool;
-    fn iteration(d: &D, h: &H, it: Iter, run: &mut Run<'_, D>, hv: H::Value) -> u32;
+    /// The whole iteration, from the start (`run.s`, heuristic value `hv`).
+    fn iteration(d: &D, h: &H, it: Iter, run: &mut Run<'_, D>, hv: H::Value) -> u32 {
+        Self::subtree(d, h, it, run, 0, hv, D::NO_MOVE)
+    }
     /// The search below `run.s`, `g` moves from the start, reached by the move undone by `back`.
     fn subtree(
         d: &D,
@@ -109,10 +112,6 @@ struct Generic<const PRUNE: bool>;
 
 impl<D: Domain, H: Heuristic<D>, const PRUNE: bool> Kernel<D, H> for Generic<PRUNE> {
     const PRUNE: bool = PRUNE;
-
-    fn iteration(d: &D, h: &H, it: Iter, run: &mut Run<'_, D>, hv: H::Value) -> u32 {
-        dfs::<D, H, PRUNE>(d, h, it, run, 0, hv, D::NO_MOVE)
-    }
 
     fn subtree(
         d: &D,
@@ -132,11 +131,6 @@ struct Fixed<const PRUNE: bool>;
 
 impl<D: FixedMoves, H: Heuristic<D>, const PRUNE: bool> Kernel<D, H> for Fixed<PRUNE> {
     const PRUNE: bool = PRUNE;
-
-    fn iteration(d: &D, h: &H, it: Iter, run: &mut Run<'_, D>, hv: H::Value) -> u32 {
-        let place = d.place(&run.s);
-        at::<D, H, PRUNE>(place, d, h, it, run, 0, hv, D::NO_MOVE)
-    }
 
     fn subtree(
         d: &D,
