@@ -108,6 +108,7 @@ pub fn run<'a>(
                 // and a small batch is still in the cache when the collector reads it.
                 rayon::broadcast(|_| {
                     let mut done = Vec::with_capacity(HAND_OVER_RECORDS);
+                    let mut meter = Meter::start();
                     let mut handed = Instant::now();
                     loop {
                         let i = next.fetch_add(1, Ordering::Relaxed);
@@ -115,16 +116,25 @@ pub fn run<'a>(
                             break;
                         }
                         let job = queue[i];
-                        if let Some(record) = run_job(job, opts) {
+                        let (record, wall, shared) = run_job(job, opts);
+                        if let Some(record) = record {
                             done.push((job.index, record));
+                            meter.ended(wall, shared);
                         }
-                        if done.len() >= HAND_OVER_RECORDS || handed.elapsed() >= HAND_OVER {
+                        let now = Instant::now();
+                        let hand_over =
+                            done.len() >= HAND_OVER_RECORDS || now - handed >= HAND_OVER;
+                        if hand_over || now - meter.read_at >= CPU_READ_EVERY {
+                            meter.read(&mut done);
+                        }
+                        if hand_over {
                             let fresh = Vec::with_capacity(HAND_OVER_RECORDS);
                             // The collector takes everything until the last sender is gone.
                             let _ = tx.send(std::mem::replace(&mut done, fresh));
-                            handed = Instant::now();
+                            handed = now;
                         }
                     }
+                    meter.read(&mut done);
                     if !done.is_empty() {
                         let _ = tx.send(done);
                     }
@@ -143,15 +153,16 @@ pub fn run<'a>(
                 }
                 Err(mpsc::RecvTimeoutError::Disconnected) => break,
             };
-            let mut pending = first;
-            pending.extend(rx.try_iter().flatten());
-            for (_, r) in &pending {
-                tally.add(r);
-            }
-            if result.is_ok() {
-                result = sink(pending);
-                if result.is_err() {
-                    opts.cancel.store(true, Ordering::Relaxed);
+            // Each worker's batch as it came: gathering them into one would move every record.
+            for records in std::iter::once(first).chain(rx.try_iter()) {
+                for (_, r) in &records {
+                    tally.add(r);
+                }
+                if result.is_ok() {
+                    result = sink(records);
+                    if result.is_err() {
+                        opts.cancel.store(true, Ordering::Relaxed);
+                    }
                 }
             }
             progress.update(&tally);
@@ -176,8 +187,12 @@ fn longest_first<'j, 'a>(jobs: &'j [Job<'a>]) -> Vec<&'j Job<'a>> {
     keyed.into_iter().map(|(_, job)| job).collect()
 }
 
-/// Solves one job; `None` when it was cancelled before it finished.
-fn run_job<'a>(job: &Job<'a>, opts: &BatchOptions<'_>) -> Option<JobRecord<'a>> {
+/// Solves one job: its record (none when it was cancelled before it finished), with times for
+/// the `Meter` to set from the search's wall time and sharing.
+fn run_job<'a>(
+    job: &Job<'a>,
+    opts: &BatchOptions<'_>,
+) -> (Option<JobRecord<'a>>, Duration, Shared) {
     let limits = Limits {
         max_nodes: opts.max_nodes,
         max_time: opts.time_limit,
@@ -185,9 +200,83 @@ fn run_job<'a>(job: &Job<'a>, opts: &BatchOptions<'_>) -> Option<JobRecord<'a>> 
         cancel: Some(opts.cancel),
         split: None,
     };
-    guarded(job, || {
-        solve_shared(&job.instance.puzzle, &job.spec, limits, opts.split)
-    })
+    let (mut wall, mut shared) = (Duration::ZERO, Shared::default());
+    let record = guarded(job, || {
+        let started = Instant::now();
+        let (answer, s) = search_shared(&job.instance.puzzle, &job.spec, limits, opts.split)?;
+        (wall, shared) = (started.elapsed(), s);
+        Ok(answer)
+    });
+    (record, wall, shared)
+}
+
+/// A worker's CPU clock, read at most every `CPU_READ_EVERY` of wall time instead of around each
+/// job: reading a thread's CPU clock is a system call (0.6 µs here), more than a tiny job's whole
+/// search. The jobs that ended between two readings share the CPU time measured over them in
+/// proportion to their wall times; a job longer than `CPU_READ_EVERY` is read alone, so its CPU
+/// time is its own up to the few microseconds of harness work since the last reading.
+struct Meter {
+    /// The last reading: the thread's CPU time, and when it was read.
+    cpu: Duration,
+    read_at: Instant,
+    /// Wall time and sharing of the jobs since the last reading, whose records end `done`.
+    pending: Vec<(Duration, Shared)>,
+}
+
+/// The longest a worker goes without reading its CPU clock while jobs end.
+const CPU_READ_EVERY: Duration = Duration::from_micros(100);
+
+impl Meter {
+    fn start() -> Meter {
+        Meter {
+            cpu: thread_cpu_time(),
+            read_at: Instant::now(),
+            pending: Vec::with_capacity(HAND_OVER_RECORDS),
+        }
+    }
+
+    /// A job with a record (now the last of `done`) ended after `wall`.
+    fn ended(&mut self, wall: Duration, shared: Shared) {
+        self.pending.push((wall, shared));
+    }
+
+    /// Reads the clocks and sets the times of the pending jobs, the last records of `done`. The
+    /// thread ran `cpu / wall` of the time since the last reading (less when the machine took
+    /// it away); each job is given that share of its own wall time.
+    fn read<'a>(&mut self, done: &mut [(usize, JobRecord<'a>)]) {
+        let (cpu, now) = (thread_cpu_time(), Instant::now());
+        let share = running_share(cpu.saturating_sub(self.cpu), now - self.read_at);
+        let first = done.len() - self.pending.len();
+        for ((_, r), &(wall, shared)) in done[first..].iter_mut().zip(&self.pending) {
+            set_times(r, wall, shared.cpu(wall.mul_f64(share)));
+        }
+        self.pending.clear();
+        (self.cpu, self.read_at) = (cpu, now);
+    }
+}
+
+/// The part of `wall` a thread ran, given its CPU time over it: at most all of it (the two clocks
+/// are read one after the other), and all of it when no time passed.
+fn running_share(cpu: Duration, wall: Duration) -> f64 {
+    if wall.is_zero() {
+        return 1.0;
+    }
+    (cpu.as_secs_f64() / wall.as_secs_f64()).min(1.0)
+}
+
+/// How sharing a search with other threads skews its own thread's CPU clock: the time this
+/// thread spent on other jobs' subtrees meanwhile, and the time others spent on this job's.
+#[derive(Clone, Copy, Default)]
+struct Shared {
+    lent: Duration,
+    helped: Duration,
+}
+
+impl Shared {
+    /// The job's CPU time on every thread, given its own thread's.
+    fn cpu(self, own: Duration) -> Duration {
+        own.saturating_sub(self.lent) + self.helped
+    }
 }
 
 /// Solves one puzzle on `threads` threads of its own: `split` cuts its large iterations for them.
@@ -214,6 +303,21 @@ pub fn solve_shared(
     limits: Limits<'_>,
     split: Option<SplitDepth>,
 ) -> Result<Answer, String> {
+    let wall = Instant::now();
+    let cpu = thread_cpu_time();
+    let (mut answer, shared) = search_shared(puzzle, spec, limits, split)?;
+    answer.wall = wall.elapsed();
+    answer.cpu = shared.cpu(thread_cpu_time().saturating_sub(cpu));
+    Ok(answer)
+}
+
+/// `solve_shared` without the timing: the answer, and how sharing skews this thread's clock.
+fn search_shared(
+    puzzle: &Puzzle,
+    spec: &Spec,
+    limits: Limits<'_>,
+    split: Option<SplitDepth>,
+) -> Result<(Answer, Shared), String> {
     let helpers = Pool {
         threads: rayon::current_num_threads(),
         owner: std::thread::current().id(),
@@ -227,11 +331,12 @@ pub fn solve_shared(
         ..limits
     };
     let lent = LENT.with(Cell::get);
-    let mut answer = solve::solve(puzzle, spec, limits)?;
-    let lent = LENT.with(Cell::get).saturating_sub(lent);
-    let helped = Duration::from_nanos(helpers.cpu_ns.load(Ordering::Relaxed));
-    answer.cpu = answer.cpu.saturating_sub(lent) + helped;
-    Ok(answer)
+    let answer = solve::search(puzzle, spec, limits)?;
+    let shared = Shared {
+        lent: LENT.with(Cell::get).saturating_sub(lent),
+        helped: Duration::from_nanos(helpers.cpu_ns.load(Ordering::Relaxed)),
+    };
+    Ok((answer, shared))
 }
 
 thread_local! {
@@ -346,17 +451,21 @@ pub fn record<'a>(job: &Job<'a>, answer: Result<Answer, String>) -> JobRecord<'a
     r.nodes_expanded = a.stats.expanded;
     r.iterations = a.stats.iterations.len() as u32;
     r.final_bound = a.stats.final_bound;
-    r.time_wall_s = a.wall.as_secs_f64();
-    r.time_cpu_s = a.cpu.as_secs_f64();
+    set_times(&mut r, a.wall, a.cpu);
+    r.initial_h = a.stats.initial_h;
+    r.optimal_guaranteed = a.optimal_guaranteed;
+    r.path = Cow::Owned(a.path.unwrap_or_default());
+    r
+}
+
+fn set_times<S>(r: &mut Record<S>, wall: Duration, cpu: Duration) {
+    r.time_wall_s = wall.as_secs_f64();
+    r.time_cpu_s = cpu.as_secs_f64();
     r.nodes_per_s = if r.time_cpu_s > 0.0 {
         (r.nodes_generated as f64 / r.time_cpu_s).round()
     } else {
         0.0
     };
-    r.initial_h = a.stats.initial_h;
-    r.optimal_guaranteed = a.optimal_guaranteed;
-    r.path = Cow::Owned(a.path.unwrap_or_default());
-    r
 }
 
 /// The status to report, given the dataset's reference length. Shorter than the reference is
@@ -578,6 +687,25 @@ e,tiles,3x3,1 2 3 4 5 6 0 7 8,,2
             cpu: Duration::ZERO,
             split: Default::default(),
         }
+    }
+
+    #[test]
+    fn jobs_between_two_clock_readings_share_the_cpu_time_by_their_wall_times() {
+        let ms = Duration::from_millis;
+        assert_eq!(running_share(ms(10), ms(10)), 1.0);
+        // The machine took half the time away: each job ran half its wall time.
+        assert_eq!(running_share(ms(5), ms(10)), 0.5);
+        assert_eq!(ms(8).mul_f64(running_share(ms(5), ms(10))), ms(4));
+        // The CPU clock read a little after the wall clock does not make a job run longer.
+        assert_eq!(running_share(ms(11), ms(10)), 1.0);
+        assert_eq!(running_share(ms(1), Duration::ZERO), 1.0);
+        // A job that lent its thread to other jobs' subtrees, and was helped.
+        let shared = Shared {
+            lent: ms(3),
+            helped: ms(7),
+        };
+        assert_eq!(shared.cpu(ms(10)), ms(14));
+        assert_eq!(shared.cpu(ms(2)), ms(7));
     }
 
     #[test]

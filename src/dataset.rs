@@ -24,7 +24,7 @@
 //! A file is read within `text::BOUNDS` (at most 1 GiB, lines of at most 1 MiB): past either, the
 //! read stops with an error, so a device without an end cannot exhaust the memory.
 
-use crate::domains::{DomainKind, Family, Puzzle, UsePuzzle};
+use crate::domains::{DomainKind, Puzzle};
 use crate::text::{self, shorten, ReadError};
 use csv::ByteRecord;
 use std::collections::hash_map::Entry;
@@ -365,19 +365,12 @@ impl Ids {
 #[derive(Default)]
 struct Sizes {
     /// The last family, by address (alive as long as the instance that holds it), and its size.
-    last: Option<(*const (), Arc<str>)>,
+    last: Option<(usize, Arc<str>)>,
 }
 
 impl Sizes {
     fn of(&mut self, puzzle: &Puzzle) -> Arc<str> {
-        struct Address;
-        impl UsePuzzle for Address {
-            type Output = *const ();
-            fn with<F: Family>(self, d: &Arc<F>, _: &F::State) -> *const () {
-                Arc::as_ptr(d).cast()
-            }
-        }
-        let family = puzzle.with(Address);
+        let family = puzzle.family_id();
         match &self.last {
             Some((last, size)) if *last == family => Arc::clone(size),
             _ => {
@@ -595,6 +588,7 @@ fn optimal(value: &str) -> Result<Option<u32>, Fault> {
 mod tests {
     use super::*;
     use crate::domains::tiles::Tiles;
+    use crate::domains::Family;
 
     fn data_dir(kind: &str) -> PathBuf {
         Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -615,7 +609,7 @@ mod tests {
 
     fn start_of(instance: &Instance) -> Vec<u8> {
         match &instance.puzzle {
-            Puzzle::Tiles { domain, start } => domain.tiles(start).to_vec(),
+            Puzzle::Tiles { start, .. } => start.to_vec(),
             _ => panic!("not a tiles instance"),
         }
     }
@@ -778,7 +772,7 @@ mod tests {
             .instances
             .iter()
             .map(|i| match &i.puzzle {
-                Puzzle::Tiles { domain, start } => domain.is_solvable(start),
+                Puzzle::Tiles { domain, start } => domain.is_solvable(&domain.unpack(start)),
                 _ => panic!("not a tiles instance"),
             })
             .collect();
@@ -835,6 +829,7 @@ mod tests {
             let Puzzle::Tiles { start, .. } = &i.puzzle else {
                 panic!("not a tiles instance")
             };
+            let start = &t.unpack(start);
             assert!(t.is_solvable(start), "#{}", i.id);
             let optimal = i
                 .optimal

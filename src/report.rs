@@ -85,6 +85,9 @@ pub struct Rows {
     kept: usize,
 }
 
+/// A runs.csv row of a job with a short path is about this long.
+const ROW_BYTES: usize = 160;
+
 #[derive(Clone, Copy)]
 struct Kept {
     start: usize,
@@ -96,7 +99,8 @@ impl Rows {
     /// Room for `jobs` jobs, none finished.
     pub fn new(jobs: usize) -> Rows {
         Rows {
-            bytes: Vec::new(),
+            // Reserved, not touched: growing by doubling would copy every row written so far.
+            bytes: Vec::with_capacity(jobs.saturating_mul(ROW_BYTES)),
             slots: vec![None; jobs],
             kept: 0,
         }

@@ -59,15 +59,21 @@ pub struct Answer {
     pub split: search::SplitStats,
 }
 
-/// Solves `puzzle` under `spec`; an error names a heuristic the domain does not have, or one
-/// that does not fit this puzzle (`Family::prepare`).
+/// Solves `puzzle` under `spec` and times it on this thread's clocks; an error names a heuristic
+/// the domain does not have, or one that does not fit this puzzle (`Family::prepare`).
 pub fn solve(puzzle: &Puzzle, spec: &Spec, limits: Limits<'_>) -> Result<Answer, String> {
     let wall = Instant::now();
     let cpu = thread_cpu_time();
-    let mut answer = puzzle.with(Solve { spec, limits })?;
+    let mut answer = search(puzzle, spec, limits)?;
     answer.wall = wall.elapsed();
     answer.cpu = thread_cpu_time().saturating_sub(cpu);
     Ok(answer)
+}
+
+/// `solve` without the timing: the answer's `wall` and `cpu` are zero, for a caller that reads
+/// the clocks itself.
+pub fn search(puzzle: &Puzzle, spec: &Spec, limits: Limits<'_>) -> Result<Answer, String> {
+    puzzle.with(Solve { spec, limits })
 }
 
 /// `solve` once the family is known.

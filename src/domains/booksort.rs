@@ -272,6 +272,15 @@ impl Family for Booksort {
     const SIZE_HELP: &'static str = "the number of books, 1 to 15 (the start tells, when given)";
     const STATE_HELP: &'static str = "a permutation of 1..n";
     type Heuristics = BooksortHeuristic;
+    type Start = BookState;
+
+    fn pack(&self, s: BookState) -> BookState {
+        s
+    }
+
+    fn unpack(&self, s: &BookState) -> BookState {
+        s.clone()
+    }
 
     fn instance(
         size: Option<&str>,

@@ -273,6 +273,15 @@ impl Family for Knights {
     const SIZE_HELP: &'static str = "none (the board is 5x5)";
     const STATE_HELP: &'static str = "25 cells 0, 1 or * (the blank), row-major";
     type Heuristics = KnightsHeuristic;
+    type Start = KnightState;
+
+    fn pack(&self, s: KnightState) -> KnightState {
+        s
+    }
+
+    fn unpack(&self, s: &KnightState) -> KnightState {
+        s.clone()
+    }
 
     fn instance(
         size: Option<&str>,

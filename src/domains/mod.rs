@@ -59,6 +59,14 @@ pub trait Family: Domain<State: Send + Sync> + Send + Sync + Sized + 'static {
     const STATE_HELP: &'static str;
     /// The family's heuristics.
     type Heuristics: HeuristicSet;
+    /// A start state as an instance keeps it: the state itself, or a smaller form where the
+    /// state is sized for the largest board (tiles), so that a dataset of many small instances
+    /// does not hold a large board each.
+    type Start: Clone + Send + Sync;
+
+    fn pack(&self, s: Self::State) -> Self::Start;
+
+    fn unpack(&self, s: &Self::Start) -> Self::State;
     /// An instance from its dataset fields: `size` is `None` when the dataset has no such column,
     /// `goal` is `None` or empty for the default. An error names the field at fault. Instances of
     /// one size and goal share one `Arc` of the domain's tables in the whole process, so that
@@ -232,21 +240,19 @@ macro_rules! registry {
                     $(DomainKind::$kind => {
                         let (domain, start) =
                             <$family as Family>::instance(size, start, goal)?;
-                        Ok(Puzzle::$kind { domain, start })
+                        Ok(Puzzle::$kind { start: domain.pack(start), domain })
                     }),+
                 }
             }
         }
 
-        /// A start state of any family, with its domain's tables (shared between instances).
-        // A tile state is large (256 cells) but is copied into the search once per job; boxing
-        // it would only add an allocation per instance.
-        #[allow(clippy::large_enum_variant)]
+        /// A start state of any family (packed: `Family::Start`), with its domain's tables
+        /// (shared between instances).
         #[derive(Clone)]
         pub enum Puzzle {
             $($kind {
                 domain: Arc<$family>,
-                start: <$family as Domain>::State,
+                start: <$family as Family>::Start,
             }),+
         }
 
@@ -254,7 +260,7 @@ macro_rules! registry {
             /// Runs `visit` with the puzzle's concrete family: the one match over `Puzzle`.
             pub fn with<V: UsePuzzle>(&self, visit: V) -> V::Output {
                 match self {
-                    $(Puzzle::$kind { domain, start } => visit.with(domain, start)),+
+                    $(Puzzle::$kind { domain, start } => visit.with(domain, &domain.unpack(start))),+
                 }
             }
 

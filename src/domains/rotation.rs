@@ -262,6 +262,15 @@ impl Family for Rotation {
     const SIZE_HELP: &'static str = "none (the board is fixed)";
     const STATE_HELP: &'static str = "24 digits 1-3, eight of each, in the POJ 2286 cell order";
     type Heuristics = RotationHeuristic;
+    type Start = RotationState;
+
+    fn pack(&self, s: RotationState) -> RotationState {
+        s
+    }
+
+    fn unpack(&self, s: &RotationState) -> RotationState {
+        *s
+    }
 
     fn instance(
         size: Option<&str>,

@@ -218,11 +218,11 @@ impl Tiles {
     pub fn is_solvable(&self, s: &TileState) -> bool {
         let n = self.cells();
         // The permutation taking `s` to the goal, as goal cells of the tiles in `s`.
-        let perm: Vec<u8> = s.cells[..n]
-            .iter()
-            .map(|&t| self.places.cell[t as usize])
-            .collect();
-        permutation_parity(&perm) == self.blank_distance(s) % 2
+        let mut perm = [0u8; 256];
+        for (p, &t) in perm.iter_mut().zip(&s.cells[..n]) {
+            *p = self.places.cell[t as usize];
+        }
+        permutation_parity(&perm[..n]) == self.blank_distance(s) % 2
     }
 
     /// The blank's Manhattan distance to its goal cell.
@@ -281,7 +281,7 @@ fn state_of(tiles: &[u8]) -> TileState {
 
 /// 0 for an even permutation, 1 for an odd one (by counting cycles).
 fn permutation_parity(perm: &[u8]) -> u32 {
-    let mut seen = vec![false; perm.len()];
+    let mut seen = [false; 256];
     let mut transpositions = 0;
     for i in 0..perm.len() {
         let mut len = 0;
@@ -420,6 +420,16 @@ impl Family for Tiles {
         "WIDTHxHEIGHT, e.g. 3x3 or 4x4 (each side 2 to 16, at most 255 cells)";
     const STATE_HELP: &'static str = "the tiles row-major, 0 = blank";
     type Heuristics = TilesHeuristic;
+    /// The board's cells only: a 3x3 start is 9 bytes instead of 257.
+    type Start = Box<[u8]>;
+
+    fn pack(&self, s: TileState) -> Box<[u8]> {
+        self.tiles(&s).into()
+    }
+
+    fn unpack(&self, s: &Box<[u8]>) -> TileState {
+        state_of(s)
+    }
     fn instance(
         size: Option<&str>,
         start: &str,
