@@ -116,12 +116,12 @@ pub fn run<'a>(
                             break;
                         }
                         let job = queue[i];
-                        let (record, wall, shared) = run_job(job, opts);
+                        let (record, ran) = run_job(job, opts);
                         if let Some(record) = record {
                             done.push((job.index, record));
-                            meter.ended(wall, shared);
+                            meter.ended(ran.wall, ran.shared);
                         }
-                        let now = Instant::now();
+                        let now = ran.ended.unwrap_or_else(Instant::now);
                         let hand_over =
                             done.len() >= HAND_OVER_RECORDS || now - handed >= HAND_OVER;
                         if hand_over || now - meter.read_at >= CPU_READ_EVERY {
@@ -187,12 +187,18 @@ fn longest_first<'j, 'a>(jobs: &'j [Job<'a>]) -> Vec<&'j Job<'a>> {
     keyed.into_iter().map(|(_, job)| job).collect()
 }
 
-/// Solves one job: its record (none when it was cancelled before it finished), with times for
-/// the `Meter` to set from the search's wall time and sharing.
-fn run_job<'a>(
-    job: &Job<'a>,
-    opts: &BatchOptions<'_>,
-) -> (Option<JobRecord<'a>>, Duration, Shared) {
+/// How a job's search ran, for the `Meter`.
+#[derive(Default)]
+struct Ran {
+    wall: Duration,
+    shared: Shared,
+    /// When the search ended (`None`: it failed or panicked).
+    ended: Option<Instant>,
+}
+
+/// Solves one job: its record (none when it was cancelled before it finished), untimed, and how
+/// its search ran.
+fn run_job<'a>(job: &Job<'a>, opts: &BatchOptions<'_>) -> (Option<JobRecord<'a>>, Ran) {
     let limits = Limits {
         max_nodes: opts.max_nodes,
         max_time: opts.time_limit,
@@ -200,14 +206,19 @@ fn run_job<'a>(
         cancel: Some(opts.cancel),
         split: None,
     };
-    let (mut wall, mut shared) = (Duration::ZERO, Shared::default());
+    let mut ran = Ran::default();
     let record = guarded(job, || {
         let started = Instant::now();
-        let (answer, s) = search_shared(&job.instance.puzzle, &job.spec, limits, opts.split)?;
-        (wall, shared) = (started.elapsed(), s);
+        let (answer, shared) = search_shared(&job.instance.puzzle, &job.spec, limits, opts.split)?;
+        let ended = Instant::now();
+        ran = Ran {
+            wall: ended - started,
+            shared,
+            ended: Some(ended),
+        };
         Ok(answer)
     });
-    (record, wall, shared)
+    (record, ran)
 }
 
 /// A worker's CPU clock, read at most every `CPU_READ_EVERY` of wall time instead of around each
