@@ -153,7 +153,6 @@ fn run<D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
     step: Step,
     limits: Limits<'_>,
 ) -> SearchResult<D::Move> {
-    let started = Instant::now();
     let cap = match (d.depth_cap(), limits.max_depth) {
         (Some(a), Some(b)) => a.min(b),
         (a, b) => a.or(b).unwrap_or(u32::MAX),
@@ -171,7 +170,7 @@ fn run<D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
         expanded: 0,
         next_check: max_nodes.min(1 + CHECK_EVERY),
         max_nodes,
-        deadline: limits.max_time.map(|t| started + t),
+        deadline: limits.max_time.map(|t| Instant::now() + t),
         limits,
         stop: None,
         order: None,
