@@ -251,9 +251,11 @@ const RUN_HELP: &str = "\
 Each comma list multiplies: --heuristic manhattan,misplaced --step 1,2 --reverse-pruning on,off
 is 8 variants, each named like manhattan/step2/prune. One job = one instance x one variant.
 
-Reports go to OUT/NAME/: runs.csv (one row per job, appended as jobs finish), summary.csv and
-summary.md (one row per variant), manifest.json (versions, machine, command, dataset SHA-256,
-whether the run is complete and how many jobs are missing).
+Reports go to OUT/NAME/: runs.csv (one row per job, appended as jobs finish), iterations.csv
+(one row per iteration of each job: dataset, instance, variant, iteration, bound,
+nodes_generated, nodes_expanded), summary.csv and summary.md (one row per variant),
+manifest.json (versions, machine, command, dataset SHA-256, whether the run is complete and how
+many jobs are missing).
 Ctrl-C, SIGTERM (what `timeout` and CI send) and SIGHUP stop cleanly: running jobs stop, finished
 rows stay in runs.csv, every report is written and says the run is incomplete; a second signal
 leaves at once. --resume with the same --out and --name (without --name: the newest unfinished
