@@ -36,7 +36,7 @@ pub enum Command {
     /// Compare two runs job by job: exact results, and CPU time with a confidence interval.
     #[command(after_help = COMPARE_HELP)]
     Compare(CompareArgs),
-    /// Draw SVG plots of a run's report: cactus plots and per-instance scatter plots.
+    /// Draw SVG plots of a run's report: cactus plots, nodes per iteration and scatter plots.
     #[command(after_help = PLOT_HELP)]
     Plot(PlotArgs),
     /// Join the reports of a run's shards (`run --shard K/N`) into the run's report.
@@ -230,13 +230,16 @@ const PLOT_HELP: &str = "\
 Writes, beside runs.csv (or into --out):
   cactus.svg          instances solved (y) within a CPU time (x, log scale), a line per variant
   cactus-nodes.svg    the same by nodes generated
+  iterations.svg      nodes generated per iteration (y, log scale) against its cost bound (x)
+                      for each variant's hardest instances (most nodes; at most 12 lines)
   scatter-A-vs-B.svg  nodes generated per instance, A (x) against B (y), log-log, with the
                       diagonal; instances a variant did not solve sit at the border as crosses.
                       By default the first variant against each other one (see --pair).
 In file names every character of a variant name other than a letter, digit, '.', '-' or '_'
 becomes '_': manhattan/step2/prune gives scatter-manhattan_step2_prune-vs-....svg.
 \"Solved\" is a job that found a checked solution (status solved or suboptimal). A plot that
-cannot be drawn (nothing solved, a single variant) is skipped with a note on stderr.
+cannot be drawn (nothing solved, no iterations.csv, a single variant) is skipped with a note on
+stderr.
 Each written file is named on stdout. Exit codes: 0 ok; 1 a file cannot be written;
 2 bad input (no runs.csv, an unknown variant in --pair).";
 

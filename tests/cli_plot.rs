@@ -136,6 +136,102 @@ fn check_cactus(svg: &Svg, records: &[Record], measure: fn(&Record) -> f64, unit
     );
 }
 
+/// A line of iterations.svg: variant, instance, (bound, nodes generated) per iteration.
+type IterationLine = (String, String, Vec<(f64, f64)>);
+
+/// The jobs iterations.svg draws and their rows: each variant's hardest jobs (most nodes) among
+/// those with iterations, 3 each or fewer so that at most 12 are drawn.
+fn iteration_lines(dir: &Path, records: &[Record]) -> Vec<IterationLine> {
+    let variants = variants(records);
+    let hardest: Vec<Vec<&Record>> = variants
+        .iter()
+        .map(|v| {
+            let mut mine: Vec<&Record> = records
+                .iter()
+                .filter(|r| &r.variant == v && r.iterations > 0)
+                .collect();
+            // Stable: ties keep the order of runs.csv.
+            mine.sort_by_key(|r| std::cmp::Reverse(r.nodes_generated));
+            mine
+        })
+        .collect();
+    let present = hardest.iter().filter(|h| !h.is_empty()).count();
+    let k = (12 / present).clamp(1, 3);
+    let mut rows: HashMap<(String, String, String), Vec<(f64, f64)>> = HashMap::new();
+    let mut reader = csv::Reader::from_path(dir.join("iterations.csv")).unwrap();
+    for r in reader.records() {
+        let r = r.unwrap();
+        let point = (r[4].parse().unwrap(), r[5].parse::<f64>().unwrap().max(1.0));
+        rows.entry((r[0].into(), r[1].into(), r[2].into()))
+            .or_default()
+            .push(point);
+    }
+    hardest
+        .iter()
+        .flat_map(|h| h.iter().take(k))
+        .map(|r| {
+            let key = (r.dataset.clone(), r.instance.clone(), r.variant.clone());
+            (r.variant.clone(), r.instance.clone(), rows[&key].clone())
+        })
+        .collect()
+}
+
+/// Checks iterations.svg against the run: a legend entry `variant: instances` per variant, a
+/// line per job of more than one iteration with a point per iteration, a marker per point,
+/// and axes that cover the bounds and node counts.
+fn check_iterations(svg: &Svg, dir: &Path, records: &[Record]) {
+    let lines = iteration_lines(dir, records);
+    let mut legend = 0;
+    for v in variants(records) {
+        let mine: Vec<&str> = lines
+            .iter()
+            .filter(|l| l.0 == v)
+            .map(|l| l.1.as_str())
+            .collect();
+        if mine.is_empty() {
+            continue;
+        }
+        legend += 1;
+        let entry = format!("{v}: {}", mine.join(", "));
+        assert!(
+            svg.texts().iter().any(|t| t.content == entry),
+            "no legend entry {entry}"
+        );
+    }
+    let mut drawn: Vec<usize> = svg
+        .series_lines()
+        .iter()
+        .filter(|p| p.iter().all(|&(_, y)| y < CHART_HEIGHT))
+        .map(Vec::len)
+        .collect();
+    let mut want: Vec<usize> = lines.iter().map(|l| l.2.len()).filter(|&n| n > 1).collect();
+    drawn.sort_unstable();
+    want.sort_unstable();
+    assert_eq!(drawn, want, "points per line");
+    let points: usize = lines.iter().map(|l| l.2.len()).sum();
+    let markers = svg.count("<circle") + svg.count("<polygon") + svg.count("<rect") - 1;
+    assert_eq!(markers, points + legend);
+
+    let all: Vec<(f64, f64)> = lines.iter().flat_map(|l| l.2.iter().copied()).collect();
+    let bounds: Vec<f64> = all.iter().map(|p| p.0).collect();
+    let nodes: Vec<f64> = all.iter().map(|p| p.1).collect();
+    let (lo, hi) = min_max(&nodes);
+    let (y_lo, y_hi) = min_max(&svg.tick_values("end", ""));
+    assert!(
+        y_lo <= lo && y_hi >= hi,
+        "y ticks {y_lo}..{y_hi} miss {lo}..{hi}"
+    );
+    let (lo, hi) = min_max(&bounds);
+    let (left, right) = svg.plot_area_x();
+    let x = svg.x_axis();
+    assert!(
+        x(lo) >= left && x(hi) <= right,
+        "bounds {lo}..{hi} at {}..{} outside {left}..{right}",
+        x(lo),
+        x(hi)
+    );
+}
+
 fn cpu(r: &Record) -> f64 {
     r.time_cpu_s.max(1e-6)
 }
@@ -248,8 +344,9 @@ fn plots_of_a_run_cover_its_data() {
         .lines()
         .map(str::to_owned)
         .collect();
-    assert_eq!(written.len(), 2 + 3, "{written:?}");
+    assert_eq!(written.len(), 3 + 3, "{written:?}");
     check_cactus(&read_svg(&dir.join("cactus.svg")), &records, cpu, "s");
+    check_iterations(&read_svg(&dir.join("iterations.svg")), &dir, &records);
     check_cactus(
         &read_svg(&dir.join("cactus-nodes.svg")),
         &records,
@@ -303,12 +400,13 @@ fn pair_and_out_choose_the_scatter_and_the_directory() {
         [
             "cactus-nodes.svg",
             "cactus.svg",
+            "iterations.svg",
             "scatter-misplaced_stepnext_prune-vs-linear-conflict_stepnext_prune.svg"
         ]
     );
     assert!(!dir.join("cactus.svg").exists());
     check_scatter(
-        &read_svg(&out.join(&files[2])),
+        &read_svg(&out.join(&files[3])),
         &records(&dir),
         "misplaced/stepnext/prune",
         "linear-conflict/stepnext/prune",
@@ -360,6 +458,12 @@ fn twelve_variants_each_have_a_series_and_a_look_of_their_own() {
         .filter(|l| l.contains("/scatter-"))
         .count();
     assert_eq!(scatters, 11);
+    // One line per variant, each told apart by its look.
+    let svg = read_svg(&dir.join("iterations.svg"));
+    check_iterations(&svg, &dir, &records);
+    assert_eq!(iteration_lines(&dir, &records).len(), 12);
+    let looks: std::collections::BTreeSet<_> = svg.legend_looks().into_iter().collect();
+    assert_eq!(looks.len(), 12, "{looks:?}");
 }
 
 #[test]
@@ -393,6 +497,7 @@ fn a_run_of_one_instance_plots() {
         vs[1].replace('/', "_")
     );
     check_scatter(&read_svg(&dir.join(name)), &records, &vs[0], &vs[1]);
+    check_iterations(&read_svg(&dir.join("iterations.svg")), &dir, &records);
 
     // One variant: the cactus plots, and a note that there is no pair to scatter.
     let single = run(tmp.path(), "single", dataset.to_str().unwrap(), &[]);
@@ -418,7 +523,12 @@ fn a_run_that_solved_nothing_says_why_there_is_no_plot() {
     assert!(records(&dir).iter().all(|r| !r.status.has_solution()));
     let o = plot(&[dir.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(0));
-    assert!(o.stdout.is_empty());
+    // Only the iterations plot: each job searched its first iteration.
+    assert_eq!(
+        String::from_utf8(o.stdout).unwrap(),
+        format!("{}\n", dir.join("iterations.svg").display())
+    );
+    check_iterations(&read_svg(&dir.join("iterations.svg")), &dir, &records(&dir));
     let stderr = String::from_utf8(o.stderr).unwrap();
     for name in ["cactus.svg", "cactus-nodes.svg"] {
         assert!(
@@ -677,6 +787,34 @@ impl Svg {
             }
         }
         out
+    }
+
+    /// The chart's plotting area from left to right, in pixels: the extent of the mesh's
+    /// horizontal lines.
+    fn plot_area_x(&self) -> (f64, f64) {
+        let spans: Vec<(f64, f64)> = self
+            .elements()
+            .into_iter()
+            .filter(|(name, a)| name == "line" && a["y1"] == a["y2"])
+            .map(|(_, a)| (a["x1"].parse().unwrap(), a["x2"].parse().unwrap()))
+            .collect();
+        assert!(!spans.is_empty(), "no mesh lines");
+        spans[0]
+    }
+
+    /// The x axis as a function from values to pixels, fitted to its first and last numeric
+    /// tick labels (a linear axis).
+    fn x_axis(&self) -> impl Fn(f64) -> f64 {
+        let ticks: Vec<(f64, f64)> = self
+            .texts()
+            .iter()
+            .filter(|t| t.attributes.get("text-anchor").map(String::as_str) == Some("middle"))
+            .filter_map(|t| Some((t.content.parse().ok()?, t.attributes["x"].parse().ok()?)))
+            .collect();
+        assert!(ticks.len() >= 2, "{ticks:?}");
+        let ((v0, x0), (v1, x1)) = (ticks[0], ticks[ticks.len() - 1]);
+        let scale = (x1 - x0) / (v1 - v0);
+        move |v| x0 + (v - v0) * scale
     }
 
     /// The values of the tick labels anchored `anchor` (`middle`: x axis, `end`: y axis, empty:

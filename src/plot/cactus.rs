@@ -2,8 +2,7 @@
 //! of nodes.
 
 use super::style::*;
-use crate::compare::SavedRun;
-use crate::record::Record;
+use super::Job;
 use plotters::prelude::*;
 use std::collections::{HashMap, HashSet};
 
@@ -15,7 +14,7 @@ pub(super) enum Measure {
 }
 
 impl Measure {
-    pub(super) fn of(self, r: &Record) -> f64 {
+    pub(super) fn of(self, r: &Job) -> f64 {
         match self {
             Measure::Time => r.time_cpu_s.max(TIME_FLOOR_S),
             Measure::Nodes => (r.nodes_generated as f64).max(1.0),
@@ -33,22 +32,15 @@ impl Measure {
 /// A cactus plot: for each variant, the number of instances it solved within each amount of
 /// the measure. "Solved" is a job that found a checked solution (`solved` or `suboptimal`).
 pub(super) fn cactus(
-    run: &SavedRun,
+    jobs: &[Job],
     variants: &[String],
     measure: Measure,
 ) -> Result<String, String> {
-    let instances: HashSet<(&str, &str)> = run
-        .records
-        .iter()
-        .map(|r| (r.dataset.as_str(), r.instance.as_str()))
-        .collect();
+    let instances: HashSet<(&str, &str)> = jobs.iter().map(|r| (r.dataset, r.instance)).collect();
     let mut solved: HashMap<&str, Vec<f64>> = HashMap::new();
-    for r in &run.records {
+    for r in jobs {
         if r.status.has_solution() {
-            solved
-                .entry(r.variant.as_str())
-                .or_default()
-                .push(measure.of(r));
+            solved.entry(r.variant).or_default().push(measure.of(r));
         }
     }
     let all: Vec<f64> = solved.values().flatten().copied().collect();

@@ -1,22 +1,44 @@
-//! `idabench plot`: SVG pictures of one run's report (cactus plots by CPU time and by nodes, and
-//! per-instance scatter plots of nodes between two variants), drawn with plotters' SVG backend.
+//! `idabench plot`: SVG pictures of one run's report (cactus plots by CPU time and by nodes,
+//! per-instance scatter plots of nodes between two variants, nodes per iteration of the hardest
+//! instances), drawn with plotters' SVG backend.
 //!
 //! The run is read with `compare::load`, the loader `compare` uses, so a report means the same
-//! thing to both. plotters is built without a font library: its SVG backend writes text as
-//! `<text>` elements that the viewer lays out, and estimates text sizes itself for the layout.
+//! thing to both; the pictures themselves read only `Job`s, which a run can also give from its
+//! memory. plotters is built without a font library: its SVG backend writes text as `<text>`
+//! elements that the viewer lays out, and estimates text sizes itself for the layout.
 
 mod cactus;
+mod iterations;
 mod scatter;
 mod style;
 
 use crate::atomic::{self, Failure};
 use crate::compare::{self, SavedRun};
 use crate::error::{Done, Error};
+use crate::iterations::Row;
+use crate::record::Status;
 use cactus::{cactus, Measure};
 use scatter::scatter;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::io::Write;
 use std::path::{Path, PathBuf};
+
+/// One job as the pictures see it.
+#[derive(Clone, Copy, Debug)]
+pub struct Job<'a> {
+    pub dataset: &'a str,
+    pub instance: &'a str,
+    pub variant: &'a str,
+    pub status: Status,
+    pub nodes_generated: u64,
+    pub time_cpu_s: f64,
+    /// Whether iterations.csv has rows of the job.
+    pub has_iterations: bool,
+}
+
+/// The per-iteration rows of the jobs given by their indices into the pictures' jobs, one list
+/// per job; an error says why there are none.
+pub type IterationRows<'s> = dyn FnMut(&[usize]) -> Result<Vec<Vec<Row>>, String> + 's;
 
 /// What `idabench plot` is asked to draw.
 #[derive(Clone, Debug, Default)]
@@ -36,15 +58,16 @@ pub fn plot(report: &Path, opts: &PlotOptions, out: &mut dyn Write) -> Result<Do
     let run = compare::load(report)?;
     let variants = variants(&run);
     let pairs = pairs(&variants, &opts.pairs)?;
-    let dir = match &opts.out {
-        Some(dir) => dir.clone(),
-        None if report.is_dir() => report.to_path_buf(),
-        None => report
+    let report_dir = if report.is_dir() {
+        report.to_path_buf()
+    } else {
+        report
             .parent()
             .filter(|p| !p.as_os_str().is_empty())
             .unwrap_or(Path::new("."))
-            .to_path_buf(),
+            .to_path_buf()
     };
+    let dir = opts.out.clone().unwrap_or_else(|| report_dir.clone());
     std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
     if let Some(m) = &run.manifest {
         if !m.finished() {
@@ -55,42 +78,111 @@ pub fn plot(report: &Path, opts: &PlotOptions, out: &mut dyn Write) -> Result<Do
             );
         }
     }
-
-    let mut pictures: Vec<(String, Result<String, String>)> = Vec::new();
-    pictures.push(("cactus.svg".into(), cactus(&run, &variants, Measure::Time)));
-    pictures.push((
-        "cactus-nodes.svg".into(),
-        cactus(&run, &variants, Measure::Nodes),
-    ));
-    if pairs.is_empty() {
-        eprintln!("note: no scatter plot: the run has one variant");
-    }
-    let mut names = HashSet::new();
-    for (a, b) in &pairs {
-        let name = format!("scatter-{}-vs-{}.svg", safe_name(a), safe_name(b));
-        if !names.insert(name.clone()) {
-            eprintln!("note: skipped {a} vs {b}: its file name {name} is taken by another pair");
-            continue;
+    let jobs: Vec<Job> = run
+        .records
+        .iter()
+        .map(|r| Job {
+            dataset: &r.dataset,
+            instance: &r.instance,
+            variant: &r.variant,
+            status: r.status,
+            nodes_generated: r.nodes_generated,
+            time_cpu_s: r.time_cpu_s,
+            has_iterations: r.iterations > 0,
+        })
+        .collect();
+    let iterations_csv = report_dir.join(crate::iterations::FILE);
+    let mut rows = |chosen: &[usize]| -> Result<Vec<Vec<Row>>, String> {
+        if !iterations_csv.is_file() {
+            return Err(format!(
+                "no {} beside runs.csv (a run made before idabench wrote it)",
+                crate::iterations::FILE
+            ));
         }
-        pictures.push((name, scatter(&run, a, b)));
-    }
-
-    for (name, picture) in pictures {
-        match picture {
-            Ok(svg) => {
-                let path = dir.join(&name);
-                atomic::write_with(&path, |file| file.write_all(svg.as_bytes())).map_err(|e| {
-                    match e {
-                        Failure::Fill(e) | Failure::Io(e) => Error::io(&path, e),
-                    }
-                })?;
-                writeln!(out, "{}", path.display()).map_err(|e| Error::io("stdout", e))?;
-            }
-            Err(why) => eprintln!("note: skipped {name}: {why}"),
+        let wanted: HashMap<(String, String, String), usize> = chosen
+            .iter()
+            .enumerate()
+            .map(|(k, &j)| {
+                let key = (jobs[j].dataset, jobs[j].instance, jobs[j].variant);
+                ((key.0.to_owned(), key.1.to_owned(), key.2.to_owned()), k)
+            })
+            .collect();
+        let mut lists = vec![Vec::new(); chosen.len()];
+        for (k, row) in crate::iterations::select(&iterations_csv, &wanted)? {
+            lists[k].push(row);
         }
+        Ok(lists)
+    };
+
+    let pictures = pictures(&jobs, &variants, &pairs, &mut rows);
+    for note in &pictures.notes {
+        eprintln!("note: {note}");
+    }
+    for (name, svg) in &pictures.drawn {
+        let path = dir.join(name);
+        write_file(&path, svg.as_bytes())?;
+        writeln!(out, "{}", path.display()).map_err(|e| Error::io("stdout", e))?;
     }
     out.flush().map_err(|e| Error::io("stdout", e))?;
     Ok(Done::Ok)
+}
+
+/// Writes `path` whole (see `atomic`).
+fn write_file(path: &Path, bytes: &[u8]) -> Result<(), Error> {
+    atomic::write_with(path, |file| file.write_all(bytes)).map_err(|e| match e {
+        Failure::Fill(e) | Failure::Io(e) => Error::io(path, e),
+    })
+}
+
+/// The pictures drawn, as (file name, SVG), and a note for each one that was not, saying why.
+#[derive(Debug, Default)]
+pub struct Pictures {
+    pub drawn: Vec<(String, String)>,
+    pub notes: Vec<String>,
+}
+
+impl Pictures {
+    fn add(&mut self, name: &str, picture: Result<String, String>) {
+        match picture {
+            Ok(svg) => self.drawn.push((name.to_owned(), svg)),
+            Err(why) => self.notes.push(format!("skipped {name}: {why}")),
+        }
+    }
+}
+
+/// The pictures of a run: the cactus plots, the iterations of the hardest instances, and the
+/// scatter plot of each pair (the caller has checked their variants). `rows` gives the
+/// iterations of the jobs that plot chooses.
+pub fn pictures(
+    jobs: &[Job],
+    variants: &[String],
+    pairs: &[(String, String)],
+    rows: &mut IterationRows,
+) -> Pictures {
+    let mut pictures = Pictures::default();
+    pictures.add("cactus.svg", cactus(jobs, variants, Measure::Time));
+    pictures.add("cactus-nodes.svg", cactus(jobs, variants, Measure::Nodes));
+    pictures.add(
+        "iterations.svg",
+        iterations::iterations(jobs, variants, rows),
+    );
+    if pairs.is_empty() {
+        pictures
+            .notes
+            .push("no scatter plot: the run has one variant".into());
+    }
+    let mut names = HashSet::new();
+    for (a, b) in pairs {
+        let name = format!("scatter-{}-vs-{}.svg", safe_name(a), safe_name(b));
+        if !names.insert(name.clone()) {
+            pictures.notes.push(format!(
+                "skipped {a} vs {b}: its file name {name} is taken by another pair"
+            ));
+            continue;
+        }
+        pictures.add(&name, scatter(jobs, a, b));
+    }
+    pictures
 }
 
 /// A file name made of a variant name: every character other than an ASCII letter, a digit,

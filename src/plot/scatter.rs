@@ -2,8 +2,7 @@
 
 use super::cactus::Measure;
 use super::style::*;
-use crate::compare::SavedRun;
-use crate::record::Record;
+use super::Job;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use std::collections::HashMap;
@@ -11,10 +10,10 @@ use std::collections::HashMap;
 /// A scatter plot of nodes generated per instance, variant `a` on x against `b` on y, both
 /// log scale over the same range. Instances a variant did not solve are drawn at a border beyond
 /// every solved value (x for `a`, y for `b`), with a cross.
-pub(super) fn scatter(run: &SavedRun, a: &str, b: &str) -> Result<String, String> {
-    let mut by_instance: HashMap<(&str, &str), [Option<&Record>; 2]> = HashMap::new();
+pub(super) fn scatter(jobs: &[Job], a: &str, b: &str) -> Result<String, String> {
+    let mut by_instance: HashMap<(&str, &str), [Option<&Job>; 2]> = HashMap::new();
     let mut order = Vec::new();
-    for r in &run.records {
+    for r in jobs {
         let side = if r.variant == a {
             0
         } else if r.variant == b {
@@ -22,7 +21,7 @@ pub(super) fn scatter(run: &SavedRun, a: &str, b: &str) -> Result<String, String
         } else {
             continue;
         };
-        let key = (r.dataset.as_str(), r.instance.as_str());
+        let key = (r.dataset, r.instance);
         let slot = by_instance.entry(key).or_insert_with(|| {
             order.push(key);
             [None, None]
@@ -30,7 +29,7 @@ pub(super) fn scatter(run: &SavedRun, a: &str, b: &str) -> Result<String, String
         slot[side] = Some(r);
     }
     // Instances both variants ran, in runs.csv's order.
-    let joined: Vec<[&Record; 2]> = order
+    let joined: Vec<[&Job; 2]> = order
         .iter()
         .filter_map(|k| match by_instance[k] {
             [Some(x), Some(y)] => Some([x, y]),
