@@ -258,7 +258,8 @@ Reports go to OUT/NAME/: runs.csv (one row per job, appended as jobs finish), it
 (one row per iteration of each job: dataset, instance, variant, iteration, bound,
 nodes_generated, nodes_expanded), summary.csv and summary.md (one row per variant),
 manifest.json (versions, machine, command, dataset SHA-256, whether the run is complete and how
-many jobs are missing).
+many jobs are missing); then, unless --no-plots, the plots of `idabench plot` (cactus.svg,
+cactus-nodes.svg, iterations.svg, scatter-*.svg), whose failure only warns.
 Ctrl-C, SIGTERM (what `timeout` and CI send) and SIGHUP stop cleanly: running jobs stop, finished
 rows stay in runs.csv, every report is written and says the run is incomplete; a second signal
 leaves at once. --resume with the same --out and --name (without --name: the newest unfinished
@@ -325,6 +326,9 @@ pub struct RunArgs {
     /// Run only shard K of N: a fixed 1/N share of the jobs (see `merge`).
     #[arg(long, value_name = "K/N", value_parser = crate::shard::parse_spec)]
     pub shard: Option<(u32, u32)>,
+    /// Draw no plots at the end (cactus.svg, iterations.svg, scatter-*.svg beside the reports).
+    #[arg(long)]
+    pub no_plots: bool,
 }
 
 const MERGE_HELP: &str = "\
@@ -357,6 +361,9 @@ pub struct MergeArgs {
     /// Write the report even when shards are unfinished or absent; it says what is missing.
     #[arg(long)]
     pub allow_missing: bool,
+    /// Draw no plots at the end (cactus.svg, iterations.svg, scatter-*.svg beside the reports).
+    #[arg(long)]
+    pub no_plots: bool,
 }
 
 const SLURM_HELP: &str = "\

@@ -340,19 +340,15 @@ pub fn scan(
     Ok(found)
 }
 
-/// The rows of the jobs `wanted` names, each as (index into `wanted`, row), in the file's order.
-pub fn select(
-    path: &Path,
-    wanted: &std::collections::HashMap<(String, String, String), usize>,
-) -> Result<Vec<(usize, Row)>, String> {
+/// The rows of the jobs `wanted` names (a few: each row is compared with each of them), each
+/// as (index into `wanted`, row), in the file's order.
+pub fn select(path: &Path, wanted: &[(&str, &str, &str)]) -> Result<Vec<(usize, Row)>, String> {
     let mut out = Vec::new();
     visit(path, |key, row, _, _, _| {
-        let k = (
-            key.dataset.to_owned(),
-            key.instance.to_owned(),
-            key.variant.to_owned(),
-        );
-        if let Some(&i) = wanted.get(&k) {
+        let found = wanted
+            .iter()
+            .position(|&(d, i, v)| i == key.instance && v == key.variant && d == key.dataset);
+        if let Some(i) = found {
             out.push((i, row));
         }
         Ok(())

@@ -6,6 +6,7 @@ use crate::clock;
 use crate::domains::HeuristicKind;
 use crate::error::{Done, Error};
 use crate::iterations::{self, Found, Span, Spans};
+use crate::plot;
 use crate::record::{self, Manifest, Record, ShardInfo};
 use crate::report::{self, Rows};
 use crate::run::{note, verdict};
@@ -138,6 +139,9 @@ pub fn merge(args: &MergeArgs, stdout: &mut dyn Write) -> Result<Done, Error> {
     let manifest = merged_manifest(&parts, &missing, rows.missing());
     write_missing(&out, &parts, &missing)?;
     report::write_reports(&out, &rows, spans.as_mut(), &manifest, &summaries)?;
+    if !args.no_plots {
+        draw_plots(&out, &parts, &rows, spans.as_ref(), &names);
+    }
     let text = format!(
         "{}\nreports: {}\n",
         report::summary_md(&summaries, &manifest),
@@ -155,6 +159,36 @@ pub fn merge(args: &MergeArgs, stdout: &mut dyn Write) -> Result<Done, Error> {
         ));
     }
     Ok(verdict(&rows))
+}
+
+/// The plots of the merged report (see `plot::after_run`), the iterations read from the merged
+/// iterations.csv where `spans` (written) says they lie.
+fn draw_plots(out: &Path, parts: &[Part], rows: &Rows, spans: Option<&Spans>, names: &[String]) {
+    let mut planned: Vec<Option<&PlannedJob>> = vec![None; parts[0].shard.all_jobs];
+    for j in parts.iter().flat_map(|p| &p.planned) {
+        planned[j.job] = Some(j);
+    }
+    let (index, finished): (Vec<usize>, Vec<plot::Job>) = rows
+        .tallies()
+        .filter_map(|(i, t)| {
+            let j = planned[i]?;
+            let job = plot::Job {
+                dataset: &j.dataset,
+                instance: &j.instance,
+                variant: &j.variant,
+                status: t.status,
+                nodes_generated: t.nodes_generated,
+                time_cpu_s: t.time_cpu_s,
+                has_iterations: spans.is_some_and(|s| s.jobs[i].len > 0),
+            };
+            Some((i, job))
+        })
+        .unzip();
+    plot::after_run(out, &finished, names, &mut |chosen| {
+        let spans = spans.ok_or("the shards have no iterations.csv")?;
+        let wanted: Vec<Span> = chosen.iter().map(|&k| spans.jobs[index[k]]).collect();
+        iterations::read_spans(&spans.sources, &wanted)
+    });
 }
 
 /// Where the shards' iteration rows come from: each shard's iterations.csv, or nowhere when a

@@ -10,6 +10,7 @@ use crate::domains::{DomainKind, HeuristicKind};
 use crate::error::{Done, Error, EXIT_INTERRUPTED};
 use crate::iterations::{self, Span, Spans};
 use crate::pdb;
+use crate::plot;
 use crate::record::{self, DatasetInfo, Manifest, Status};
 use crate::report::{self, Rows, RunsWriter, VariantSummary};
 use crate::shard::{self, Shard};
@@ -69,15 +70,12 @@ pub fn run_batch(args: &RunArgs, stdout: &mut dyn Write) -> Result<Done, Error> 
     )?;
     let finished = rows.tallies().map(|(i, t)| (places[i].0, places[i].1, t));
     let summaries = report::summarize(finished, &specs, &names, args.limits.time_limit);
-    finish(
-        args,
-        &run_dir.path,
-        manifest,
-        &rows,
-        &mut spans,
-        &summaries,
-        stdout,
-    )
+    let reports = Reports {
+        rows: &rows,
+        spans: &mut spans,
+        summaries: &summaries,
+    };
+    finish(args, &run_dir.path, manifest, &jobs, reports, stdout)
 }
 
 /// Set by Ctrl-C, SIGTERM or SIGHUP; searches poll it.
@@ -635,23 +633,37 @@ fn run_missing(
     })
 }
 
-/// Records the end of the run in its manifest, writes every report, prints the summary on
-/// `stdout`; the outcome: interrupted when jobs are missing, wrong when a job is.
+/// What a run's reports are written from.
+struct Reports<'r> {
+    rows: &'r Rows,
+    spans: &'r mut Spans,
+    summaries: &'r [VariantSummary],
+}
+
+/// Records the end of the run in its manifest, writes every report and draws the plots, prints
+/// the summary on `stdout`; the outcome: interrupted when jobs are missing, wrong when a job is.
 fn finish(
     args: &RunArgs,
     dir: &Path,
     mut manifest: Manifest,
-    rows: &Rows,
-    spans: &mut Spans,
-    summaries: &[VariantSummary],
+    jobs: &[Job<'_>],
+    reports: Reports<'_>,
     stdout: &mut dyn Write,
 ) -> Result<Done, Error> {
+    let Reports {
+        rows,
+        spans,
+        summaries,
+    } = reports;
     let done = rows.kept();
     let missing = rows.missing();
     manifest.end_time = clock::rfc3339_now();
     manifest.complete = Some(missing == 0);
     manifest.jobs_missing = Some(missing);
     report::write_reports(dir, rows, Some(spans), &manifest, summaries)?;
+    if !args.no_plots {
+        draw_plots(dir, jobs, rows, spans, &manifest.variants);
+    }
     let text = format!(
         "{}\nreports: {}\n",
         report::summary_md(summaries, &manifest),
@@ -672,6 +684,30 @@ fn finish(
         return Ok(Done::Interrupted);
     }
     Ok(verdict(rows))
+}
+
+/// The plots of the run's finished jobs (see `plot::after_run`), their iterations read from
+/// where `spans` says they lie.
+fn draw_plots(dir: &Path, jobs: &[Job<'_>], rows: &Rows, spans: &Spans, variants: &[String]) {
+    let (index, finished): (Vec<usize>, Vec<plot::Job>) = rows
+        .tallies()
+        .map(|(i, t)| {
+            let job = plot::Job {
+                dataset: &jobs[i].dataset.name,
+                instance: &jobs[i].instance.id,
+                variant: jobs[i].variant,
+                status: t.status,
+                nodes_generated: t.nodes_generated,
+                time_cpu_s: t.time_cpu_s,
+                has_iterations: spans.jobs[i].len > 0,
+            };
+            (i, job)
+        })
+        .unzip();
+    plot::after_run(dir, &finished, variants, &mut |chosen| {
+        let wanted: Vec<Span> = chosen.iter().map(|&k| spans.jobs[index[k]]).collect();
+        iterations::read_spans(&spans.sources, &wanted)
+    });
 }
 
 /// How a report whose every job has its row went: wrong when a job is, failed when one ended in

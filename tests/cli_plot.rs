@@ -28,10 +28,20 @@ fn smoke() -> String {
         .to_string()
 }
 
-/// Runs `dataset` with `extra` flags into `out/name` and returns the report directory.
+/// Runs `dataset` with `extra` flags into `out/name`, without its own plots, and returns the
+/// report directory.
 fn run(out: &Path, name: &str, dataset: &str, extra: &[&str]) -> PathBuf {
     let out_s = out.display().to_string();
-    let mut args = vec!["run", dataset, "--out", &out_s, "--name", name, "--quiet"];
+    let mut args = vec![
+        "run",
+        dataset,
+        "--out",
+        &out_s,
+        "--name",
+        name,
+        "--quiet",
+        "--no-plots",
+    ];
     args.extend_from_slice(extra);
     let o = idabench(&args);
     assert!(
@@ -540,6 +550,100 @@ fn a_run_that_solved_nothing_says_why_there_is_no_plot() {
         assert!(!dir.join(name).exists());
     }
     assert!(stderr.contains("solved an instance"), "{stderr}");
+}
+
+/// A run of 3,000 instances under two variants that search alike draws its own pictures at its
+/// end: cactus lines keep a point per pixel they pass and 50 markers, the scatter plot merges
+/// overlapping markers; each picture stays small. `--no-plots` draws none.
+#[test]
+fn a_large_run_draws_pictures_of_a_bounded_size() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dataset = tmp.path().join("many.csv");
+    let o = idabench(&[
+        "generate",
+        "--domain",
+        "tiles",
+        "--size",
+        "3x3",
+        "--count",
+        "3000",
+        "--seed",
+        "3",
+        "--out",
+        dataset.to_str().unwrap(),
+    ]);
+    assert!(o.status.success());
+    let out = tmp.path().display().to_string();
+    let args = |name: &'static str, extra: &'static str| {
+        let mut a = vec![
+            "run",
+            dataset.to_str().unwrap(),
+            "--out",
+            &out,
+            "--name",
+            name,
+        ];
+        a.extend(["--step", "2,next", "--quiet", extra]);
+        idabench(&a)
+    };
+    let o = args("big", "--jobs=2");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        o.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let dir = tmp.path().join("big");
+    let records = records(&dir);
+    assert_eq!(records.len(), 6000);
+    let scatter = "scatter-manhattan_step2_prune-vs-manhattan_stepnext_prune.svg";
+    for name in ["cactus.svg", "cactus-nodes.svg", "iterations.svg", scatter] {
+        let size = std::fs::metadata(dir.join(name)).unwrap().len();
+        assert!(size < 300_000, "{name}: {size} bytes");
+    }
+    for name in ["cactus.svg", "cactus-nodes.svg"] {
+        let svg = read_svg(&dir.join(name));
+        for v in variants(&records) {
+            let entry = format!("{v} (3,000)");
+            assert!(svg.texts().iter().any(|t| t.content == entry), "{entry}");
+        }
+        let lines: Vec<Vec<(f64, f64)>> = svg
+            .series_lines()
+            .into_iter()
+            .filter(|p| p.iter().all(|&(_, y)| y < CHART_HEIGHT))
+            .collect();
+        assert_eq!(lines.len(), 2);
+        for line in &lines {
+            // Fewer points than instances, at most one per pixel passed, rising to the right.
+            assert!(line.len() > 50 && line.len() < 1400, "{}", line.len());
+            assert!(line
+                .windows(2)
+                .all(|w| w[0].0 <= w[1].0 && w[0].1 >= w[1].1));
+        }
+        let markers = svg.count("<circle") + svg.count("<polygon") + svg.count("<rect") - 1;
+        assert_eq!(markers, 2 * 50 + 2);
+        // The top of each line is at the count of instances solved: the 3,000 tick or above.
+        let ticks = svg.tick_values("end", "");
+        assert!(min_max(&ticks).1 >= 3000.0, "{ticks:?}");
+    }
+    let svg = read_svg(&dir.join(scatter));
+    assert!(svg
+        .texts()
+        .iter()
+        .any(|t| t.content == "solved by both (3,000; overlapping markers merged)"));
+    let circles = svg.count("<circle");
+    assert!(circles > 10 && circles < 2000, "{circles} markers");
+    assert!(svg.texts().iter().any(|t| t
+        .content
+        .ends_with("0 above the diagonal, 0 below, 3,000 on it")));
+
+    let o = args("quiet", "--no-plots");
+    assert!(o.status.success());
+    let svgs = std::fs::read_dir(tmp.path().join("quiet"))
+        .unwrap()
+        .filter(|e| e.as_ref().unwrap().path().extension() == Some("svg".as_ref()))
+        .count();
+    assert_eq!(svgs, 0);
 }
 
 #[test]

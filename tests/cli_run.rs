@@ -374,6 +374,23 @@ fn variant_product_writes_every_report_and_column() {
     }
     assert_no_tmp(&dir);
     assert_iterations_match_runs(&dir);
+    // The run's plots, drawn at its end: 8 variants, so 7 scatter plots of the first against
+    // each other one.
+    let svgs = |dir: &Path| {
+        let mut names: Vec<String> = fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".svg"))
+            .collect();
+        names.sort();
+        names
+    };
+    let drawn = svgs(&dir);
+    assert_eq!(drawn.len(), 3 + 7, "{drawn:?}");
+    assert_eq!(
+        drawn[..3],
+        ["cactus-nodes.svg", "cactus.svg", "iterations.svg"]
+    );
 
     // The product: 2 heuristics x 2 steps x 2 pruning settings.
     let mut expected = Vec::new();

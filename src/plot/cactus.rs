@@ -59,7 +59,10 @@ pub(super) fn cactus(
             colour: look(i).colour,
             line: true,
             marker: Some(look(i)),
-            text: format!("{v} ({})", solved.get(v.as_str()).map_or(0, Vec::len)),
+            text: format!(
+                "{v} ({})",
+                thousands(solved.get(v.as_str()).map_or(0, Vec::len))
+            ),
         })
         .collect();
     let (title, x_desc) = match measure {
@@ -87,7 +90,7 @@ pub(super) fn cactus(
             // Room for the last tick label, centred on the right end of the x axis.
             .margin_right(36)
             .x_label_area_size(50)
-            .y_label_area_size(60)
+            .y_label_area_size(75)
             // Headroom above the top count, so that a marker there is not cut in half.
             .build_cartesian_2d(
                 log_range(x_lo, x_hi).log_scale(),
@@ -100,12 +103,11 @@ pub(super) fn cactus(
             .y_desc("instances solved (count)")
             .x_label_formatter(&|v| measure.label(*v))
             // Counts are whole: a tick between them (plotters may choose one) is left blank.
-            .y_label_formatter(&|v| {
-                if v.fract() == 0.0 {
-                    format!("{v:.0}")
-                } else {
-                    String::new()
-                }
+            // From 10,000 on they are written `20 k`, short enough for the label area.
+            .y_label_formatter(&|v| match v.fract() == 0.0 {
+                true if *v >= 1e4 => si(*v, ""),
+                true => format!("{v:.0}"),
+                false => String::new(),
             })
             .y_labels(n.min(10) + 1)
             .axis_desc_style((FONT, 20))
@@ -125,13 +127,14 @@ pub(super) fn cactus(
                 .map(|(k, &x)| (x, (k + 1) as f64))
                 .collect();
             let look = look(i);
+            let points = visible(&chart, &points);
             chart
                 .draw_series(LineSeries::new(
                     points.iter().copied(),
                     look.colour.stroke_width(2),
                 ))
                 .map_err(drawing)?;
-            markers(&mut chart, &points, look)?;
+            markers(&mut chart, &spread(&points), look)?;
         }
         draw_legend(&bottom, &entries)?;
         root.present().map_err(drawing)?;

@@ -19,7 +19,7 @@ use crate::iterations::Row;
 use crate::record::Status;
 use cactus::{cactus, Measure};
 use scatter::scatter;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -99,13 +99,9 @@ pub fn plot(report: &Path, opts: &PlotOptions, out: &mut dyn Write) -> Result<Do
                 crate::iterations::FILE
             ));
         }
-        let wanted: HashMap<(String, String, String), usize> = chosen
+        let wanted: Vec<(&str, &str, &str)> = chosen
             .iter()
-            .enumerate()
-            .map(|(k, &j)| {
-                let key = (jobs[j].dataset, jobs[j].instance, jobs[j].variant);
-                ((key.0.to_owned(), key.1.to_owned(), key.2.to_owned()), k)
-            })
+            .map(|&j| (jobs[j].dataset, jobs[j].instance, jobs[j].variant))
             .collect();
         let mut lists = vec![Vec::new(); chosen.len()];
         for (k, row) in crate::iterations::select(&iterations_csv, &wanted)? {
@@ -125,6 +121,30 @@ pub fn plot(report: &Path, opts: &PlotOptions, out: &mut dyn Write) -> Result<Do
     }
     out.flush().map_err(|e| Error::io("stdout", e))?;
     Ok(Done::Ok)
+}
+
+/// Draws a run's pictures into its report directory `dir`, at the end of `run` and `merge`,
+/// after the reports are written; `variants` in the run's order. Nothing here may cost the run
+/// its reports or its exit code: a picture that cannot be drawn is left out, and a file that
+/// cannot be written, or a panic while drawing, is a warning on stderr.
+pub fn after_run(dir: &Path, jobs: &[Job], variants: &[String], rows: &mut IterationRows) {
+    let with_jobs: HashSet<&str> = jobs.iter().map(|j| j.variant).collect();
+    let variants = present(variants.iter(), |v| with_jobs.contains(v));
+    let pairs = first_against_others(&variants);
+    let drawn = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        pictures(jobs, &variants, &pairs, rows)
+    }));
+    let Ok(pictures) = drawn else {
+        crate::run::note(format_args!(
+            "warning: the plots were not drawn (see the panic above); the reports are whole"
+        ));
+        return;
+    };
+    for (name, svg) in &pictures.drawn {
+        if let Err(e) = write_file(&dir.join(name), svg.as_bytes()) {
+            crate::run::note(format_args!("warning: {e}; the reports are whole"));
+        }
+    }
 }
 
 /// Writes `path` whole (see `atomic`).
@@ -203,27 +223,40 @@ pub fn safe_name(variant: &str) -> String {
 /// The run's variants: in the manifest's order when it has one (the order of `--heuristic`,
 /// `--step`, `--reverse-pruning`), then any others in the order runs.csv first names them.
 fn variants(run: &SavedRun) -> Vec<String> {
-    let present: HashSet<&str> = run.records.iter().map(|r| r.variant.as_str()).collect();
+    let listed = run.manifest.iter().flat_map(|m| m.variants.iter());
+    present(listed.chain(run.records.iter().map(|r| &r.variant)), |v| {
+        run.records.iter().any(|r| r.variant == *v)
+    })
+}
+
+/// The names of `names` that `has_jobs`, each once, in order.
+fn present<'a>(
+    names: impl Iterator<Item = &'a String>,
+    has_jobs: impl Fn(&str) -> bool,
+) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let mut seen = HashSet::new();
-    let listed = run.manifest.iter().flat_map(|m| m.variants.iter());
-    for v in listed.chain(run.records.iter().map(|r| &r.variant)) {
-        if present.contains(v.as_str()) && seen.insert(v.clone()) {
+    for v in names {
+        if seen.insert(v.as_str()) && has_jobs(v) {
             out.push(v.clone());
         }
     }
     out
 }
 
+/// The first variant against each other one: the scatter plots drawn by default.
+fn first_against_others(variants: &[String]) -> Vec<(String, String)> {
+    match variants.split_first() {
+        Some((first, others)) => others.iter().map(|b| (first.clone(), b.clone())).collect(),
+        None => Vec::new(),
+    }
+}
+
 /// The scatter plots to draw: `asked`, checked against the run's variants, or the first variant
 /// against each other one.
 fn pairs(variants: &[String], asked: &[(String, String)]) -> Result<Vec<(String, String)>, Error> {
     if asked.is_empty() {
-        return Ok(variants
-            .iter()
-            .skip(1)
-            .map(|b| (variants[0].clone(), b.clone()))
-            .collect());
+        return Ok(first_against_others(variants));
     }
     for (a, b) in asked {
         for v in [a, b] {

@@ -134,7 +134,12 @@ pub(super) fn scatter(jobs: &[Job], a: &str, b: &str) -> Result<String, String> 
             colour: look.colour,
             line: false,
             marker: Some(*look),
-            text: format!("{text} ({})", points.len()),
+            text: if points.len() > SCATTER_MARKERS {
+                let n = thousands(points.len());
+                format!("{text} ({n}; overlapping markers merged)")
+            } else {
+                format!("{text} ({})", points.len())
+            },
         })
         .collect();
     entries.push(Entry {
@@ -146,8 +151,12 @@ pub(super) fn scatter(jobs: &[Job], a: &str, b: &str) -> Result<String, String> 
 
     // Instances neither variant solved are counted in the legend only: the title stays short
     // enough for 800 px.
-    let title =
-        format!("Nodes per instance: {above} above the diagonal, {below} below, {on} on it");
+    let title = format!(
+        "Nodes per instance: {} above the diagonal, {} below, {} on it",
+        thousands(above),
+        thousands(below),
+        thousands(on)
+    );
     let height = CHART_HEIGHT + legend_height(&entries);
     let mut svg = String::new();
     {
@@ -209,7 +218,8 @@ pub(super) fn scatter(jobs: &[Job], a: &str, b: &str) -> Result<String, String> 
         }
         for (points, look, _) in &kinds {
             if !points.is_empty() {
-                markers(&mut chart, points, *look)?;
+                let shown = uncrowded(&chart, points);
+                markers(&mut chart, &shown, *look)?;
             }
         }
         draw_legend(&bottom, &entries)?;

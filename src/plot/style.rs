@@ -199,6 +199,68 @@ fn legend_marker<DB: DrawingBackend>(
     .map_err(drawing)
 }
 
+/// Markers along one line at most: more would run together into a thick band.
+pub(super) const LINE_MARKERS: usize = 50;
+/// Markers of one kind of point drawn one per point at most; beyond, overlapping markers are
+/// merged (one per `CELL`-pixel square), so that a run of 181,440 jobs draws a picture of a few
+/// hundred kilobytes that looks the same.
+pub(super) const SCATTER_MARKERS: usize = 2000;
+const CELL: i32 = 4;
+
+/// The points of a line that change its drawing on `chart`: a point in the same pixel as the
+/// last one kept is left out, the line's last point kept. A cactus line rises by one instance at
+/// each point, so it keeps at most a point per pixel of the chart's width and height.
+pub(super) fn visible<DB: DrawingBackend, CT: CoordTranslate<From = (f64, f64)>>(
+    chart: &ChartContext<DB, CT>,
+    line: &[(f64, f64)],
+) -> Vec<(f64, f64)> {
+    let mut kept: Vec<(f64, f64)> = Vec::new();
+    let mut last_pixel = None;
+    for (i, p) in line.iter().enumerate() {
+        let pixel = chart.as_coord_spec().translate(p);
+        if last_pixel != Some(pixel) || i + 1 == line.len() {
+            if last_pixel == Some(pixel) {
+                kept.pop();
+            }
+            kept.push(*p);
+            last_pixel = Some(pixel);
+        }
+    }
+    kept
+}
+
+/// Where a line's markers go: on each point, or on `LINE_MARKERS` points spread evenly along it,
+/// its first and last among them.
+pub(super) fn spread(points: &[(f64, f64)]) -> Vec<(f64, f64)> {
+    if points.len() <= LINE_MARKERS {
+        return points.to_vec();
+    }
+    let last = points.len() - 1;
+    (0..LINE_MARKERS)
+        .map(|i| points[(i * last + (LINE_MARKERS - 1) / 2) / (LINE_MARKERS - 1)])
+        .collect()
+}
+
+/// The markers to draw for `points` on `chart`: all of them up to `SCATTER_MARKERS`, else the
+/// first of the points in each `CELL` x `CELL` pixel square.
+pub(super) fn uncrowded<DB: DrawingBackend, CT: CoordTranslate<From = (f64, f64)>>(
+    chart: &ChartContext<DB, CT>,
+    points: &[(f64, f64)],
+) -> Vec<(f64, f64)> {
+    if points.len() <= SCATTER_MARKERS {
+        return points.to_vec();
+    }
+    let mut taken = std::collections::HashSet::new();
+    points
+        .iter()
+        .copied()
+        .filter(|p| {
+            let (x, y) = chart.as_coord_spec().translate(p);
+            taken.insert((x.div_euclid(CELL), y.div_euclid(CELL)))
+        })
+        .collect()
+}
+
 /// A log axis from the decade at or below `lo` to the decade at or above `hi`, at least one
 /// decade wide: its ends are tick marks, so the labels show that it covers the data.
 pub(super) fn decades(lo: f64, hi: f64) -> (f64, f64) {
@@ -253,8 +315,21 @@ pub(super) fn instances_text(n: usize) -> String {
     if n == 1 {
         "1 instance".into()
     } else {
-        format!("{n} instances")
+        format!("{} instances", thousands(n))
     }
+}
+
+/// `n` with a comma between groups of three digits: `181,440`.
+pub(super) fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 #[cfg(test)]
@@ -278,6 +353,24 @@ mod tests {
         assert_eq!(decades(10.0, 10.0), (10.0, 100.0));
         let (lo, hi) = decades(2e-5, 0.3);
         assert!((lo - 1e-5).abs() < 1e-12 && (hi - 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn thousands_are_grouped() {
+        assert_eq!(thousands(7), "7");
+        assert_eq!(thousands(1000), "1,000");
+        assert_eq!(thousands(181440), "181,440");
+        assert_eq!(thousands(12345678), "12,345,678");
+    }
+
+    #[test]
+    fn markers_spread_along_a_line_from_its_first_point_to_its_last() {
+        let line: Vec<(f64, f64)> = (0..1000).map(|i| (f64::from(i), 0.0)).collect();
+        let marked = spread(&line);
+        assert_eq!(marked.len(), LINE_MARKERS);
+        assert_eq!((marked[0], marked[LINE_MARKERS - 1]), (line[0], line[999]));
+        assert!(marked.windows(2).all(|w| w[0].0 < w[1].0));
+        assert_eq!(spread(&line[..3]), &line[..3]);
     }
 
     #[test]
