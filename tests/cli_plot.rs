@@ -646,6 +646,45 @@ fn a_large_run_draws_pictures_of_a_bounded_size() {
     assert_eq!(svgs, 0);
 }
 
+/// A plot the run cannot write (a directory holds its name) is a warning: the run's reports,
+/// its other plots and its exit code are as without it.
+#[test]
+fn a_plot_that_cannot_be_written_only_warns() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("r");
+    std::fs::create_dir_all(dir.join("cactus.svg")).unwrap();
+    let out = tmp.path().display().to_string();
+    let o = idabench(&[
+        "run",
+        &smoke(),
+        "--out",
+        &out,
+        "--name",
+        "r",
+        "--quiet",
+        "--max-nodes",
+        "20000",
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    let stderr = String::from_utf8(o.stderr).unwrap();
+    assert!(
+        stderr.starts_with("warning: ")
+            && stderr.contains("cactus.svg")
+            && stderr.contains("the reports are whole"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(String::from_utf8(o.stdout).unwrap().contains("reports: "));
+    for name in [
+        "runs.csv",
+        "manifest.json",
+        "cactus-nodes.svg",
+        "iterations.svg",
+    ] {
+        assert!(dir.join(name).is_file(), "{name}");
+    }
+}
+
 #[test]
 fn bad_input_exits_2() {
     let tmp = tempfile::tempdir().unwrap();
