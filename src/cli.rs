@@ -137,6 +137,11 @@ datasets); 3 time regression (the overall verdict is regressed; per-variant verd
 not gated on); 4 changed results (status, length or node counts) unless --allow-node-changes.
 4 wins over 3. Jobs missing from CURRENT are listed but do not fail.
 
+With --out DIR, also writes into DIR: compare-time.svg (each timed job's CPU-time ratio against
+its baseline time, with the overall ratio and its bootstrap interval) and compare-nodes.svg (each
+job's nodes in both runs, changed jobs marked); --no-plots draws none. The report on stdout and
+the exit code do not depend on --out.
+
 --format csv is one table: a row per variant and an `overall` row (kind `variant` or `overall`:
 variant up to verdict), then a row per changed field (kind `changed`: variant, dataset, instance,
 field, baseline, current) and per job in one run only (kind `missing_in_current` or
@@ -199,6 +204,13 @@ pub struct CompareArgs {
     /// time regressed.
     #[arg(long)]
     pub allow_node_changes: bool,
+    /// Also write the comparison's pictures (compare-time.svg, compare-nodes.svg) into DIR
+    /// (created if missing); the report on stdout and the exit code are the same.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// With --out: draw no pictures.
+    #[arg(long)]
+    pub no_plots: bool,
 }
 
 #[derive(Args, Debug)]

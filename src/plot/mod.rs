@@ -8,6 +8,7 @@
 //! elements that the viewer lays out, and estimates text sizes itself for the layout.
 
 mod cactus;
+mod comparison;
 mod iterations;
 mod scatter;
 mod style;
@@ -143,6 +144,33 @@ pub fn after_run(dir: &Path, jobs: &[Job], variants: &[String], rows: &mut Itera
     for (name, svg) in &pictures.drawn {
         if let Err(e) = write_file(&dir.join(name), svg.as_bytes()) {
             crate::run::note(format_args!("warning: {e}; the reports are whole"));
+        }
+    }
+}
+
+/// Writes the pictures of a comparison into `dir` (created if missing), for `compare --out`:
+/// as at the end of a run, a failure is a warning on stderr and changes no verdict or exit code.
+pub fn after_compare(dir: &Path, compared: &crate::compare::Compared) {
+    if let Err(e) = std::fs::create_dir_all(dir) {
+        crate::run::note(format_args!(
+            "warning: {}: {e}: the comparison's pictures are not written",
+            dir.display()
+        ));
+        return;
+    }
+    let drawn = std::panic::catch_unwind(|| comparison::pictures(compared));
+    let Ok(pictures) = drawn else {
+        crate::run::note(format_args!(
+            "warning: the comparison's pictures were not drawn (see the panic above)"
+        ));
+        return;
+    };
+    for note in &pictures.notes {
+        crate::run::note(format_args!("note: {note}"));
+    }
+    for (name, svg) in &pictures.drawn {
+        if let Err(e) = write_file(&dir.join(name), svg.as_bytes()) {
+            crate::run::note(format_args!("warning: {e}"));
         }
     }
 }

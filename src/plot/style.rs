@@ -121,32 +121,50 @@ pub(super) struct Entry {
     pub text: String,
 }
 
-/// The legend under the chart: two columns when every text fits in half the width, else one.
+/// The height of the legend under the chart (see `places`).
 pub(super) fn legend_height(entries: &[Entry]) -> u32 {
-    let rows = entries.len().div_ceil(columns(entries));
+    let rows = places(entries).last().map_or(0, |&(row, _)| row + 1);
     (rows as u32) * LEGEND_ROW as u32 + 16
 }
 
-fn columns(entries: &[Entry]) -> usize {
-    // About 8 px a character at the legend's 15 px font.
-    if entries.iter().all(|e| e.text.chars().count() <= 40) {
-        2
-    } else {
-        1
+/// Most characters of an entry that shares its row with another: about 8 px a character at the
+/// legend's 15 px font, in half the width.
+const HALF_ROW: usize = 40;
+
+/// Each entry's row and column, in order: entries that fit in half the width go two to a row,
+/// a longer one takes a row of its own.
+fn places(entries: &[Entry]) -> Vec<(usize, usize)> {
+    let mut out = Vec::with_capacity(entries.len());
+    let (mut row, mut column) = (0, 0);
+    for e in entries {
+        if e.text.chars().count() <= HALF_ROW {
+            out.push((row, column));
+            column += 1;
+        } else {
+            if column > 0 {
+                row += 1;
+            }
+            out.push((row, 0));
+            column = 2;
+        }
+        if column == 2 {
+            row += 1;
+            column = 0;
+        }
     }
+    out
 }
 
 pub(super) fn draw_legend<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     entries: &[Entry],
 ) -> Result<(), String> {
-    let columns = columns(entries);
-    let column_width = (WIDTH as i32 - 40) / columns as i32;
+    let column_width = (WIDTH as i32 - 40) / 2;
     let text_style =
         TextStyle::from((FONT, 19).into_font()).pos(Pos::new(HPos::Left, VPos::Center));
-    for (i, entry) in entries.iter().enumerate() {
-        let x = 30 + (i % columns) as i32 * column_width;
-        let y = 10 + (i / columns) as i32 * LEGEND_ROW + LEGEND_ROW / 2;
+    for (entry, (row, column)) in entries.iter().zip(places(entries)) {
+        let x = 30 + column as i32 * column_width;
+        let y = 10 + row as i32 * LEGEND_ROW + LEGEND_ROW / 2;
         if entry.line {
             area.draw(&PathElement::new(
                 vec![(x, y), (x + 36, y)],
@@ -353,6 +371,30 @@ mod tests {
         assert_eq!(decades(10.0, 10.0), (10.0, 100.0));
         let (lo, hi) = decades(2e-5, 0.3);
         assert!((lo - 1e-5).abs() < 1e-12 && (hi - 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn short_legend_entries_go_two_to_a_row_and_long_ones_alone() {
+        let entry = |n: usize| Entry {
+            colour: GREY,
+            line: true,
+            marker: None,
+            text: "x".repeat(n),
+        };
+        let entries = [
+            entry(10),
+            entry(50),
+            entry(10),
+            entry(10),
+            entry(10),
+            entry(41),
+        ];
+        assert_eq!(
+            places(&entries),
+            [(0, 0), (1, 0), (2, 0), (2, 1), (3, 0), (4, 0)]
+        );
+        assert_eq!(legend_height(&entries), 5 * LEGEND_ROW as u32 + 16);
+        assert_eq!(legend_height(&entries[..4]), 3 * LEGEND_ROW as u32 + 16);
     }
 
     #[test]
