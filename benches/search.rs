@@ -227,8 +227,8 @@ fn harness_overhead(c: &mut Criterion) {
             // The runner judges each length against `optimal`: a different one is not `solved`.
             let mut good = 0;
             let mut bad = None;
-            batch::run(&jobs, &opts, |records| {
-                for (_, r) in &records {
+            batch::run(&jobs, &opts, |finished| {
+                for r in finished.iter().map(|f| &f.record) {
                     if r.status == Status::Solved && r.optimal.is_some() && r.length == r.optimal {
                         good += 1;
                     } else if bad.is_none() {

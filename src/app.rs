@@ -256,12 +256,14 @@ fn compare_runs(args: CompareArgs) -> Result<Done, Error> {
         },
         ..compare::CompareOptions::default()
     };
-    compare::run(
-        &args.baseline,
-        &args.current,
-        &opts,
-        &mut std::io::stdout().lock(),
-    )
+    let compared = compare::compared(&args.baseline, &args.current, &opts)?;
+    let done = compared.write(opts.format, &mut std::io::stdout().lock())?;
+    if let Some(dir) = &args.out {
+        if !args.no_plots {
+            plot::after_compare(dir, &compared);
+        }
+    }
+    Ok(done)
 }
 
 fn plot_run(args: PlotArgs) -> Result<Done, Error> {

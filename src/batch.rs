@@ -1,12 +1,12 @@
 //! The batch runner: jobs (instance x variant) solved in parallel on rayon workers, each result
-//! handed back as a `Record` soon after it is finished, with progress on stderr. The only module
-//! that knows rayon and indicatif.
+//! handed back as a `Record` with its iterations soon after it is finished, with progress on
+//! stderr. The only module that knows rayon and indicatif.
 
 use crate::dataset::{Dataset, Instance};
 use crate::domains::Puzzle;
 use crate::error::Error;
 use crate::record::{on_off, Record, Status};
-use crate::search::{Helpers, Limits, Split, SplitDepth};
+use crate::search::{Helpers, Iteration, Limits, Split, SplitDepth};
 use crate::solve::{self, thread_cpu_time, Answer, Spec};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::borrow::Cow;
@@ -80,14 +80,23 @@ impl ProgressCounts {
 /// A finished job's record, which borrows the job's names.
 pub type JobRecord<'a> = Record<Cow<'a, str>>;
 
-/// Solves every job on `opts.jobs` workers and gives each finished record, with its job's
-/// `index`, to `sink` on the calling thread, in completion order. Jobs cut short by `opts.cancel`
-/// give no record. `sink` is called with a batch of records whenever some are ready; an error
-/// from it stops the run (the jobs still running are cancelled) and is returned.
+/// A finished job as the workers hand it over.
+pub struct FinishedJob<'a> {
+    /// The job's place in the run's order.
+    pub index: usize,
+    pub record: JobRecord<'a>,
+    /// The search's counts of each iteration: its own list, moved here, not copied.
+    pub iterations: Vec<Iteration>,
+}
+
+/// Solves every job on `opts.jobs` workers and gives each finished job to `sink` on the calling
+/// thread, in completion order. Jobs cut short by `opts.cancel` give nothing. `sink` is called
+/// with a batch of jobs whenever some are ready; an error from it stops the run (the jobs still
+/// running are cancelled) and is returned.
 pub fn run<'a>(
     jobs: &[Job<'a>],
     opts: &BatchOptions<'_>,
-    mut sink: impl FnMut(Vec<(usize, JobRecord<'a>)>) -> Result<(), Error>,
+    mut sink: impl FnMut(Vec<FinishedJob<'a>>) -> Result<(), Error>,
 ) -> Result<(), Error> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(opts.jobs.max(1))
@@ -96,7 +105,7 @@ pub fn run<'a>(
     let queue = longest_first(jobs);
     let next = AtomicUsize::new(0);
     let progress = Progress::new(jobs.len() as u64, opts.quiet);
-    let (tx, rx) = mpsc::channel::<Vec<(usize, JobRecord<'a>)>>();
+    let (tx, rx) = mpsc::channel::<Vec<FinishedJob<'a>>>();
     let mut tally = ProgressCounts::default();
     std::thread::scope(|scope| {
         scope.spawn(|| {
@@ -116,9 +125,9 @@ pub fn run<'a>(
                             break;
                         }
                         let job = queue[i];
-                        let (record, ran) = run_job(job, opts);
-                        if let Some(record) = record {
-                            done.push((job.index, record));
+                        let (finished, ran) = run_job(job, opts);
+                        if let Some(finished) = finished {
+                            done.push(finished);
                             meter.ended(ran.wall, ran.shared);
                         }
                         let now = ran.ended.unwrap_or_else(Instant::now);
@@ -154,12 +163,12 @@ pub fn run<'a>(
                 Err(mpsc::RecvTimeoutError::Disconnected) => break,
             };
             // Each worker's batch as it came: gathering them into one would move every record.
-            for records in std::iter::once(first).chain(rx.try_iter()) {
-                for (_, r) in &records {
-                    tally.add(r);
+            for finished in std::iter::once(first).chain(rx.try_iter()) {
+                for f in &finished {
+                    tally.add(&f.record);
                 }
                 if result.is_ok() {
-                    result = sink(records);
+                    result = sink(finished);
                     if result.is_err() {
                         opts.cancel.store(true, Ordering::Relaxed);
                     }
@@ -196,9 +205,9 @@ struct Ran {
     ended: Option<Instant>,
 }
 
-/// Solves one job: its record (none when it was cancelled before it finished), untimed, and how
-/// its search ran.
-fn run_job<'a>(job: &Job<'a>, opts: &BatchOptions<'_>) -> (Option<JobRecord<'a>>, Ran) {
+/// Solves one job: the finished job (none when it was cancelled before it finished), untimed,
+/// and how its search ran.
+fn run_job<'a>(job: &Job<'a>, opts: &BatchOptions<'_>) -> (Option<FinishedJob<'a>>, Ran) {
     let limits = Limits {
         max_nodes: opts.max_nodes,
         max_time: opts.time_limit,
@@ -254,12 +263,12 @@ impl Meter {
     /// Reads the clocks and sets the times of the pending jobs, the last records of `done`. The
     /// thread ran `cpu / wall` of the time since the last reading (less when the machine took
     /// it away); each job is given that share of its own wall time.
-    fn read<'a>(&mut self, done: &mut [(usize, JobRecord<'a>)]) {
+    fn read(&mut self, done: &mut [FinishedJob<'_>]) {
         let (cpu, now) = (thread_cpu_time(), Instant::now());
         let share = running_share(cpu.saturating_sub(self.cpu), now - self.read_at);
         let first = done.len() - self.pending.len();
-        for ((_, r), &(wall, shared)) in done[first..].iter_mut().zip(&self.pending) {
-            set_times(r, wall, shared.cpu(wall.mul_f64(share)));
+        for (f, &(wall, shared)) in done[first..].iter_mut().zip(&self.pending) {
+            set_times(&mut f.record, wall, shared.cpu(wall.mul_f64(share)));
         }
         self.pending.clear();
         (self.cpu, self.read_at) = (cpu, now);
@@ -392,12 +401,12 @@ impl Helpers for Pool {
     }
 }
 
-/// The record of `job` from `solve`, which may panic: a panic becomes an `error` record (the
-/// run goes on with the other jobs); a cancelled search gives no record.
+/// `job` finished by `solve`, which may panic: a panic becomes an `error` record (the run goes
+/// on with the other jobs); a cancelled search gives nothing.
 fn guarded<'a>(
     job: &Job<'a>,
     solve: impl FnOnce() -> Result<Answer, String>,
-) -> Option<JobRecord<'a>> {
+) -> Option<FinishedJob<'a>> {
     let result = panic::catch_unwind(AssertUnwindSafe(solve));
     let answer = match result {
         Ok(Ok(answer)) if answer.status == Status::Cancelled => return None,
@@ -405,7 +414,7 @@ fn guarded<'a>(
         Ok(Err(message)) => Err(message),
         Err(panic) => Err(panic_message(panic.as_ref())),
     };
-    Some(record(job, answer))
+    Some(finished(job, answer))
 }
 
 fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
@@ -417,9 +426,10 @@ fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
     format!("the search panicked: {text}")
 }
 
-/// The record of a finished job: the answer checked against the dataset's reference length. It
-/// owns only the answer's path and a message: the names every job repeats are the job's.
-pub fn record<'a>(job: &Job<'a>, answer: Result<Answer, String>) -> JobRecord<'a> {
+/// A finished job: its record, the answer checked against the dataset's reference length, and
+/// its iterations. The record owns only the answer's path and a message: the names every job
+/// repeats are the job's.
+fn finished<'a>(job: &Job<'a>, answer: Result<Answer, String>) -> FinishedJob<'a> {
     let spec = &job.spec;
     let optimal = job.instance.optimal;
     let mut r = Record {
@@ -446,12 +456,16 @@ pub fn record<'a>(job: &Job<'a>, answer: Result<Answer, String>) -> JobRecord<'a
         message: Cow::Borrowed(""),
         path: Cow::Borrowed(""),
     };
-    let a = match answer {
+    let mut a = match answer {
         Ok(a) => a,
         Err(message) => {
             r.status = Status::Error;
             r.message = Cow::Owned(message);
-            return r;
+            return FinishedJob {
+                index: job.index,
+                record: r,
+                iterations: Vec::new(),
+            };
         }
     };
     let (status, message) = judge(&a, optimal);
@@ -466,7 +480,11 @@ pub fn record<'a>(job: &Job<'a>, answer: Result<Answer, String>) -> JobRecord<'a
     r.initial_h = a.stats.initial_h;
     r.optimal_guaranteed = a.optimal_guaranteed;
     r.path = Cow::Owned(a.path.unwrap_or_default());
-    r
+    FinishedJob {
+        index: job.index,
+        record: r,
+        iterations: std::mem::take(&mut a.stats.iterations),
+    }
 }
 
 fn set_times<S>(r: &mut Record<S>, wall: Duration, cpu: Duration) {
@@ -722,13 +740,17 @@ e,tiles,3x3,1 2 3 4 5 6 0 7 8,,2
     #[test]
     fn a_panicking_job_becomes_an_error_record() {
         let d = dataset();
-        let r = guarded(&job(&d), || panic!("no such tile")).expect("a record");
+        let r = guarded(&job(&d), || panic!("no such tile"))
+            .expect("a record")
+            .record;
         assert_eq!(r.status, Status::Error);
         assert_eq!(r.message, "the search panicked: no such tile");
         assert_eq!(r.key(), ("t", "one", "manhattan/stepnext/prune"));
         assert_eq!((r.length, r.optimal), (None, Some(1)));
         // A formatted panic message is kept too.
-        let r = guarded(&job(&d), || panic!("tile {}", 9)).expect("a record");
+        let r = guarded(&job(&d), || panic!("tile {}", 9))
+            .expect("a record")
+            .record;
         assert_eq!(r.message, "the search panicked: tile 9");
     }
 
@@ -736,8 +758,18 @@ e,tiles,3x3,1 2 3 4 5 6 0 7 8,,2
     fn a_cancelled_job_gives_no_record_and_a_solved_one_is_judged() {
         let d = dataset();
         assert!(guarded(&job(&d), || Ok(answer(Status::Cancelled, None, true))).is_none());
-        let r = guarded(&job(&d), || Ok(answer(Status::Solved, Some(1), true))).unwrap();
-        assert_eq!((r.status, r.length), (Status::Solved, Some(1)));
+        let mut solved = answer(Status::Solved, Some(1), true);
+        solved.stats.iterations = vec![Iteration {
+            bound: 1,
+            generated: 3,
+            expanded: 1,
+        }];
+        let f = guarded(&job(&d), || Ok(solved)).unwrap();
+        assert_eq!(
+            (f.record.status, f.record.length),
+            (Status::Solved, Some(1))
+        );
+        assert_eq!((f.index, f.iterations.len()), (0, 1));
     }
 
     #[test]

@@ -36,7 +36,7 @@ pub enum Command {
     /// Compare two runs job by job: exact results, and CPU time with a confidence interval.
     #[command(after_help = COMPARE_HELP)]
     Compare(CompareArgs),
-    /// Draw SVG plots of a run's report: cactus plots and per-instance scatter plots.
+    /// Draw SVG plots of a run's report: cactus plots, nodes per iteration and scatter plots.
     #[command(after_help = PLOT_HELP)]
     Plot(PlotArgs),
     /// Join the reports of a run's shards (`run --shard K/N`) into the run's report.
@@ -137,6 +137,11 @@ datasets); 3 time regression (the overall verdict is regressed; per-variant verd
 not gated on); 4 changed results (status, length or node counts) unless --allow-node-changes.
 4 wins over 3. Jobs missing from CURRENT are listed but do not fail.
 
+With --out DIR, also writes into DIR: compare-time.svg (each timed job's CPU-time ratio against
+its baseline time, with the overall ratio and its bootstrap interval) and compare-nodes.svg (each
+job's nodes in both runs, changed jobs marked); --no-plots draws none. The report on stdout and
+the exit code do not depend on --out.
+
 --format csv is one table: a row per variant and an `overall` row (kind `variant` or `overall`:
 variant up to verdict), then a row per changed field (kind `changed`: variant, dataset, instance,
 field, baseline, current) and per job in one run only (kind `missing_in_current` or
@@ -199,6 +204,13 @@ pub struct CompareArgs {
     /// time regressed.
     #[arg(long)]
     pub allow_node_changes: bool,
+    /// Also write the comparison's pictures (compare-time.svg, compare-nodes.svg) into DIR
+    /// (created if missing); the report on stdout and the exit code are the same.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// With --out: draw no pictures.
+    #[arg(long)]
+    pub no_plots: bool,
 }
 
 #[derive(Args, Debug)]
@@ -230,13 +242,16 @@ const PLOT_HELP: &str = "\
 Writes, beside runs.csv (or into --out):
   cactus.svg          instances solved (y) within a CPU time (x, log scale), a line per variant
   cactus-nodes.svg    the same by nodes generated
+  iterations.svg      nodes generated per iteration (y, log scale) against its cost bound (x)
+                      for each variant's hardest instances (most nodes; at most 12 lines)
   scatter-A-vs-B.svg  nodes generated per instance, A (x) against B (y), log-log, with the
                       diagonal; instances a variant did not solve sit at the border as crosses.
                       By default the first variant against each other one (see --pair).
 In file names every character of a variant name other than a letter, digit, '.', '-' or '_'
 becomes '_': manhattan/step2/prune gives scatter-manhattan_step2_prune-vs-....svg.
 \"Solved\" is a job that found a checked solution (status solved or suboptimal). A plot that
-cannot be drawn (nothing solved, a single variant) is skipped with a note on stderr.
+cannot be drawn (nothing solved, no iterations.csv, a single variant) is skipped with a note on
+stderr.
 Each written file is named on stdout. Exit codes: 0 ok; 1 a file cannot be written;
 2 bad input (no runs.csv, an unknown variant in --pair).";
 
@@ -251,9 +266,12 @@ const RUN_HELP: &str = "\
 Each comma list multiplies: --heuristic manhattan,misplaced --step 1,2 --reverse-pruning on,off
 is 8 variants, each named like manhattan/step2/prune. One job = one instance x one variant.
 
-Reports go to OUT/NAME/: runs.csv (one row per job, appended as jobs finish), summary.csv and
-summary.md (one row per variant), manifest.json (versions, machine, command, dataset SHA-256,
-whether the run is complete and how many jobs are missing).
+Reports go to OUT/NAME/: runs.csv (one row per job, appended as jobs finish), iterations.csv
+(one row per iteration of each job: dataset, instance, variant, iteration, bound,
+nodes_generated, nodes_expanded), summary.csv and summary.md (one row per variant),
+manifest.json (versions, machine, command, dataset SHA-256, whether the run is complete and how
+many jobs are missing); then, unless --no-plots, the plots of `idabench plot` (cactus.svg,
+cactus-nodes.svg, iterations.svg, scatter-*.svg), whose failure only warns.
 Ctrl-C, SIGTERM (what `timeout` and CI send) and SIGHUP stop cleanly: running jobs stop, finished
 rows stay in runs.csv, every report is written and says the run is incomplete; a second signal
 leaves at once. --resume with the same --out and --name (without --name: the newest unfinished
@@ -320,6 +338,9 @@ pub struct RunArgs {
     /// Run only shard K of N: a fixed 1/N share of the jobs (see `merge`).
     #[arg(long, value_name = "K/N", value_parser = crate::shard::parse_spec)]
     pub shard: Option<(u32, u32)>,
+    /// Draw no plots at the end (cactus.svg, iterations.svg, scatter-*.svg beside the reports).
+    #[arg(long)]
+    pub no_plots: bool,
 }
 
 const MERGE_HELP: &str = "\
@@ -352,6 +373,9 @@ pub struct MergeArgs {
     /// Write the report even when shards are unfinished or absent; it says what is missing.
     #[arg(long)]
     pub allow_missing: bool,
+    /// Draw no plots at the end (cactus.svg, iterations.svg, scatter-*.svg beside the reports).
+    #[arg(long)]
+    pub no_plots: bool,
 }
 
 const SLURM_HELP: &str = "\

@@ -5,6 +5,8 @@ use crate::cli::MergeArgs;
 use crate::clock;
 use crate::domains::HeuristicKind;
 use crate::error::{Done, Error};
+use crate::iterations::{self, Found, Span, Spans};
+use crate::plot;
 use crate::record::{self, Manifest, Record, ShardInfo};
 use crate::report::{self, Rows};
 use crate::run::{note, verdict};
@@ -47,8 +49,9 @@ pub fn merge(args: &MergeArgs, stdout: &mut dyn Write) -> Result<Done, Error> {
     let all_jobs = first.shard.all_jobs;
     let owners = place_jobs(&parts)?;
 
-    // Each job's row, and the planned jobs that have none.
+    // Each job's row and where its iteration rows lie, and the planned jobs that have none.
     let mut rows = Rows::new(all_jobs);
+    let mut spans = iteration_sources(&parts);
     let mut missing: Vec<(usize, &PlannedJob)> = Vec::new();
     let mut unfinished = Vec::new();
     for (p, part) in parts.iter().enumerate() {
@@ -57,6 +60,15 @@ pub fn merge(args: &MergeArgs, stdout: &mut dyn Write) -> Result<Done, Error> {
             .iter()
             .map(|j| ((&*j.dataset, &*j.instance, &*j.variant), j.job))
             .collect();
+        // Rows of jobs without a runs.csv row (a shard killed between its two writes) are left
+        // out, as `--resume` leaves them out.
+        let found = match &spans {
+            Some(spans) => iterations::scan(&spans.sources[p], p as u32, all_jobs, |d, i, v| {
+                by_key.get(&(d, i, v)).copied()
+            })
+            .map_err(|e| Error::input(format!("{}: {e}", part.name())))?,
+            None => Vec::new(),
+        };
         for r in &part.rows {
             let Some(&job) = by_key.get(&r.key()) else {
                 return Err(Error::input(format!(
@@ -69,6 +81,9 @@ pub fn merge(args: &MergeArgs, stdout: &mut dyn Write) -> Result<Done, Error> {
                 )));
             };
             rows.keep([(job, r)]);
+            if let Some(spans) = &mut spans {
+                spans.jobs[job] = iteration_span(part, r, found[job])?;
+            }
         }
         let lacking: Vec<&PlannedJob> = part.planned.iter().filter(|j| !rows.has(j.job)).collect();
         if !part.manifest.finished() || !lacking.is_empty() {
@@ -123,7 +138,10 @@ pub fn merge(args: &MergeArgs, stdout: &mut dyn Write) -> Result<Done, Error> {
     let summaries = report::summarize(finished, &specs, &names, first.manifest.time_limit_s);
     let manifest = merged_manifest(&parts, &missing, rows.missing());
     write_missing(&out, &parts, &missing)?;
-    report::write_reports(&out, &rows, &manifest, &summaries)?;
+    report::write_reports(&out, &rows, spans.as_mut(), &manifest, &summaries)?;
+    if !args.no_plots {
+        draw_plots(&out, &parts, &rows, spans.as_ref(), &names);
+    }
     let text = format!(
         "{}\nreports: {}\n",
         report::summary_md(&summaries, &manifest),
@@ -141,6 +159,74 @@ pub fn merge(args: &MergeArgs, stdout: &mut dyn Write) -> Result<Done, Error> {
         ));
     }
     Ok(verdict(&rows))
+}
+
+/// The plots of the merged report (see `plot::after_run`), the iterations read from the merged
+/// iterations.csv where `spans` (written) says they lie.
+fn draw_plots(out: &Path, parts: &[Part], rows: &Rows, spans: Option<&Spans>, names: &[String]) {
+    let mut planned: Vec<Option<&PlannedJob>> = vec![None; parts[0].shard.all_jobs];
+    for j in parts.iter().flat_map(|p| &p.planned) {
+        planned[j.job] = Some(j);
+    }
+    let (index, finished): (Vec<usize>, Vec<plot::Job>) = rows
+        .tallies()
+        .filter_map(|(i, t)| {
+            let j = planned[i]?;
+            let job = plot::Job {
+                dataset: &j.dataset,
+                instance: &j.instance,
+                variant: &j.variant,
+                status: t.status,
+                nodes_generated: t.nodes_generated,
+                time_cpu_s: t.time_cpu_s,
+                has_iterations: spans.is_some_and(|s| s.jobs[i].len > 0),
+            };
+            Some((i, job))
+        })
+        .unzip();
+    plot::after_run(out, &finished, names, &mut |chosen| {
+        let spans = spans.ok_or("the shards have no iterations.csv")?;
+        let wanted: Vec<Span> = chosen.iter().map(|&k| spans.jobs[index[k]]).collect();
+        iterations::read_spans(&spans.sources, &wanted)
+    });
+}
+
+/// Where the shards' iteration rows come from: each shard's iterations.csv, or nowhere when a
+/// shard has none (written by an idabench from before the file), said in a note.
+fn iteration_sources(parts: &[Part]) -> Option<Spans> {
+    let sources: Vec<PathBuf> = parts.iter().map(|p| p.dir.join(iterations::FILE)).collect();
+    if let Some((part, _)) = parts.iter().zip(&sources).find(|(_, s)| !s.is_file()) {
+        note(format_args!(
+            "note: {} has no {} (an older idabench wrote it): the merged report has none",
+            part.name(),
+            iterations::FILE
+        ));
+        return None;
+    }
+    let jobs = parts[0].shard.all_jobs;
+    Some(Spans {
+        sources,
+        jobs: vec![Span::default(); jobs],
+    })
+}
+
+/// Where the iteration rows of row `r` of `part` lie, as `scan` found them: every iteration its
+/// runs.csv row counts, or an error (a finished shard always has them).
+fn iteration_span(part: &Part, r: &Record, found: Option<Found>) -> Result<Span, Error> {
+    let (rows, whole) = found.map_or((0, true), |f| (f.rows, f.whole));
+    if !whole || rows != r.iterations {
+        return Err(Error::input(format!(
+            "{}: {} holds {rows} row(s){} of job (dataset {}, instance {}, variant {}), whose runs.csv row counts {} iteration(s): resume the shard (`idabench run ... --shard K/N --resume` with its options), which runs that job again",
+            part.name(),
+            iterations::FILE,
+            if whole { "" } else { " out of order" },
+            r.dataset,
+            r.instance,
+            r.variant,
+            r.iterations
+        )));
+    }
+    Ok(found.map_or_else(Span::default, |f| f.span))
 }
 
 /// A shard's manifest, shard_jobs.csv and runs.csv. The last line of a killed shard's runs.csv

@@ -194,7 +194,7 @@ impl<S: AsRef<str>> Record<S> {
 
 /// Appends `value` and a comma, quoted as csv quotes by default: only a field holding the
 /// delimiter, a quote, CR or LF is quoted, with its quotes doubled.
-fn field(out: &mut Vec<u8>, value: &[u8]) {
+pub(crate) fn field(out: &mut Vec<u8>, value: &[u8]) {
     if value
         .iter()
         .any(|&b| matches!(b, b',' | b'"' | b'\r' | b'\n'))

@@ -1,9 +1,11 @@
 //! The report files of a run: runs.csv (streamed, then rewritten in job order), summary.csv,
-//! summary.md and manifest.json. Every file but the streamed runs.csv is written whole or not at
-//! all (a temporary name, then a rename).
+//! summary.md and manifest.json, and the end of iterations.csv (see `iterations`). Every file but
+//! the streamed runs.csv and iterations.csv is written whole or not at all (a temporary name,
+//! then a rename).
 
 use crate::atomic;
 use crate::error::Error;
+use crate::iterations::{self, Spans};
 use crate::record::{on_off, Manifest, Record, Status};
 use crate::solve::Spec;
 use hdrhistogram::Histogram;
@@ -488,15 +490,29 @@ pub fn manifest_json(m: &Manifest) -> Result<Vec<u8>, String> {
     Ok(bytes)
 }
 
-/// Writes a finished (or interrupted) run's reports into `dir`: runs.csv in job order,
+/// Writes a finished (or interrupted) run's reports into `dir`: runs.csv and iterations.csv
+/// (from where `iterations` says each job's rows lie; none without it) in job order,
 /// summary.csv, summary.md and manifest.json. Every report a run leaves is written here.
 pub fn write_reports(
     dir: &Path,
     rows: &Rows,
+    iterations: Option<&mut Spans>,
     manifest: &Manifest,
     summaries: &[VariantSummary],
 ) -> Result<(), Error> {
     write_runs(&dir.join("runs.csv"), rows).map_err(Error::runtime)?;
+    let iterations_path = dir.join(iterations::FILE);
+    match iterations {
+        Some(spans) => {
+            iterations::write_in_order(&iterations_path, spans).map_err(Error::runtime)?
+        }
+        None => match std::fs::remove_file(&iterations_path) {
+            Err(e) if e.kind() != io::ErrorKind::NotFound => {
+                return Err(Error::io(&iterations_path, e))
+            }
+            _ => {}
+        },
+    }
     let files: [(&str, Result<Vec<u8>, String>); 3] = [
         ("summary.csv", summary_csv(summaries)),
         (

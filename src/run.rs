@@ -8,7 +8,9 @@ use crate::clock;
 use crate::dataset::{self, Dataset};
 use crate::domains::{DomainKind, HeuristicKind};
 use crate::error::{Done, Error, EXIT_INTERRUPTED};
+use crate::iterations::{self, Span, Spans};
 use crate::pdb;
+use crate::plot;
 use crate::record::{self, DatasetInfo, Manifest, Status};
 use crate::report::{self, Rows, RunsWriter, VariantSummary};
 use crate::shard::{self, Shard};
@@ -49,18 +51,31 @@ pub fn run_batch(args: &RunArgs, stdout: &mut dyn Write) -> Result<Done, Error> 
     let mut manifest = new_manifest(args, infos, &names, start_time, jobs.len());
     manifest.pattern_databases = tables;
     manifest.shard = shard.as_ref().map(|s| s.shard);
-    let mut rows = if args.resume {
+    let (mut rows, mut spans) = if args.resume {
         resume(&run_dir.path, &mut manifest, &jobs, args.quiet)?
     } else {
-        Rows::new(jobs.len())
+        let spans = Spans::new(run_dir.path.join(iterations::FILE), jobs.len());
+        (Rows::new(jobs.len()), spans)
     };
     if let Some(share) = &shard {
         write_shard_jobs(&run_dir.path, &jobs, &share.places)?;
     }
-    run_missing(args, &run_dir.path, &mut manifest, &jobs, &mut rows)?;
+    run_missing(
+        args,
+        &run_dir.path,
+        &mut manifest,
+        &jobs,
+        &mut rows,
+        &mut spans,
+    )?;
     let finished = rows.tallies().map(|(i, t)| (places[i].0, places[i].1, t));
     let summaries = report::summarize(finished, &specs, &names, args.limits.time_limit);
-    finish(args, &run_dir.path, manifest, &rows, &summaries, stdout)
+    let reports = Reports {
+        rows: &rows,
+        spans: &mut spans,
+        summaries: &summaries,
+    };
+    finish(args, &run_dir.path, manifest, &jobs, reports, stdout)
 }
 
 /// Set by Ctrl-C, SIGTERM or SIGHUP; searches poll it.
@@ -402,16 +417,17 @@ fn new_manifest(
     }
 }
 
-/// The rows the run in `dir` finished before, each in its job's slot, after checking that it
-/// was made with the same datasets, limits and variants (its manifest must say so: without one
-/// nothing can be checked). The run keeps its start time. A last line cut short by a hard kill
-/// is dropped, and its job runs again.
+/// The rows the run in `dir` finished before, each in its job's slot, and where their
+/// iteration rows lie in its iterations.csv, after checking that it was made with the same
+/// datasets, limits and variants (its manifest must say so: without one nothing can be
+/// checked). The run keeps its start time. A last line cut short by a hard kill is dropped, and
+/// its job runs again; so does a job whose iteration rows are not all there.
 fn resume(
     dir: &Path,
     manifest: &mut Manifest,
     jobs: &[Job<'_>],
     quiet: bool,
-) -> Result<Rows, Error> {
+) -> Result<(Rows, Spans), Error> {
     let old = record::read_manifest(&dir.join("manifest.json")).map_err(|e| {
         Error::input(format!(
             "--resume: {e}: without its manifest the run's datasets, variants and limits cannot be checked; start a new run instead"
@@ -507,11 +523,31 @@ fn resume(
             (key, j.index)
         })
         .collect();
+    // Rows of jobs without a runs.csv row (written just before a kill) are left out here.
+    let iterations_path = dir.join(iterations::FILE);
+    let found = iterations::scan(&iterations_path, 0, jobs.len(), |d, i, v| {
+        order.get(&(d, i, v)).copied()
+    })
+    .map_err(|e| Error::input(format!("--resume: {e}")))?;
+    let mut spans = Spans::new(iterations_path, jobs.len());
     let mut rows = Rows::new(jobs.len());
+    let mut incomplete = 0;
     for r in &done {
         match order.get(&r.key()) {
             Some(&i) => {
-                rows.keep([(i, r)]);
+                // A job's iteration rows are written before its runs.csv row, but a crash of
+                // the machine may keep the later write and lose the earlier one: such a job
+                // runs again rather than keep a row without its iterations.
+                let whole = match found[i] {
+                    Some(f) => f.whole && f.rows == r.iterations,
+                    None => r.iterations == 0,
+                };
+                if whole {
+                    rows.keep([(i, r)]);
+                    spans.jobs[i] = found[i].map_or_else(Span::default, |f| f.span);
+                } else {
+                    incomplete += 1;
+                }
             }
             // Dropping it would lose finished work without a word.
             None => {
@@ -525,6 +561,12 @@ fn resume(
             }
         }
     }
+    if incomplete > 0 {
+        note(format_args!(
+            "note: {incomplete} finished job(s) lack some of their rows in {}: they run again",
+            iterations::FILE
+        ));
+    }
     if !quiet {
         let kept = rows.kept();
         note(format_args!(
@@ -533,17 +575,19 @@ fn resume(
             jobs.len() - kept
         ));
     }
-    Ok(rows)
+    Ok((rows, spans))
 }
 
-/// Writes the manifest of the run in progress and runs.csv with the rows kept so far, then runs
-/// every job without a row, appending rows to runs.csv as they come and keeping them in `rows`.
+/// Writes the manifest of the run in progress, runs.csv and iterations.csv with the rows kept so
+/// far, then runs every job without a row, appending rows to both as they come and keeping them
+/// in `rows` and `spans`.
 fn run_missing(
     args: &RunArgs,
     dir: &Path,
     manifest: &mut Manifest,
     jobs: &[Job<'_>],
     rows: &mut Rows,
+    spans: &mut Spans,
 ) -> Result<(), Error> {
     // A copy of the job list only when some jobs are done.
     let todo: Cow<[Job]> = if rows.kept() == 0 {
@@ -565,6 +609,10 @@ fn run_missing(
     let runs_path = dir.join("runs.csv");
     report::write_runs(&runs_path, rows).map_err(Error::runtime)?;
     let mut writer = RunsWriter::append_to(&runs_path).map_err(|e| Error::io(&runs_path, e))?;
+    let iterations_path = dir.join(iterations::FILE);
+    iterations::write_in_order(&iterations_path, spans).map_err(Error::runtime)?;
+    let mut appender = iterations::Appender::append_to(&iterations_path)
+        .map_err(|e| Error::io(&iterations_path, e))?;
     let opts = BatchOptions {
         jobs: manifest.jobs,
         max_nodes: args.limits.max_nodes,
@@ -573,28 +621,49 @@ fn run_missing(
         quiet: args.quiet,
         cancel: &CANCEL,
     };
-    batch::run(&todo, &opts, |records| {
-        let added = rows.keep(records.iter().map(|(i, r)| (*i, r)));
+    batch::run(&todo, &opts, |finished| {
+        // Iteration rows first: a job whose runs.csv row is on disk has its iteration rows
+        // there too, and --resume drops iteration rows of jobs that have no runs.csv row.
+        let iterations = finished
+            .iter()
+            .map(|f| (f.index, &f.record, f.iterations.as_slice()));
+        appender.append(iterations, spans).map_err(Error::runtime)?;
+        let added = rows.keep(finished.iter().map(|f| (f.index, &f.record)));
         writer.append(added).map_err(Error::runtime)
     })
 }
 
-/// Records the end of the run in its manifest, writes every report, prints the summary on
-/// `stdout`; the outcome: interrupted when jobs are missing, wrong when a job is.
+/// What a run's reports are written from.
+struct Reports<'r> {
+    rows: &'r Rows,
+    spans: &'r mut Spans,
+    summaries: &'r [VariantSummary],
+}
+
+/// Records the end of the run in its manifest, writes every report and draws the plots, prints
+/// the summary on `stdout`; the outcome: interrupted when jobs are missing, wrong when a job is.
 fn finish(
     args: &RunArgs,
     dir: &Path,
     mut manifest: Manifest,
-    rows: &Rows,
-    summaries: &[VariantSummary],
+    jobs: &[Job<'_>],
+    reports: Reports<'_>,
     stdout: &mut dyn Write,
 ) -> Result<Done, Error> {
+    let Reports {
+        rows,
+        spans,
+        summaries,
+    } = reports;
     let done = rows.kept();
     let missing = rows.missing();
     manifest.end_time = clock::rfc3339_now();
     manifest.complete = Some(missing == 0);
     manifest.jobs_missing = Some(missing);
-    report::write_reports(dir, rows, &manifest, summaries)?;
+    report::write_reports(dir, rows, Some(spans), &manifest, summaries)?;
+    if !args.no_plots {
+        draw_plots(dir, jobs, rows, spans, &manifest.variants);
+    }
     let text = format!(
         "{}\nreports: {}\n",
         report::summary_md(summaries, &manifest),
@@ -615,6 +684,30 @@ fn finish(
         return Ok(Done::Interrupted);
     }
     Ok(verdict(rows))
+}
+
+/// The plots of the run's finished jobs (see `plot::after_run`), their iterations read from
+/// where `spans` says they lie.
+fn draw_plots(dir: &Path, jobs: &[Job<'_>], rows: &Rows, spans: &Spans, variants: &[String]) {
+    let (index, finished): (Vec<usize>, Vec<plot::Job>) = rows
+        .tallies()
+        .map(|(i, t)| {
+            let job = plot::Job {
+                dataset: &jobs[i].dataset.name,
+                instance: &jobs[i].instance.id,
+                variant: jobs[i].variant,
+                status: t.status,
+                nodes_generated: t.nodes_generated,
+                time_cpu_s: t.time_cpu_s,
+                has_iterations: spans.jobs[i].len > 0,
+            };
+            (i, job)
+        })
+        .unzip();
+    plot::after_run(dir, &finished, variants, &mut |chosen| {
+        let wanted: Vec<Span> = chosen.iter().map(|&k| spans.jobs[index[k]]).collect();
+        iterations::read_spans(&spans.sources, &wanted)
+    });
 }
 
 /// How a report whose every job has its row went: wrong when a job is, failed when one ended in

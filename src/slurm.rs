@@ -127,7 +127,7 @@ run_shard() {{
 merge() {{
     local dirs=() k
     for ((k = 1; k <= shards; k++)); do dirs+=("$out/$name-shard-$k"); done
-    exec "$idabench" merge "${{dirs[@]}}" --out "$out/$name"
+    exec "$idabench" merge "${{dirs[@]}}" --out "$out/$name"{merge_words}
 }}
 
 submit() {{
@@ -167,6 +167,7 @@ esac
         exe = quote(&exe),
         cwd = quote(utf8(&cwd, "the working directory")?),
         words = words.join(" "),
+        merge_words = if run.no_plots { " --no-plots" } else { "" },
     ))
 }
 
@@ -208,6 +209,9 @@ fn run_words(run: &RunArgs, jobs: u16) -> Result<Vec<String>, Error> {
     words.push(format!("--split {}", run.split.split.name()));
     if run.quiet {
         words.push("--quiet".into());
+    }
+    if run.no_plots {
+        words.push("--no-plots".into());
     }
     words.push("--out \"$out\"".into());
     Ok(words)
@@ -275,6 +279,7 @@ mod tests {
             "pdb_dir",
             "no_build",
             "quiet",
+            "no_plots",
             "split",
             "out",
             "name",

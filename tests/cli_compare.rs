@@ -1,8 +1,13 @@
-//! `idabench compare` as CI uses it, on the committed baseline and edited copies of it.
+//! `idabench compare` as CI uses it, on the committed baseline and edited copies of it, and the
+//! pictures it writes with --out.
+
+#[path = "common/svg.rs"]
+mod svg;
 
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+use svg::*;
 
 fn idabench(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_idabench"))
@@ -274,4 +279,156 @@ fn a_negative_time_is_an_input_error_naming_line_and_column() {
         "{stderr}"
     );
     fs::remove_dir_all(dir).unwrap();
+}
+
+/// The jobs of a report's runs.csv: (dataset, instance, variant) -> (CPU time, nodes generated).
+fn jobs(dir: &Path) -> std::collections::HashMap<Vec<String>, (f64, f64)> {
+    let mut reader = csv::Reader::from_path(dir.join("runs.csv")).unwrap();
+    let header = reader.headers().unwrap().clone();
+    let at = |name: &str| header.iter().position(|h| h == name).unwrap();
+    let (d, i, v, t, n) = (
+        at("dataset"),
+        at("instance"),
+        at("variant"),
+        at("time_cpu_s"),
+        at("nodes_generated"),
+    );
+    reader
+        .records()
+        .map(|r| {
+            let r = r.unwrap();
+            let key = vec![r[d].to_string(), r[i].to_string(), r[v].to_string()];
+            (key, (r[t].parse().unwrap(), r[n].parse().unwrap()))
+        })
+        .collect()
+}
+
+#[test]
+fn out_writes_the_pictures_of_the_comparison() {
+    let base = timed_baseline("pictures");
+    // Every third job 1.5 times slower; two node counts changed.
+    let cur = edited_copy_of(&base, "pictures", |h, v, i| match h {
+        "time_cpu_s" if i % 3 == 0 => (v.parse::<f64>().unwrap() * 1.5).to_string(),
+        "nodes_generated" if i == 7 || i == 40 => (v.parse::<u64>().unwrap() * 3).to_string(),
+        _ => v.to_string(),
+    });
+    let out = tempfile::tempdir().unwrap();
+    let pictures = out.path().join("pictures");
+    let args = |extra: &[&str]| {
+        let mut a = vec!["compare", base.to_str().unwrap(), cur.to_str().unwrap()];
+        a.extend(["--format", "csv"]);
+        a.extend(extra);
+        idabench(&a)
+    };
+    let plain = args(&[]);
+    let with = args(&["--out", pictures.to_str().unwrap()]);
+    // The report and the exit code do not depend on --out.
+    assert_eq!(code(&with), 4);
+    assert_eq!(code(&plain), code(&with));
+    assert_eq!(plain.stdout, with.stdout);
+    let text = String::from_utf8(with.stdout).unwrap();
+    let overall = text.lines().find(|l| l.starts_with("overall,")).unwrap();
+    let verdict = overall.split(',').nth(10).unwrap();
+
+    let (b, c) = (jobs(&base), jobs(&cur));
+    // compare-time.svg: a marker per job timed in both runs, the overall verdict, axes that
+    // cover every baseline time and every ratio.
+    let svg = read_svg(&pictures.join("compare-time.svg"));
+    let timed: Vec<(f64, f64)> = b
+        .iter()
+        .filter(|(k, (t, _))| *t >= 0.001 && c[*k].0 >= 0.001)
+        .map(|(k, (t, _))| (*t, c[k].0 / t))
+        .collect();
+    assert_eq!(timed.len(), 198);
+    assert!(svg
+        .texts()
+        .iter()
+        .any(|t| t.content
+            == format!("CPU time, current / baseline: 198 jobs timed, overall {verdict}")));
+    assert!(svg
+        .texts()
+        .iter()
+        .any(|t| t.content.starts_with(&format!("overall {verdict}: "))));
+    let variants = 18;
+    let markers = svg.count("<circle") + svg.count("<polygon") + svg.count("<rect");
+    // Less the background and the interval's band.
+    assert_eq!(markers - 2, timed.len() + variants);
+    let times: Vec<f64> = timed.iter().map(|p| p.0).collect();
+    let (lo, hi) = min_max(&times);
+    let (x_lo, x_hi) = min_max(&svg.tick_values("middle", "s"));
+    assert!(
+        x_lo <= lo && x_hi >= hi,
+        "x ticks {x_lo}..{x_hi} miss {lo}..{hi}"
+    );
+    let ratios: Vec<f64> = timed.iter().map(|p| p.1).collect();
+    let (lo, hi) = min_max(&ratios);
+    let (_, _, top, bottom) = svg.plot_area();
+    let y = svg.y_axis_log();
+    assert!(
+        y(hi) >= top && y(lo) <= bottom,
+        "ratios {lo}..{hi} at {}..{} outside {top}..{bottom}",
+        y(hi),
+        y(lo)
+    );
+
+    // compare-nodes.svg: the changed jobs apart (diamonds), the others as circles.
+    let svg = read_svg(&pictures.join("compare-nodes.svg"));
+    assert!(svg
+        .texts()
+        .iter()
+        .any(|t| t.content == "Nodes per job, current against baseline: 2 of 198 changed"));
+    assert_eq!(svg.count("<polygon"), 2 + 1);
+    assert_eq!(svg.count("<circle"), 196 + 1);
+    let nodes: Vec<f64> = b
+        .iter()
+        .flat_map(|(k, (_, n))| [n.max(1.0), c[k].1.max(1.0)])
+        .collect();
+    let (lo, hi) = min_max(&nodes);
+    let (t_lo, t_hi) = min_max(&svg.tick_values("", ""));
+    assert!(
+        t_lo <= lo && t_hi >= hi,
+        "ticks {t_lo}..{t_hi} miss {lo}..{hi}"
+    );
+
+    // --no-plots: no pictures.
+    let none = out.path().join("none");
+    let quiet = args(&["--out", none.to_str().unwrap(), "--no-plots"]);
+    assert_eq!(code(&quiet), 4);
+    assert!(!none.join("compare-time.svg").exists());
+    fs::remove_dir_all(cur).unwrap();
+    fs::remove_dir_all(base).unwrap();
+}
+
+#[test]
+fn without_a_timed_job_the_time_picture_is_skipped_with_a_note() {
+    let fast = edited_copy("fast", |h, v, _| {
+        if h == "time_cpu_s" {
+            "0.0001".to_string()
+        } else {
+            v.to_string()
+        }
+    });
+    let out = tempfile::tempdir().unwrap();
+    let o = idabench(&[
+        "compare",
+        fast.to_str().unwrap(),
+        fast.to_str().unwrap(),
+        "--out",
+        out.path().to_str().unwrap(),
+    ]);
+    assert_eq!(code(&o), 0);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        stderr.contains(
+            "note: skipped compare-time.svg: no job took at least 1 ms of CPU time in both runs"
+        ),
+        "{stderr}"
+    );
+    assert!(!out.path().join("compare-time.svg").exists());
+    let svg = read_svg(&out.path().join("compare-nodes.svg"));
+    assert!(svg
+        .texts()
+        .iter()
+        .any(|t| t.content == "Nodes per job, current against baseline: 0 of 198 changed"));
+    fs::remove_dir_all(fast).unwrap();
 }

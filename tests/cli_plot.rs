@@ -1,18 +1,20 @@
-//! `idabench plot` as a user runs it: every SVG is well-formed XML, has one series and one legend
-//! entry per variant, and axes whose tick labels cover the data read back from runs.csv; a run
-//! with one instance, a run where nothing is solved and a run of 12 variants; bad input exits 2.
+//! `idabench plot`, and the plots `run` draws at its end, as a user gets them: every SVG is
+//! well-formed XML, has one series and one legend entry per variant, and axes whose tick labels
+//! cover the data read back from runs.csv and iterations.csv; a run with one instance, a run
+//! where nothing is solved, a run of 12 variants and one of 3,000 instances; bad input exits 2.
 //!
-//! Runs are tiny (the smoke set under --max-nodes 20000). The SVG is checked by a small
-//! well-formedness parser and string matching at the end of this file (no XML crate is in the
+//! Runs are small (the smoke set under --max-nodes 20000). The SVG is checked by the small
+//! well-formedness parser and string matching of tests/common/svg.rs (no XML crate is in the
 //! dependency tree). Nothing here asserts on a time beyond reading it back from runs.csv.
+
+#[path = "common/svg.rs"]
+mod svg;
 
 use idabench::record::{read_runs, Record};
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-
-/// The chart's height in pixels: legend samples are drawn below it.
-const CHART_HEIGHT: f64 = 540.0;
+use svg::*;
 
 fn idabench(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_idabench"))
@@ -28,10 +30,20 @@ fn smoke() -> String {
         .to_string()
 }
 
-/// Runs `dataset` with `extra` flags into `out/name` and returns the report directory.
+/// Runs `dataset` with `extra` flags into `out/name`, without its own plots, and returns the
+/// report directory.
 fn run(out: &Path, name: &str, dataset: &str, extra: &[&str]) -> PathBuf {
     let out_s = out.display().to_string();
-    let mut args = vec!["run", dataset, "--out", &out_s, "--name", name, "--quiet"];
+    let mut args = vec![
+        "run",
+        dataset,
+        "--out",
+        &out_s,
+        "--name",
+        name,
+        "--quiet",
+        "--no-plots",
+    ];
     args.extend_from_slice(extra);
     let o = idabench(&args);
     assert!(
@@ -68,12 +80,6 @@ fn solved<'a>(records: &'a [Record], variant: &str) -> Vec<&'a Record> {
         .iter()
         .filter(|r| r.variant == variant && r.status.has_solution())
         .collect()
-}
-
-fn read_svg(path: &Path) -> Svg {
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    check_well_formed(&text).unwrap_or_else(|e| panic!("{}: not XML: {e}", path.display()));
-    Svg::new(text)
 }
 
 /// Checks a cactus plot against the run: a legend entry `variant (solved)` per variant, a line
@@ -133,6 +139,102 @@ fn check_cactus(svg: &Svg, records: &[Record], measure: fn(&Record) -> f64, unit
     assert!(
         y_hi + 2.0 > most as f64,
         "y axis to {y_hi} for {most} solved"
+    );
+}
+
+/// A line of iterations.svg: variant, instance, (bound, nodes generated) per iteration.
+type IterationLine = (String, String, Vec<(f64, f64)>);
+
+/// The jobs iterations.svg draws and their rows: each variant's hardest jobs (most nodes) among
+/// those with iterations, 3 each or fewer so that at most 12 are drawn.
+fn iteration_lines(dir: &Path, records: &[Record]) -> Vec<IterationLine> {
+    let variants = variants(records);
+    let hardest: Vec<Vec<&Record>> = variants
+        .iter()
+        .map(|v| {
+            let mut mine: Vec<&Record> = records
+                .iter()
+                .filter(|r| &r.variant == v && r.iterations > 0)
+                .collect();
+            // Stable: ties keep the order of runs.csv.
+            mine.sort_by_key(|r| std::cmp::Reverse(r.nodes_generated));
+            mine
+        })
+        .collect();
+    let present = hardest.iter().filter(|h| !h.is_empty()).count();
+    let k = (12 / present).clamp(1, 3);
+    let mut rows: HashMap<(String, String, String), Vec<(f64, f64)>> = HashMap::new();
+    let mut reader = csv::Reader::from_path(dir.join("iterations.csv")).unwrap();
+    for r in reader.records() {
+        let r = r.unwrap();
+        let point = (r[4].parse().unwrap(), r[5].parse::<f64>().unwrap().max(1.0));
+        rows.entry((r[0].into(), r[1].into(), r[2].into()))
+            .or_default()
+            .push(point);
+    }
+    hardest
+        .iter()
+        .flat_map(|h| h.iter().take(k))
+        .map(|r| {
+            let key = (r.dataset.clone(), r.instance.clone(), r.variant.clone());
+            (r.variant.clone(), r.instance.clone(), rows[&key].clone())
+        })
+        .collect()
+}
+
+/// Checks iterations.svg against the run: a legend entry `variant: instances` per variant, a
+/// line per job of more than one iteration with a point per iteration, a marker per point,
+/// and axes that cover the bounds and node counts.
+fn check_iterations(svg: &Svg, dir: &Path, records: &[Record]) {
+    let lines = iteration_lines(dir, records);
+    let mut legend = 0;
+    for v in variants(records) {
+        let mine: Vec<&str> = lines
+            .iter()
+            .filter(|l| l.0 == v)
+            .map(|l| l.1.as_str())
+            .collect();
+        if mine.is_empty() {
+            continue;
+        }
+        legend += 1;
+        let entry = format!("{v}: {}", mine.join(", "));
+        assert!(
+            svg.texts().iter().any(|t| t.content == entry),
+            "no legend entry {entry}"
+        );
+    }
+    let mut drawn: Vec<usize> = svg
+        .series_lines()
+        .iter()
+        .filter(|p| p.iter().all(|&(_, y)| y < CHART_HEIGHT))
+        .map(Vec::len)
+        .collect();
+    let mut want: Vec<usize> = lines.iter().map(|l| l.2.len()).filter(|&n| n > 1).collect();
+    drawn.sort_unstable();
+    want.sort_unstable();
+    assert_eq!(drawn, want, "points per line");
+    let points: usize = lines.iter().map(|l| l.2.len()).sum();
+    let markers = svg.count("<circle") + svg.count("<polygon") + svg.count("<rect") - 1;
+    assert_eq!(markers, points + legend);
+
+    let all: Vec<(f64, f64)> = lines.iter().flat_map(|l| l.2.iter().copied()).collect();
+    let bounds: Vec<f64> = all.iter().map(|p| p.0).collect();
+    let nodes: Vec<f64> = all.iter().map(|p| p.1).collect();
+    let (lo, hi) = min_max(&nodes);
+    let (y_lo, y_hi) = min_max(&svg.tick_values("end", ""));
+    assert!(
+        y_lo <= lo && y_hi >= hi,
+        "y ticks {y_lo}..{y_hi} miss {lo}..{hi}"
+    );
+    let (lo, hi) = min_max(&bounds);
+    let (left, right) = svg.plot_area_x();
+    let x = svg.x_axis();
+    assert!(
+        x(lo) >= left && x(hi) <= right,
+        "bounds {lo}..{hi} at {}..{} outside {left}..{right}",
+        x(lo),
+        x(hi)
     );
 }
 
@@ -248,8 +350,9 @@ fn plots_of_a_run_cover_its_data() {
         .lines()
         .map(str::to_owned)
         .collect();
-    assert_eq!(written.len(), 2 + 3, "{written:?}");
+    assert_eq!(written.len(), 3 + 3, "{written:?}");
     check_cactus(&read_svg(&dir.join("cactus.svg")), &records, cpu, "s");
+    check_iterations(&read_svg(&dir.join("iterations.svg")), &dir, &records);
     check_cactus(
         &read_svg(&dir.join("cactus-nodes.svg")),
         &records,
@@ -303,12 +406,13 @@ fn pair_and_out_choose_the_scatter_and_the_directory() {
         [
             "cactus-nodes.svg",
             "cactus.svg",
+            "iterations.svg",
             "scatter-misplaced_stepnext_prune-vs-linear-conflict_stepnext_prune.svg"
         ]
     );
     assert!(!dir.join("cactus.svg").exists());
     check_scatter(
-        &read_svg(&out.join(&files[2])),
+        &read_svg(&out.join(&files[3])),
         &records(&dir),
         "misplaced/stepnext/prune",
         "linear-conflict/stepnext/prune",
@@ -360,6 +464,12 @@ fn twelve_variants_each_have_a_series_and_a_look_of_their_own() {
         .filter(|l| l.contains("/scatter-"))
         .count();
     assert_eq!(scatters, 11);
+    // One line per variant, each told apart by its look.
+    let svg = read_svg(&dir.join("iterations.svg"));
+    check_iterations(&svg, &dir, &records);
+    assert_eq!(iteration_lines(&dir, &records).len(), 12);
+    let looks: std::collections::BTreeSet<_> = svg.legend_looks().into_iter().collect();
+    assert_eq!(looks.len(), 12, "{looks:?}");
 }
 
 #[test]
@@ -393,6 +503,7 @@ fn a_run_of_one_instance_plots() {
         vs[1].replace('/', "_")
     );
     check_scatter(&read_svg(&dir.join(name)), &records, &vs[0], &vs[1]);
+    check_iterations(&read_svg(&dir.join("iterations.svg")), &dir, &records);
 
     // One variant: the cactus plots, and a note that there is no pair to scatter.
     let single = run(tmp.path(), "single", dataset.to_str().unwrap(), &[]);
@@ -418,7 +529,12 @@ fn a_run_that_solved_nothing_says_why_there_is_no_plot() {
     assert!(records(&dir).iter().all(|r| !r.status.has_solution()));
     let o = plot(&[dir.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(0));
-    assert!(o.stdout.is_empty());
+    // Only the iterations plot: each job searched its first iteration.
+    assert_eq!(
+        String::from_utf8(o.stdout).unwrap(),
+        format!("{}\n", dir.join("iterations.svg").display())
+    );
+    check_iterations(&read_svg(&dir.join("iterations.svg")), &dir, &records(&dir));
     let stderr = String::from_utf8(o.stderr).unwrap();
     for name in ["cactus.svg", "cactus-nodes.svg"] {
         assert!(
@@ -430,6 +546,139 @@ fn a_run_that_solved_nothing_says_why_there_is_no_plot() {
         assert!(!dir.join(name).exists());
     }
     assert!(stderr.contains("solved an instance"), "{stderr}");
+}
+
+/// A run of 3,000 instances under two variants that search alike draws its own pictures at its
+/// end: cactus lines keep a point per pixel they pass and 50 markers, the scatter plot merges
+/// overlapping markers; each picture stays small. `--no-plots` draws none.
+#[test]
+fn a_large_run_draws_pictures_of_a_bounded_size() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dataset = tmp.path().join("many.csv");
+    let o = idabench(&[
+        "generate",
+        "--domain",
+        "tiles",
+        "--size",
+        "3x3",
+        "--count",
+        "3000",
+        "--seed",
+        "3",
+        "--out",
+        dataset.to_str().unwrap(),
+    ]);
+    assert!(o.status.success());
+    let out = tmp.path().display().to_string();
+    let args = |name: &'static str, extra: &'static str| {
+        let mut a = vec![
+            "run",
+            dataset.to_str().unwrap(),
+            "--out",
+            &out,
+            "--name",
+            name,
+        ];
+        a.extend(["--step", "2,next", "--quiet", extra]);
+        idabench(&a)
+    };
+    let o = args("big", "--jobs=2");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        o.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let dir = tmp.path().join("big");
+    let records = records(&dir);
+    assert_eq!(records.len(), 6000);
+    let scatter = "scatter-manhattan_step2_prune-vs-manhattan_stepnext_prune.svg";
+    for name in ["cactus.svg", "cactus-nodes.svg", "iterations.svg", scatter] {
+        let size = std::fs::metadata(dir.join(name)).unwrap().len();
+        assert!(size < 300_000, "{name}: {size} bytes");
+    }
+    for name in ["cactus.svg", "cactus-nodes.svg"] {
+        let svg = read_svg(&dir.join(name));
+        for v in variants(&records) {
+            let entry = format!("{v} (3,000)");
+            assert!(svg.texts().iter().any(|t| t.content == entry), "{entry}");
+        }
+        let lines: Vec<Vec<(f64, f64)>> = svg
+            .series_lines()
+            .into_iter()
+            .filter(|p| p.iter().all(|&(_, y)| y < CHART_HEIGHT))
+            .collect();
+        assert_eq!(lines.len(), 2);
+        for line in &lines {
+            // Fewer points than instances, at most one per pixel passed, rising to the right.
+            assert!(line.len() > 50 && line.len() < 1400, "{}", line.len());
+            assert!(line
+                .windows(2)
+                .all(|w| w[0].0 <= w[1].0 && w[0].1 >= w[1].1));
+        }
+        let markers = svg.count("<circle") + svg.count("<polygon") + svg.count("<rect") - 1;
+        assert_eq!(markers, 2 * 50 + 2);
+        // The top of each line is at the count of instances solved: the 3,000 tick or above.
+        let ticks = svg.tick_values("end", "");
+        assert!(min_max(&ticks).1 >= 3000.0, "{ticks:?}");
+    }
+    let svg = read_svg(&dir.join(scatter));
+    assert!(svg
+        .texts()
+        .iter()
+        .any(|t| t.content == "solved by both (3,000; overlapping markers merged)"));
+    let circles = svg.count("<circle");
+    assert!(circles > 10 && circles < 2000, "{circles} markers");
+    assert!(svg.texts().iter().any(|t| t
+        .content
+        .ends_with("0 above the diagonal, 0 below, 3,000 on it")));
+
+    let o = args("quiet", "--no-plots");
+    assert!(o.status.success());
+    let svgs = std::fs::read_dir(tmp.path().join("quiet"))
+        .unwrap()
+        .filter(|e| e.as_ref().unwrap().path().extension() == Some("svg".as_ref()))
+        .count();
+    assert_eq!(svgs, 0);
+}
+
+/// A plot the run cannot write (a directory holds its name) is a warning: the run's reports,
+/// its other plots and its exit code are as without it.
+#[test]
+fn a_plot_that_cannot_be_written_only_warns() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("r");
+    std::fs::create_dir_all(dir.join("cactus.svg")).unwrap();
+    let out = tmp.path().display().to_string();
+    let o = idabench(&[
+        "run",
+        &smoke(),
+        "--out",
+        &out,
+        "--name",
+        "r",
+        "--quiet",
+        "--max-nodes",
+        "20000",
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    let stderr = String::from_utf8(o.stderr).unwrap();
+    assert!(
+        stderr.starts_with("warning: ")
+            && stderr.contains("cactus.svg")
+            && stderr.contains("the reports are whole"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(String::from_utf8(o.stdout).unwrap().contains("reports: "));
+    for name in [
+        "runs.csv",
+        "manifest.json",
+        "cactus-nodes.svg",
+        "iterations.svg",
+    ] {
+        assert!(dir.join(name).is_file(), "{name}");
+    }
 }
 
 #[test]
@@ -459,284 +708,6 @@ fn bad_input_exits_2() {
         assert_eq!(o.status.code(), Some(2), "--pair {pair}");
         assert!(!dir.join("cactus.svg").exists());
     }
-}
-
-// ---------------------------------------------------------------------------------------------
-// SVG reading
-
-fn min_max(values: &[f64]) -> (f64, f64) {
-    assert!(!values.is_empty());
-    values
-        .iter()
-        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &v| {
-            (lo.min(v), hi.max(v))
-        })
-}
-
-/// Checks that `text` is well-formed XML as far as plotters' output goes: one root `svg`,
-/// every element closed in order, attributes quoted, no stray `<` or `&` in text.
-fn check_well_formed(text: &str) -> Result<(), String> {
-    let mut stack: Vec<&str> = Vec::new();
-    let mut rest = text;
-    let mut roots = 0;
-    while let Some(open) = rest.find('<') {
-        check_text(&rest[..open])?;
-        rest = &rest[open..];
-        if let Some(after) = rest.strip_prefix("<?") {
-            rest = &after[after.find("?>").ok_or("unclosed <?")? + 2..];
-            continue;
-        }
-        if let Some(after) = rest.strip_prefix("<!--") {
-            rest = &after[after.find("-->").ok_or("unclosed comment")? + 3..];
-            continue;
-        }
-        let end = tag_end(rest).ok_or("unclosed tag")?;
-        let tag = &rest[1..end];
-        rest = &rest[end + 1..];
-        if let Some(name) = tag.strip_prefix('/') {
-            match stack.pop() {
-                Some(open) if open == name.trim() => {}
-                other => return Err(format!("</{name}> closes {other:?}")),
-            }
-            continue;
-        }
-        let self_closing = tag.ends_with('/');
-        let body = tag.trim_end_matches('/');
-        let name = body.split_whitespace().next().ok_or("empty tag")?;
-        check_attributes(&body[name.len()..])?;
-        if stack.is_empty() {
-            roots += 1;
-            if name != "svg" {
-                return Err(format!("root <{name}>"));
-            }
-        }
-        if !self_closing {
-            stack.push(name);
-        }
-    }
-    check_text(rest)?;
-    match (roots, stack.is_empty()) {
-        (1, true) => Ok(()),
-        (n, _) => Err(format!("{n} roots, unclosed {stack:?}")),
-    }
-}
-
-/// The index of the `>` ending the tag at the start of `s`, outside quoted values.
-fn tag_end(s: &str) -> Option<usize> {
-    let mut quote = None;
-    for (i, c) in s.char_indices() {
-        match (quote, c) {
-            (None, '"' | '\'') => quote = Some(c),
-            (Some(q), c) if c == q => quote = None,
-            (None, '>') => return Some(i),
-            _ => {}
-        }
-    }
-    None
-}
-
-fn check_attributes(mut s: &str) -> Result<(), String> {
-    loop {
-        s = s.trim_start();
-        if s.is_empty() {
-            return Ok(());
-        }
-        let eq = s
-            .find('=')
-            .ok_or_else(|| format!("attribute without value: {s}"))?;
-        let name = s[..eq].trim();
-        if name.is_empty() || name.contains(char::is_whitespace) {
-            return Err(format!("bad attribute name `{name}`"));
-        }
-        let value = s[eq + 1..].trim_start();
-        let q = value.chars().next().ok_or("no value")?;
-        if q != '"' && q != '\'' {
-            return Err(format!("unquoted value of {name}"));
-        }
-        let close = value[1..].find(q).ok_or("unclosed value")? + 1;
-        check_text(&value[1..close])?;
-        s = &value[close + 1..];
-    }
-}
-
-fn check_text(s: &str) -> Result<(), String> {
-    let mut rest = s;
-    while let Some(amp) = rest.find('&') {
-        let after = &rest[amp + 1..];
-        let semi = after.find(';').ok_or("bare &")?;
-        let entity = &after[..semi];
-        let known = ["lt", "gt", "amp", "quot", "apos"].contains(&entity)
-            || entity.starts_with('#') && entity.len() > 1;
-        if !known {
-            return Err(format!("unknown entity &{entity};"));
-        }
-        rest = &after[semi + 1..];
-    }
-    if s.contains('>') && s.contains('<') {
-        return Err("stray <".into());
-    }
-    Ok(())
-}
-
-struct Svg {
-    text: String,
-}
-
-struct TextElement {
-    attributes: HashMap<String, String>,
-    content: String,
-}
-
-impl Svg {
-    fn new(text: String) -> Svg {
-        Svg { text }
-    }
-
-    fn count(&self, needle: &str) -> usize {
-        self.text.matches(needle).count()
-    }
-
-    /// Every element as (name, attributes), in order.
-    fn elements(&self) -> Vec<(String, HashMap<String, String>)> {
-        let mut out = Vec::new();
-        let mut rest = self.text.as_str();
-        while let Some(open) = rest.find('<') {
-            rest = &rest[open..];
-            let end = tag_end(rest).unwrap();
-            let tag = &rest[1..end];
-            rest = &rest[end + 1..];
-            if tag.starts_with('/') || tag.starts_with('?') || tag.starts_with('!') {
-                continue;
-            }
-            let body = tag.trim_end_matches('/');
-            let name = body.split_whitespace().next().unwrap().to_owned();
-            out.push((name.clone(), attributes(&body[name.len()..])));
-        }
-        out
-    }
-
-    fn texts(&self) -> Vec<TextElement> {
-        let mut out = Vec::new();
-        let mut rest = self.text.as_str();
-        while let Some(open) = rest.find("<text") {
-            rest = &rest[open..];
-            let end = tag_end(rest).unwrap();
-            let attrs = attributes(&rest[5..end]);
-            let close = rest.find("</text>").unwrap();
-            out.push(TextElement {
-                attributes: attrs,
-                content: unescape(rest[end + 1..close].trim()),
-            });
-            rest = &rest[close..];
-        }
-        out
-    }
-
-    /// The points of each 2 px polyline: series lines and their legend samples (axes, ticks and
-    /// the diagonal are 1 px).
-    fn series_lines(&self) -> Vec<Vec<(f64, f64)>> {
-        self.elements()
-            .into_iter()
-            .filter(|(name, a)| {
-                name == "polyline" && a.get("stroke-width").map(String::as_str) == Some("2")
-            })
-            .map(|(_, a)| {
-                a["points"]
-                    .split_whitespace()
-                    .map(|p| {
-                        let (x, y) = p.split_once(',').unwrap();
-                        (x.parse().unwrap(), y.parse().unwrap())
-                    })
-                    .collect()
-            })
-            .collect()
-    }
-
-    /// Each legend sample's (line colour, the marker element after it and its fill or stroke).
-    fn legend_looks(&self) -> Vec<(String, String)> {
-        let elements = self.elements();
-        let mut out = Vec::new();
-        for (i, (name, a)) in elements.iter().enumerate() {
-            let below = a.get("points").is_some_and(|p| {
-                p.split_whitespace().all(|xy| {
-                    xy.split_once(',')
-                        .is_some_and(|(_, y)| y.parse::<f64>().unwrap() >= CHART_HEIGHT)
-                })
-            });
-            if name == "polyline" && below && a.get("stroke-width").map(String::as_str) == Some("2")
-            {
-                let (marker, m) = &elements[i + 1];
-                out.push((
-                    a["stroke"].clone(),
-                    format!(
-                        "{marker} fill={} stroke={}",
-                        m.get("fill").map_or("", String::as_str),
-                        m.get("stroke").map_or("", String::as_str)
-                    ),
-                ));
-            }
-        }
-        out
-    }
-
-    /// The values of the tick labels anchored `anchor` (`middle`: x axis, `end`: y axis, empty:
-    /// both) that read as a number with an SI prefix and `unit`, e.g. `10 µs`, `20 k`, `100`.
-    fn tick_values(&self, anchor: &str, unit: &str) -> Vec<f64> {
-        self.texts()
-            .iter()
-            .filter(|t| {
-                anchor.is_empty()
-                    || t.attributes.get("text-anchor").map(String::as_str) == Some(anchor)
-            })
-            .filter_map(|t| si_value(&t.content, unit))
-            .collect()
-    }
-}
-
-fn attributes(s: &str) -> HashMap<String, String> {
-    let mut out = HashMap::new();
-    let mut rest = s;
-    while let Some(eq) = rest.find("=\"") {
-        let name = rest[..eq].trim().to_owned();
-        let value_end = rest[eq + 2..].find('"').unwrap();
-        out.insert(name, unescape(&rest[eq + 2..eq + 2 + value_end]));
-        rest = &rest[eq + 2 + value_end + 1..];
-    }
-    out
-}
-
-fn unescape(s: &str) -> String {
-    s.replace("&lt;", "<")
-        .replace("&gt;", ">")
-        .replace("&quot;", "\"")
-        .replace("&apos;", "'")
-        .replace("&amp;", "&")
-}
-
-/// `10 µs` with unit `s` is 1e-5; `20 k` with no unit is 20000; anything else is `None`.
-fn si_value(label: &str, unit: &str) -> Option<f64> {
-    let (number, suffix) = match label.split_once(' ') {
-        Some((n, s)) => (n, s),
-        None => (label, ""),
-    };
-    let value: f64 = number.parse().ok()?;
-    let prefix = suffix.strip_suffix(unit)?;
-    let scale = match prefix {
-        "" => 1.0,
-        "p" => 1e-12,
-        "n" => 1e-9,
-        "µ" => 1e-6,
-        "m" => 1e-3,
-        "k" => 1e3,
-        "M" => 1e6,
-        "G" => 1e9,
-        "T" => 1e12,
-        _ => return None,
-    };
-    if unit.is_empty() && label.ends_with('s') {
-        return None;
-    }
-    Some(value * scale)
 }
 
 #[test]

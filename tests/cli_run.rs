@@ -237,6 +237,53 @@ fn assert_same_results(a: &Table, b: &Table, what: &str) {
     }
 }
 
+/// iterations.csv of the run in `dir` against its runs.csv: the header; for every job, in job
+/// order, one row per iteration it counts, numbered from 1, whose nodes add up to the job's and
+/// whose last bound is its final bound; no other rows.
+fn assert_iterations_match_runs(dir: &Path) {
+    let text = fs::read_to_string(dir.join("iterations.csv")).unwrap();
+    assert!(
+        text.starts_with(
+            "dataset,instance,variant,iteration,bound,nodes_generated,nodes_expanded\n"
+        ),
+        "{text}"
+    );
+    let it = Table::read(&dir.join("iterations.csv"));
+    let t = runs(dir);
+    let mut next = it.rows.iter().peekable();
+    for row in &t.rows {
+        let key = [
+            t.get(row, "dataset"),
+            t.get(row, "instance"),
+            t.get(row, "variant"),
+        ];
+        let mut mine = Vec::new();
+        while let Some(r) = next.next_if(|r| [&r[0], &r[1], &r[2]] == key) {
+            mine.push(r);
+        }
+        let what = format!("iterations.csv of {key:?}");
+        assert_eq!(mine.len() as f64, t.num(row, "iterations"), "{what}");
+        for (k, r) in mine.iter().enumerate() {
+            assert_eq!(it.num(r, "iteration"), (k + 1) as f64, "{what}");
+        }
+        let sum = |c: &str| mine.iter().map(|r| it.num(r, c)).sum::<f64>();
+        if let Some(last) = mine.last() {
+            assert_eq!(
+                sum("nodes_generated"),
+                t.num(row, "nodes_generated"),
+                "{what}"
+            );
+            assert_eq!(
+                sum("nodes_expanded"),
+                t.num(row, "nodes_expanded"),
+                "{what}"
+            );
+            assert_eq!(it.get(last, "bound"), t.get(row, "final_bound"), "{what}");
+        }
+    }
+    assert!(next.next().is_none(), "iterations.csv has rows of no job");
+}
+
 fn variant_name(h: &str, step: &str, prune: &str) -> String {
     format!(
         "{h}/step{step}/{}",
@@ -316,10 +363,34 @@ fn variant_product_writes_every_report_and_column() {
         stdout.contains(&format!("reports: {}", dir.display())),
         "{stdout}"
     );
-    for f in ["runs.csv", "summary.csv", "summary.md", "manifest.json"] {
+    for f in [
+        "runs.csv",
+        "iterations.csv",
+        "summary.csv",
+        "summary.md",
+        "manifest.json",
+    ] {
         assert!(dir.join(f).is_file(), "{f} is missing");
     }
     assert_no_tmp(&dir);
+    assert_iterations_match_runs(&dir);
+    // The run's plots, drawn at its end: 8 variants, so 7 scatter plots of the first against
+    // each other one.
+    let svgs = |dir: &Path| {
+        let mut names: Vec<String> = fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".svg"))
+            .collect();
+        names.sort();
+        names
+    };
+    let drawn = svgs(&dir);
+    assert_eq!(drawn.len(), 3 + 7, "{drawn:?}");
+    assert_eq!(
+        drawn[..3],
+        ["cactus-nodes.svg", "cactus.svg", "iterations.svg"]
+    );
 
     // The product: 2 heuristics x 2 steps x 2 pruning settings.
     let mut expected = Vec::new();
@@ -542,6 +613,12 @@ fn jobs_1_and_jobs_2_give_the_same_rows() {
     let b = runs(&tmp.run_dir("j2"));
     assert_eq!(a.rows.len(), total);
     assert_same_results(&a, &b, "--jobs 1 against --jobs 2");
+    // iterations.csv holds no time: the same bytes.
+    assert_iterations_match_runs(&tmp.run_dir("j1"));
+    assert_eq!(
+        fs::read(tmp.run_dir("j1").join("iterations.csv")).unwrap(),
+        fs::read(tmp.run_dir("j2").join("iterations.csv")).unwrap()
+    );
     // Both datasets, in the order given, every job solved at its optimal length.
     let datasets: Vec<&str> = a.rows.iter().map(|r| a.get(r, "dataset")).collect();
     assert!(datasets[..EIGHT.len() * 8].iter().all(|&d| d == "eight"));
@@ -679,8 +756,17 @@ fn resume_after_a_kill_matches_a_clean_run() {
     let m = Json::read(&dir.join("manifest.json"));
     assert_eq!(m.get("start_time"), before.get("start_time"));
     assert_no_tmp(&dir);
+    // iterations.csv holds no time: the same bytes as the clean run's, each job's rows once.
+    let clean_iterations = fs::read(tmp.run_dir("clean").join("iterations.csv")).unwrap();
+    assert_iterations_match_runs(&tmp.run_dir("clean"));
+    assert_eq!(
+        fs::read(dir.join("iterations.csv")).unwrap(),
+        clean_iterations
+    );
 
     // A last line cut short (a kill in the middle of a write) is dropped and its job run again.
+    // iterations.csv holds the rows of every job (a job's rows are written before its runs.csv
+    // row) and a line cut short: those of jobs without a runs.csv row are dropped.
     let cut = tmp.run_dir("cut");
     fs::create_dir_all(&cut).unwrap();
     fs::copy(
@@ -693,6 +779,9 @@ fn resume_after_a_kill_matches_a_clean_run() {
     let mut text_cut: String = lines[..6].concat(); // header + 5 rows
     text_cut.push_str(&lines[6][..lines[6].len() / 2]);
     fs::write(cut.join("runs.csv"), &text_cut).unwrap();
+    let mut iterations_cut = clean_iterations.clone();
+    iterations_cut.extend_from_slice(b"walk36,w3,misplaced/stepnext/prune,1,2");
+    fs::write(cut.join("iterations.csv"), &iterations_cut).unwrap();
     let out = run(
         &tmp,
         "cut",
@@ -708,6 +797,48 @@ fn resume_after_a_kill_matches_a_clean_run() {
     let after_cut = runs(&cut);
     assert_same_results(&clean, &after_cut, "resumed after a cut line against clean");
     assert_eq!(&after_cut.rows[..5], &clean.rows[..5]);
+    assert_eq!(
+        fs::read(cut.join("iterations.csv")).unwrap(),
+        clean_iterations
+    );
+
+    // A job of runs.csv whose iteration rows are not all there (a machine crash can keep a
+    // later write and lose an earlier one) runs again.
+    let lost = tmp.run_dir("lost");
+    fs::create_dir_all(&lost).unwrap();
+    for f in ["manifest.json", "runs.csv"] {
+        fs::copy(cut.join(f), lost.join(f)).unwrap();
+    }
+    let text_lost = String::from_utf8(clean_iterations.clone()).unwrap();
+    let second = clean.get(&clean.rows[1], "instance");
+    let first_row_of_second = text_lost
+        .lines()
+        .find(|l| l.split(',').nth(1) == Some(second))
+        .unwrap();
+    fs::write(
+        lost.join("iterations.csv"),
+        text_lost.replacen(&format!("{first_row_of_second}\n"), "", 1),
+    )
+    .unwrap();
+    let out = run(
+        &tmp,
+        "lost",
+        &[&walk],
+        &[&args[..args.len() - 1], &["--resume"]].concat(),
+        0,
+    );
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains(
+            "note: 1 finished job(s) lack some of their rows in iterations.csv: they run again"
+        ) && stderr.contains(&format!("{} job(s) done, 1 to run", WALK36.len() - 1)),
+        "{stderr}"
+    );
+    assert_same_results(&clean, &runs(&lost), "resumed after lost iteration rows");
+    assert_eq!(
+        fs::read(lost.join("iterations.csv")).unwrap(),
+        clean_iterations
+    );
 
     // Resuming a finished run runs nothing and leaves runs.csv as it was, byte for byte.
     let before = fs::read(tmp.run_dir("clean").join("runs.csv")).unwrap();

@@ -130,13 +130,55 @@ fn untimed(path: &Path) -> Vec<Vec<String>> {
     rows
 }
 
-/// runs.csv and summary.csv of two report directories are equal but for times.
+/// runs.csv and summary.csv of two report directories are equal but for times, and their
+/// iterations.csv (which holds no time) byte for byte.
 fn assert_same_report(a: &Path, b: &Path) {
     for file in ["runs.csv", "summary.csv"] {
         let (x, y) = (untimed(&a.join(file)), untimed(&b.join(file)));
         assert!(x.len() > 1, "{}: no rows", a.join(file).display());
         assert_eq!(x, y, "{file} of {} and {}", a.display(), b.display());
     }
+    let iterations = |dir: &Path| fs::read_to_string(dir.join("iterations.csv")).unwrap();
+    let x = iterations(a);
+    assert!(x.lines().count() > 1, "{}: no iterations", a.display());
+    assert!(
+        x == iterations(b),
+        "iterations.csv of {} and {}",
+        a.display(),
+        b.display()
+    );
+}
+
+/// Every row of a report's iterations.csv belongs to a job of its runs.csv, which has as many
+/// rows as its `iterations` column counts.
+fn assert_iterations_of_runs(dir: &Path) {
+    let mut counts: std::collections::HashMap<Vec<String>, u64> = Default::default();
+    let mut reader = csv::Reader::from_path(dir.join("iterations.csv")).unwrap();
+    for r in reader.records() {
+        let r = r.unwrap();
+        *counts
+            .entry(vec![r[0].into(), r[1].into(), r[2].into()])
+            .or_default() += 1;
+    }
+    let mut reader = csv::Reader::from_path(dir.join("runs.csv")).unwrap();
+    let headers = reader.headers().unwrap().clone();
+    let column = |name: &str| headers.iter().position(|h| h == name).unwrap();
+    let (d, i, v, n) = (
+        column("dataset"),
+        column("instance"),
+        column("variant"),
+        column("iterations"),
+    );
+    for r in reader.records() {
+        let r = r.unwrap();
+        let key = vec![r[d].to_string(), r[i].to_string(), r[v].to_string()];
+        let want: u64 = r[n].parse().unwrap();
+        assert_eq!(counts.remove(&key).unwrap_or(0), want, "{key:?}");
+    }
+    assert!(
+        counts.is_empty(),
+        "rows of jobs without a runs.csv row: {counts:?}"
+    );
 }
 
 fn manifest(dir: &Path) -> serde_json::Value {
@@ -299,6 +341,7 @@ fn a_killed_shard_resumes_and_still_merges_to_the_same_rows() {
     assert_eq!(m["complete"], false);
     let missing = m["jobs_missing"].as_u64().unwrap();
     assert!(missing > 0);
+    assert_iterations_of_runs(&merged);
     let listed = fs::read_to_string(merged.join("missing.csv")).unwrap();
     assert_eq!(listed.lines().count() as u64, missing + 1, "{listed}");
     assert!(listed.starts_with("dataset,instance,variant,shard\n"));
@@ -412,6 +455,28 @@ fn shards_that_do_not_belong_together_are_refused() {
     let out = merge(&tmp, &dirs(&["s-1", "plain"]), &["--out", "m"]);
     assert_exit(&out, 2);
     assert!(stderr(&out).contains("not a shard"), "{}", show(&out));
+    // A shard whose iterations.csv lacks a row of one of its jobs.
+    let lost = tmp.path().join("reports/lost-3");
+    fs::create_dir_all(&lost).unwrap();
+    for f in fs::read_dir(tmp.path().join("reports/s-3")).unwrap() {
+        let f = f.unwrap().path();
+        fs::copy(&f, lost.join(f.file_name().unwrap())).unwrap();
+    }
+    let rows = fs::read_to_string(lost.join("iterations.csv")).unwrap();
+    let second = rows.lines().nth(1).unwrap().to_string();
+    fs::write(
+        lost.join("iterations.csv"),
+        rows.replacen(&format!("{second}\n"), "", 1),
+    )
+    .unwrap();
+    let out = merge(&tmp, &dirs(&["s-1", "s-2", "lost-3"]), &["--out", "m"]);
+    assert_exit(&out, 2);
+    assert!(
+        stderr(&out).contains("reports/lost-3 (shard 3/3): iterations.csv holds")
+            && stderr(&out).contains("resume the shard"),
+        "{}",
+        show(&out)
+    );
     // A job that two shards hold (a shard_jobs.csv edited by hand).
     let two = tmp.path().join("reports/s-2/shard_jobs.csv");
     let first_line = fs::read_to_string(tmp.path().join("reports/s-1/shard_jobs.csv"))

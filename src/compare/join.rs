@@ -190,7 +190,7 @@ pub fn compare(base: &SavedRun, cur: &SavedRun, opts: &CompareOptions) -> Compar
 }
 
 /// A CPU time worth a ratio: measured, and at least the floor.
-fn timed(time_s: f64, floor: f64) -> bool {
+pub fn timed(time_s: f64, floor: f64) -> bool {
     time_s.is_finite() && time_s > 0.0 && time_s >= floor
 }
 

@@ -22,7 +22,7 @@ mod load;
 mod render;
 mod stats;
 
-pub use join::compare;
+pub use join::{compare, timed};
 pub use load::load;
 pub use stats::{TimeStats, Verdict};
 
@@ -129,6 +129,19 @@ pub fn run(
     opts: &CompareOptions,
     out: &mut dyn std::io::Write,
 ) -> Result<Done, Error> {
+    compared(baseline, current, opts)?.write(opts.format, out)
+}
+
+/// Two runs read and compared.
+#[derive(Clone, Debug)]
+pub struct Compared {
+    pub baseline: SavedRun,
+    pub current: SavedRun,
+    pub comparison: Comparison,
+}
+
+/// Reads and compares two runs, with the checks of `run`; warnings go to stderr.
+pub fn compared(baseline: &Path, current: &Path, opts: &CompareOptions) -> Result<Compared, Error> {
     if !opts.time_threshold.is_finite() || opts.time_threshold < 1.0 {
         return Err(CompareError::BadThreshold(opts.time_threshold).into());
     }
@@ -149,10 +162,21 @@ pub fn run(
     for warning in &comparison.warnings {
         eprintln!("warning: {warning}");
     }
-    out.write_all(comparison.render(opts.format).as_bytes())
-        .and_then(|()| out.flush())
-        .map_err(|e| Error::io("stdout", e))?;
-    Ok(comparison.done())
+    Ok(Compared {
+        baseline: base,
+        current: cur,
+        comparison,
+    })
+}
+
+impl Compared {
+    /// Writes the report in `format` to `out`; how the comparison went.
+    pub fn write(&self, format: RenderFormat, out: &mut dyn std::io::Write) -> Result<Done, Error> {
+        out.write_all(self.comparison.render(format).as_bytes())
+            .and_then(|()| out.flush())
+            .map_err(|e| Error::io("stdout", e))?;
+        Ok(self.comparison.done())
+    }
 }
 
 /// One variant's figures, or all variants' (`variant` = `overall`).

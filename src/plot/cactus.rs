@@ -1,0 +1,143 @@
+//! Cactus plots: for each variant, how many instances it solved within each CPU time or number
+//! of nodes.
+
+use super::style::*;
+use super::Job;
+use plotters::prelude::*;
+use std::collections::{HashMap, HashSet};
+
+/// What a cactus plot counts along its x axis.
+#[derive(Clone, Copy, PartialEq)]
+pub(super) enum Measure {
+    Time,
+    Nodes,
+}
+
+impl Measure {
+    pub(super) fn of(self, r: &Job) -> f64 {
+        match self {
+            Measure::Time => r.time_cpu_s.max(TIME_FLOOR_S),
+            Measure::Nodes => (r.nodes_generated as f64).max(1.0),
+        }
+    }
+
+    fn label(self, value: f64) -> String {
+        match self {
+            Measure::Time => si(value, "s"),
+            Measure::Nodes => si(value, ""),
+        }
+    }
+}
+
+/// A cactus plot: for each variant, the number of instances it solved within each amount of
+/// the measure. "Solved" is a job that found a checked solution (`solved` or `suboptimal`).
+pub(super) fn cactus(
+    jobs: &[Job],
+    variants: &[String],
+    measure: Measure,
+) -> Result<String, String> {
+    let instances: HashSet<(&str, &str)> = jobs.iter().map(|r| (r.dataset, r.instance)).collect();
+    let mut solved: HashMap<&str, Vec<f64>> = HashMap::new();
+    for r in jobs {
+        if r.status.has_solution() {
+            solved.entry(r.variant).or_default().push(measure.of(r));
+        }
+    }
+    let all: Vec<f64> = solved.values().flatten().copied().collect();
+    if all.is_empty() {
+        return Err("no job of the run found a solution".into());
+    }
+    let lo = all.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = all.iter().copied().fold(0.0, f64::max);
+    let (x_lo, x_hi) = decades(lo, hi);
+    let n = instances.len();
+
+    let entries: Vec<Entry> = variants
+        .iter()
+        .enumerate()
+        .map(|(i, v)| Entry {
+            colour: look(i).colour,
+            line: true,
+            marker: Some(look(i)),
+            text: format!(
+                "{v} ({})",
+                thousands(solved.get(v.as_str()).map_or(0, Vec::len))
+            ),
+        })
+        .collect();
+    let (title, x_desc) = match measure {
+        Measure::Time => (
+            format!("Instances solved within a CPU time ({})", instances_text(n)),
+            "CPU time per job (seconds, log scale)",
+        ),
+        Measure::Nodes => (
+            format!(
+                "Instances solved within a number of nodes ({})",
+                instances_text(n)
+            ),
+            "nodes generated per job (log scale)",
+        ),
+    };
+    let height = CHART_HEIGHT + legend_height(&entries);
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (WIDTH, height)).into_drawing_area();
+        root.fill(&WHITE).map_err(drawing)?;
+        let (top, bottom) = root.split_vertically(CHART_HEIGHT);
+        let mut chart = ChartBuilder::on(&top)
+            .caption(title, (FONT, 26))
+            .margin(16)
+            // Room for the last tick label, centred on the right end of the x axis.
+            .margin_right(36)
+            .x_label_area_size(50)
+            .y_label_area_size(75)
+            // Headroom above the top count, so that a marker there is not cut in half.
+            .build_cartesian_2d(
+                log_range(x_lo, x_hi).log_scale(),
+                0.0..(n as f64 * 1.04 + 0.1),
+            )
+            .map_err(drawing)?;
+        chart
+            .configure_mesh()
+            .x_desc(x_desc)
+            .y_desc("instances solved (count)")
+            .x_label_formatter(&|v| measure.label(*v))
+            // Counts are whole: a tick between them (plotters may choose one) is left blank.
+            // From 10,000 on they are written `20 k`, short enough for the label area.
+            .y_label_formatter(&|v| match v.fract() == 0.0 {
+                true if *v >= 1e4 => si(*v, ""),
+                true => format!("{v:.0}"),
+                false => String::new(),
+            })
+            .y_labels(n.min(10) + 1)
+            .axis_desc_style((FONT, 20))
+            .label_style((FONT, 18))
+            .light_line_style(WHITE.mix(0.0))
+            .bold_line_style(BLACK.mix(0.12))
+            .draw()
+            .map_err(drawing)?;
+        for (i, v) in variants.iter().enumerate() {
+            let Some(values) = solved.get_mut(v.as_str()) else {
+                continue;
+            };
+            values.sort_by(f64::total_cmp);
+            let points: Vec<(f64, f64)> = values
+                .iter()
+                .enumerate()
+                .map(|(k, &x)| (x, (k + 1) as f64))
+                .collect();
+            let look = look(i);
+            let points = visible(&chart, &points);
+            chart
+                .draw_series(LineSeries::new(
+                    points.iter().copied(),
+                    look.colour.stroke_width(2),
+                ))
+                .map_err(drawing)?;
+            markers(&mut chart, &spread(&points), look)?;
+        }
+        draw_legend(&bottom, &entries)?;
+        root.present().map_err(drawing)?;
+    }
+    Ok(svg)
+}

@@ -1,0 +1,379 @@
+//! The pictures of a comparison of two runs: each job's CPU-time ratio with the overall ratio and
+//! its bootstrap interval (compare-time.svg), and each job's nodes in both runs with the changed
+//! ones marked (compare-nodes.svg). The figures are `compare`'s own: its timing floor, its
+//! overall geometric mean and interval, its list of changed jobs.
+
+use super::style::*;
+use super::Pictures;
+use crate::compare::{timed, Compared, Verdict};
+use crate::record::Record;
+use plotters::prelude::*;
+use std::collections::{HashMap, HashSet};
+
+/// The pictures of `compared`.
+pub fn pictures(compared: &Compared) -> Pictures {
+    let c = &compared.comparison;
+    let current: HashMap<_, _> = compared
+        .current
+        .records
+        .iter()
+        .map(|r| (r.key(), r))
+        .collect();
+    let jobs: Vec<(&Record, &Record)> = compared
+        .baseline
+        .records
+        .iter()
+        .filter_map(|b| current.get(&b.key()).map(|&c| (b, c)))
+        .collect();
+    let variants: Vec<&str> = c.variants.iter().map(|v| v.variant.as_str()).collect();
+    let mut pictures = Pictures::default();
+    pictures.add("compare-time.svg", time(&jobs, &variants, compared));
+    pictures.add("compare-nodes.svg", nodes(&jobs, compared));
+    pictures
+}
+
+/// Each timed job's ratio current / baseline of CPU time (y, log scale) against its baseline
+/// time (x, log scale), a marker per job in its variant's look; the overall geometric mean (over
+/// instances, as `compare` judges it) as a line, its 95% bootstrap interval as a band, and the
+/// lines of equal time and of the threshold and its inverse.
+fn time(
+    jobs: &[(&Record, &Record)],
+    variants: &[&str],
+    compared: &Compared,
+) -> Result<String, String> {
+    let c = &compared.comparison;
+    let place: HashMap<&str, usize> = variants.iter().enumerate().map(|(i, v)| (*v, i)).collect();
+    let mut points: Vec<Vec<(f64, f64)>> = vec![Vec::new(); variants.len()];
+    for (b, cur) in jobs {
+        if timed(b.time_cpu_s, c.min_time_s) && timed(cur.time_cpu_s, c.min_time_s) {
+            if let Some(&v) = place.get(b.variant.as_str()) {
+                points[v].push((b.time_cpu_s, cur.time_cpu_s / b.time_cpu_s));
+            }
+        }
+    }
+    let all: Vec<(f64, f64)> = points.iter().flatten().copied().collect();
+    if all.is_empty() {
+        return Err(format!(
+            "no job took at least {} of CPU time in both runs",
+            si(c.min_time_s, "s")
+        ));
+    }
+    let overall = &c.overall.time;
+    let (x_lo, x_hi) = all.iter().fold((f64::INFINITY, 0.0f64), |(lo, hi), p| {
+        (lo.min(p.0), hi.max(p.0))
+    });
+    let (x_lo, x_hi) = decades(x_lo, x_hi);
+    // An axis even about 1, wide enough for every ratio, the interval and the thresholds.
+    let reach = all
+        .iter()
+        .map(|p| p.1)
+        .chain(overall.interval.iter().flat_map(|&(lo, hi)| [lo, hi]))
+        .chain([c.threshold])
+        .map(|r| r.max(1.0 / r))
+        .fold(1.5f64, f64::max)
+        * 1.15;
+    let ticks = ratio_ticks(1.0 / reach, reach);
+
+    let mut entries: Vec<Entry> = variants
+        .iter()
+        .enumerate()
+        .filter(|(v, _)| !points[*v].is_empty())
+        .map(|(v, name)| Entry {
+            colour: look(v).colour,
+            line: false,
+            marker: Some(look(v)),
+            text: format!("{name} ({})", thousands(points[v].len())),
+        })
+        .collect();
+    let overall_text = match (overall.geomean, overall.interval) {
+        (Some(g), Some((lo, hi))) => format!(
+            "overall {}: {} (95% interval {} to {}, shaded), over instances",
+            overall.verdict,
+            ratio(g),
+            ratio(lo),
+            ratio(hi)
+        ),
+        (Some(g), None) => format!(
+            "overall {}: {} from a single instance, no interval",
+            overall.verdict,
+            ratio(g)
+        ),
+        (None, _) => format!("overall {}: no ratio", overall.verdict),
+    };
+    entries.push(Entry {
+        colour: BLACK,
+        line: true,
+        marker: None,
+        text: overall_text,
+    });
+    entries.push(Entry {
+        colour: GREY,
+        line: true,
+        marker: None,
+        text: format!(
+            "equal time (1) and the threshold {} and its inverse {}",
+            ratio(c.threshold),
+            ratio(1.0 / c.threshold)
+        ),
+    });
+    let verdict = match overall.verdict {
+        Verdict::Regressed => "regressed",
+        Verdict::Improved => "improved",
+        Verdict::Unchanged => "unchanged",
+        Verdict::Inconclusive => "inconclusive",
+    };
+    let title = format!(
+        "CPU time, current / baseline: {} jobs timed, overall {verdict}",
+        thousands(all.len())
+    );
+
+    let height = CHART_HEIGHT + legend_height(&entries);
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (WIDTH, height)).into_drawing_area();
+        root.fill(&WHITE).map_err(drawing)?;
+        let (top, bottom) = root.split_vertically(CHART_HEIGHT);
+        let mut chart = ChartBuilder::on(&top)
+            .caption(title, (FONT, 24))
+            .margin(16)
+            .margin_right(36)
+            .x_label_area_size(50)
+            .y_label_area_size(70)
+            .build_cartesian_2d(
+                log_range(x_lo, x_hi).log_scale(),
+                (1.0 / reach..reach).log_scale().with_key_points(ticks),
+            )
+            .map_err(drawing)?;
+        chart
+            .configure_mesh()
+            .x_desc("baseline CPU time per job (seconds, log scale)")
+            .y_desc("CPU time ratio, current / baseline (log)")
+            .x_label_formatter(&|v| si(*v, "s"))
+            .y_label_formatter(&|v| ratio(*v))
+            .axis_desc_style((FONT, 20))
+            .label_style((FONT, 18))
+            .light_line_style(WHITE.mix(0.0))
+            .bold_line_style(BLACK.mix(0.12))
+            .draw()
+            .map_err(drawing)?;
+        let across = |y: f64| vec![(x_lo, y), (x_hi, y)];
+        if let Some((lo, hi)) = overall.interval {
+            chart
+                .draw_series([Rectangle::new(
+                    [(x_lo, lo), (x_hi, hi)],
+                    GREY.mix(0.25).filled(),
+                )])
+                .map_err(drawing)?;
+        }
+        for y in [1.0, c.threshold, 1.0 / c.threshold] {
+            chart
+                .draw_series([PathElement::new(across(y), GREY.stroke_width(1))])
+                .map_err(drawing)?;
+        }
+        if let Some(g) = overall.geomean {
+            chart
+                .draw_series([PathElement::new(across(g), BLACK.stroke_width(2))])
+                .map_err(drawing)?;
+        }
+        for (v, mine) in points.iter().enumerate() {
+            if !mine.is_empty() {
+                let shown = uncrowded(&chart, mine);
+                markers(&mut chart, &shown, look(v))?;
+            }
+        }
+        draw_legend(&bottom, &entries)?;
+        root.present().map_err(drawing)?;
+    }
+    Ok(svg)
+}
+
+/// A ratio as the axis and legend write it: `1.5`, `0.667`, `12`.
+fn ratio(r: f64) -> String {
+    let digits = if r >= 10.0 {
+        format!("{r:.0}")
+    } else {
+        format!("{r:.3}")
+    };
+    let digits = if digits.contains('.') {
+        digits.trim_end_matches('0').trim_end_matches('.')
+    } else {
+        &digits
+    };
+    digits.to_string()
+}
+
+/// Tick values for a ratio axis from `lo` to `hi` (about 1): 1, 2 and 5 times the powers of ten,
+/// with 1.1, 1.25, 1.5 and their inverses near 1 when the axis is narrow; at most about 12.
+fn ratio_ticks(lo: f64, hi: f64) -> Vec<f64> {
+    let coarse: Vec<f64> = (-6..=6)
+        .flat_map(|k| [1.0, 2.0, 5.0].map(|m| m * 10f64.powi(k)))
+        .collect();
+    let fine = [1.1, 1.25, 1.5, 1.0 / 1.1, 0.8, 1.0 / 1.5];
+    let within = |v: &f64| *v >= lo && *v <= hi;
+    let mut ticks: Vec<f64> = coarse.iter().copied().filter(within).collect();
+    if ticks.len() < 6 {
+        ticks.extend(fine.iter().copied().filter(within));
+    }
+    ticks.sort_by(f64::total_cmp);
+    ticks.dedup();
+    if ticks.len() > 12 {
+        ticks.retain(|v| {
+            let l = v.log10();
+            (l - l.round()).abs() < 1e-9
+        });
+    }
+    ticks
+}
+
+/// Each job's nodes generated in the baseline (x) and in the current run (y), log-log over the
+/// same range with the diagonal; jobs whose results changed (status, length or nodes) are drawn
+/// apart, on top.
+fn nodes(jobs: &[(&Record, &Record)], compared: &Compared) -> Result<String, String> {
+    let c = &compared.comparison;
+    let changed: HashSet<(&str, &str, &str)> = c
+        .changes
+        .iter()
+        .map(|ch| {
+            (
+                ch.job.dataset.as_str(),
+                ch.job.instance.as_str(),
+                ch.job.variant.as_str(),
+            )
+        })
+        .collect();
+    let point = |b: &Record, cur: &Record| {
+        (
+            (b.nodes_generated as f64).max(1.0),
+            (cur.nodes_generated as f64).max(1.0),
+        )
+    };
+    let (mut same, mut differ) = (Vec::new(), Vec::new());
+    for (b, cur) in jobs {
+        if changed.contains(&b.key()) {
+            differ.push(point(b, cur));
+        } else {
+            same.push(point(b, cur));
+        }
+    }
+    let (lo, hi) = same
+        .iter()
+        .chain(&differ)
+        .flat_map(|&(x, y)| [x, y])
+        .fold((f64::INFINITY, 0.0f64), |(lo, hi), v| {
+            (lo.min(v), hi.max(v))
+        });
+    let (lo, hi) = decades(lo, hi);
+    let unchanged_look = Look {
+        colour: PALETTE[0],
+        shape: Shape::Circle,
+        filled: true,
+    };
+    let changed_look = Look {
+        colour: PALETTE[3],
+        shape: Shape::Diamond,
+        filled: true,
+    };
+    let count = |n: usize| {
+        if n > SCATTER_MARKERS {
+            format!("{}; overlapping markers merged", thousands(n))
+        } else {
+            thousands(n)
+        }
+    };
+    let entries = vec![
+        Entry {
+            colour: unchanged_look.colour,
+            line: false,
+            marker: Some(unchanged_look),
+            text: format!("same status, length and nodes ({})", count(same.len())),
+        },
+        Entry {
+            colour: changed_look.colour,
+            line: false,
+            marker: Some(changed_look),
+            text: format!("changed results ({})", count(differ.len())),
+        },
+        Entry {
+            colour: GREY,
+            line: true,
+            marker: None,
+            text: "diagonal: equal nodes; above it the current run generated more".into(),
+        },
+    ];
+    let title = format!(
+        "Nodes per job, current against baseline: {} of {} changed",
+        thousands(differ.len()),
+        thousands(jobs.len())
+    );
+    let height = CHART_HEIGHT + legend_height(&entries);
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (WIDTH, height)).into_drawing_area();
+        root.fill(&WHITE).map_err(drawing)?;
+        let (top, bottom) = root.split_vertically(CHART_HEIGHT);
+        let mut chart = ChartBuilder::on(&top)
+            .caption(title, (FONT, 24))
+            .margin(16)
+            .margin_right(36)
+            .x_label_area_size(50)
+            .y_label_area_size(70)
+            .build_cartesian_2d(log_range(lo, hi).log_scale(), log_range(lo, hi).log_scale())
+            .map_err(drawing)?;
+        chart
+            .configure_mesh()
+            .x_desc("nodes generated in the baseline (log scale)")
+            .y_desc("nodes in the current run (log)")
+            .x_label_formatter(&|v| si(*v, ""))
+            .y_label_formatter(&|v| si(*v, ""))
+            .axis_desc_style((FONT, 20))
+            .label_style((FONT, 18))
+            .light_line_style(WHITE.mix(0.0))
+            .bold_line_style(BLACK.mix(0.12))
+            .draw()
+            .map_err(drawing)?;
+        chart
+            .draw_series([PathElement::new(
+                vec![(lo, lo), (hi, hi)],
+                GREY.stroke_width(1),
+            )])
+            .map_err(drawing)?;
+        for (points, look) in [(&same, unchanged_look), (&differ, changed_look)] {
+            if !points.is_empty() {
+                let shown = uncrowded(&chart, points);
+                markers(&mut chart, &shown, look)?;
+            }
+        }
+        draw_legend(&bottom, &entries)?;
+        root.present().map_err(drawing)?;
+    }
+    Ok(svg)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ratios_and_their_ticks() {
+        assert_eq!(ratio(1.5), "1.5");
+        assert_eq!(ratio(1.0 / 1.5), "0.667");
+        assert_eq!(ratio(1.0), "1");
+        assert_eq!(ratio(12.34), "12");
+        let close = |got: Vec<f64>, want: &[f64]| {
+            got.len() == want.len() && got.iter().zip(want).all(|(a, b)| (a - b).abs() < 1e-9 * b)
+        };
+        let narrow = ratio_ticks(0.5, 2.0);
+        assert!(
+            close(
+                narrow.clone(),
+                &[0.5, 1.0 / 1.5, 0.8, 1.0 / 1.1, 1.0, 1.1, 1.25, 1.5, 2.0]
+            ),
+            "{narrow:?}"
+        );
+        let wide = ratio_ticks(0.009, 110.0);
+        assert!(
+            close(wide.clone(), &[0.01, 0.1, 1.0, 10.0, 100.0]),
+            "{wide:?}"
+        );
+    }
+}

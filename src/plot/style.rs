@@ -1,0 +1,428 @@
+//! How the pictures look and the pieces they share: the colour-blind-safe palette, the marker of
+//! each variant, the legend under a chart, log axes that cover their data, SI labels.
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+/// Okabe and Ito's palette, safe for the common colour-vision deficiencies; yellow last, as it
+/// is the faintest on white. Beyond 8 variants the colours repeat with hollow markers.
+pub(super) const PALETTE: [RGBColor; 8] = [
+    RGBColor(0x00, 0x72, 0xB2), // blue
+    RGBColor(0xE6, 0x9F, 0x00), // orange
+    RGBColor(0x00, 0x9E, 0x73), // bluish green
+    RGBColor(0xD5, 0x5E, 0x00), // vermillion
+    RGBColor(0xCC, 0x79, 0xA7), // reddish purple
+    RGBColor(0x56, 0xB4, 0xE9), // sky blue
+    RGBColor(0x00, 0x00, 0x00), // black
+    RGBColor(0xF0, 0xE4, 0x42), // yellow
+];
+pub(super) const GREY: RGBColor = RGBColor(0x80, 0x80, 0x80);
+
+/// Every picture is this wide: readable on a laptop screen and in a pull request.
+pub(super) const WIDTH: u32 = 800;
+/// The height of the chart itself; the legend below it grows with the number of entries.
+pub(super) const CHART_HEIGHT: u32 = 540;
+pub(super) const LEGEND_ROW: i32 = 24;
+pub(super) const FONT: &str = "sans-serif";
+// Font sizes below are in plotters' units: its SVG backend writes them divided by 1.24, so 19
+// becomes a 15 px legend, 18 a 14.5 px tick label, 26 a 21 px title.
+
+/// Times under a microsecond (a thread's CPU clock can read 0 for the smallest jobs) are drawn
+/// at a microsecond: a log axis has no place for 0.
+pub(super) const TIME_FLOOR_S: f64 = 1e-6;
+
+/// How one variant is drawn: its colour, and a marker that tells apart variants sharing a colour.
+#[derive(Clone, Copy)]
+pub(super) struct Look {
+    pub colour: RGBColor,
+    pub shape: Shape,
+    pub filled: bool,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+pub(super) enum Shape {
+    Circle,
+    Triangle,
+    Square,
+    Diamond,
+    Cross,
+}
+
+/// Variant `i`'s look: 8 colours with filled markers of 4 shapes, then the same colours with
+/// hollow circles and squares; from the 17th variant on the rounds repeat with the shapes moved
+/// on by one, so no two of the first 32 looks are alike. Hollow markers are only circles and
+/// squares: plotters draws a hollow triangle as a polyline, which the SVG would not tell from a
+/// series' line, and fills every polygon.
+pub(super) fn look(i: usize) -> Look {
+    const FILLED: [Shape; 4] = [
+        Shape::Circle,
+        Shape::Triangle,
+        Shape::Square,
+        Shape::Diamond,
+    ];
+    const HOLLOW: [Shape; 2] = [Shape::Circle, Shape::Square];
+    let round = i / PALETTE.len();
+    let filled = round.is_multiple_of(2);
+    let shape = i + round / 2;
+    Look {
+        colour: PALETTE[i % PALETTE.len()],
+        shape: if filled {
+            FILLED[shape % FILLED.len()]
+        } else {
+            HOLLOW[shape % HOLLOW.len()]
+        },
+        filled,
+    }
+}
+
+/// Draws `look`'s marker at each point of `points`.
+pub(super) fn markers<DB: DrawingBackend, CT: CoordTranslate<From = (f64, f64)>>(
+    chart: &mut ChartContext<DB, CT>,
+    points: &[(f64, f64)],
+    look: Look,
+) -> Result<(), String> {
+    let style = if look.filled {
+        look.colour.filled()
+    } else {
+        look.colour.stroke_width(2)
+    };
+    let done = match look.shape {
+        Shape::Circle => chart.draw_series(points.iter().map(|&p| Circle::new(p, 4, style))),
+        Shape::Triangle => {
+            chart.draw_series(points.iter().map(|&p| TriangleMarker::new(p, 5, style)))
+        }
+        Shape::Square => chart.draw_series(
+            points
+                .iter()
+                .map(|&p| EmptyElement::at(p) + Rectangle::new([(-4, -4), (4, 4)], style)),
+        ),
+        Shape::Diamond => chart.draw_series(points.iter().map(|&p| {
+            EmptyElement::at(p) + Polygon::new(vec![(0, -5), (5, 0), (0, 5), (-5, 0)], style)
+        })),
+        Shape::Cross => chart.draw_series(
+            points
+                .iter()
+                .map(|&p| Cross::new(p, 5, look.colour.stroke_width(2))),
+        ),
+    };
+    done.map(|_| ()).map_err(drawing)
+}
+
+pub(super) fn drawing<E: std::fmt::Display>(e: E) -> String {
+    format!("drawing failed: {e}")
+}
+
+/// One legend entry: a line sample in `colour` (or none), a marker (or none), and its text.
+pub(super) struct Entry {
+    pub colour: RGBColor,
+    pub line: bool,
+    pub marker: Option<Look>,
+    pub text: String,
+}
+
+/// The height of the legend under the chart (see `places`).
+pub(super) fn legend_height(entries: &[Entry]) -> u32 {
+    let rows = places(entries).last().map_or(0, |&(row, _)| row + 1);
+    (rows as u32) * LEGEND_ROW as u32 + 16
+}
+
+/// Most characters of an entry that shares its row with another: about 8 px a character at the
+/// legend's 15 px font, in half the width.
+const HALF_ROW: usize = 40;
+
+/// Each entry's row and column, in order: entries that fit in half the width go two to a row,
+/// a longer one takes a row of its own.
+fn places(entries: &[Entry]) -> Vec<(usize, usize)> {
+    let mut out = Vec::with_capacity(entries.len());
+    let (mut row, mut column) = (0, 0);
+    for e in entries {
+        if e.text.chars().count() <= HALF_ROW {
+            out.push((row, column));
+            column += 1;
+        } else {
+            if column > 0 {
+                row += 1;
+            }
+            out.push((row, 0));
+            column = 2;
+        }
+        if column == 2 {
+            row += 1;
+            column = 0;
+        }
+    }
+    out
+}
+
+pub(super) fn draw_legend<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    entries: &[Entry],
+) -> Result<(), String> {
+    let column_width = (WIDTH as i32 - 40) / 2;
+    let text_style =
+        TextStyle::from((FONT, 19).into_font()).pos(Pos::new(HPos::Left, VPos::Center));
+    for (entry, (row, column)) in entries.iter().zip(places(entries)) {
+        let x = 30 + column as i32 * column_width;
+        let y = 10 + row as i32 * LEGEND_ROW + LEGEND_ROW / 2;
+        if entry.line {
+            area.draw(&PathElement::new(
+                vec![(x, y), (x + 36, y)],
+                entry.colour.stroke_width(2),
+            ))
+            .map_err(drawing)?;
+        }
+        if let Some(look) = entry.marker {
+            legend_marker(area, (x + 18, y), look)?;
+        }
+        area.draw(&Text::new(
+            entry.text.clone(),
+            (x + 46, y),
+            text_style.clone(),
+        ))
+        .map_err(drawing)?;
+    }
+    Ok(())
+}
+
+/// `look`'s marker at a pixel of the legend, as `markers` draws it in the chart.
+fn legend_marker<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    at: (i32, i32),
+    look: Look,
+) -> Result<(), String> {
+    let style = if look.filled {
+        look.colour.filled()
+    } else {
+        look.colour.stroke_width(2)
+    };
+    match look.shape {
+        Shape::Circle => area.draw(&Circle::new(at, 4, style)),
+        Shape::Triangle => area.draw(&TriangleMarker::new(at, 5, style)),
+        Shape::Square => area.draw(&Rectangle::new(
+            [(at.0 - 4, at.1 - 4), (at.0 + 4, at.1 + 4)],
+            style,
+        )),
+        Shape::Diamond => area.draw(&Polygon::new(
+            vec![
+                (at.0, at.1 - 5),
+                (at.0 + 5, at.1),
+                (at.0, at.1 + 5),
+                (at.0 - 5, at.1),
+            ],
+            style,
+        )),
+        Shape::Cross => area.draw(&Cross::new(at, 5, look.colour.stroke_width(2))),
+    }
+    .map_err(drawing)
+}
+
+/// Markers along one line at most: more would run together into a thick band.
+pub(super) const LINE_MARKERS: usize = 50;
+/// Markers of one kind of point drawn one per point at most; beyond, overlapping markers are
+/// merged (one per `CELL`-pixel square), so that a run of 181,440 jobs draws a picture of a few
+/// hundred kilobytes that looks the same.
+pub(super) const SCATTER_MARKERS: usize = 2000;
+const CELL: i32 = 4;
+
+/// The points of a line that change its drawing on `chart`: a point in the same pixel as the
+/// last one kept is left out, the line's last point kept. A cactus line rises by one instance at
+/// each point, so it keeps at most a point per pixel of the chart's width and height.
+pub(super) fn visible<DB: DrawingBackend, CT: CoordTranslate<From = (f64, f64)>>(
+    chart: &ChartContext<DB, CT>,
+    line: &[(f64, f64)],
+) -> Vec<(f64, f64)> {
+    let mut kept: Vec<(f64, f64)> = Vec::new();
+    let mut last_pixel = None;
+    for (i, p) in line.iter().enumerate() {
+        let pixel = chart.as_coord_spec().translate(p);
+        if last_pixel != Some(pixel) || i + 1 == line.len() {
+            if last_pixel == Some(pixel) {
+                kept.pop();
+            }
+            kept.push(*p);
+            last_pixel = Some(pixel);
+        }
+    }
+    kept
+}
+
+/// Where a line's markers go: on each point, or on `LINE_MARKERS` points spread evenly along it,
+/// its first and last among them.
+pub(super) fn spread(points: &[(f64, f64)]) -> Vec<(f64, f64)> {
+    if points.len() <= LINE_MARKERS {
+        return points.to_vec();
+    }
+    let last = points.len() - 1;
+    (0..LINE_MARKERS)
+        .map(|i| points[(i * last + (LINE_MARKERS - 1) / 2) / (LINE_MARKERS - 1)])
+        .collect()
+}
+
+/// The markers to draw for `points` on `chart`: all of them up to `SCATTER_MARKERS`, else the
+/// first of the points in each `CELL` x `CELL` pixel square.
+pub(super) fn uncrowded<DB: DrawingBackend, CT: CoordTranslate<From = (f64, f64)>>(
+    chart: &ChartContext<DB, CT>,
+    points: &[(f64, f64)],
+) -> Vec<(f64, f64)> {
+    if points.len() <= SCATTER_MARKERS {
+        return points.to_vec();
+    }
+    let mut taken = std::collections::HashSet::new();
+    points
+        .iter()
+        .copied()
+        .filter(|p| {
+            let (x, y) = chart.as_coord_spec().translate(p);
+            taken.insert((x.div_euclid(CELL), y.div_euclid(CELL)))
+        })
+        .collect()
+}
+
+/// A log axis from the decade at or below `lo` to the decade at or above `hi`, at least one
+/// decade wide: its ends are tick marks, so the labels show that it covers the data.
+pub(super) fn decades(lo: f64, hi: f64) -> (f64, f64) {
+    let lo = 10f64.powf(lo.log10().floor());
+    let mut hi = 10f64.powf(hi.log10().ceil());
+    if hi <= lo {
+        hi = lo * 10.0;
+    }
+    (lo, hi)
+}
+
+/// The axis range for the decades `lo..hi`, widened by a hair: plotters puts a tick at each
+/// power of ten inside the range, found by floating-point logarithms that may land just beside
+/// an end and so drop its label.
+pub(super) fn log_range(lo: f64, hi: f64) -> std::ops::Range<f64> {
+    lo * (1.0 - 1e-9)..hi * (1.0 + 1e-9)
+}
+
+/// `value` with an SI prefix and up to 3 significant digits: `1 ms`, `20 k`, `1.5 M`.
+pub fn si(value: f64, unit: &str) -> String {
+    const PREFIXES: [(f64, &str); 9] = [
+        (1e12, "T"),
+        (1e9, "G"),
+        (1e6, "M"),
+        (1e3, "k"),
+        (1.0, ""),
+        (1e-3, "m"),
+        (1e-6, "µ"),
+        (1e-9, "n"),
+        (1e-12, "p"),
+    ];
+    if value == 0.0 {
+        return format!("0 {unit}").trim_end().to_string();
+    }
+    let (scale, prefix) = PREFIXES
+        .iter()
+        .copied()
+        .find(|&(scale, _)| value.abs() >= scale * 0.9995)
+        .unwrap_or(PREFIXES[PREFIXES.len() - 1]);
+    let scaled = value / scale;
+    let digits = format!("{:.3}", scaled);
+    let digits = if digits.contains('.') {
+        digits.trim_end_matches('0').trim_end_matches('.')
+    } else {
+        &digits
+    };
+    let text = format!("{digits} {prefix}{unit}");
+    text.trim_end().to_string()
+}
+
+pub(super) fn instances_text(n: usize) -> String {
+    if n == 1 {
+        "1 instance".into()
+    } else {
+        format!("{} instances", thousands(n))
+    }
+}
+
+/// `n` with a comma between groups of three digits: `181,440`.
+pub(super) fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    #[test]
+    fn si_labels() {
+        assert_eq!(si(1e-6, "s"), "1 µs");
+        assert_eq!(si(0.002, "s"), "2 ms");
+        assert_eq!(si(1.0, "s"), "1 s");
+        assert_eq!(si(20000.0, ""), "20 k");
+        assert_eq!(si(1.5e6, ""), "1.5 M");
+        assert_eq!(si(100.0, ""), "100");
+    }
+
+    #[test]
+    fn decades_cover_their_values() {
+        assert_eq!(decades(3.0, 3.0), (1.0, 10.0));
+        assert_eq!(decades(10.0, 10.0), (10.0, 100.0));
+        let (lo, hi) = decades(2e-5, 0.3);
+        assert!((lo - 1e-5).abs() < 1e-12 && (hi - 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn short_legend_entries_go_two_to_a_row_and_long_ones_alone() {
+        let entry = |n: usize| Entry {
+            colour: GREY,
+            line: true,
+            marker: None,
+            text: "x".repeat(n),
+        };
+        let entries = [
+            entry(10),
+            entry(50),
+            entry(10),
+            entry(10),
+            entry(10),
+            entry(41),
+        ];
+        assert_eq!(
+            places(&entries),
+            [(0, 0), (1, 0), (2, 0), (2, 1), (3, 0), (4, 0)]
+        );
+        assert_eq!(legend_height(&entries), 5 * LEGEND_ROW as u32 + 16);
+        assert_eq!(legend_height(&entries[..4]), 3 * LEGEND_ROW as u32 + 16);
+    }
+
+    #[test]
+    fn thousands_are_grouped() {
+        assert_eq!(thousands(7), "7");
+        assert_eq!(thousands(1000), "1,000");
+        assert_eq!(thousands(181440), "181,440");
+        assert_eq!(thousands(12345678), "12,345,678");
+    }
+
+    #[test]
+    fn markers_spread_along_a_line_from_its_first_point_to_its_last() {
+        let line: Vec<(f64, f64)> = (0..1000).map(|i| (f64::from(i), 0.0)).collect();
+        let marked = spread(&line);
+        assert_eq!(marked.len(), LINE_MARKERS);
+        assert_eq!((marked[0], marked[LINE_MARKERS - 1]), (line[0], line[999]));
+        assert!(marked.windows(2).all(|w| w[0].0 < w[1].0));
+        assert_eq!(spread(&line[..3]), &line[..3]);
+    }
+
+    #[test]
+    fn looks_differ_for_up_to_32_variants() {
+        let keys: HashSet<_> = (0..32)
+            .map(|i| {
+                let l = look(i);
+                (l.colour.0, l.colour.1, l.colour.2, l.shape as u8, l.filled)
+            })
+            .collect();
+        assert_eq!(keys.len(), 32);
+    }
+}
