@@ -1,6 +1,8 @@
 //! report.html as a reader gets it: one file that needs nothing else (no script, no style sheet,
 //! font or picture from elsewhere: every image is a `data:` URI), one image per SVG the run
-//! wrote, names from the user escaped, links to the report's files relative to the page.
+//! wrote, names from the user escaped, links to the report's files relative to the page; and,
+//! where Chromium is installed, a headless Chromium that loads the page of a run and of a
+//! comparison and finds every image loaded (skipped with a message otherwise).
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -177,4 +179,111 @@ fn compare_out_writes_a_report_html_that_needs_nothing_else() {
     check_self_contained(&html, &pictures);
     assert!(html.contains("<strong>OK</strong>"), "{html}");
     assert!(html.contains("<td>overall</td>"));
+}
+
+// ---------------------------------------------------------------------------------------------
+// In a browser
+
+/// Headless Chromium, if one is installed: `IDABENCH_CHROMIUM`, else `chromium`,
+/// `chromium-browser` or `google-chrome` on the PATH.
+fn chromium() -> Option<PathBuf> {
+    if let Some(path) = std::env::var_os("IDABENCH_CHROMIUM") {
+        return Some(PathBuf::from(path));
+    }
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .flat_map(|dir| {
+            ["chromium", "chromium-browser", "google-chrome"].map(|name| dir.join(name))
+        })
+        .find(|p| p.is_file())
+}
+
+/// Loads a copy of the page `page` in headless Chromium, with a script added that writes, once
+/// the page has loaded, each image's `complete`, `naturalWidth` and `naturalHeight` into the
+/// page; the values read back from the DOM Chromium dumps.
+fn images_in_chromium(browser: &Path, page: &Path, scratch: &Path) -> Vec<(bool, u32, u32)> {
+    let html = fs::read_to_string(page).unwrap();
+    let probe = "<script>window.addEventListener('load', function () {\
+        var seen = [];\
+        for (var i = 0; i < document.images.length; i++) {\
+            var img = document.images[i];\
+            seen.push(img.complete + ':' + img.naturalWidth + ':' + img.naturalHeight);\
+        }\
+        var out = document.createElement('pre');\
+        out.id = 'probe';\
+        out.textContent = 'IMAGES[' + seen.join(' ') + ']';\
+        document.body.appendChild(out);\
+    });</script></body>";
+    let copy = scratch.join("probe.html");
+    fs::write(&copy, html.replace("</body>", probe)).unwrap();
+    let profile = scratch.join("profile");
+    let o = Command::new(browser)
+        .args([
+            "--headless",
+            "--disable-gpu",
+            "--no-sandbox",
+            "--no-first-run",
+            "--virtual-time-budget=5000",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .arg("--dump-dom")
+        .arg(format!("file://{}", copy.display()))
+        .output()
+        .expect("starts chromium");
+    let dom = String::from_utf8_lossy(&o.stdout);
+    // The probe's output, not its script, which spells the marker too.
+    let marker = "<pre id=\"probe\">IMAGES[";
+    let at = dom.find(marker).unwrap_or_else(|| {
+        panic!(
+            "no probe in the DOM Chromium dumped:\n{dom}\n{}",
+            String::from_utf8_lossy(&o.stderr)
+        )
+    }) + marker.len();
+    let list = &dom[at..at + dom[at..].find(']').unwrap()];
+    list.split_whitespace()
+        .map(|item| {
+            let parts: Vec<&str> = item.split(':').collect();
+            (
+                parts[0] == "true",
+                parts[1].parse().unwrap(),
+                parts[2].parse().unwrap(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn every_image_loads_in_headless_chromium() {
+    let Some(browser) = chromium() else {
+        eprintln!(
+            "skipped: no Chromium found (install chromium, or set IDABENCH_CHROMIUM to its path)"
+        );
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = run(tmp.path(), "r", &smoke());
+    let compare = tmp.path().join("c");
+    let o = idabench(&[
+        "compare",
+        BASELINE,
+        BASELINE,
+        "--out",
+        compare.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    for (page, want) in [
+        (dir.join("report.html"), 4),
+        (compare.join("report.html"), 2),
+    ] {
+        let scratch = tempfile::tempdir().unwrap();
+        let images = images_in_chromium(&browser, &page, scratch.path());
+        assert_eq!(images.len(), want, "{}: {images:?}", page.display());
+        for (complete, width, height) in images {
+            assert!(
+                complete && width == 800 && height > 500,
+                "{}: an image did not load ({complete}, {width} x {height})",
+                page.display()
+            );
+        }
+    }
 }
