@@ -259,9 +259,7 @@ fn compare_runs(args: CompareArgs) -> Result<Done, Error> {
     let compared = compare::compared(&args.baseline, &args.current, &opts)?;
     let done = compared.write(opts.format, &mut std::io::stdout().lock())?;
     if let Some(dir) = &args.out {
-        if !args.no_plots {
-            plot::after_compare(dir, &compared);
-        }
+        plot::after_compare(dir, &compared, !args.no_plots);
     }
     Ok(done)
 }

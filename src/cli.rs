@@ -138,9 +138,10 @@ not gated on); 4 changed results (status, length or node counts) unless --allow-
 4 wins over 3. Jobs missing from CURRENT are listed but do not fail.
 
 With --out DIR, also writes into DIR: compare-time.svg (each timed job's CPU-time ratio against
-its baseline time, with the overall ratio and its bootstrap interval) and compare-nodes.svg (each
-job's nodes in both runs, changed jobs marked); --no-plots draws none. The report on stdout and
-the exit code do not depend on --out.
+its baseline time, with the overall ratio and its bootstrap interval), compare-nodes.svg (each
+job's nodes in both runs, changed jobs marked) and report.html (the tables and the pictures in
+one file); --no-plots draws no pictures. The report on stdout and the exit code do not depend on
+--out.
 
 --format csv is one table: a row per variant and an `overall` row (kind `variant` or `overall`:
 variant up to verdict), then a row per changed field (kind `changed`: variant, dataset, instance,
@@ -204,11 +205,12 @@ pub struct CompareArgs {
     /// time regressed.
     #[arg(long)]
     pub allow_node_changes: bool,
-    /// Also write the comparison's pictures (compare-time.svg, compare-nodes.svg) into DIR
-    /// (created if missing); the report on stdout and the exit code are the same.
+    /// Also write the comparison's pictures (compare-time.svg, compare-nodes.svg) and
+    /// report.html into DIR (created if missing); the report on stdout and the exit code are the
+    /// same.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
-    /// With --out: draw no pictures.
+    /// With --out: draw no pictures (report.html is still written).
     #[arg(long)]
     pub no_plots: bool,
 }
@@ -247,6 +249,7 @@ Writes, beside runs.csv (or into --out):
   scatter-A-vs-B.svg  nodes generated per instance, A (x) against B (y), log-log, with the
                       diagonal; instances a variant did not solve sit at the border as crosses.
                       By default the first variant against each other one (see --pair).
+  report.html         the run's summary and setting, these pictures inline, links to its files
 In file names every character of a variant name other than a letter, digit, '.', '-' or '_'
 becomes '_': manhattan/step2/prune gives scatter-manhattan_step2_prune-vs-....svg.
 \"Solved\" is a job that found a checked solution (status solved or suboptimal). A plot that
@@ -271,7 +274,8 @@ Reports go to OUT/NAME/: runs.csv (one row per job, appended as jobs finish), it
 nodes_generated, nodes_expanded), summary.csv and summary.md (one row per variant),
 manifest.json (versions, machine, command, dataset SHA-256, whether the run is complete and how
 many jobs are missing); then, unless --no-plots, the plots of `idabench plot` (cactus.svg,
-cactus-nodes.svg, iterations.svg, scatter-*.svg), whose failure only warns.
+cactus-nodes.svg, iterations.svg, scatter-*.svg), and report.html (the summary, the plots inline,
+the manifest, links to the files; one file, no script or network); their failure only warns.
 Ctrl-C, SIGTERM (what `timeout` and CI send) and SIGHUP stop cleanly: running jobs stop, finished
 rows stay in runs.csv, every report is written and says the run is incomplete; a second signal
 leaves at once. --resume with the same --out and --name (without --name: the newest unfinished
@@ -338,7 +342,8 @@ pub struct RunArgs {
     /// Run only shard K of N: a fixed 1/N share of the jobs (see `merge`).
     #[arg(long, value_name = "K/N", value_parser = crate::shard::parse_spec)]
     pub shard: Option<(u32, u32)>,
-    /// Draw no plots at the end (cactus.svg, iterations.svg, scatter-*.svg beside the reports).
+    /// Draw no plots at the end (cactus.svg, iterations.svg, scatter-*.svg beside the reports;
+    /// report.html is still written).
     #[arg(long)]
     pub no_plots: bool,
 }
@@ -373,7 +378,8 @@ pub struct MergeArgs {
     /// Write the report even when shards are unfinished or absent; it says what is missing.
     #[arg(long)]
     pub allow_missing: bool,
-    /// Draw no plots at the end (cactus.svg, iterations.svg, scatter-*.svg beside the reports).
+    /// Draw no plots at the end (cactus.svg, iterations.svg, scatter-*.svg beside the reports;
+    /// report.html is still written).
     #[arg(long)]
     pub no_plots: bool,
 }

@@ -11,6 +11,7 @@ pub mod domains;
 pub mod error;
 pub mod generate;
 pub mod heuristics;
+pub mod html;
 pub mod iterations;
 pub mod judge;
 pub mod merge;

@@ -8,7 +8,7 @@ use crate::error::{Done, Error};
 use crate::iterations::{self, Found, Span, Spans};
 use crate::plot;
 use crate::record::{self, Manifest, Record, ShardInfo};
-use crate::report::{self, Rows};
+use crate::report::{self, Rows, VariantSummary};
 use crate::run::{note, verdict};
 use crate::search::Step;
 use crate::shard::{self, PlannedJob, Shard};
@@ -139,9 +139,12 @@ pub fn merge(args: &MergeArgs, stdout: &mut dyn Write) -> Result<Done, Error> {
     let manifest = merged_manifest(&parts, &missing, rows.missing());
     write_missing(&out, &parts, &missing)?;
     report::write_reports(&out, &rows, spans.as_mut(), &manifest, &summaries)?;
-    if !args.no_plots {
-        draw_plots(&out, &parts, &rows, spans.as_ref(), &names);
-    }
+    let end = Ending {
+        manifest: &manifest,
+        summaries: &summaries,
+        plots: !args.no_plots,
+    };
+    draw_plots(&out, &parts, &rows, spans.as_ref(), &end);
     let text = format!(
         "{}\nreports: {}\n",
         report::summary_md(&summaries, &manifest),
@@ -161,9 +164,16 @@ pub fn merge(args: &MergeArgs, stdout: &mut dyn Write) -> Result<Done, Error> {
     Ok(verdict(&rows))
 }
 
-/// The plots of the merged report (see `plot::after_run`), the iterations read from the merged
-/// iterations.csv where `spans` (written) says they lie.
-fn draw_plots(out: &Path, parts: &[Part], rows: &Rows, spans: Option<&Spans>, names: &[String]) {
+/// What the merged report's report.html shows besides the rows.
+struct Ending<'a> {
+    manifest: &'a Manifest,
+    summaries: &'a [VariantSummary],
+    plots: bool,
+}
+
+/// The plots of the merged report and its report.html (see `plot::after_run`), the iterations
+/// read from the merged iterations.csv where `spans` (written) says they lie.
+fn draw_plots(out: &Path, parts: &[Part], rows: &Rows, spans: Option<&Spans>, end: &Ending) {
     let mut planned: Vec<Option<&PlannedJob>> = vec![None; parts[0].shard.all_jobs];
     for j in parts.iter().flat_map(|p| &p.planned) {
         planned[j.job] = Some(j);
@@ -184,7 +194,15 @@ fn draw_plots(out: &Path, parts: &[Part], rows: &Rows, spans: Option<&Spans>, na
             Some((i, job))
         })
         .unzip();
-    plot::after_run(out, &finished, names, &mut |chosen| {
+    let run_end = plot::RunEnd {
+        dir: out,
+        jobs: &finished,
+        variants: &end.manifest.variants,
+        manifest: end.manifest,
+        summaries: end.summaries,
+        plots: end.plots,
+    };
+    plot::after_run(&run_end, &mut |chosen| {
         let spans = spans.ok_or("the shards have no iterations.csv")?;
         let wanted: Vec<Span> = chosen.iter().map(|&k| spans.jobs[index[k]]).collect();
         iterations::read_spans(&spans.sources, &wanted)

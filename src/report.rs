@@ -9,7 +9,7 @@ use crate::iterations::{self, Spans};
 use crate::record::{on_off, Manifest, Record, Status};
 use crate::solve::Spec;
 use hdrhistogram::Histogram;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -194,7 +194,7 @@ pub const RUNS_HEADER: [&str; 22] = [
 ];
 
 /// One variant's figures: a row of summary.csv.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct VariantSummary {
     pub variant: String,
     pub heuristic: String,
@@ -371,6 +371,21 @@ fn summarize_one(
     }
 }
 
+/// Reads summary.csv back; an error names the file and line.
+pub fn read_summary(path: &Path) -> Result<Vec<VariantSummary>, String> {
+    let bytes = crate::record::read_bounded(path)?;
+    let mut reader = csv::Reader::from_reader(bytes.as_slice());
+    reader
+        .deserialize()
+        .map(|row| {
+            row.map_err(|e: csv::Error| {
+                let line = e.position().map_or(0, csv::Position::line);
+                format!("{}:{line}: {e}", path.display())
+            })
+        })
+        .collect()
+}
+
 pub fn summary_csv(rows: &[VariantSummary]) -> Result<Vec<u8>, String> {
     let mut w = csv::Writer::from_writer(Vec::new());
     for r in rows {
@@ -468,7 +483,7 @@ pub fn summary_md(rows: &[VariantSummary], manifest: &Manifest) -> String {
 }
 
 /// Seconds to three significant digits, so that microsecond jobs do not all read 0.0000.
-fn seconds(v: Option<f64>) -> String {
+pub fn seconds(v: Option<f64>) -> String {
     match v {
         None => "-".into(),
         Some(v) if v >= 100.0 => format!("{v:.0}"),
@@ -480,7 +495,8 @@ fn seconds(v: Option<f64>) -> String {
     }
 }
 
-fn fmt(v: Option<f64>, decimals: usize) -> String {
+/// `v` with `decimals` decimals, or `-`.
+pub fn fmt(v: Option<f64>, decimals: usize) -> String {
     v.map_or_else(|| "-".into(), |v| format!("{v:.decimals$}"))
 }
 

@@ -661,9 +661,7 @@ fn finish(
     manifest.complete = Some(missing == 0);
     manifest.jobs_missing = Some(missing);
     report::write_reports(dir, rows, Some(spans), &manifest, summaries)?;
-    if !args.no_plots {
-        draw_plots(dir, jobs, rows, spans, &manifest.variants);
-    }
+    draw_plots(dir, jobs, rows, spans, &manifest, summaries, !args.no_plots);
     let text = format!(
         "{}\nreports: {}\n",
         report::summary_md(summaries, &manifest),
@@ -686,9 +684,17 @@ fn finish(
     Ok(verdict(rows))
 }
 
-/// The plots of the run's finished jobs (see `plot::after_run`), their iterations read from
-/// where `spans` says they lie.
-fn draw_plots(dir: &Path, jobs: &[Job<'_>], rows: &Rows, spans: &Spans, variants: &[String]) {
+/// The plots of the run's finished jobs and its report.html (see `plot::after_run`), their
+/// iterations read from where `spans` says they lie.
+fn draw_plots(
+    dir: &Path,
+    jobs: &[Job<'_>],
+    rows: &Rows,
+    spans: &Spans,
+    manifest: &Manifest,
+    summaries: &[VariantSummary],
+    plots: bool,
+) {
     let (index, finished): (Vec<usize>, Vec<plot::Job>) = rows
         .tallies()
         .map(|(i, t)| {
@@ -704,7 +710,15 @@ fn draw_plots(dir: &Path, jobs: &[Job<'_>], rows: &Rows, spans: &Spans, variants
             (i, job)
         })
         .unzip();
-    plot::after_run(dir, &finished, variants, &mut |chosen| {
+    let end = plot::RunEnd {
+        dir,
+        jobs: &finished,
+        variants: &manifest.variants,
+        manifest,
+        summaries,
+        plots,
+    };
+    plot::after_run(&end, &mut |chosen| {
         let wanted: Vec<Span> = chosen.iter().map(|&k| spans.jobs[index[k]]).collect();
         iterations::read_spans(&spans.sources, &wanted)
     });

@@ -350,7 +350,8 @@ fn plots_of_a_run_cover_its_data() {
         .lines()
         .map(str::to_owned)
         .collect();
-    assert_eq!(written.len(), 3 + 3, "{written:?}");
+    // The 3 plots of every run, 3 scatter plots, report.html.
+    assert_eq!(written.len(), 3 + 3 + 1, "{written:?}");
     check_cactus(&read_svg(&dir.join("cactus.svg")), &records, cpu, "s");
     check_iterations(&read_svg(&dir.join("iterations.svg")), &dir, &records);
     check_cactus(
@@ -407,12 +408,13 @@ fn pair_and_out_choose_the_scatter_and_the_directory() {
             "cactus-nodes.svg",
             "cactus.svg",
             "iterations.svg",
+            "report.html",
             "scatter-misplaced_stepnext_prune-vs-linear-conflict_stepnext_prune.svg"
         ]
     );
     assert!(!dir.join("cactus.svg").exists());
     check_scatter(
-        &read_svg(&out.join(&files[3])),
+        &read_svg(&out.join(&files[4])),
         &records(&dir),
         "misplaced/stepnext/prune",
         "linear-conflict/stepnext/prune",
@@ -529,10 +531,14 @@ fn a_run_that_solved_nothing_says_why_there_is_no_plot() {
     assert!(records(&dir).iter().all(|r| !r.status.has_solution()));
     let o = plot(&[dir.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(0));
-    // Only the iterations plot: each job searched its first iteration.
+    // Only the iterations plot (each job searched its first iteration), and report.html.
     assert_eq!(
         String::from_utf8(o.stdout).unwrap(),
-        format!("{}\n", dir.join("iterations.svg").display())
+        format!(
+            "{}\n{}\n",
+            dir.join("iterations.svg").display(),
+            dir.join("report.html").display()
+        )
     );
     check_iterations(&read_svg(&dir.join("iterations.svg")), &dir, &records(&dir));
     let stderr = String::from_utf8(o.stderr).unwrap();

@@ -15,7 +15,7 @@ impl Comparison {
     }
 
     /// Pass or fail and why, then the overall figures.
-    fn headline(&self) -> (String, String) {
+    pub fn headline(&self) -> (String, String) {
         let o = &self.overall;
         let regressed = self.regressed_variants();
         let mut status = match self.done() {
@@ -45,7 +45,7 @@ impl Comparison {
     }
 
     /// What the time figures are, and how many jobs gave none.
-    fn time_note(&self) -> String {
+    pub fn time_note(&self) -> String {
         let mut note =
             "Time is CPU time, current / baseline: per variant, the geometric mean over \
                         its jobs and a 95% bootstrap interval over them; overall, the geometric \
@@ -73,6 +73,13 @@ impl Comparison {
 
     fn summaries(&self) -> impl Iterator<Item = &VariantComparison> {
         self.variants.iter().chain(std::iter::once(&self.overall))
+    }
+
+    /// The per-variant table, its header and a row per variant then `overall`, as the text
+    /// report shows it.
+    pub fn table(&self) -> ([&'static str; 9], Vec<Vec<String>>) {
+        let rows = self.summaries().map(|s| summary_cells(s, |v| v.to_owned()));
+        (TABLE_HEADER, rows.collect())
     }
 
     pub fn render(&self, format: RenderFormat) -> String {

@@ -14,10 +14,13 @@ mod scatter;
 mod style;
 
 use crate::atomic::{self, Failure};
-use crate::compare::{self, SavedRun};
+use crate::compare::{self, Compared, SavedRun};
 use crate::error::{Done, Error};
+use crate::html;
 use crate::iterations::Row;
+use crate::record::Manifest;
 use crate::record::Status;
+use crate::report::{self, VariantSummary};
 use cactus::{cactus, Measure};
 use scatter::scatter;
 use std::collections::HashSet;
@@ -115,61 +118,131 @@ pub fn plot(report: &Path, opts: &PlotOptions, out: &mut dyn Write) -> Result<Do
     for note in &pictures.notes {
         eprintln!("note: {note}");
     }
+    let mut written = Vec::new();
     for (name, svg) in &pictures.drawn {
         let path = dir.join(name);
         write_file(&path, svg.as_bytes())?;
+        written.push(path);
+    }
+    let summaries = report::read_summary(&report_dir.join("summary.csv"));
+    let page = html::RunReport {
+        name: run_name(&report_dir),
+        manifest: run.manifest.as_ref(),
+        summaries: summaries.as_deref().map_err(Clone::clone),
+        pictures: &pictures,
+        files: html::report_files(&report_dir, &dir, &html::RUN_FILES),
+    };
+    let path = dir.join(html::FILE);
+    write_file(&path, html::run_page(&page).as_bytes())?;
+    written.push(path);
+    for path in written {
         writeln!(out, "{}", path.display()).map_err(|e| Error::io("stdout", e))?;
     }
     out.flush().map_err(|e| Error::io("stdout", e))?;
     Ok(Done::Ok)
 }
 
-/// Draws a run's pictures into its report directory `dir`, at the end of `run` and `merge`,
-/// after the reports are written; `variants` in the run's order. Nothing here may cost the run
-/// its reports or its exit code: a picture that cannot be drawn is left out, and a file that
-/// cannot be written, or a panic while drawing, is a warning on stderr.
-pub fn after_run(dir: &Path, jobs: &[Job], variants: &[String], rows: &mut IterationRows) {
-    let with_jobs: HashSet<&str> = jobs.iter().map(|j| j.variant).collect();
-    let variants = present(variants.iter(), |v| with_jobs.contains(v));
-    let pairs = first_against_others(&variants);
-    let drawn = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        pictures(jobs, &variants, &pairs, rows)
-    }));
-    let Ok(pictures) = drawn else {
-        crate::run::note(format_args!(
-            "warning: the plots were not drawn (see the panic above); the reports are whole"
-        ));
-        return;
+/// A run's name: its report directory's.
+fn run_name(dir: &Path) -> String {
+    let dir = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
+    dir.file_name().map_or_else(
+        || dir.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    )
+}
+
+/// What a run's report.html is made of, at the end of `run` and `merge`.
+pub struct RunEnd<'a> {
+    /// The report directory.
+    pub dir: &'a Path,
+    pub jobs: &'a [Job<'a>],
+    /// The run's variants, in its order.
+    pub variants: &'a [String],
+    pub manifest: &'a Manifest,
+    pub summaries: &'a [VariantSummary],
+    /// Whether to draw the plots (not with `--no-plots`).
+    pub plots: bool,
+}
+
+/// Draws a run's plots into its report directory and writes its report.html there, at the end
+/// of `run` and `merge`, after the other reports. Nothing here may cost the run its reports or
+/// its exit code: a picture that cannot be drawn is left out (report.html says why), and a file
+/// that cannot be written, or a panic while drawing, is a warning on stderr.
+pub fn after_run(end: &RunEnd, rows: &mut IterationRows) {
+    let pictures = if end.plots {
+        let with_jobs: HashSet<&str> = end.jobs.iter().map(|j| j.variant).collect();
+        let variants = present(end.variants.iter(), |v| with_jobs.contains(v));
+        let pairs = first_against_others(&variants);
+        let drawn = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            pictures(end.jobs, &variants, &pairs, rows)
+        }));
+        drawn.unwrap_or_else(|_| Pictures {
+            drawn: Vec::new(),
+            notes: vec![
+                "the plots were not drawn: drawing them failed (see the panic on stderr)".into(),
+            ],
+        })
+    } else {
+        Pictures {
+            drawn: Vec::new(),
+            notes: vec!["no plots: the run was given --no-plots".into()],
+        }
     };
     for (name, svg) in &pictures.drawn {
-        if let Err(e) = write_file(&dir.join(name), svg.as_bytes()) {
+        if let Err(e) = write_file(&end.dir.join(name), svg.as_bytes()) {
             crate::run::note(format_args!("warning: {e}; the reports are whole"));
         }
     }
+    let page = html::RunReport {
+        name: run_name(end.dir),
+        manifest: Some(end.manifest),
+        summaries: Ok(end.summaries),
+        pictures: &pictures,
+        files: html::report_files(end.dir, end.dir, &html::RUN_FILES),
+    };
+    if let Err(e) = write_file(&end.dir.join(html::FILE), html::run_page(&page).as_bytes()) {
+        crate::run::note(format_args!("warning: {e}; the reports are whole"));
+    }
 }
 
-/// Writes the pictures of a comparison into `dir` (created if missing), for `compare --out`:
-/// as at the end of a run, a failure is a warning on stderr and changes no verdict or exit code.
-pub fn after_compare(dir: &Path, compared: &crate::compare::Compared) {
+/// Writes the pictures of a comparison (unless not `plots`) and its report.html into `dir`
+/// (created if missing), for `compare --out`: as at the end of a run, a failure is a warning on
+/// stderr and changes no verdict or exit code.
+pub fn after_compare(dir: &Path, compared: &Compared, plots: bool) {
     if let Err(e) = std::fs::create_dir_all(dir) {
         crate::run::note(format_args!(
-            "warning: {}: {e}: the comparison's pictures are not written",
+            "warning: {}: {e}: the comparison's pictures and report.html are not written",
             dir.display()
         ));
         return;
     }
-    let drawn = std::panic::catch_unwind(|| comparison::pictures(compared));
-    let Ok(pictures) = drawn else {
-        crate::run::note(format_args!(
-            "warning: the comparison's pictures were not drawn (see the panic above)"
-        ));
-        return;
+    let pictures = if plots {
+        let drawn = std::panic::catch_unwind(|| comparison::pictures(compared));
+        drawn.unwrap_or_else(|_| Pictures {
+            drawn: Vec::new(),
+            notes: vec![
+                "the pictures were not drawn: drawing them failed (see the panic on stderr)".into(),
+            ],
+        })
+    } else {
+        Pictures {
+            drawn: Vec::new(),
+            notes: vec!["no pictures: compare was given --no-plots".into()],
+        }
     };
     for note in &pictures.notes {
         crate::run::note(format_args!("note: {note}"));
     }
-    for (name, svg) in &pictures.drawn {
-        if let Err(e) = write_file(&dir.join(name), svg.as_bytes()) {
+    let pages = pictures
+        .drawn
+        .iter()
+        .map(|(name, svg)| (name.as_str(), svg.as_bytes().to_vec()))
+        .chain([(
+            html::FILE,
+            html::compare_page(compared, &pictures).into_bytes(),
+        )]);
+    for (name, bytes) in pages {
+        if let Err(e) = write_file(&dir.join(name), &bytes) {
             crate::run::note(format_args!("warning: {e}"));
         }
     }
