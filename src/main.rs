@@ -35,6 +35,12 @@ fn main() -> ExitCode {
             libc::signal(libc::SIGPIPE, libc::SIG_DFL);
         }
     }
+    // Read once, before any search starts; a bad value is a usage error like a bad flag.
+    #[cfg(feature = "inject-slowdown")]
+    if let Err(e) = idabench::search::slowdown::init_from_env() {
+        let _ = writeln!(std::io::stderr(), "Error: {e}");
+        return ExitCode::from(error::EXIT_INPUT);
+    }
     let result = app::run(cli);
     if let Err(e) = &result {
         // Nowhere else to tell: a full or closed stderr leaves only the exit code.
