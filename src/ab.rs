@@ -1,11 +1,11 @@
 //! `idabench ab`: two builds run on the same jobs, paired and interleaved in time, then judged
 //! as `compare` judges two runs (`compare::paired`), and the report folder of it.
 //!
-//! Each build answers through long-lived worker processes (`worker`), so a job costs a line on a
-//! pipe rather than a process start. The schedule: in each round, every job is run by one build
-//! and then at once by the other, the build that goes first alternating from job to job and, for
-//! one job, from round to round; `--jobs` lanes do this side by side, each with its own two
-//! workers. A baseline built before the worker mode is run, with the current build, as
+//! Each build answers through worker processes (`worker`) that live for a round, so a job costs a
+//! line on a pipe rather than a process start. The schedule: in each round, every job is run by
+//! one build and then at once by the other, the build that goes first alternating from job to
+//! job and, for one job, from round to round; `--jobs` lanes do this side by side, each with its
+//! own two workers, started afresh for each round. A baseline built before the worker mode is run, with the current build, as
 //! alternating `idabench run` invocations over small groups of instances instead.
 
 use crate::batch::Job;
@@ -622,8 +622,6 @@ fn by_workers(
         ]);
     }
     lanes.insert(0, [base, cur]);
-    // The first jobs of a process pay for its page faults and tables: each worker solves one
-    // short job of each variant before anything is measured.
     let warm_up = warm_up_jobs(jobs);
     let total = rounds * jobs.len();
     let next = AtomicUsize::new(0);
@@ -632,33 +630,51 @@ fn by_workers(
     std::thread::scope(|scope| {
         for mut lane in lanes {
             let (tx, next, failed, warm_up) = (tx.clone(), &next, &failed, &warm_up);
+            let words = &words;
             scope.spawn(move || {
-                for w in &mut lane {
-                    for &j in warm_up {
-                        if let Err(e) = w.solve(&jobs[j]) {
-                            failed.store(true, Ordering::Relaxed);
-                            let _ = tx.send(Err(e));
-                            return;
-                        }
-                    }
-                }
+                let fail = |e: Error| {
+                    failed.store(true, Ordering::Relaxed);
+                    let _ = tx.send(Err(e));
+                };
+                let mut lane_round = None;
                 loop {
                     let k = next.fetch_add(1, Ordering::Relaxed);
                     if k >= total || failed.load(Ordering::Relaxed) {
                         return;
                     }
                     let (round, job) = (k / jobs.len(), k % jobs.len());
+                    if lane_round != Some(round) {
+                        // Fresh workers each round: how fast a process happens to be (where its
+                        // code, stack and heap land) then varies from round to round, where the
+                        // bootstrap over rounds sees it, instead of favouring one build for the
+                        // whole comparison.
+                        if lane_round.is_some() {
+                            match (
+                                lane[0].another(datasets, words),
+                                lane[1].another(datasets, words),
+                            ) {
+                                (Ok(a), Ok(b)) => lane = [a, b],
+                                (Err(e), _) | (_, Err(e)) => return fail(e),
+                            }
+                        }
+                        // The first jobs of a process pay for its page faults and tables: each
+                        // worker solves one short job of each variant before it is measured.
+                        for w in &mut lane {
+                            for &j in warm_up {
+                                if let Err(e) = w.solve(&jobs[j]) {
+                                    return fail(e);
+                                }
+                            }
+                        }
+                        lane_round = Some(round);
+                    }
                     let first = baseline_first(round, job);
                     let order = if first { [0, 1] } else { [1, 0] };
                     let mut records: [Option<Record>; 2] = [None, None];
                     for side in order {
                         match lane[side].solve(&jobs[job]) {
                             Ok(r) => records[side] = Some(r),
-                            Err(e) => {
-                                failed.store(true, Ordering::Relaxed);
-                                let _ = tx.send(Err(e));
-                                return;
-                            }
+                            Err(e) => return fail(e),
                         }
                     }
                     let [Some(baseline), Some(current)] = records else {

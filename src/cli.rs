@@ -137,6 +137,9 @@ compared as ratios current/baseline, only for jobs with at least 1 ms in both ru
 over its jobs, overall over instances (each instance's geometric mean across variants). Their
 geometric mean and a bootstrap 95% interval give a verdict: improved, unchanged, regressed (the
 whole interval above the threshold) or inconclusive (the interval straddles it).
+The two runs are unpaired: a drift of the machine's speed between them moves every job alike and
+is not in the interval (the verdict line says so). To judge a build's speed, `idabench ab` runs
+both builds paired and interleaved in time.
 
 Exit codes: 0 nothing wrong; 2 usage or input error (missing files, unreadable CSV, different
 datasets); 3 time regression (the overall verdict is regressed; per-variant verdicts are reported,
@@ -210,10 +213,10 @@ pub struct CompareArgs {
 const AB_HELP: &str = "\
 Both builds run every job (instance x variant) of the datasets, in --rounds rounds. Each job is
 run by one build and at once by the other (A then B for a job, B then A for the next, and each
-job's order alternates from round to round), by a long-lived worker process per build (a hidden
-`idabench worker` mode), one job at a time per lane (--jobs lanes, each with its own two
-workers). A drift of the machine's speed then hits both measurements of a pair alike and
-cancels in their ratio.
+job's order alternates from round to round), by worker processes (a hidden `idabench worker`
+mode) that each solve a whole round's jobs, one at a time per lane (--jobs lanes, each with its
+own two workers, fresh for each round). A drift of the machine's speed then hits both
+measurements of a pair alike and cancels in their ratio.
 
 Verdicts, exit codes and formats are compare's: status, length and node counts must be equal in
 every round (exit 4); CPU time ratios current/baseline of every pair timed (at least 1 ms in
