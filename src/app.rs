@@ -32,6 +32,12 @@ pub fn run(cli: Cli) -> Result<Done, Error> {
         Command::Run(args) => run::run_batch(&args, &mut std::io::stdout()),
         Command::Solve(args) => solve_one(args),
         Command::Compare(args) => compare_runs(args),
+        Command::Ab(args) => crate::ab::ab(&args, &mut std::io::stdout()),
+        Command::Worker(args) => crate::worker::serve(
+            &args,
+            std::io::stdin().lock(),
+            &mut std::io::stdout().lock(),
+        ),
         Command::Plot(args) => plot_run(args),
         Command::Generate(args) => generate_dataset(args),
         Command::Merge(args) => merge::merge(&args, &mut std::io::stdout()),

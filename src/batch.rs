@@ -299,6 +299,15 @@ impl Shared {
     }
 }
 
+/// Solves one job on the calling thread alone, its iterations never split: what `worker` times,
+/// one job at a time. `None` when it was cancelled.
+pub fn solve_job<'a>(job: &Job<'a>, limits: Limits<'_>) -> Option<JobRecord<'a>> {
+    guarded(job, || {
+        solve::solve(&job.instance.puzzle, &job.spec, limits)
+    })
+    .map(|f| f.record)
+}
+
 /// Solves one puzzle on `threads` threads of its own: `split` cuts its large iterations for them.
 pub fn solve_alone(
     puzzle: &Puzzle,

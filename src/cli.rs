@@ -36,6 +36,12 @@ pub enum Command {
     /// Compare two runs job by job: exact results, and CPU time with a confidence interval.
     #[command(after_help = COMPARE_HELP)]
     Compare(CompareArgs),
+    /// Run every job with two builds, paired and interleaved in time, and compare them.
+    #[command(after_help = AB_HELP)]
+    Ab(AbArgs),
+    /// Solve jobs named on stdin, one runs.csv row each on stdout: `ab`'s worker process.
+    #[command(hide = true)]
+    Worker(WorkerArgs),
     /// Draw SVG plots of a run's report: cactus plots, nodes per iteration and scatter plots.
     #[command(after_help = PLOT_HELP)]
     Plot(PlotArgs),
@@ -131,6 +137,9 @@ compared as ratios current/baseline, only for jobs with at least 1 ms in both ru
 over its jobs, overall over instances (each instance's geometric mean across variants). Their
 geometric mean and a bootstrap 95% interval give a verdict: improved, unchanged, regressed (the
 whole interval above the threshold) or inconclusive (the interval straddles it).
+The two runs are unpaired: a drift of the machine's speed between them moves every job alike and
+is not in the interval (the verdict line says so). To judge a build's speed, `idabench ab` runs
+both builds paired and interleaved in time.
 
 Exit codes: 0 nothing wrong; 2 usage or input error (missing files, unreadable CSV, different
 datasets); 3 time regression (the overall verdict is regressed; per-variant verdicts are reported,
@@ -215,6 +224,78 @@ pub struct CompareArgs {
     pub no_plots: bool,
 }
 
+const AB_HELP: &str = "\
+Both builds run every job (instance x variant) of the datasets, in --rounds rounds. Each job is
+run by one build and at once by the other (A then B for a job, B then A for the next, and each
+job's order alternates from round to round), by worker processes (a hidden `idabench worker`
+mode) that each solve a whole round's jobs, one at a time per lane (--jobs lanes, each with its
+own two workers, fresh for each round). A drift of the machine's speed then hits both
+measurements of a pair alike and cancels in their ratio.
+
+Verdicts, exit codes and formats are compare's: status, length and node counts must be equal in
+every round (exit 4); CPU time ratios current/baseline of every pair timed (at least 1 ms in
+both), their geometric mean and a 95% bootstrap interval that resamples rounds and jobs
+(crossed) give improved, unchanged, regressed (exit 3: the whole interval above --threshold) or
+inconclusive. A baseline built before the worker mode existed is run with the current build in
+alternating `idabench run` invocations over groups of instances instead (ab says so).
+
+The report goes to OUT/NAME/ (default reports/ab-<UTC timestamp>): runs-baseline.csv and
+runs-current.csv (runs.csv's columns after a `round` column), pairs.csv (round, order, dataset,
+instance, variant, first, baseline_cpu_s, current_cpu_s, ratio), comparison.md and manifest.json
+(both builds: path, version, commit, build profile, how they were run).
+
+Exit codes: 0 nothing wrong; 1 runtime error (a worker that died); 2 usage or input error (a
+missing binary, one that is not idabench, a worker protocol this build does not speak, bad
+datasets); 3 time regression; 4 changed results unless --allow-node-changes.
+
+Example:
+  idabench ab --baseline ../base/target/release/idabench datasets/korf13.csv \\
+      --heuristic manhattan,linear-conflict --rounds 20 --threshold 1.05 --format markdown";
+
+#[derive(Args, Debug)]
+pub struct AbArgs {
+    /// The baseline build: an idabench binary.
+    #[arg(long, value_name = "BIN")]
+    pub baseline: PathBuf,
+    /// The build to judge (default: this binary).
+    #[arg(long, value_name = "BIN")]
+    pub current: Option<PathBuf>,
+    #[command(flatten)]
+    pub plan: PlanArgs,
+    /// How many times every job is run by each build.
+    #[arg(long, value_name = "N", default_value_t = 10,
+        value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub rounds: u32,
+    /// A time ratio beyond this (or below its inverse) counts as a change.
+    #[arg(long, default_value_t = 1.05, value_name = "RATIO")]
+    pub threshold: f64,
+    /// Lanes: pairs measured at once, each lane with its own two workers.
+    #[arg(long, value_name = "N", default_value_t = 1,
+        value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub jobs: u16,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = CompareFormat::Text)]
+    pub format: CompareFormat,
+    /// Report changed results without failing on them.
+    #[arg(long)]
+    pub allow_node_changes: bool,
+    /// Directory that holds reports.
+    #[arg(long, value_name = "DIR", default_value = "reports")]
+    pub out: PathBuf,
+    /// This comparison's name: its report goes to OUT/NAME (default: ab-<UTC timestamp>).
+    #[arg(long)]
+    pub name: Option<String>,
+    /// No progress output.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct WorkerArgs {
+    #[command(flatten)]
+    pub plan: PlanArgs,
+}
+
 #[derive(Args, Debug)]
 pub struct PlotArgs {
     /// The run: a report directory or its runs.csv.
@@ -296,8 +377,10 @@ with --resume).
 Example:
   idabench run datasets/smoke.csv --heuristic manhattan,linear-conflict --step 2,next --name smoke";
 
+/// What a run's jobs are: the datasets, the variants and the per-job limits. `run`, `ab` and
+/// `worker` plan the same jobs from them.
 #[derive(Args, Debug)]
-pub struct RunArgs {
+pub struct PlanArgs {
     /// Dataset CSV files (columns id, domain, size, start, goal, optimal).
     #[arg(required = true, value_name = "DATASET")]
     pub datasets: Vec<PathBuf>,
@@ -317,13 +400,19 @@ pub struct RunArgs {
     /// Reverse-move pruning, comma separated: on, off.
     #[arg(long, value_enum, value_delimiter = ',', default_value = "on")]
     pub reverse_pruning: Vec<OnOff>,
-    /// Worker threads (default: the number of cores).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
-    pub jobs: Option<u16>,
     #[command(flatten)]
     pub limits: LimitArgs,
     #[command(flatten)]
     pub tables: TableArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct RunArgs {
+    #[command(flatten)]
+    pub plan: PlanArgs,
+    /// Worker threads (default: the number of cores).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub jobs: Option<u16>,
     #[command(flatten)]
     pub split: SplitArgs,
     /// Directory that holds run reports.

@@ -1,5 +1,6 @@
 //! idabench: a parallel batch benchmarking harness for IDA* on permutation puzzles.
 
+pub mod ab;
 pub mod app;
 pub mod atomic;
 pub mod batch;
@@ -26,3 +27,4 @@ pub mod shard;
 pub mod slurm;
 pub mod solve;
 pub mod text;
+pub mod worker;

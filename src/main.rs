@@ -29,11 +29,18 @@ fn main() -> ExitCode {
     // Like other Unix tools, the commands that print their result end quietly when its reader
     // goes away (`| head`). A run keeps SIGPIPE ignored: a closed stderr must not end it between
     // its last job and its reports, and a closed stdout is an error it reports after writing them.
-    if !matches!(cli.command, Command::Run(_)) {
+    // So does `ab`, which writes to its workers' pipes: a worker that died is an error to report.
+    if !matches!(cli.command, Command::Run(_) | Command::Ab(_)) {
         // SAFETY: restoring the default action of SIGPIPE before any thread starts.
         unsafe {
             libc::signal(libc::SIGPIPE, libc::SIG_DFL);
         }
+    }
+    // Read once, before any search starts; a bad value is a usage error like a bad flag.
+    #[cfg(feature = "inject-slowdown")]
+    if let Err(e) = idabench::search::slowdown::init_from_env() {
+        let _ = writeln!(std::io::stderr(), "Error: {e}");
+        return ExitCode::from(error::EXIT_INPUT);
     }
     let result = app::run(cli);
     if let Err(e) = &result {

@@ -3,7 +3,7 @@
 //! streamed to runs.csv, then write the reports and say how the run went.
 
 use crate::batch::{self, BatchOptions, Job};
-use crate::cli::{OnOff, RunArgs};
+use crate::cli::{OnOff, PlanArgs, RunArgs};
 use crate::clock;
 use crate::dataset::{self, Dataset};
 use crate::domains::{DomainKind, HeuristicKind};
@@ -29,10 +29,10 @@ pub fn run_batch(args: &RunArgs, stdout: &mut dyn Write) -> Result<Done, Error> 
     // First, so that a signal at any later point stops the run cleanly rather than killing it.
     install_signal_handler();
     let start_time = clock::rfc3339_now();
-    let (datasets, infos) = read_datasets(&args.datasets)?;
-    let specs = variants(args, &datasets);
+    let (datasets, infos) = read_datasets(&args.plan.datasets)?;
+    let specs = variants(&args.plan, &datasets);
     let names: Vec<String> = specs.iter().map(Spec::name).collect();
-    let plan = plan_jobs(args, &datasets, &specs, &names)?;
+    let plan = plan_jobs(&args.plan, &datasets, &specs, &names, args.quiet)?;
     let (Plan { jobs, places }, shard) = match args.shard {
         Some((index, count)) => {
             let (plan, share) = take_shard(plan, index, count);
@@ -44,7 +44,7 @@ pub fn run_batch(args: &RunArgs, stdout: &mut dyn Write) -> Result<Done, Error> 
     // behind; a table built here is kept in the cache either way.
     let tables = pdb::prepare(
         jobs.iter().map(|j| (&j.instance.puzzle, j.spec.heuristic)),
-        &args.tables,
+        &args.plan.tables,
         args.quiet,
     )?;
     let run_dir = RunDir::claim(args)?;
@@ -69,7 +69,7 @@ pub fn run_batch(args: &RunArgs, stdout: &mut dyn Write) -> Result<Done, Error> 
         &mut spans,
     )?;
     let finished = rows.tallies().map(|(i, t)| (places[i].0, places[i].1, t));
-    let summaries = report::summarize(finished, &specs, &names, args.limits.time_limit);
+    let summaries = report::summarize(finished, &specs, &names, args.plan.limits.time_limit);
     let reports = Reports {
         rows: &rows,
         spans: &mut spans,
@@ -105,7 +105,7 @@ pub(crate) fn note(text: std::fmt::Arguments<'_>) {
 }
 
 /// Reads and checks every dataset, with what the manifest records of each.
-fn read_datasets(paths: &[PathBuf]) -> Result<(Vec<Dataset>, Vec<DatasetInfo>), Error> {
+pub(crate) fn read_datasets(paths: &[PathBuf]) -> Result<(Vec<Dataset>, Vec<DatasetInfo>), Error> {
     let mut datasets: Vec<Dataset> = Vec::new();
     let mut infos = Vec::new();
     for path in paths {
@@ -132,7 +132,7 @@ fn read_datasets(paths: &[PathBuf]) -> Result<(Vec<Dataset>, Vec<DatasetInfo>), 
 
 /// Every combination of the requested heuristics (default: the default of each domain in the
 /// datasets), steps and pruning settings, in that nesting.
-fn variants(args: &RunArgs, datasets: &[Dataset]) -> Vec<Spec> {
+pub(crate) fn variants(args: &PlanArgs, datasets: &[Dataset]) -> Vec<Spec> {
     let mut heuristics = args.heuristic.clone();
     if heuristics.is_empty() {
         for kind in DomainKind::ALL {
@@ -173,20 +173,21 @@ fn runs_under(domain: DomainKind, heuristic: HeuristicKind, requested: bool) -> 
 }
 
 /// The run's jobs.
-struct Plan<'a> {
+pub(crate) struct Plan<'a> {
     /// In their deterministic order: dataset, instance, variant.
-    jobs: Vec<Job<'a>>,
+    pub(crate) jobs: Vec<Job<'a>>,
     /// Of each job, the place of its instance among all the datasets' and of its variant among
     /// the run's: what the summaries group by.
-    places: Vec<(usize, usize)>,
+    pub(crate) places: Vec<(usize, usize)>,
 }
 
 /// The run's jobs; `names[k]` is `specs[k].name()`.
-fn plan_jobs<'a>(
-    args: &RunArgs,
+pub(crate) fn plan_jobs<'a>(
+    args: &PlanArgs,
     datasets: &'a [Dataset],
     specs: &[Spec],
     names: &'a [String],
+    quiet: bool,
 ) -> Result<Plan<'a>, Error> {
     let requested = !args.heuristic.is_empty();
     let mut jobs = Vec::new();
@@ -216,7 +217,7 @@ fn plan_jobs<'a>(
             "no job to run: no requested heuristic applies to the datasets' domains",
         ));
     }
-    if skipped > 0 && !args.quiet && requested {
+    if skipped > 0 && !quiet && requested {
         note(format_args!("note: {skipped} instance x variant pair(s) skipped: the heuristic does not apply to the instance's domain"));
     }
     Ok(Plan { jobs, places })
@@ -402,8 +403,8 @@ fn new_manifest(
             .collect(),
         datasets,
         variants: names.to_vec(),
-        max_nodes: args.limits.max_nodes,
-        time_limit_s: args.limits.time_limit,
+        max_nodes: args.plan.limits.max_nodes,
+        time_limit_s: args.plan.limits.time_limit,
         start_time,
         end_time: String::new(),
         complete: Some(false),
@@ -615,8 +616,8 @@ fn run_missing(
         .map_err(|e| Error::io(&iterations_path, e))?;
     let opts = BatchOptions {
         jobs: manifest.jobs,
-        max_nodes: args.limits.max_nodes,
-        time_limit: args.limits.time_limit.map(Duration::from_secs_f64),
+        max_nodes: args.plan.limits.max_nodes,
+        time_limit: args.plan.limits.time_limit.map(Duration::from_secs_f64),
         split: args.split.split.0,
         quiet: args.quiet,
         cancel: &CANCEL,
@@ -756,13 +757,13 @@ fn hex(bytes: &[u8]) -> String {
 
 /// The commit of the source this binary was built from (`-dirty` with uncommitted changes), as
 /// recorded by build.rs; `None` when it was built outside a git checkout.
-fn git_commit() -> Option<String> {
+pub(crate) fn git_commit() -> Option<String> {
     Some(env!("IDABENCH_GIT_COMMIT"))
         .filter(|c| !c.is_empty())
         .map(str::to_string)
 }
 
-fn cpu_model() -> String {
+pub(crate) fn cpu_model() -> String {
     fs::read_to_string("/proc/cpuinfo")
         .ok()
         .and_then(|text| {
@@ -775,7 +776,7 @@ fn cpu_model() -> String {
 }
 
 /// The host name the kernel holds, when it has one.
-fn host_name() -> Option<String> {
+pub(crate) fn host_name() -> Option<String> {
     fs::read_to_string("/proc/sys/kernel/hostname")
         .ok()
         .map(|h| h.trim().to_string())

@@ -175,35 +175,37 @@ esac
 /// --resume, which the script adds. Every flag of `run` is handled here (a test keeps it so).
 fn run_words(run: &RunArgs, jobs: u16) -> Result<Vec<String>, Error> {
     let mut words = Vec::new();
-    for d in &run.datasets {
+    for d in &run.plan.datasets {
         words.push(quote(utf8(d, "a dataset path")?));
     }
     let list = |names: Vec<&str>| names.join(",");
-    if !run.heuristic.is_empty() {
+    if !run.plan.heuristic.is_empty() {
         words.push("--heuristic".into());
         words.push(quote(&list(
-            run.heuristic.iter().map(|h| h.name()).collect(),
+            run.plan.heuristic.iter().map(|h| h.name()).collect(),
         )));
     }
     words.push("--step".into());
-    words.push(quote(&list(run.step.iter().map(|s| s.name()).collect())));
+    words.push(quote(&list(
+        run.plan.step.iter().map(|s| s.name()).collect(),
+    )));
     words.push("--reverse-pruning".into());
     let on_off = |p: &OnOff| match p {
         OnOff::On => "on",
         OnOff::Off => "off",
     };
-    words.push(list(run.reverse_pruning.iter().map(on_off).collect()));
+    words.push(list(run.plan.reverse_pruning.iter().map(on_off).collect()));
     words.push(format!("--jobs {jobs}"));
-    if let Some(n) = run.limits.max_nodes {
+    if let Some(n) = run.plan.limits.max_nodes {
         words.push(format!("--max-nodes {n}"));
     }
-    if let Some(t) = run.limits.time_limit {
+    if let Some(t) = run.plan.limits.time_limit {
         words.push(format!("--time-limit {t}"));
     }
-    if let Some(dir) = &run.tables.dir.pdb_dir {
+    if let Some(dir) = &run.plan.tables.dir.pdb_dir {
         words.push(format!("--pdb-dir {}", quote(utf8(dir, "--pdb-dir")?)));
     }
-    if run.tables.no_build {
+    if run.plan.tables.no_build {
         words.push("--no-build".into());
     }
     words.push(format!("--split {}", run.split.split.name()));

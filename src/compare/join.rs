@@ -3,7 +3,8 @@
 
 use super::stats::{time_stats, TimeStats, Verdict};
 use super::{
-    CompareError, CompareOptions, Comparison, FieldChange, JobKey, SavedRun, VariantComparison,
+    CompareError, CompareOptions, Comparison, FieldChange, JobKey, Pairing, SavedRun,
+    VariantComparison,
 };
 use crate::record::Record;
 use std::collections::{HashMap, HashSet};
@@ -186,6 +187,7 @@ pub fn compare(base: &SavedRun, cur: &SavedRun, opts: &CompareOptions) -> Compar
         missing_in_current,
         missing_in_baseline,
         warnings: manifest_warnings(base, cur),
+        pairing: Pairing::Unpaired,
     }
 }
 
@@ -194,7 +196,7 @@ pub fn timed(time_s: f64, floor: f64) -> bool {
     time_s.is_finite() && time_s > 0.0 && time_s >= floor
 }
 
-fn field_changes(b: &Record, c: &Record) -> Vec<FieldChange> {
+pub(super) fn field_changes(b: &Record, c: &Record) -> Vec<FieldChange> {
     let length = |l: Option<u32>| l.map_or_else(|| "-".to_owned(), |l| l.to_string());
     let fields = [
         ("status", b.status.to_string(), c.status.to_string()),

@@ -19,11 +19,13 @@
 mod fixtures;
 mod join;
 mod load;
+mod paired;
 mod render;
 mod stats;
 
 pub use join::{compare, timed};
 pub use load::load;
+pub use paired::paired;
 pub use stats::{TimeStats, Verdict};
 
 use crate::error::{Done, Error};
@@ -195,7 +197,7 @@ pub struct VariantComparison {
 }
 
 /// A job's identity across runs: `Record::key()`, owned.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct JobKey {
     pub dataset: String,
     pub instance: String,
@@ -241,6 +243,18 @@ pub struct Comparison {
     pub missing_in_baseline: Vec<JobKey>,
     /// Differences between the manifests that make the times less comparable.
     pub warnings: Vec<String>,
+    /// How the times were measured, which decides what their interval covers.
+    pub pairing: Pairing,
+}
+
+/// Whether the two sides' times were taken apart or side by side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pairing {
+    /// Two runs taken at different times (`compare`): a drift of the machine's speed between them
+    /// moves every ratio alike, and no bootstrap over jobs can see it.
+    Unpaired,
+    /// Each job measured by both builds back to back, in `rounds` rounds (`ab`).
+    Paired { rounds: usize },
 }
 
 impl Comparison {

@@ -1,7 +1,7 @@
 //! Writing a comparison out: an aligned text table, Markdown for pull requests, or CSV.
 
 use super::stats::{TimeStats, Verdict};
-use super::{Comparison, JobKey, RenderFormat, VariantComparison};
+use super::{Comparison, JobKey, Pairing, RenderFormat, VariantComparison};
 use crate::error::{Done, EXIT_REGRESSED, EXIT_WRONG};
 
 impl Comparison {
@@ -31,8 +31,13 @@ impl Comparison {
                 regressed.join(", ")
             );
         }
+        // Every verdict line of two runs taken apart says what their interval leaves out.
+        let caveat = match self.pairing {
+            Pairing::Unpaired => " (unpaired runs: a drift of the machine's speed between them is not in the interval)",
+            Pairing::Paired { .. } => "",
+        };
         let details = format!(
-            "overall time {}: {}, threshold {:.2}; {} of {} changed, {} missing in current, {} new",
+            "overall time {}: {}, threshold {:.2}{caveat}; {} of {} changed, {} missing in current, {} new",
             o.time.verdict,
             ratio_and_interval(&o.time),
             self.threshold,
@@ -46,12 +51,26 @@ impl Comparison {
 
     /// What the time figures are, and how many jobs gave none.
     pub fn time_note(&self) -> String {
-        let mut note =
-            "Time is CPU time, current / baseline: per variant, the geometric mean over \
-                        its jobs and a 95% bootstrap interval over them; overall, the geometric \
-                        mean over instances (each instance's geometric mean across variants) and \
-                        a 95% bootstrap interval over instances."
-                .to_owned();
+        let mut note = match self.pairing {
+            Pairing::Unpaired => {
+                "Time is CPU time, current / baseline: per variant, the geometric mean over \
+                 its jobs and a 95% bootstrap interval over them; overall, the geometric mean \
+                 over instances (each instance's geometric mean across variants) and a 95% \
+                 bootstrap interval over instances. The runs are unpaired: a drift of the \
+                 machine's speed between them moves every job alike, so it is not in the \
+                 interval and can pass for a change (10% or more on a busy machine); \
+                 `idabench ab` pairs the two builds' measurements in time and removes it."
+                    .to_owned()
+            }
+            Pairing::Paired { rounds } => format!(
+                "Time is CPU time, current / baseline, of each job's two measurements taken \
+                 back to back, in {rounds} round{}: per variant, the geometric mean over its \
+                 jobs and rounds and a 95% bootstrap interval resampling rounds and jobs \
+                 (crossed); overall, the same over instances (each instance's geometric mean \
+                 across variants in a round) and rounds. `timed` counts pairs.",
+                if rounds == 1 { "" } else { "s" }
+            ),
+        };
         let untimed = self.overall.time.untimed;
         if untimed > 0 {
             let why = if self.min_time_s > 0.0 {
@@ -62,11 +81,13 @@ impl Comparison {
             } else {
                 "no CPU time measured in either run".to_owned()
             };
-            note += &format!(
-                " {} of {} not timed ({why}).",
-                untimed,
-                jobs(self.overall.jobs_compared)
-            );
+            let of = match self.pairing {
+                Pairing::Unpaired => jobs(self.overall.jobs_compared),
+                Pairing::Paired { .. } => {
+                    format!("{} pairs", self.overall.time.timed + untimed)
+                }
+            };
+            note += &format!(" {untimed} of {of} not timed ({why}).");
         }
         note
     }
@@ -140,8 +161,12 @@ impl Comparison {
 
     fn markdown(&self) -> String {
         let (status, details) = self.headline();
+        let command = match self.pairing {
+            Pairing::Unpaired => "compare",
+            Pairing::Paired { .. } => "ab",
+        };
         let mut out = format!(
-            "**idabench compare: {status}**: {details}\n\nBaseline `{}`, current `{}`. {}\n\n",
+            "**idabench {command}: {status}**: {details}\n\nBaseline `{}`, current `{}`. {}\n\n",
             self.baseline,
             self.current,
             self.time_note()

@@ -1,5 +1,6 @@
-//! Judging CPU times: geometric means of the ratios, a percentile bootstrap of their interval,
-//! and the verdict it gives against the threshold.
+//! Judging CPU times: geometric means of the ratios, a percentile bootstrap of their interval
+//! (over jobs for two runs; over jobs and rounds, crossed, for paired measurements), and the
+//! verdict it gives against the threshold.
 
 use crate::rng::Rng;
 use std::fmt;
@@ -112,6 +113,95 @@ pub(super) fn bootstrap_interval(log_ratios: &[f64], seed: u64) -> (f64, f64) {
     means.sort_by(f64::total_cmp);
     let tail = RESAMPLES / 40;
     (means[tail].exp(), means[RESAMPLES - 1 - tail].exp())
+}
+
+/// Log-ratios of paired measurements: `cells[unit][round]`, `None` where that unit gave no ratio
+/// in that round (under the timing floor, or missing).
+pub(super) type Cells = Vec<Vec<Option<f64>>>;
+
+/// Judges paired log-ratios: the geometric mean over every cell, and an interval by
+/// `crossed_interval`. `timed` and `untimed` count measured pairs, for the report.
+pub(super) fn paired_time_stats(
+    cells: &Cells,
+    timed: usize,
+    untimed: usize,
+    threshold: f64,
+    seed: u64,
+) -> TimeStats {
+    let present: Vec<f64> = cells.iter().flatten().flatten().copied().collect();
+    let units = cells
+        .iter()
+        .filter(|unit| unit.iter().any(Option::is_some))
+        .count();
+    let rounds = (0..cells.first().map_or(0, Vec::len))
+        .filter(|&r| cells.iter().any(|unit| unit[r].is_some()))
+        .count();
+    let geomean = (!present.is_empty()).then(|| mean(&present).exp());
+    // Two cells in one unit and one round would be the same pair counted twice: there is no
+    // spread to resample.
+    let interval =
+        (present.len() >= 2 && (units >= 2 || rounds >= 2)).then(|| crossed_interval(cells, seed));
+    let verdict = match interval {
+        Some((low, high)) => Verdict::from_interval(low, high, threshold),
+        None => Verdict::Inconclusive,
+    };
+    TimeStats {
+        timed,
+        untimed,
+        units,
+        geomean,
+        interval,
+        verdict,
+    }
+}
+
+/// Percentile interval of the mean log-ratio by a crossed bootstrap: each resample draws the
+/// rounds with replacement and, independently, the units with replacement, and averages the
+/// cells where a drawn unit meets a drawn round (each as often as both were drawn). A disturbance
+/// shared by one round (the machine slower for a while) moves that round's cells together and is
+/// drawn as one piece, as is a unit that is slow in every round: neither is counted as many
+/// independent observations. Resamples that meet no present cell are skipped.
+pub(super) fn crossed_interval(cells: &Cells, seed: u64) -> (f64, f64) {
+    let mut rng = Rng::new(seed);
+    let units = cells.len();
+    let rounds = cells.first().map_or(0, Vec::len);
+    let mut unit_weight = vec![0u32; units];
+    let mut round_weight = vec![0u32; rounds];
+    let mut means = Vec::with_capacity(RESAMPLES);
+    for _ in 0..RESAMPLES {
+        unit_weight.fill(0);
+        round_weight.fill(0);
+        for _ in 0..units {
+            unit_weight[rng.below(units as u64) as usize] += 1;
+        }
+        for _ in 0..rounds {
+            round_weight[rng.below(rounds as u64) as usize] += 1;
+        }
+        let (mut sum, mut weight) = (0.0, 0.0);
+        for (unit, &u) in cells.iter().zip(&unit_weight) {
+            if u == 0 {
+                continue;
+            }
+            for (cell, &r) in unit.iter().zip(&round_weight) {
+                if let (Some(x), true) = (cell, r > 0) {
+                    let w = f64::from(u * r);
+                    sum += w * x;
+                    weight += w;
+                }
+            }
+        }
+        if weight > 0.0 {
+            means.push(sum / weight);
+        }
+    }
+    if means.is_empty() {
+        // Only when the present cells are too few to meet by chance: nothing is known.
+        return (0.0, f64::INFINITY);
+    }
+    means.sort_by(f64::total_cmp);
+    let tail = means.len() / 40;
+    let high = means.len().saturating_sub(1 + tail);
+    (means[tail].exp(), means[high].exp())
 }
 
 #[cfg(test)]

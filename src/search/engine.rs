@@ -51,6 +51,9 @@ pub(super) struct Run<'a, D: Domain> {
     pub(super) stop: Option<Stop>,
     /// In a subtree of a split iteration: its place among the subtrees, looked at with the limits.
     pub(super) order: Option<Order<'a>>,
+    /// Spins of busy work every `slowdown::EVERY` expansions.
+    #[cfg(feature = "inject-slowdown")]
+    pub(super) slowdown: u64,
 }
 
 /// Runs IDA* from `start` with heuristic `h` and the given variant and limits, with the generic
@@ -174,6 +177,8 @@ fn run<D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
         limits,
         stop: None,
         order: None,
+        #[cfg(feature = "inject-slowdown")]
+        slowdown: super::slowdown::lump(),
     };
     let mut bound = h0;
     if step == Step::Two {
@@ -381,6 +386,10 @@ pub(super) fn enter<D: Domain, H: Heuristic<D>>(
         return Some(UNWIND);
     }
     run.expanded += 1;
+    #[cfg(feature = "inject-slowdown")]
+    if run.expanded.is_multiple_of(super::slowdown::EVERY) {
+        super::slowdown::spin(run.slowdown);
+    }
     None
 }
 

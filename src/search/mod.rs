@@ -17,6 +17,8 @@
 //! the first iteration, so the iterations add up to the totals.
 
 mod engine;
+#[cfg(feature = "inject-slowdown")]
+pub mod slowdown;
 mod split;
 
 pub use engine::{ida_star, ida_star_fixed};

@@ -220,6 +220,8 @@ fn cut<'a, D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
         limits: run.limits,
         stop: None,
         order: None,
+        #[cfg(feature = "inject-slowdown")]
+        slowdown: run.slowdown,
     };
     let mut subtrees = Vec::new();
     let mut path = Vec::new();
@@ -347,6 +349,8 @@ fn search<D: Domain, H: Heuristic<D>>(
                     index: i,
                     found: &found,
                 }),
+                #[cfg(feature = "inject-slowdown")]
+                slowdown: run.slowdown,
             };
             let g = t.path.len() as u32;
             let next_bound = subtree(d, h, it, &mut r, g, t.hv, t.back);

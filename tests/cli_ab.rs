@@ -1,0 +1,255 @@
+//! `idabench ab` and its hidden `worker` as a user and CI run them: the same build twice, a
+//! build whose node counts differ, a build without the worker mode, and binaries that are not
+//! idabench or speak another protocol. Other builds are stood in for by small shell scripts
+//! around this one. Nothing here asserts on a time: the datasets' jobs are under the timing
+//! floor, so no verdict depends on the machine.
+
+use std::fs;
+use std::io::Write;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+const BIN: &str = env!("CARGO_BIN_EXE_idabench");
+
+/// 31 8-puzzle states of at most 30 moves: each job takes microseconds, under the 1 ms floor.
+const EIGHT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/datasets/p1379.csv");
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("idabench-cli-ab-{}-{name}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// An executable shell script at `dir/name`.
+fn script(dir: &Path, name: &str, body: &str) -> PathBuf {
+    let path = dir.join(name);
+    fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+    fs::set_permissions(&path, fs::Permissions::from_mode(0o755)).unwrap();
+    path
+}
+
+fn ab(baseline: &Path, out: &Path, extra: &[&str]) -> Output {
+    Command::new(BIN)
+        .arg("ab")
+        .arg("--baseline")
+        .arg(baseline)
+        .args([EIGHT, "--heuristic", "manhattan,linear-conflict", "--out"])
+        .arg(out)
+        .args(["--name", "ab"])
+        .args(extra)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run idabench ab")
+}
+
+fn code(out: &Output) -> i32 {
+    out.status.code().expect("an exit code")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// The rows of a report's runs-*.csv, by column name.
+fn rows(path: &Path) -> Vec<std::collections::HashMap<String, String>> {
+    let mut reader = csv::Reader::from_path(path).unwrap();
+    let header = reader.headers().unwrap().clone();
+    reader
+        .records()
+        .map(|r| {
+            let r = r.unwrap();
+            header
+                .iter()
+                .zip(r.iter())
+                .map(|(h, v)| (h.to_owned(), v.to_owned()))
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn the_same_build_twice_has_identical_counts_and_exits_0() {
+    let dir = temp_dir("same");
+    let out = ab(Path::new(BIN), &dir, &["--rounds", "3", "--format", "csv"]);
+    assert_eq!(code(&out), 0, "{}", text(&out.stderr));
+    let report = dir.join("ab");
+    let [base, cur] = ["runs-baseline.csv", "runs-current.csv"].map(|f| rows(&report.join(f)));
+    // 31 instances x 2 variants x 3 rounds.
+    assert_eq!(base.len(), 186);
+    assert_eq!(cur.len(), 186);
+    for (b, c) in base.iter().zip(&cur) {
+        for field in [
+            "round",
+            "instance",
+            "variant",
+            "status",
+            "length",
+            "nodes_generated",
+        ] {
+            assert_eq!(b[field], c[field], "{field}");
+        }
+    }
+    let csv = text(&out.stdout);
+    assert!(
+        csv.starts_with("variant,jobs_compared,changed,missing_in_current,"),
+        "{csv}"
+    );
+    assert!(csv.contains("\noverall,62,0,0,0,"), "{csv}");
+    let pairs = rows(&report.join("pairs.csv"));
+    assert_eq!(pairs.len(), 186);
+    // Each job alternates which build goes first from round to round.
+    let firsts: Vec<&str> = pairs
+        .iter()
+        .filter(|p| p["instance"] == "d05" && p["variant"] == "manhattan/stepnext/prune")
+        .map(|p| p["first"].as_str())
+        .collect();
+    assert_eq!(firsts.len(), 3);
+    assert!(firsts.windows(2).all(|w| w[0] != w[1]), "{firsts:?}");
+    let manifest = fs::read_to_string(report.join("manifest.json")).unwrap();
+    let manifest: serde_json::Value = serde_json::from_str(&manifest).unwrap();
+    assert_eq!(manifest["mode"], "worker");
+    assert_eq!(manifest["rounds"], 3);
+    for side in ["baseline", "current"] {
+        assert_eq!(manifest[side]["path"], BIN);
+        assert_eq!(manifest[side]["protocol"], 1);
+        assert_eq!(manifest[side]["version"], env!("CARGO_PKG_VERSION"));
+    }
+    assert!(report.join("comparison.md").is_file());
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_build_with_other_node_counts_exits_4() {
+    let dir = temp_dir("changed");
+    // The same binary, stopped after 50 nodes per job: other statuses and node counts.
+    let other = script(
+        &dir,
+        "limited",
+        &format!("exec {BIN} \"$@\" --max-nodes 50"),
+    );
+    let out = ab(&other, &dir, &["--rounds", "2"]);
+    assert_eq!(code(&out), 4, "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("FAIL (exit 4): results changed"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("nodes_generated"), "{stdout}");
+    // Allowed, the same comparison passes.
+    let out = ab(&other, &dir.join("again"), &["--allow-node-changes"]);
+    assert_eq!(code(&out), 0, "{}", text(&out.stderr));
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn missing_and_foreign_binaries_are_usage_errors() {
+    let dir = temp_dir("foreign");
+    let out = ab(&dir.join("no-such-idabench"), &dir, &[]);
+    assert_eq!(code(&out), 2);
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("--baseline") && err.contains("cannot run it"),
+        "{err}"
+    );
+
+    let out = ab(Path::new("/bin/echo"), &dir.join("echo"), &[]);
+    assert_eq!(code(&out), 2);
+    let err = text(&out.stderr);
+    assert!(err.contains("not an idabench binary"), "{err}");
+
+    let newer = script(
+        &dir,
+        "newer",
+        "echo 'idabench-worker protocol=99 version=9.0.0 commit=- build=release'; cat > /dev/null",
+    );
+    let out = Command::new(BIN)
+        .args(["ab", "--baseline", BIN, "--current"])
+        .arg(&newer)
+        .arg(EIGHT)
+        .arg("--out")
+        .arg(dir.join("newer-out"))
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 2);
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("--current") && err.contains("speaks protocol 99"),
+        "{err}"
+    );
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_build_without_the_worker_mode_is_run_in_groups() {
+    let dir = temp_dir("old");
+    // What an idabench from before `ab` answers to `worker`, and its `run` otherwise.
+    let old = script(
+        &dir,
+        "old",
+        &format!(
+            "if [ \"$1\" = worker ]; then echo \"error: unrecognized subcommand 'worker'\" >&2; \
+             exit 2; fi\nexec {BIN} \"$@\""
+        ),
+    );
+    let out = ab(&old, &dir, &["--rounds", "2"]);
+    assert_eq!(code(&out), 0, "{}", text(&out.stderr));
+    let err = text(&out.stderr);
+    assert!(err.contains("has no worker mode"), "{err}");
+    assert!(!err.contains("unrecognized subcommand"), "{err}");
+    let report = dir.join("ab");
+    let [base, cur] = ["runs-baseline.csv", "runs-current.csv"].map(|f| rows(&report.join(f)));
+    assert_eq!(base.len(), 124);
+    assert!(base.iter().all(|r| r["dataset"] == "p1379"));
+    for (b, c) in base.iter().zip(&cur) {
+        assert_eq!(b["nodes_generated"], c["nodes_generated"]);
+    }
+    let manifest = fs::read_to_string(report.join("manifest.json")).unwrap();
+    let manifest: serde_json::Value = serde_json::from_str(&manifest).unwrap();
+    assert_eq!(manifest["mode"], "run");
+    assert_eq!(manifest["baseline"]["protocol"], serde_json::Value::Null);
+    assert_eq!(manifest["baseline"]["build"], "release");
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_worker_answers_each_job_with_a_row_and_refuses_unknown_ones() {
+    let mut child = Command::new(BIN)
+        .args(["worker", EIGHT, "--heuristic", "manhattan"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let requests = "p1379,d05,manhattan/stepnext/prune\np1379,nope,manhattan/stepnext/prune\n\
+                    one field\n";
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(requests.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let stdout = text(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 5, "{stdout}");
+    assert!(
+        lines[0].starts_with(&format!(
+            "idabench-worker protocol=1 version={} commit=",
+            env!("CARGO_PKG_VERSION")
+        )),
+        "{}",
+        lines[0]
+    );
+    assert!(lines[1].starts_with("dataset,instance,domain,size,variant,"));
+    assert!(
+        lines[2].starts_with(
+            "p1379,d05,tiles,3x3,manhattan/stepnext/prune,manhattan,next,on,solved,5,5,"
+        ),
+        "{}",
+        lines[2]
+    );
+    assert!(lines[3].starts_with("!stdin:2: no job (dataset p1379, instance nope"));
+    assert!(lines[4].starts_with("!stdin:3: expected a job"));
+}
