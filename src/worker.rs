@@ -1,4 +1,4 @@
-//! `idabench worker` (hidden): one build's long-lived process for `ab`. It plans the jobs of its
+//! `idabench worker` (hidden): one build's process for a round of `ab`. It plans the jobs of its
 //! arguments as `run` does, then solves the jobs named on stdin one at a time, each on this
 //! thread alone, and answers each with a runs.csv row on stdout.
 //!
