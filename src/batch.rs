@@ -13,6 +13,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use std::borrow::Cow;
 use std::cell::Cell;
 use std::io::{IsTerminal, Write};
+use std::ops::Range;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc;
@@ -81,13 +82,66 @@ impl ProgressCounts {
 /// A finished job's record, which borrows the job's names.
 pub type JobRecord<'a> = Record<Cow<'a, str>>;
 
-/// A finished job as the workers hand it over.
-pub struct FinishedJob<'a> {
+/// A job as its worker finishes it.
+struct FinishedJob<'a> {
     /// The job's place in the run's order.
-    pub index: usize,
-    pub record: JobRecord<'a>,
-    /// The search's counts of each iteration: its own list, moved here, not copied.
-    pub iterations: Vec<Iteration>,
+    index: usize,
+    record: JobRecord<'a>,
+    /// The search's counts of each iteration.
+    iterations: Vec<Iteration>,
+}
+
+/// Finished jobs, as the workers hand them over: each job's index (its place in the run's
+/// order) and record, and the iterations of all of them in one list, each job's a stretch of
+/// it. A search's own list of iterations is copied here and freed on the worker that made it:
+/// lists made on the workers and freed on the collector's thread left the allocator holding up
+/// to 20 MB more on the 181,440-job run.
+pub struct Finished<'a> {
+    jobs: Vec<(usize, JobRecord<'a>, Range<usize>)>,
+    iterations: Vec<Iteration>,
+}
+
+impl<'a> Finished<'a> {
+    fn with_capacity(jobs: usize) -> Finished<'a> {
+        Finished {
+            jobs: Vec::with_capacity(jobs),
+            iterations: Vec::new(),
+        }
+    }
+
+    fn push(&mut self, job: FinishedJob<'a>) {
+        let start = self.iterations.len();
+        self.iterations.extend_from_slice(&job.iterations);
+        let stretch = start..self.iterations.len();
+        self.jobs.push((job.index, job.record, stretch));
+    }
+
+    fn len(&self) -> usize {
+        self.jobs.len()
+    }
+
+    fn is_empty(&self) -> bool {
+        self.jobs.is_empty()
+    }
+
+    /// Takes over `other`'s jobs, after its own.
+    fn append(&mut self, other: Finished<'a>) {
+        let base = self.iterations.len();
+        self.iterations.extend_from_slice(&other.iterations);
+        self.jobs.extend(
+            other
+                .jobs
+                .into_iter()
+                .map(|(i, r, s)| (i, r, s.start + base..s.end + base)),
+        );
+    }
+
+    /// Each job's index, record and iterations, in the order they finished.
+    pub fn jobs(&self) -> impl Iterator<Item = (usize, &JobRecord<'a>, &[Iteration])> + '_ {
+        self.jobs
+            .iter()
+            .map(|(i, r, s)| (*i, r, &self.iterations[s.clone()]))
+    }
 }
 
 /// Solves every job on `opts.jobs` workers and gives each finished job to `sink` on the calling
@@ -97,7 +151,7 @@ pub struct FinishedJob<'a> {
 pub fn run<'a>(
     jobs: &[Job<'a>],
     opts: &BatchOptions<'_>,
-    mut sink: impl FnMut(Vec<FinishedJob<'a>>) -> Result<(), Error>,
+    mut sink: impl FnMut(Finished<'a>) -> Result<(), Error>,
 ) -> Result<(), Error> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(opts.jobs.max(1))
@@ -106,7 +160,7 @@ pub fn run<'a>(
     let queue = longest_first(jobs);
     let next = AtomicUsize::new(0);
     let progress = Progress::new(jobs.len() as u64, opts.quiet);
-    let (tx, rx) = mpsc::channel::<Vec<FinishedJob<'a>>>();
+    let (tx, rx) = mpsc::channel::<Finished<'a>>();
     let mut tally = ProgressCounts::default();
     std::thread::scope(|scope| {
         scope.spawn(|| {
@@ -117,7 +171,7 @@ pub fn run<'a>(
                 // one wake-up of the collector per job would cost more than a tiny job itself,
                 // and a small batch is still in the cache when the collector reads it.
                 rayon::broadcast(|_| {
-                    let mut done = Vec::with_capacity(HAND_OVER_RECORDS);
+                    let mut done = Finished::with_capacity(HAND_OVER_RECORDS);
                     let mut handed = Instant::now();
                     loop {
                         let i = next.fetch_add(1, Ordering::Relaxed);
@@ -129,7 +183,7 @@ pub fn run<'a>(
                             done.push(finished);
                         }
                         if done.len() >= HAND_OVER_RECORDS || handed.elapsed() >= HAND_OVER {
-                            let fresh = Vec::with_capacity(HAND_OVER_RECORDS);
+                            let fresh = Finished::with_capacity(HAND_OVER_RECORDS);
                             // The collector takes everything until the last sender is gone.
                             let _ = tx.send(std::mem::replace(&mut done, fresh));
                             handed = Instant::now();
@@ -154,9 +208,11 @@ pub fn run<'a>(
                 Err(mpsc::RecvTimeoutError::Disconnected) => break,
             };
             let mut pending = first;
-            pending.extend(rx.try_iter().flatten());
-            for f in &pending {
-                tally.add(&f.record);
+            for more in rx.try_iter() {
+                pending.append(more);
+            }
+            for (_, r, _) in pending.jobs() {
+                tally.add(r);
             }
             if result.is_ok() {
                 result = sink(pending);
