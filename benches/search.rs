@@ -228,7 +228,7 @@ fn harness_overhead(c: &mut Criterion) {
             let mut good = 0;
             let mut bad = None;
             batch::run(&jobs, &opts, |finished| {
-                for r in finished.iter().map(|f| &f.record) {
+                for (_, r, _) in finished.jobs() {
                     if r.status == Status::Solved && r.optimal.is_some() && r.length == r.optimal {
                         good += 1;
                     } else if bad.is_none() {

@@ -12,6 +12,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use std::borrow::Cow;
 use std::cell::Cell;
 use std::io::{IsTerminal, Write};
+use std::ops::Range;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc;
@@ -80,13 +81,54 @@ impl ProgressCounts {
 /// A finished job's record, which borrows the job's names.
 pub type JobRecord<'a> = Record<Cow<'a, str>>;
 
-/// A finished job as the workers hand it over.
-pub struct FinishedJob<'a> {
+/// A job as its worker finishes it.
+struct FinishedJob<'a> {
     /// The job's place in the run's order.
-    pub index: usize,
-    pub record: JobRecord<'a>,
-    /// The search's counts of each iteration: its own list, moved here, not copied.
-    pub iterations: Vec<Iteration>,
+    index: usize,
+    record: JobRecord<'a>,
+    /// The search's counts of each iteration.
+    iterations: Vec<Iteration>,
+}
+
+/// Finished jobs, as the workers hand them over: each job's index (its place in the run's
+/// order) and record, and the iterations of all of them in one list, each job's a stretch of
+/// it. A search's own list of iterations is copied here and freed on the worker that made it:
+/// lists made on the workers and freed on the collector's thread left the allocator holding up
+/// to 20 MB more on the 181,440-job run.
+pub struct Finished<'a> {
+    jobs: Vec<(usize, JobRecord<'a>, Range<usize>)>,
+    iterations: Vec<Iteration>,
+}
+
+impl<'a> Finished<'a> {
+    fn with_capacity(jobs: usize) -> Finished<'a> {
+        Finished {
+            jobs: Vec::with_capacity(jobs),
+            iterations: Vec::new(),
+        }
+    }
+
+    fn push(&mut self, job: FinishedJob<'a>) {
+        let start = self.iterations.len();
+        self.iterations.extend_from_slice(&job.iterations);
+        let stretch = start..self.iterations.len();
+        self.jobs.push((job.index, job.record, stretch));
+    }
+
+    fn len(&self) -> usize {
+        self.jobs.len()
+    }
+
+    fn is_empty(&self) -> bool {
+        self.jobs.is_empty()
+    }
+
+    /// Each job's index, record and iterations, in the order they finished.
+    pub fn jobs(&self) -> impl Iterator<Item = (usize, &JobRecord<'a>, &[Iteration])> + '_ {
+        self.jobs
+            .iter()
+            .map(|(i, r, s)| (*i, r, &self.iterations[s.clone()]))
+    }
 }
 
 /// Solves every job on `opts.jobs` workers and gives each finished job to `sink` on the calling
@@ -96,7 +138,7 @@ pub struct FinishedJob<'a> {
 pub fn run<'a>(
     jobs: &[Job<'a>],
     opts: &BatchOptions<'_>,
-    mut sink: impl FnMut(Vec<FinishedJob<'a>>) -> Result<(), Error>,
+    mut sink: impl FnMut(Finished<'a>) -> Result<(), Error>,
 ) -> Result<(), Error> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(opts.jobs.max(1))
@@ -105,7 +147,7 @@ pub fn run<'a>(
     let queue = longest_first(jobs);
     let next = AtomicUsize::new(0);
     let progress = Progress::new(jobs.len() as u64, opts.quiet);
-    let (tx, rx) = mpsc::channel::<Vec<FinishedJob<'a>>>();
+    let (tx, rx) = mpsc::channel::<Finished<'a>>();
     let mut tally = ProgressCounts::default();
     std::thread::scope(|scope| {
         scope.spawn(|| {
@@ -116,7 +158,7 @@ pub fn run<'a>(
                 // one wake-up of the collector per job would cost more than a tiny job itself,
                 // and a small batch is still in the cache when the collector reads it.
                 rayon::broadcast(|_| {
-                    let mut done = Vec::with_capacity(HAND_OVER_RECORDS);
+                    let mut done = Finished::with_capacity(HAND_OVER_RECORDS);
                     let mut meter = Meter::start();
                     let mut handed = Instant::now();
                     loop {
@@ -137,7 +179,7 @@ pub fn run<'a>(
                             meter.read(&mut done);
                         }
                         if hand_over {
-                            let fresh = Vec::with_capacity(HAND_OVER_RECORDS);
+                            let fresh = Finished::with_capacity(HAND_OVER_RECORDS);
                             // The collector takes everything until the last sender is gone.
                             let _ = tx.send(std::mem::replace(&mut done, fresh));
                             handed = now;
@@ -164,8 +206,8 @@ pub fn run<'a>(
             };
             // Each worker's batch as it came: gathering them into one would move every record.
             for finished in std::iter::once(first).chain(rx.try_iter()) {
-                for f in &finished {
-                    tally.add(&f.record);
+                for (_, r, _) in finished.jobs() {
+                    tally.add(r);
                 }
                 if result.is_ok() {
                     result = sink(finished);
@@ -263,12 +305,12 @@ impl Meter {
     /// Reads the clocks and sets the times of the pending jobs, the last records of `done`. The
     /// thread ran `cpu / wall` of the time since the last reading (less when the machine took
     /// it away); each job is given that share of its own wall time.
-    fn read(&mut self, done: &mut [FinishedJob<'_>]) {
+    fn read(&mut self, done: &mut Finished<'_>) {
         let (cpu, now) = (thread_cpu_time(), Instant::now());
         let share = running_share(cpu.saturating_sub(self.cpu), now - self.read_at);
-        let first = done.len() - self.pending.len();
-        for (f, &(wall, shared)) in done[first..].iter_mut().zip(&self.pending) {
-            set_times(&mut f.record, wall, shared.cpu(wall.mul_f64(share)));
+        let first = done.jobs.len() - self.pending.len();
+        for ((_, record, _), &(wall, shared)) in done.jobs[first..].iter_mut().zip(&self.pending) {
+            set_times(record, wall, shared.cpu(wall.mul_f64(share)));
         }
         self.pending.clear();
         (self.cpu, self.read_at) = (cpu, now);

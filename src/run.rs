@@ -625,11 +625,10 @@ fn run_missing(
     batch::run(&todo, &opts, |finished| {
         // Iteration rows first: a job whose runs.csv row is on disk has its iteration rows
         // there too, and --resume drops iteration rows of jobs that have no runs.csv row.
-        let iterations = finished
-            .iter()
-            .map(|f| (f.index, &f.record, f.iterations.as_slice()));
-        appender.append(iterations, spans).map_err(Error::runtime)?;
-        let added = rows.keep(finished.iter().map(|f| (f.index, &f.record)));
+        appender
+            .append(finished.jobs(), spans)
+            .map_err(Error::runtime)?;
+        let added = rows.keep(finished.jobs().map(|(i, r, _)| (i, r)));
         writer.append(added).map_err(Error::runtime)
     })
 }

@@ -4,7 +4,7 @@
 use super::style::*;
 use super::Job;
 use plotters::prelude::*;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 /// What a cactus plot counts along its x axis.
 #[derive(Clone, Copy, PartialEq)]
@@ -30,13 +30,14 @@ impl Measure {
 }
 
 /// A cactus plot: for each variant, the number of instances it solved within each amount of
-/// the measure. "Solved" is a job that found a checked solution (`solved` or `suboptimal`).
+/// the measure, out of the run's `instances`. "Solved" is a job that found a checked solution
+/// (`solved` or `suboptimal`).
 pub(super) fn cactus(
     jobs: &[Job],
+    instances: usize,
     variants: &[String],
     measure: Measure,
 ) -> Result<String, String> {
-    let instances: HashSet<(&str, &str)> = jobs.iter().map(|r| (r.dataset, r.instance)).collect();
     let mut solved: HashMap<&str, Vec<f64>> = HashMap::new();
     for r in jobs {
         if r.status.has_solution() {
@@ -50,7 +51,7 @@ pub(super) fn cactus(
     let lo = all.iter().copied().fold(f64::INFINITY, f64::min);
     let hi = all.iter().copied().fold(0.0, f64::max);
     let (x_lo, x_hi) = decades(lo, hi);
-    let n = instances.len();
+    let n = instances;
 
     let entries: Vec<Entry> = variants
         .iter()

@@ -171,19 +171,16 @@ fn draw(lines: &[Line], variants: &[String], per_variant: usize) -> Result<Strin
             }
         }
         // Lines that end on the same point with the same instance (variants that search alike)
-        // share one label; labels that would overlap are moved down, the highest first.
+        // share one label; the others are placed highest first.
         labels.sort_by_key(|&(x, y, instance)| (y, x, instance));
         labels.dedup();
+        let (_, rows) = chart.plotting_area().get_pixel_range();
         let mut placed: Vec<(i32, i32)> = Vec::new();
         let style = TextStyle::from((FONT, 16).into_font())
             .color(&RGBColor(0x33, 0x33, 0x33))
             .pos(Pos::new(HPos::Left, VPos::Center));
-        for (x, mut y, instance) in labels {
-            for &(px, py) in &placed {
-                if (px - x).abs() < 80 && (py - y).abs() < LABEL_GAP {
-                    y = py + LABEL_GAP;
-                }
-            }
+        for (x, y, instance) in labels {
+            let y = free_place(x, y, &placed, rows.start + 8..rows.end - 8);
             placed.push((x, y));
             root.draw(&Text::new(short(instance), (x, y), style.clone()))
                 .map_err(drawing)?;
@@ -194,6 +191,22 @@ fn draw(lines: &[Line], variants: &[String], per_variant: usize) -> Result<Strin
     Ok(svg)
 }
 
+/// Where a label that belongs at pixel (x, y) goes: there, or the nearest height a step of
+/// `LABEL_GAP` above or below that keeps clear of the labels `placed` near it and inside the
+/// chart's rows `within`; where it belongs when there is none.
+fn free_place(x: i32, y: i32, placed: &[(i32, i32)], within: std::ops::Range<i32>) -> i32 {
+    let clear = |y: i32| {
+        within.contains(&y)
+            && placed
+                .iter()
+                .all(|&(px, py)| (px - x).abs() >= 80 || (py - y).abs() >= LABEL_GAP)
+    };
+    (0..20)
+        .flat_map(|k| [y + k * LABEL_GAP, y - k * LABEL_GAP])
+        .find(|&y| clear(y))
+        .unwrap_or(y)
+}
+
 /// An instance id short enough for the room right of the chart.
 fn short(id: &str) -> String {
     const MOST: usize = 10;
@@ -202,5 +215,22 @@ fn short(id: &str) -> String {
     } else {
         let head: String = id.chars().take(MOST - 1).collect();
         format!("{head}…")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels_keep_clear_of_each_other_inside_the_chart() {
+        let rows = 10..200;
+        assert_eq!(free_place(100, 50, &[], rows.clone()), 50);
+        // Taken at 50: the next free step below.
+        assert_eq!(free_place(100, 50, &[(100, 50)], rows.clone()), 65);
+        // At the bottom: above instead.
+        assert_eq!(free_place(100, 195, &[(100, 195)], rows.clone()), 180);
+        // Far enough to the side: no clash.
+        assert_eq!(free_place(300, 50, &[(100, 50)], rows), 50);
     }
 }

@@ -1,11 +1,13 @@
-//! `idabench plot`: SVG pictures of one run's report (cactus plots by CPU time and by nodes,
-//! per-instance scatter plots of nodes between two variants, nodes per iteration of the hardest
-//! instances), drawn with plotters' SVG backend.
+//! The pictures of runs and comparisons, as SVG drawn with plotters' SVG backend, and where they
+//! are written with their report.html: by `idabench plot` (cactus plots by CPU time and by nodes,
+//! nodes per iteration of the hardest instances, per-instance scatter plots of nodes between two
+//! variants), at the end of `run` and `merge` (the same, where no failure may cost the run its
+//! reports), and by `compare --out` (a comparison's two pictures).
 //!
-//! The run is read with `compare::load`, the loader `compare` uses, so a report means the same
-//! thing to both; the pictures themselves read only `Job`s, which a run can also give from its
-//! memory. plotters is built without a font library: its SVG backend writes text as `<text>`
-//! elements that the viewer lays out, and estimates text sizes itself for the layout.
+//! `plot` reads a run with `compare::load`, the loader `compare` uses, so a report means the
+//! same thing to both; the pictures themselves read only `Job`s, which a run can also give from
+//! its memory. plotters is built without a font library: its SVG backend writes text as
+//! `<text>` elements that the viewer lays out, and estimates text sizes itself for the layout.
 
 mod cactus;
 mod comparison;
@@ -18,8 +20,7 @@ use crate::compare::{self, Compared, SavedRun};
 use crate::error::{Done, Error};
 use crate::html;
 use crate::iterations::Row;
-use crate::record::Manifest;
-use crate::record::Status;
+use crate::record::{Manifest, Status};
 use crate::report::{self, VariantSummary};
 use cactus::{cactus, Measure};
 use scatter::scatter;
@@ -55,9 +56,9 @@ pub struct PlotOptions {
 }
 
 /// Reads the run at `report` (a report directory or its runs.csv), writes the SVG files and
-/// names each written file on `out`. A plot that cannot be drawn (nothing solved, one variant)
-/// is skipped with a note on stderr. Bad input (no runs.csv, an unknown variant in a pair) is
-/// exit 2, like `compare`.
+/// report.html and names each written file on `out`. A plot that cannot be drawn (nothing
+/// solved, one variant) is skipped with a note on stderr. Bad input (no runs.csv, an unknown
+/// variant in a pair) is exit 2, like `compare`.
 pub fn plot(report: &Path, opts: &PlotOptions, out: &mut dyn Write) -> Result<Done, Error> {
     let run = compare::load(report)?;
     let variants = variants(&run);
@@ -218,31 +219,29 @@ pub fn after_compare(dir: &Path, compared: &Compared, plots: bool) {
     }
     let pictures = if plots {
         let drawn = std::panic::catch_unwind(|| comparison::pictures(compared));
-        drawn.unwrap_or_else(|_| Pictures {
+        let pictures = drawn.unwrap_or_else(|_| Pictures {
             drawn: Vec::new(),
             notes: vec![
                 "the pictures were not drawn: drawing them failed (see the panic on stderr)".into(),
             ],
-        })
+        });
+        for note in &pictures.notes {
+            crate::run::note(format_args!("note: {note}"));
+        }
+        pictures
     } else {
         Pictures {
             drawn: Vec::new(),
             notes: vec!["no pictures: compare was given --no-plots".into()],
         }
     };
-    for note in &pictures.notes {
-        crate::run::note(format_args!("note: {note}"));
-    }
-    let pages = pictures
+    let page = html::compare_page(compared, &pictures);
+    let files = pictures
         .drawn
         .iter()
-        .map(|(name, svg)| (name.as_str(), svg.as_bytes().to_vec()))
-        .chain([(
-            html::FILE,
-            html::compare_page(compared, &pictures).into_bytes(),
-        )]);
-    for (name, bytes) in pages {
-        if let Err(e) = write_file(&dir.join(name), &bytes) {
+        .map(|(name, svg)| (name.as_str(), svg));
+    for (name, text) in files.chain([(html::FILE, &page)]) {
+        if let Err(e) = write_file(&dir.join(name), text.as_bytes()) {
             crate::run::note(format_args!("warning: {e}"));
         }
     }
@@ -274,15 +273,26 @@ impl Pictures {
 /// The pictures of a run: the cactus plots, the iterations of the hardest instances, and the
 /// scatter plot of each pair (the caller has checked their variants). `rows` gives the
 /// iterations of the jobs that plot chooses.
-pub fn pictures(
+fn pictures(
     jobs: &[Job],
     variants: &[String],
     pairs: &[(String, String)],
     rows: &mut IterationRows,
 ) -> Pictures {
     let mut pictures = Pictures::default();
-    pictures.add("cactus.svg", cactus(jobs, variants, Measure::Time));
-    pictures.add("cactus-nodes.svg", cactus(jobs, variants, Measure::Nodes));
+    let instances = jobs
+        .iter()
+        .map(|j| (j.dataset, j.instance))
+        .collect::<HashSet<_>>()
+        .len();
+    pictures.add(
+        "cactus.svg",
+        cactus(jobs, instances, variants, Measure::Time),
+    );
+    pictures.add(
+        "cactus-nodes.svg",
+        cactus(jobs, instances, variants, Measure::Nodes),
+    );
     pictures.add(
         "iterations.svg",
         iterations::iterations(jobs, variants, rows),
