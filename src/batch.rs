@@ -63,6 +63,22 @@ impl ProgressCounts {
         self.cpu += r.time_cpu_s;
     }
 
+    fn of(finished: &Finished<'_>) -> ProgressCounts {
+        let mut counts = ProgressCounts::default();
+        for (_, r, _) in finished.jobs() {
+            counts.add(r);
+        }
+        counts
+    }
+
+    fn absorb(&mut self, other: &ProgressCounts) {
+        self.done += other.done;
+        self.solved += other.solved;
+        self.limited += other.limited;
+        self.nodes += other.nodes;
+        self.cpu += other.cpu;
+    }
+
     fn message(&self) -> String {
         let rate = if self.cpu > 0.0 {
             self.nodes as f64 / self.cpu
@@ -123,6 +139,11 @@ impl<'a> Finished<'a> {
         self.jobs.is_empty()
     }
 
+    fn clear(&mut self) {
+        self.jobs.clear();
+        self.iterations.clear();
+    }
+
     /// Each job's index, record and iterations, in the order they finished.
     pub fn jobs(&self) -> impl Iterator<Item = (usize, &JobRecord<'a>, &[Iteration])> + '_ {
         self.jobs
@@ -131,14 +152,17 @@ impl<'a> Finished<'a> {
     }
 }
 
-/// Solves every job on `opts.jobs` workers and gives each finished job to `sink` on the calling
-/// thread, in completion order. Jobs cut short by `opts.cancel` give nothing. `sink` is called
-/// with a batch of jobs whenever some are ready; an error from it stops the run (the jobs still
-/// running are cancelled) and is returned.
-pub fn run<'a>(
+/// Solves every job on `opts.jobs` workers and gives the finished jobs to `sink` on the calling
+/// thread, in completion order, in batches: each batch goes through `prepare` on the worker
+/// that finished it first (so that formatting rows is shared by the workers, not left to the
+/// one collecting thread), and `sink` takes what `prepare` made. Jobs cut short by
+/// `opts.cancel` give nothing. An error from `sink` stops the run (the jobs still running are
+/// cancelled) and is returned.
+pub fn run<'a, T: Send>(
     jobs: &[Job<'a>],
     opts: &BatchOptions<'_>,
-    mut sink: impl FnMut(Finished<'a>) -> Result<(), Error>,
+    prepare: impl Fn(&Finished<'a>) -> T + Sync,
+    mut sink: impl FnMut(T) -> Result<(), Error>,
 ) -> Result<(), Error> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(opts.jobs.max(1))
@@ -147,7 +171,7 @@ pub fn run<'a>(
     let queue = longest_first(jobs);
     let next = AtomicUsize::new(0);
     let progress = Progress::new(jobs.len() as u64, opts.quiet);
-    let (tx, rx) = mpsc::channel::<Finished<'a>>();
+    let (tx, rx) = mpsc::channel::<(ProgressCounts, T)>();
     let mut tally = ProgressCounts::default();
     std::thread::scope(|scope| {
         scope.spawn(|| {
@@ -179,15 +203,15 @@ pub fn run<'a>(
                             meter.read(&mut done);
                         }
                         if hand_over {
-                            let fresh = Finished::with_capacity(HAND_OVER_RECORDS);
                             // The collector takes everything until the last sender is gone.
-                            let _ = tx.send(std::mem::replace(&mut done, fresh));
+                            let _ = tx.send((ProgressCounts::of(&done), prepare(&done)));
+                            done.clear();
                             handed = now;
                         }
                     }
                     meter.read(&mut done);
                     if !done.is_empty() {
-                        let _ = tx.send(done);
+                        let _ = tx.send((ProgressCounts::of(&done), prepare(&done)));
                     }
                 });
                 drop(tx);
@@ -204,13 +228,11 @@ pub fn run<'a>(
                 }
                 Err(mpsc::RecvTimeoutError::Disconnected) => break,
             };
-            // Each worker's batch as it came: gathering them into one would move every record.
-            for finished in std::iter::once(first).chain(rx.try_iter()) {
-                for (_, r, _) in finished.jobs() {
-                    tally.add(r);
-                }
+            // Each worker's batch as it came: gathering them into one would move every row.
+            for (counts, prepared) in std::iter::once(first).chain(rx.try_iter()) {
+                tally.absorb(&counts);
                 if result.is_ok() {
-                    result = sink(finished);
+                    result = sink(prepared);
                     if result.is_err() {
                         opts.cancel.store(true, Ordering::Relaxed);
                     }

@@ -72,13 +72,20 @@ impl Spans {
 /// Appends the rows of `iterations`, the iterations of job (dataset, instance, variant), to
 /// `out`, quoted as runs.csv quotes its fields.
 pub fn write_rows(out: &mut Vec<u8>, key: (&str, &str, &str), iterations: &[Iteration]) {
-    let mut prefix = Vec::new();
-    for name in [key.0, key.1, key.2] {
-        field(&mut prefix, name.as_bytes());
+    if iterations.is_empty() {
+        return;
     }
+    // Written once, then copied from the first row.
+    let prefix = out.len();
+    for name in [key.0, key.1, key.2] {
+        field(out, name.as_bytes());
+    }
+    let prefix = prefix..out.len();
     let mut number = itoa::Buffer::new();
     for (i, it) in iterations.iter().enumerate() {
-        out.extend_from_slice(&prefix);
+        if i > 0 {
+            out.extend_from_within(prefix.clone());
+        }
         for n in [(i + 1) as u64, it.bound.into(), it.generated] {
             out.extend_from_slice(number.format(n).as_bytes());
             out.push(b',');
@@ -95,7 +102,6 @@ pub struct Appender {
     file: File,
     /// The file's length: where the next rows go.
     len: u64,
-    buf: Vec<u8>,
 }
 
 impl Appender {
@@ -112,7 +118,6 @@ impl Appender {
             path: path.to_path_buf(),
             file,
             len,
-            buf: Vec::new(),
         })
     }
 
@@ -123,33 +128,62 @@ impl Appender {
         jobs: impl IntoIterator<Item = (usize, &'r Record<S>, &'r [Iteration])>,
         spans: &mut Spans,
     ) -> Result<(), String> {
-        self.buf.clear();
+        self.append_formatted(&Formatted::of(&self.path, jobs)?, spans)
+    }
+
+    /// `append` for rows formatted already.
+    pub fn append_formatted(&mut self, rows: &Formatted, spans: &mut Spans) -> Result<(), String> {
+        let mut start = self.len;
+        for &(job, len) in &rows.jobs {
+            spans.jobs[job] = match len {
+                0 => Span::default(),
+                _ => Span {
+                    start,
+                    len,
+                    source: 0,
+                },
+            };
+            start += u64::from(len);
+        }
+        self.file
+            .write_all(&rows.bytes)
+            .map_err(|e| format!("{}: cannot write: {e}", self.path.display()))?;
+        self.len += rows.bytes.len() as u64;
+        Ok(())
+    }
+}
+
+/// Jobs' rows of iterations.csv as bytes, each job's with its index and length: formatted
+/// where the jobs finished, for `Appender::append_formatted`.
+#[derive(Default)]
+pub struct Formatted {
+    bytes: Vec<u8>,
+    jobs: Vec<(usize, u32)>,
+}
+
+impl Formatted {
+    /// The rows of `jobs` (job index, record, iterations) bound for `path`, named in the error
+    /// of a job whose rows are more than a span holds.
+    pub fn of<'r, S: AsRef<str> + 'r>(
+        path: &Path,
+        jobs: impl IntoIterator<Item = (usize, &'r Record<S>, &'r [Iteration])>,
+    ) -> Result<Formatted, String> {
+        let mut rows = Formatted::default();
         for (job, r, iterations) in jobs {
-            let start = self.buf.len();
-            write_rows(&mut self.buf, r.key(), iterations);
-            let len = u32::try_from(self.buf.len() - start).map_err(|_| {
+            let start = rows.bytes.len();
+            write_rows(&mut rows.bytes, r.key(), iterations);
+            let len = u32::try_from(rows.bytes.len() - start).map_err(|_| {
                 format!(
                     "{}: job (dataset {}, instance {}, variant {}) has more iteration rows than a span holds",
-                    self.path.display(),
+                    path.display(),
                     r.dataset.as_ref(),
                     r.instance.as_ref(),
                     r.variant.as_ref()
                 )
             })?;
-            spans.jobs[job] = match len {
-                0 => Span::default(),
-                _ => Span {
-                    start: self.len + start as u64,
-                    len,
-                    source: 0,
-                },
-            };
+            rows.jobs.push((job, len));
         }
-        self.file
-            .write_all(&self.buf)
-            .map_err(|e| format!("{}: cannot write: {e}", self.path.display()))?;
-        self.len += self.buf.len() as u64;
-        Ok(())
+        Ok(rows)
     }
 }
 
@@ -195,9 +229,14 @@ pub fn write_in_order(path: &Path, spans: &mut Spans) -> Result<(), String> {
 /// How much of a source file `Window` reads at once.
 const WINDOW: usize = 256 * 1024;
 
-/// A source file read at given offsets through a buffer: the rows of a run's jobs lie in the
-/// order the jobs finished, which is mostly the order of their start (longest first), so the
-/// job order's next span is most often in the buffer already.
+/// A source file up to this size is read whole.
+const WHOLE: u64 = 64 * 1024 * 1024;
+
+/// A source file read at given offsets through a buffer. The rows of a run's jobs lie in the
+/// order the jobs finished, which is mostly the order of their start (longest first), not job
+/// order: a file of up to `WHOLE` bytes is read whole (a window per job cost 40 ms on the
+/// 181,440 8-puzzle jobs, whose lengths are scattered over the job order); a larger one through
+/// a window, where the job order's next span is most often in the buffer already.
 struct Window {
     path: PathBuf,
     /// Opened at the first read: a run that has no rows yet may have no file yet either.
@@ -226,15 +265,20 @@ impl Window {
         Ok(&self.buf[from..from + len])
     }
 
-    /// Reads from a little before `start` (a span just before the last one is then found too)
-    /// to at least `len` bytes after it.
+    /// Reads the whole file when it is small; otherwise from a little before `start` (a span
+    /// just before the last one is then found too) to at least `len` bytes after it.
     fn fill(&mut self, start: u64, len: usize) -> io::Result<()> {
         if self.file.is_none() {
             self.file = Some(File::open(&self.path)?);
         }
         let file = self.file.as_ref().expect("opened above");
-        let at = start.saturating_sub(WINDOW as u64 / 4);
-        let want = (start - at) as usize + len.max(WINDOW);
+        let size = file.metadata()?.len();
+        let (at, want) = if size <= WHOLE {
+            (0, size.max(start + len as u64) as usize)
+        } else {
+            let at = start.saturating_sub(WINDOW as u64 / 4);
+            (at, (start - at) as usize + len.max(WINDOW))
+        };
         self.buf.resize(want, 0);
         let mut got = 0;
         while got < want {

@@ -114,17 +114,20 @@ impl Rows {
         &mut self,
         records: impl IntoIterator<Item = (usize, &'r Record<S>)>,
     ) -> &[u8] {
+        self.keep_formatted(&Formatted::of(records))
+    }
+
+    /// `keep` for rows formatted already.
+    pub fn keep_formatted(&mut self, rows: &Formatted) -> &[u8] {
         let first = self.bytes.len();
-        for (job, r) in records {
-            let start = self.bytes.len();
-            r.write_csv(&mut self.bytes);
+        self.bytes.extend_from_slice(&rows.bytes);
+        let mut start = first;
+        for &(job, end, tally) in &rows.rows {
+            let end = first + end;
             let slot = &mut self.slots[job];
             self.kept += usize::from(slot.is_none());
-            *slot = Some(Kept {
-                start,
-                end: self.bytes.len(),
-                tally: Tally::of(r),
-            });
+            *slot = Some(Kept { start, end, tally });
+            start = end;
         }
         &self.bytes[first..]
     }
@@ -158,6 +161,31 @@ impl Rows {
             out.write_all(&self.bytes[k.start..k.end])?;
         }
         Ok(())
+    }
+}
+
+/// Jobs' rows of runs.csv as bytes, each with its job's index, where it ends and its tally:
+/// formatted where the jobs finished, for `Rows::keep_formatted`.
+#[derive(Default)]
+pub struct Formatted {
+    bytes: Vec<u8>,
+    rows: Vec<(usize, usize, Tally)>,
+}
+
+impl Formatted {
+    pub fn of<'r, S: AsRef<str> + 'r>(
+        records: impl IntoIterator<Item = (usize, &'r Record<S>)>,
+    ) -> Formatted {
+        let records = records.into_iter();
+        let mut rows = Formatted {
+            bytes: Vec::with_capacity(records.size_hint().0 * ROW_BYTES),
+            rows: Vec::with_capacity(records.size_hint().0),
+        };
+        for (job, r) in records {
+            r.write_csv(&mut rows.bytes);
+            rows.rows.push((job, rows.bytes.len(), Tally::of(r)));
+        }
+        rows
     }
 }
 

@@ -190,8 +190,10 @@ pub(crate) fn plan_jobs<'a>(
     quiet: bool,
 ) -> Result<Plan<'a>, Error> {
     let requested = !args.heuristic.is_empty();
-    let mut jobs = Vec::new();
-    let mut places = Vec::new();
+    // Sized up front: growing by doubling would copy every job planned so far.
+    let most = datasets.iter().map(|d| d.instances.len()).sum::<usize>() * specs.len();
+    let mut jobs = Vec::with_capacity(most);
+    let mut places = Vec::with_capacity(most);
     let mut skipped = 0u64;
     let instances = datasets
         .iter()
@@ -622,13 +624,20 @@ fn run_missing(
         quiet: args.quiet,
         cancel: &CANCEL,
     };
-    batch::run(&todo, &opts, |finished| {
+    let format = |finished: &batch::Finished<'_>| {
+        let runs = report::Formatted::of(finished.jobs().map(|(i, r, _)| (i, r)));
+        (
+            runs,
+            iterations::Formatted::of(&iterations_path, finished.jobs()),
+        )
+    };
+    batch::run(&todo, &opts, format, |(runs, iterations)| {
         // Iteration rows first: a job whose runs.csv row is on disk has its iteration rows
         // there too, and --resume drops iteration rows of jobs that have no runs.csv row.
         appender
-            .append(finished.jobs(), spans)
+            .append_formatted(&iterations.map_err(Error::runtime)?, spans)
             .map_err(Error::runtime)?;
-        let added = rows.keep(finished.jobs().map(|(i, r, _)| (i, r)));
+        let added = rows.keep_formatted(&runs);
         writer.append(added).map_err(Error::runtime)
     })
 }
