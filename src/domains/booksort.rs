@@ -274,10 +274,6 @@ impl Family for Booksort {
     type Heuristics = BooksortHeuristic;
     type Start = BookState;
 
-    fn pack(&self, s: BookState) -> BookState {
-        s
-    }
-
     fn unpack(&self, s: &BookState) -> BookState {
         s.clone()
     }

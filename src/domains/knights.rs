@@ -275,10 +275,6 @@ impl Family for Knights {
     type Heuristics = KnightsHeuristic;
     type Start = KnightState;
 
-    fn pack(&self, s: KnightState) -> KnightState {
-        s
-    }
-
     fn unpack(&self, s: &KnightState) -> KnightState {
         s.clone()
     }

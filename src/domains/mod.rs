@@ -64,9 +64,8 @@ pub trait Family: Domain<State: Send + Sync> + Send + Sync + Sized + 'static {
     /// does not hold a large board each.
     type Start: Clone + Send + Sync;
 
-    fn pack(&self, s: Self::State) -> Self::Start;
-
     fn unpack(&self, s: &Self::Start) -> Self::State;
+
     /// An instance from its dataset fields: `size` is `None` when the dataset has no such column,
     /// `goal` is `None` or empty for the default. An error names the field at fault. Instances of
     /// one size and goal share one `Arc` of the domain's tables in the whole process, so that
@@ -75,7 +74,7 @@ pub trait Family: Domain<State: Send + Sync> + Send + Sync + Sized + 'static {
         size: Option<&str>,
         start: &str,
         goal: Option<&str>,
-    ) -> Result<(Arc<Self>, Self::State), FieldError>;
+    ) -> Result<(Arc<Self>, Self::Start), FieldError>;
 
     /// The size written in reports (`4x4`, the number of books; empty where it is fixed).
     fn size(&self) -> String;
@@ -240,7 +239,7 @@ macro_rules! registry {
                     $(DomainKind::$kind => {
                         let (domain, start) =
                             <$family as Family>::instance(size, start, goal)?;
-                        Ok(Puzzle::$kind { start: domain.pack(start), domain })
+                        Ok(Puzzle::$kind { start, domain })
                     }),+
                 }
             }

@@ -264,10 +264,6 @@ impl Family for Rotation {
     type Heuristics = RotationHeuristic;
     type Start = RotationState;
 
-    fn pack(&self, s: RotationState) -> RotationState {
-        s
-    }
-
     fn unpack(&self, s: &RotationState) -> RotationState {
         *s
     }

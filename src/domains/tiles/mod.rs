@@ -409,9 +409,9 @@ impl TilesHeuristic {
 #[derive(Default)]
 struct TilesCache {
     built: HashMap<(usize, usize, Vec<u8>), Arc<Tiles>>,
-    /// The previous row's width, height, goal as written ("" = default) and table: rows come in
-    /// runs of one size and goal, and recognising the run skips parsing and hashing the goal.
-    last: Option<(usize, usize, String, Arc<Tiles>)>,
+    /// The previous row's size and goal as written ("" = default) and table: rows come in runs
+    /// of one size and goal, and recognising the run skips parsing the size and the goal.
+    last: Option<(String, String, Arc<Tiles>)>,
 }
 
 impl Family for Tiles {
@@ -423,18 +423,15 @@ impl Family for Tiles {
     /// The board's cells only: a 3x3 start is 9 bytes instead of 257.
     type Start = Box<[u8]>;
 
-    fn pack(&self, s: TileState) -> Box<[u8]> {
-        self.tiles(&s).into()
-    }
-
     fn unpack(&self, s: &Box<[u8]>) -> TileState {
         state_of(s)
     }
+
     fn instance(
         size: Option<&str>,
         start: &str,
         goal: Option<&str>,
-    ) -> Result<(Arc<Tiles>, TileState), FieldError> {
+    ) -> Result<(Arc<Tiles>, Box<[u8]>), FieldError> {
         let size = match size.map(str::trim) {
             None => {
                 return Err((
@@ -450,23 +447,6 @@ impl Family for Tiles {
             }
             Some(s) => s,
         };
-        let (w, h) = parse_size(size).map_err(|e| ("size", e))?;
-        let n = w * h;
-        let start = start.trim();
-        if start.is_empty() {
-            return Err((
-                "start",
-                format!(
-                    "empty: expected {n} tiles (0 to {}) separated by spaces, row-major, 0 = blank",
-                    n - 1
-                ),
-            ));
-        }
-        let mut cells = [0u8; 256];
-        if fast_permutation(start, n, &mut cells).is_err() {
-            let tiles = counted_permutation(start, n, "start")?;
-            cells[..n].copy_from_slice(&tiles);
-        }
         let goal_text = goal.map_or("", str::trim);
         static CACHE: Mutex<Option<TilesCache>> = Mutex::new(None);
         // Nothing is left half-made by a panic while the lock is held: the poison carries no
@@ -474,8 +454,12 @@ impl Family for Tiles {
         let mut cache = CACHE.lock().unwrap_or_else(|p| p.into_inner());
         let cache = cache.get_or_insert_with(TilesCache::default);
         let domain = match &cache.last {
-            Some((lw, lh, lg, d)) if (*lw, *lh) == (w, h) && lg == goal_text => Arc::clone(d),
+            Some((ls, lg, d)) if ls == size && lg == goal_text => Arc::clone(d),
             _ => {
+                let (w, h) = parse_size(size).map_err(|e| ("size", e))?;
+                let n = w * h;
+                // The start is judged before the goal, as a row is read left to right.
+                start_cells(start, n)?;
                 let goal = match goal_text {
                     "" => default_goal(n),
                     g => counted_permutation(g, n, "goal")?,
@@ -487,11 +471,11 @@ impl Family for Tiles {
                         Arc::clone(e.insert(Arc::new(built)))
                     }
                 };
-                cache.last = Some((w, h, goal_text.to_owned(), Arc::clone(&domain)));
+                cache.last = Some((size.to_owned(), goal_text.to_owned(), Arc::clone(&domain)));
                 domain
             }
         };
-        let start = domain.state(&cells[..n]).map_err(|e| ("start", e))?;
+        let start = start_cells(start, domain.cells())?;
         Ok((domain, start))
     }
 
@@ -630,6 +614,26 @@ fn counted_permutation(text: &str, n: usize, field: &'static str) -> Result<Vec<
     parse_permutation(text, n).map_err(|e| (field, e))
 }
 
+/// The cells of a start of `n` tiles, checked.
+fn start_cells(start: &str, n: usize) -> Result<Box<[u8]>, FieldError> {
+    let start = start.trim();
+    if start.is_empty() {
+        return Err((
+            "start",
+            format!(
+                "empty: expected {n} tiles (0 to {}) separated by spaces, row-major, 0 = blank",
+                n - 1
+            ),
+        ));
+    }
+    let mut cells = [0u8; 256];
+    if fast_permutation(start, n, &mut cells).is_err() {
+        let tiles = counted_permutation(start, n, "start")?;
+        cells[..n].copy_from_slice(&tiles);
+    }
+    Ok(cells[..n].into())
+}
+
 /// `counted_permutation` without allocating, for the common case of a good row; a bad one is
 /// parsed again for its message.
 fn fast_permutation(text: &str, n: usize, cells: &mut [u8; 256]) -> Result<(), ()> {
@@ -703,7 +707,7 @@ mod tests {
         }
         let (d, start) =
             Tiles::instance(Some("4x4"), "1 2 3 4 5 6 7 0 9 10 11 8 13 14 15 12", None).unwrap();
-        let answer = Tiles::with_heuristic(&d, &start, TilesHeuristic::Manhattan, Solve);
+        let answer = Tiles::with_heuristic(&d, &d.unpack(&start), TilesHeuristic::Manhattan, Solve);
         assert_eq!(answer, (16, "DD".to_string()));
     }
 }
