@@ -5,6 +5,10 @@
 //! Only std: the binary is run with `std::process::Command`, its CSV and JSON are read by the
 //! small parsers at the end of this file. Nothing here asserts on a time.
 
+#[path = "common/cli.rs"]
+mod cli;
+
+use cli::{assert_exit, command, idabench, show, text, Tmp};
 use std::collections::{BTreeMap, HashSet};
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -104,88 +108,6 @@ fn walk36_csv() -> String {
 
 // ---------------------------------------------------------------------------------------------
 // Running the binary
-
-/// A scratch directory, removed at the end (kept, and named, when the test failed).
-struct Tmp(PathBuf);
-
-impl Tmp {
-    fn new(tag: &str) -> Tmp {
-        let dir = std::env::temp_dir().join(format!(
-            "idabench-cli-run-{}-{tag}-{}",
-            std::process::id(),
-            std::thread::current()
-                .name()
-                .unwrap_or("t")
-                .replace("::", "-")
-        ));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap();
-        Tmp(dir)
-    }
-
-    fn path(&self) -> &Path {
-        &self.0
-    }
-
-    /// Writes a file in the scratch directory; its absolute path as a string.
-    fn write(&self, name: &str, text: &str) -> String {
-        let p = self.0.join(name);
-        fs::write(&p, text).unwrap();
-        p.to_str().unwrap().to_owned()
-    }
-
-    fn out(&self) -> String {
-        self.0.join("reports").to_str().unwrap().to_owned()
-    }
-
-    fn run_dir(&self, name: &str) -> PathBuf {
-        self.0.join("reports").join(name)
-    }
-}
-
-impl Drop for Tmp {
-    fn drop(&mut self) {
-        if std::thread::panicking() {
-            eprintln!("kept for inspection: {}", self.0.display());
-        } else {
-            let _ = fs::remove_dir_all(&self.0);
-        }
-    }
-}
-
-fn command(cwd: &Path, args: &[&str]) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_idabench"));
-    // Run from the scratch directory so that nothing lands in the project.
-    c.args(args).current_dir(cwd);
-    c
-}
-
-fn idabench(cwd: &Path, args: &[&str]) -> Output {
-    command(cwd, args).output().expect("run idabench")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-/// Describes an output for assertion messages.
-fn show(out: &Output) -> String {
-    format!(
-        "exit {:?}\n--- stdout ---\n{}\n--- stderr ---\n{}",
-        out.status.code(),
-        text(&out.stdout),
-        text(&out.stderr)
-    )
-}
-
-fn assert_exit(out: &Output, code: i32) {
-    assert_eq!(out.status.code(), Some(code), "{}", show(out));
-    assert!(
-        !text(&out.stderr).contains("panicked"),
-        "a panic:\n{}",
-        show(out)
-    );
-}
 
 /// `idabench run DATASETS... --out OUT --name NAME EXTRA...`, expecting exit `code`.
 fn run(tmp: &Tmp, name: &str, datasets: &[&str], extra: &[&str], code: i32) -> Output {

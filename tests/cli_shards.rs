@@ -3,64 +3,15 @@
 //! together are refused; the Slurm script is valid bash and its parts run here. Nothing here
 //! asserts on a time.
 
+#[path = "common/cli.rs"]
+mod cli;
+
+use cli::{assert_exit, command, idabench, show, Tmp};
 use std::collections::BTreeSet;
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
-
-/// A scratch directory, removed at the end (kept when the test failed).
-struct Tmp(PathBuf);
-
-impl Tmp {
-    fn new(tag: &str) -> Tmp {
-        let dir =
-            std::env::temp_dir().join(format!("idabench-cli-shards-{}-{tag}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap();
-        Tmp(dir)
-    }
-
-    fn path(&self) -> &Path {
-        &self.0
-    }
-
-    fn write(&self, name: &str, text: &str) -> String {
-        fs::write(self.0.join(name), text).unwrap();
-        name.to_string()
-    }
-}
-
-impl Drop for Tmp {
-    fn drop(&mut self) {
-        if !std::thread::panicking() {
-            let _ = fs::remove_dir_all(&self.0);
-        }
-    }
-}
-
-fn command(cwd: &Path, args: &[&str]) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_idabench"));
-    c.args(args).current_dir(cwd);
-    c
-}
-
-fn idabench(cwd: &Path, args: &[&str]) -> Output {
-    command(cwd, args).output().expect("run idabench")
-}
-
-fn show(out: &Output) -> String {
-    format!(
-        "exit {:?}\nstdout:\n{}\nstderr:\n{}",
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
-}
-
-fn assert_exit(out: &Output, code: i32) {
-    assert_eq!(out.status.code(), Some(code), "{}", show(out));
-}
 
 fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
