@@ -8,9 +8,9 @@
 //! order. A job's rows are written together, so they are one stretch of the file.
 
 use crate::atomic;
+use crate::mapped::Mapped;
 use crate::record::{field, Record};
 use crate::search::Iteration;
-use memmap2::Mmap;
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufReader, Read, Seek, SeekFrom, Write};
 use std::os::unix::fs::FileExt;
@@ -192,7 +192,7 @@ impl Formatted {
 /// copied from where `spans` says they lie; `spans` then point into `path`. A source may be
 /// `path` itself (a run's rewrite): it is read through the file opened before the rename.
 pub fn write_in_order(path: &Path, spans: &mut Spans) -> Result<(), String> {
-    let mut sources: Vec<Source> = spans.sources.iter().map(|p| Source::new(p)).collect();
+    let mut sources: Vec<Mapped> = spans.sources.iter().map(|p| Mapped::new(p)).collect();
     let header = header_line();
     let mut moved = Vec::with_capacity(spans.jobs.len());
     let mut position = header.len() as u64;
@@ -225,46 +225,6 @@ pub fn write_in_order(path: &Path, spans: &mut Spans) -> Result<(), String> {
         jobs: moved,
     };
     Ok(())
-}
-
-/// A source file, mapped into memory at its first read. The rows of a run's jobs lie in the
-/// order the jobs finished (mostly the order of their start, longest first), not in job order,
-/// so the rewrite reads all over the file: mapped, it reads the page cache's own pages, where
-/// reading the file into a buffer first cost 60 ms of the 8-puzzle run's 31 MB.
-struct Source {
-    path: PathBuf,
-    /// Mapped at the first read: a run that has no rows yet may have no file yet either.
-    map: Option<Mmap>,
-}
-
-impl Source {
-    fn new(path: &Path) -> Source {
-        Source {
-            path: path.to_path_buf(),
-            map: None,
-        }
-    }
-
-    fn read(&mut self, start: u64, len: usize) -> Result<&[u8], String> {
-        let cannot = |e: io::Error| format!("{}: cannot read: {e}", self.path.display());
-        if self.map.is_none() {
-            let file = File::open(&self.path).map_err(cannot)?;
-            // SAFETY: the map is only read, while the file is one of idabench's reports: a run
-            // holds it open, and nothing else is meant to change it in the meantime.
-            let map = unsafe { Mmap::map(&file) }.map_err(cannot)?;
-            self.map = Some(map);
-        }
-        let map = self.map.as_ref().expect("mapped above");
-        usize::try_from(start)
-            .ok()
-            .and_then(|start| map.get(start..start.checked_add(len)?))
-            .ok_or_else(|| {
-                format!(
-                    "{}: cannot read: the file is shorter than the rows the run wrote to it",
-                    self.path.display()
-                )
-            })
-    }
 }
 
 /// What `scan` found of one job's rows.
@@ -368,7 +328,7 @@ pub fn select(path: &Path, wanted: &[(&str, &str, &str)]) -> Result<Vec<(usize, 
 
 /// The rows of the jobs whose spans are given, read from `spans`' sources: one list per span.
 pub fn read_spans(sources: &[PathBuf], spans: &[Span]) -> Result<Vec<Vec<Row>>, String> {
-    let mut sources_read: Vec<Source> = sources.iter().map(|p| Source::new(p)).collect();
+    let mut sources_read: Vec<Mapped> = sources.iter().map(|p| Mapped::new(p)).collect();
     spans
         .iter()
         .map(|span| {
@@ -555,34 +515,6 @@ mod tests {
         assert_eq!(
             String::from_utf8(out).unwrap(),
             "d,\"a,b\",manhattan/step2/prune,1,4,5,1\nd,\"a,b\",manhattan/step2/prune,2,6,40,17\n"
-        );
-    }
-
-    #[test]
-    fn a_source_shorter_than_its_spans_or_missing_is_an_error_naming_it() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join(FILE);
-        std::fs::write(&path, "0123456789").unwrap();
-        let mut source = Source::new(&path);
-        assert_eq!(source.read(2, 3).unwrap(), b"234");
-        assert_eq!(source.read(7, 3).unwrap(), b"789");
-        let short = source.read(8, 3).unwrap_err();
-        assert!(
-            short.contains("iterations.csv") && short.contains("shorter"),
-            "{short}"
-        );
-        let empty = dir.path().join("empty.csv");
-        std::fs::write(&empty, "").unwrap();
-        assert!(Source::new(&empty)
-            .read(0, 1)
-            .unwrap_err()
-            .contains("shorter"));
-        let missing = Source::new(&dir.path().join("gone.csv"))
-            .read(0, 1)
-            .unwrap_err();
-        assert!(
-            missing.contains("gone.csv") && missing.contains("cannot read"),
-            "{missing}"
         );
     }
 

@@ -15,6 +15,7 @@ pub mod heuristics;
 pub mod html;
 pub mod iterations;
 pub mod judge;
+pub mod mapped;
 pub mod merge;
 pub mod pdb;
 pub mod plot;

@@ -637,8 +637,7 @@ fn run_missing(
         appender
             .append_formatted(&iterations.map_err(Error::runtime)?, spans)
             .map_err(Error::runtime)?;
-        let added = rows.keep_formatted(&runs);
-        writer.append(added).map_err(Error::runtime)
+        writer.append(&runs, rows).map_err(Error::runtime)
     })
 }
 
