@@ -244,9 +244,13 @@ runs-current.csv (runs.csv's columns after a `round` column), pairs.csv (round, 
 instance, variant, first, baseline_cpu_s, current_cpu_s, ratio), comparison.md and manifest.json
 (both builds: path, version, commit, build profile, how they were run).
 
+Ctrl-C, SIGTERM and SIGHUP stop the workers; the pairs measured are reported (the comparison
+says `INTERRUPTED: N of M pairs measured`) and ab exits 130; a second signal leaves at once. A
+worker that dies mid-run is reported the same way, then ab exits 1.
+
 Exit codes: 0 nothing wrong; 1 runtime error (a worker that died); 2 usage or input error (a
 missing binary, one that is not idabench, a worker protocol this build does not speak, bad
-datasets); 3 time regression; 4 changed results unless --allow-node-changes.
+datasets); 3 time regression; 4 changed results unless --allow-node-changes; 130 interrupted.
 
 Example:
   idabench ab --baseline ../base/target/release/idabench datasets/korf13.csv \\

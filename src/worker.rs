@@ -98,6 +98,14 @@ pub fn request(dataset: &str, instance: &str, variant: &str) -> String {
 
 /// Runs the worker on `input` and `out` (stdin and stdout) until `input` ends.
 pub fn serve(args: &WorkerArgs, input: impl BufRead, out: &mut dyn Write) -> Result<Done, Error> {
+    // `ab` runs each worker in a process group of its own, out of reach of a terminal's Ctrl-C,
+    // and kills it when it stops; should `ab` itself be killed outright, this ends the worker
+    // too instead of leaving it to finish its job for no one.
+    #[cfg(target_os = "linux")]
+    // SAFETY: prctl(PR_SET_PDEATHSIG) changes only this process's own attributes.
+    unsafe {
+        libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+    }
     let plan = &args.plan;
     let (datasets, _) = run::read_datasets(&plan.datasets)?;
     let specs = run::variants(plan, &datasets);

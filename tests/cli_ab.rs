@@ -253,3 +253,132 @@ fn the_worker_answers_each_job_with_a_row_and_refuses_unknown_ones() {
     assert!(lines[3].starts_with("!stdin:2: no job (dataset p1379, instance nope"));
     assert!(lines[4].starts_with("!stdin:3: expected a job"));
 }
+
+/// A baseline whose worker passes on its first `jobs` requests (its two warm-up jobs, then
+/// measured ones), line by line (`head` may hold them back in its buffer), and then, unless
+/// `then` ends it, is stuck for good; `then` runs in the subshell that fed the worker, after
+/// the last request.
+fn stalling(dir: &Path, jobs: usize, then: &str) -> PathBuf {
+    script(
+        dir,
+        "stalling",
+        &format!(
+            "if [ \"$1\" = worker ]; then {{ i=0; while [ $i -lt {jobs} ] && IFS= read -r l; \
+             do printf '%s\\n' \"$l\"; i=$((i+1)); done; {then}; }} | {BIN} \"$@\"; \
+             else exec {BIN} \"$@\"; fi"
+        ),
+    )
+}
+
+/// Polls until `done` holds, failing the test after a long while rather than hanging it.
+fn wait_for(what: &str, done: impl Fn() -> bool) {
+    for _ in 0..6000 {
+        if done() {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    panic!("{what} did not happen");
+}
+
+/// Whether process `pid` is gone (a zombie left to an init that does not reap counts as gone).
+fn gone(pid: i32) -> bool {
+    match fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Ok(stat) => stat
+            .rsplit(')')
+            .next()
+            .unwrap_or("")
+            .trim_start()
+            .starts_with('Z'),
+        Err(_) => true,
+    }
+}
+
+#[test]
+fn a_signal_stops_the_workers_and_the_pairs_measured_are_reported() {
+    let dir = temp_dir("signal");
+    // Two warm-up jobs and three measured ones, then the baseline's worker never gets its part
+    // of the fourth pair: the request is swallowed (once it is, the three pairs are done) and
+    // `ab` waits until the signal. The swallowing subshell writes its pid, to check that it was
+    // killed with the worker.
+    let sleeper = dir.join("sleeper");
+    let stuck = stalling(
+        &dir,
+        5,
+        &format!(
+            "read -r line; sh -c 'echo $PPID' > {0}.tmp; mv {0}.tmp {0}; exec sleep 1000",
+            sleeper.display()
+        ),
+    );
+    let child = Command::new(BIN)
+        .arg("ab")
+        .arg("--baseline")
+        .arg(&stuck)
+        .args([EIGHT, "--heuristic", "manhattan,linear-conflict", "--out"])
+        .arg(&dir)
+        .args(["--name", "ab", "--rounds", "2", "--format", "csv"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    wait_for("the baseline's stall", || sleeper.is_file());
+    let pid: i32 = fs::read_to_string(&sleeper)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    let ab_pid = i32::try_from(child.id()).unwrap();
+    // SAFETY: a signal to the child this test started and has not waited for.
+    assert_eq!(unsafe { libc::kill(ab_pid, libc::SIGTERM) }, 0);
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(code(&out), 130, "{}", text(&out.stderr));
+    wait_for("the stuck worker's end", || gone(pid));
+    let csv = text(&out.stdout);
+    assert!(csv.contains("\noverall,3,0,0,0,"), "{csv}");
+    let report = dir.join("ab");
+    let md = fs::read_to_string(report.join("comparison.md")).unwrap();
+    assert!(
+        md.contains("INTERRUPTED (exit 130): 3 of 124 pairs measured; in them, nothing wrong"),
+        "{md}"
+    );
+    for file in ["runs-baseline.csv", "runs-current.csv", "pairs.csv"] {
+        assert_eq!(rows(&report.join(file)).len(), 3, "{file}");
+    }
+    let manifest = fs::read_to_string(report.join("manifest.json")).unwrap();
+    let manifest: serde_json::Value = serde_json::from_str(&manifest).unwrap();
+    assert_eq!(manifest["pairs"], 3);
+    assert_eq!(manifest["pairs_planned"], 124);
+    assert_eq!(manifest["complete"], false);
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_worker_that_dies_leaves_the_pairs_measured_and_exits_1() {
+    let dir = temp_dir("dies");
+    // After two warm-up jobs and three measured ones, the baseline's worker sees the end of its
+    // input and ends.
+    let dying = stalling(&dir, 5, "true");
+    let out = ab(&dying, &dir, &["--rounds", "2"]);
+    assert_eq!(code(&out), 1, "{}", text(&out.stderr));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("Error: --baseline") && err.contains("its worker"),
+        "{err}"
+    );
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("STOPPED by an error: 3 of 124 pairs measured"),
+        "{stdout}"
+    );
+    let report = dir.join("ab");
+    assert_eq!(rows(&report.join("pairs.csv")).len(), 3);
+    let manifest = fs::read_to_string(report.join("manifest.json")).unwrap();
+    let manifest: serde_json::Value = serde_json::from_str(&manifest).unwrap();
+    assert_eq!(manifest["complete"], false);
+    assert!(manifest["stopped_by"]
+        .as_str()
+        .unwrap()
+        .contains("its worker"));
+    fs::remove_dir_all(&dir).unwrap();
+}

@@ -188,6 +188,7 @@ pub fn compare(base: &SavedRun, cur: &SavedRun, opts: &CompareOptions) -> Compar
         missing_in_baseline,
         warnings: manifest_warnings(base, cur),
         pairing: Pairing::Unpaired,
+        incomplete: None,
     }
 }
 

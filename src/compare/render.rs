@@ -2,7 +2,7 @@
 
 use super::stats::{TimeStats, Verdict};
 use super::{Comparison, JobKey, Pairing, RenderFormat, VariantComparison};
-use crate::error::{Done, EXIT_REGRESSED, EXIT_WRONG};
+use crate::error::{Done, EXIT_INTERRUPTED, EXIT_REGRESSED, EXIT_WRONG};
 
 impl Comparison {
     /// The variants whose time regressed.
@@ -18,10 +18,28 @@ impl Comparison {
     pub fn headline(&self) -> (String, String) {
         let o = &self.overall;
         let regressed = self.regressed_variants();
-        let mut status = match self.done() {
-            Done::Wrong => format!("FAIL (exit {EXIT_WRONG}): results changed"),
-            Done::Regressed => format!("FAIL (exit {EXIT_REGRESSED}): overall time regressed"),
-            Done::Ok | Done::Interrupted | Done::Failed => "OK".to_owned(),
+        let mut status = match (self.incomplete, self.found()) {
+            (None, Done::Wrong) => format!("FAIL (exit {EXIT_WRONG}): results changed"),
+            (None, Done::Regressed) => {
+                format!("FAIL (exit {EXIT_REGRESSED}): overall time regressed")
+            }
+            (None, _) => "OK".to_owned(),
+            // What the pairs measured show is told, but does not decide the exit code.
+            (Some(i), found) => format!(
+                "{}: {} of {} pairs measured; in them, {}",
+                if i.interrupted {
+                    format!("INTERRUPTED (exit {EXIT_INTERRUPTED})")
+                } else {
+                    "STOPPED by an error".to_owned()
+                },
+                i.measured,
+                i.planned,
+                match found {
+                    Done::Wrong => "results changed",
+                    Done::Regressed => "overall time regressed",
+                    _ => "nothing wrong",
+                }
+            ),
         };
         if !regressed.is_empty() {
             status += &format!(
