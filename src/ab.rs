@@ -173,7 +173,6 @@ pub fn ab(args: &AbArgs, stdout: &mut dyn Write) -> Result<Done, Error> {
     let specs = run::variants(&args.plan, &datasets);
     let names: Vec<String> = specs.iter().map(Spec::name).collect();
     let jobs = run::plan_jobs(&args.plan, &datasets, &specs, &names, args.quiet)?.jobs;
-    let dir = claim_dir(&args.out, args.name.as_deref())?;
     let words = variant_words(&args.plan);
     let paths = [args.baseline.clone(), current];
     let started = [Role::Baseline, Role::Current].map(|role| {
@@ -186,6 +185,8 @@ pub fn ab(args: &AbArgs, stdout: &mut dyn Write) -> Result<Done, Error> {
         return Ok(Done::Interrupted);
     }
     let (base, cur) = (base?, cur?);
+    // After the handshakes, so that a binary refused leaves no empty folder behind.
+    let dir = claim_dir(&args.out, args.name.as_deref())?;
     let rounds = args.rounds as usize;
     let (measured, builds, mode) = match (base, cur) {
         (Started::Worker(base), Started::Worker(cur)) => {

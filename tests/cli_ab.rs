@@ -153,11 +153,14 @@ fn missing_and_foreign_binaries_are_usage_errors() {
         err.contains("--baseline") && err.contains("cannot run it"),
         "{err}"
     );
+    // Refused before the report folder is made.
+    assert!(!dir.join("ab").exists());
 
     let out = ab(Path::new("/bin/echo"), &dir.join("echo"), &[]);
     assert_eq!(code(&out), 2);
     let err = text(&out.stderr);
     assert!(err.contains("not an idabench binary"), "{err}");
+    assert!(!dir.join("echo").join("ab").exists());
 
     let newer = script(
         &dir,
