@@ -97,8 +97,42 @@ fn spawn(command: &mut Command) -> io::Result<Child> {
     Ok(child)
 }
 
-/// `command`'s stdout and stderr (stdin closed), run as `spawn` runs it.
-fn output(command: &mut Command) -> io::Result<std::process::Output> {
+/// How long a binary has to give its handshake, or to answer `--version` or `run --help`: a
+/// worker writes its handshake before it plans its jobs or builds its tables, so a binary that
+/// takes longer is not answering at all (a script that waits for input, a program that hangs).
+const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Kills a child's process group if not stopped within `HANDSHAKE_TIMEOUT`.
+struct Deadline {
+    stop: mpsc::Sender<()>,
+    watch: std::thread::JoinHandle<bool>,
+}
+
+impl Deadline {
+    fn start(pid: u32) -> Deadline {
+        let (stop, stopped) = mpsc::channel::<()>();
+        let watch = std::thread::spawn(move || {
+            let late =
+                stopped.recv_timeout(HANDSHAKE_TIMEOUT) == Err(mpsc::RecvTimeoutError::Timeout);
+            if late {
+                kill_group(pid);
+            }
+            late
+        });
+        Deadline { stop, watch }
+    }
+
+    /// Whether the time ran out (and the child was killed). Called before the child is waited
+    /// for, so that the kill cannot reach another process that took its pid.
+    fn stop(self) -> bool {
+        drop(self.stop);
+        self.watch.join().unwrap_or(true)
+    }
+}
+
+/// `command`'s stdout and stderr (stdin closed), run as `spawn` runs it; with `limit`, an error
+/// when it has not ended within `HANDSHAKE_TIMEOUT` (it is killed).
+fn output(command: &mut Command, limit: bool) -> io::Result<std::process::Output> {
     let mut child = spawn(
         command
             .stdin(Stdio::null())
@@ -114,12 +148,20 @@ fn output(command: &mut Command) -> io::Result<std::process::Output> {
         }
         bytes
     });
+    let deadline = limit.then(|| Deadline::start(child.id()));
     let mut stdout = Vec::new();
     if let Some(out) = &mut child.stdout {
         let _ = io::Read::read_to_end(out, &mut stdout);
     }
     let stderr = reader.join().unwrap_or_default();
+    let late = deadline.is_some_and(Deadline::stop);
     let status = reap(&mut child)?;
+    if late {
+        return Err(io::Error::new(
+            io::ErrorKind::TimedOut,
+            format!("no answer within {} s", HANDSHAKE_TIMEOUT.as_secs()),
+        ));
+    }
     Ok(std::process::Output {
         status,
         stdout,
@@ -515,13 +557,26 @@ impl Worker {
         };
         let mut stdout = BufReader::new(stdout);
         let mut line = String::new();
-        let hello = match stdout.read_line(&mut line) {
-            Ok(_) => Hello::parse(line.trim_end()),
-            Err(_) => None,
+        let deadline = Deadline::start(child.id());
+        let read = stdout.read_line(&mut line);
+        let late = deadline.stop();
+        let hello = match read {
+            Ok(_) if !late => Hello::parse(line.trim_end()),
+            _ => None,
         };
         let Some(hello) = hello else {
             drop(stdin);
+            // A binary that said something else may still be running.
+            kill_group(child.id());
             let status = reap(&mut child);
+            if late {
+                return Err(Error::usage(format!(
+                    "--{} {shown}: no handshake within {} s (expected an idabench binary, whose \
+                     worker answers at once)",
+                    role.name(),
+                    HANDSHAKE_TIMEOUT.as_secs()
+                )));
+            }
             if let Some(t) = relay_thread {
                 let _ = t.join();
             }
@@ -553,7 +608,16 @@ impl Worker {
         let mut line = String::new();
         match worker.stdout.read_line(&mut line) {
             Ok(n) if n > 0 => {}
-            _ => return Err(worker.died("ended after its handshake")),
+            // It planned its jobs after the handshake: its stderr tells why that failed.
+            _ => {
+                let said = worker.stop();
+                let said = said.trim();
+                return Err(worker.died(&if said.is_empty() {
+                    "ended after its handshake".to_owned()
+                } else {
+                    format!("ended after its handshake: {}", crate::text::shorten(said))
+                }));
+            }
         }
         worker.header = csv::ReaderBuilder::new()
             .has_headers(false)
@@ -648,16 +712,23 @@ impl Worker {
     }
 }
 
-impl Drop for Worker {
-    fn drop(&mut self) {
-        // The end of its stdin ends a worker between jobs; one in a job is stopped, with
-        // whatever it started.
+impl Worker {
+    /// Ends the worker and what it started, once; what it said on stderr that was held back.
+    fn stop(&mut self) -> String {
+        // The end of its stdin ends a worker between jobs; one in a job is killed.
         self.stdin.take();
-        kill_group(self.child.id());
-        let _ = reap(&mut self.child);
         if let Some(t) = self.relay_thread.take() {
+            kill_group(self.child.id());
+            let _ = reap(&mut self.child);
             let _ = t.join();
         }
+        std::mem::take(&mut self.relay.lock().unwrap_or_else(|e| e.into_inner()).held)
+    }
+}
+
+impl Drop for Worker {
+    fn drop(&mut self) {
+        self.stop();
     }
 }
 
@@ -685,7 +756,7 @@ fn not_a_worker(
     stderr: &str,
 ) -> Result<Started, Error> {
     let shown = path.display();
-    let version = output(Command::new(path).arg("--version"))
+    let version = output(Command::new(path).arg("--version"), true)
         .ok()
         .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned())
         .unwrap_or_default();
@@ -1056,6 +1127,7 @@ fn run_group(
             .args(words)
             .args(["--jobs", "1", "--quiet", "--name", "runs", "--out"])
             .arg(out),
+        false,
     )
     .map_err(|e| Error::usage(format!("--{role} {}: cannot run it: {e}", bin.display())))?;
     let runs = out.join("runs").join("runs.csv");

@@ -162,6 +162,17 @@ fn missing_and_foreign_binaries_are_usage_errors() {
     assert!(err.contains("not an idabench binary"), "{err}");
     assert!(!dir.join("echo").join("ab").exists());
 
+    // Waits for ever and says nothing: refused once the handshake's time is out.
+    let mute = script(&dir, "mute", "exec sleep 1000");
+    let out = ab(&mute, &dir.join("mute"), &[]);
+    assert_eq!(code(&out), 2);
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("--baseline") && err.contains("no handshake within 10 s"),
+        "{err}"
+    );
+    assert!(!dir.join("mute").join("ab").exists());
+
     let newer = script(
         &dir,
         "newer",
