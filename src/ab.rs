@@ -756,15 +756,22 @@ fn not_a_worker(
     stderr: &str,
 ) -> Result<Started, Error> {
     let shown = path.display();
-    let version = output(Command::new(path).arg("--version"), true)
-        .ok()
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned())
-        .unwrap_or_default();
+    let answer = output(Command::new(path).arg("--version"), true);
+    // Its first line only: another program's --version may go on for a page.
+    let version = match &answer {
+        Ok(o) => String::from_utf8_lossy(&o.stdout)
+            .lines()
+            .map(str::trim)
+            .find(|line| !line.is_empty())
+            .unwrap_or_default()
+            .to_owned(),
+        Err(_) => String::new(),
+    };
     let Some(number) = version.strip_prefix("idabench ") else {
-        let said = if version.is_empty() {
-            "nothing".to_owned()
-        } else {
-            format!("`{}`", crate::text::shorten(&version))
+        let said = match &answer {
+            Err(e) if e.kind() == io::ErrorKind::TimedOut => format!("nothing ({e})"),
+            _ if version.is_empty() => "nothing".to_owned(),
+            _ => format!("`{}`", crate::text::shorten(&version)),
         };
         return Err(Error::usage(format!(
             "--{} {shown}: not an idabench binary (`{shown} --version` printed {said}, \

@@ -162,6 +162,21 @@ fn missing_and_foreign_binaries_are_usage_errors() {
     assert!(err.contains("not an idabench binary"), "{err}");
     assert!(!dir.join("echo").join("ab").exists());
 
+    // Only the first line of a long --version is quoted.
+    let chatty = script(
+        &dir,
+        "chatty",
+        "echo 'chatty 2.1'; echo 'Copyright (C) someone'; echo 'License: none'",
+    );
+    let out = ab(&chatty, &dir.join("chatty"), &[]);
+    assert_eq!(code(&out), 2);
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("--version` printed `chatty 2.1`, expected"),
+        "{err}"
+    );
+    assert!(!err.contains("Copyright"), "{err}");
+
     // Waits for ever and says nothing: refused once the handshake's time is out.
     let mute = script(&dir, "mute", "exec sleep 1000");
     let out = ab(&mute, &dir.join("mute"), &[]);
