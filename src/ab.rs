@@ -1006,6 +1006,16 @@ fn by_runs(
             )
         })
         .collect();
+    // The plots of these small runs would be thrown away, and drawing them is time spent
+    // between the two builds' runs of a group; but only a build that knows `--no-plots` may be
+    // given it (a build from before the plots would refuse the flag), so each build is asked.
+    let words = paths.each_ref().map(|bin| {
+        let mut words = words.to_vec();
+        if takes_no_plots(bin) {
+            words.push("--no-plots".into());
+        }
+        words
+    });
     let total = rounds * groups.len();
     let mut pairs = Vec::new();
     let mut read_manifest = [true, true];
@@ -1018,10 +1028,11 @@ fn by_runs(
         let mut got: [Vec<Record>; 2] = [Vec::new(), Vec::new()];
         for side in if first { [0, 1] } else { [1, 0] } {
             let out = tmp.path().join(format!("r{round}-g{g}-{side}"));
-            let (records, manifest) = match run_group(&paths[side], &groups[g], words, &out, side) {
-                Ok(got) => got,
-                Err(e) => return stopped(pairs, e),
-            };
+            let (records, manifest) =
+                match run_group(&paths[side], &groups[g], &words[side], &out, side) {
+                    Ok(got) => got,
+                    Err(e) => return stopped(pairs, e),
+                };
             if std::mem::take(&mut read_manifest[side]) {
                 if let Some(m) = manifest {
                     builds[side].commit = m.git_commit.unwrap_or_else(|| "-".to_owned());
@@ -1116,6 +1127,12 @@ fn group_files(jobs: &[Job<'_>], tmp: &Path) -> Result<Vec<PathBuf>, Error> {
         }
     }
     Ok(files)
+}
+
+/// Whether `bin run` takes `--no-plots`, as its `run --help` tells.
+fn takes_no_plots(bin: &Path) -> bool {
+    output(Command::new(bin).args(["run", "--help"]), true)
+        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains("--no-plots"))
 }
 
 /// `BIN run DATASET WORDS --jobs 1 --quiet --out DIR --name runs`: its rows and manifest.

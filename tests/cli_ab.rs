@@ -214,12 +214,16 @@ fn missing_and_foreign_binaries_are_usage_errors() {
 fn a_build_without_the_worker_mode_is_run_in_groups() {
     let dir = temp_dir("old");
     // What an idabench from before `ab` answers to `worker`, and its `run` otherwise.
+    // It also predates `--no-plots`: its `run --help` does not list it and its `run` refuses it.
     let old = script(
         &dir,
         "old",
         &format!(
             "if [ \"$1\" = worker ]; then echo \"error: unrecognized subcommand 'worker'\" >&2; \
-             exit 2; fi\nexec {BIN} \"$@\""
+             exit 2; fi\n\
+             case \"$*\" in *--help*) {BIN} \"$@\" | grep -v -- --no-plots; exit 0;; \
+             *--no-plots*) echo \"error: unexpected argument '--no-plots'\" >&2; exit 2;; esac\n\
+             exec {BIN} \"$@\""
         ),
     );
     let out = ab(&old, &dir, &["--rounds", "2"]);
