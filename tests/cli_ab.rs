@@ -415,3 +415,44 @@ fn a_worker_that_dies_leaves_the_pairs_measured_and_exits_1() {
         .contains("its worker"));
     fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Built with `--features inject-slowdown` only (`.ci/run` lints it; run it with
+/// `cargo test --release --features inject-slowdown --test cli_ab`): the busy work leaves every
+/// node count as it was, and a bad setting is a usage error.
+#[cfg(feature = "inject-slowdown")]
+#[test]
+fn the_injected_slowdown_keeps_node_counts_and_refuses_bad_settings() {
+    let dir = temp_dir("slowdown");
+    let slow = script(
+        &dir,
+        "slow",
+        &format!("IDABENCH_SLOWDOWN=50 exec {BIN} \"$@\""),
+    );
+    let out = Command::new(BIN)
+        .args(["ab", "--baseline", BIN, "--current"])
+        .arg(&slow)
+        .args([EIGHT, "--heuristic", "manhattan,linear-conflict", "--out"])
+        .arg(&dir)
+        .args(["--name", "ab", "--rounds", "2", "--format", "csv"])
+        .env_remove("IDABENCH_SLOWDOWN")
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 0, "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("\noverall,62,0,0,0,"));
+
+    let out = Command::new(BIN)
+        .args(["run", EIGHT, "--out"])
+        .arg(&dir)
+        .args(["--name", "bad", "--quiet"])
+        .env("IDABENCH_SLOWDOWN", "lots")
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 2);
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("IDABENCH_SLOWDOWN: expected a percentage from 0 to 1000, got 'lots'"),
+        "{err}"
+    );
+    assert!(!dir.join("bad").exists());
+    fs::remove_dir_all(&dir).unwrap();
+}
