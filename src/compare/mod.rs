@@ -336,9 +336,9 @@ mod tests {
         };
         assert_eq!(run(&a, &b, &opts, &mut out).unwrap(), Done::Regressed);
         let csv = String::from_utf8(out).unwrap();
-        assert!(
-            csv.ends_with("overall,40,0,0,0,40,0,1.5000,1.5000,1.5000,regressed,overall,,,,,\n")
-        );
+        assert!(csv.ends_with(
+            "overall,40,0,0,0,40,0,1.5000,1.5000,1.5000,regressed,overall,,,,,,unpaired\n"
+        ));
         let loaded = load(&a.join("runs.csv")).unwrap();
         assert_eq!(loaded.records, base.records);
         assert_eq!(loaded.manifest, base.manifest);
