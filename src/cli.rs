@@ -270,8 +270,14 @@ pub struct AbArgs {
     #[arg(long, value_name = "N", default_value_t = 10,
         value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub rounds: u32,
-    /// A time ratio beyond this (or below its inverse) counts as a change.
-    #[arg(long, default_value_t = 1.05, value_name = "RATIO")]
+    /// A time ratio beyond this (or below its inverse) counts as a change. `--time-threshold`,
+    /// compare's name for it, is taken too.
+    #[arg(
+        long,
+        visible_alias = "time-threshold",
+        default_value_t = 1.05,
+        value_name = "RATIO"
+    )]
     pub threshold: f64,
     /// Lanes: pairs measured at once, each lane with its own two workers.
     #[arg(long, value_name = "N", default_value_t = 1,
