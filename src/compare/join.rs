@@ -395,7 +395,7 @@ mod tests {
             r.status = status;
             r.length = None;
             r.nodes_generated = nodes;
-            r.nodes_expanded = nodes / 2;
+            r.nodes_expanded = nodes - 1;
         };
         // Timed out in both builds, at different nodes: no change.
         stop(&mut base.records[0], Status::TimeLimit, 5000);
