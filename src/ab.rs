@@ -11,8 +11,8 @@
 use crate::batch::Job;
 use crate::cli::{AbArgs, CompareFormat, OnOff, PlanArgs};
 use crate::clock;
-use crate::compare::{self, CompareError, CompareOptions, RenderFormat, SavedRun};
-use crate::error::{Done, Error};
+use crate::compare::{self, CompareError, CompareOptions, Incomplete, RenderFormat, SavedRun};
+use crate::error::{Done, Error, EXIT_INTERRUPTED};
 use crate::record::{self, DatasetInfo, Record};
 use crate::report::{self, RUNS_HEADER};
 use crate::run::{self, note};
@@ -23,6 +23,7 @@ use std::collections::HashMap;
 use std::ffi::OsString;
 use std::fs;
 use std::io::{self, BufRead, BufReader, Write};
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -36,6 +37,148 @@ const GROUP: usize = 4;
 
 /// How often progress is told on stderr.
 const PROGRESS_EVERY: Duration = Duration::from_secs(5);
+
+/// Set by Ctrl-C, SIGTERM or SIGHUP: no new pair is started.
+static CANCEL: AtomicBool = AtomicBool::new(false);
+
+/// The processes `ab` started and has not yet waited for, each the leader of its own process
+/// group. Their own group keeps a terminal's Ctrl-C from killing them before `ab` knows it was
+/// interrupted (it would take that for a worker that died); `ab`'s handler kills the groups
+/// instead, so that a search in progress stops at once and nothing a worker started is left.
+static CHILDREN: Mutex<Vec<u32>> = Mutex::new(Vec::new());
+
+fn install_signal_handler() {
+    // The first signal stops the workers and lets the pairs measured be reported; a second one
+    // leaves at once.
+    let installed = ctrlc::set_handler(|| {
+        let again = CANCEL.swap(true, Ordering::SeqCst);
+        kill_children();
+        if again {
+            std::process::exit(i32::from(EXIT_INTERRUPTED));
+        }
+        note(format_args!(
+            "\ninterrupted: stopping the workers; the pairs measured are kept and reported"
+        ));
+    });
+    if let Err(e) = installed {
+        note(format_args!(
+            "note: signals cannot be caught ({e}): Ctrl-C or SIGTERM will end ab at once, without a report"
+        ));
+    }
+}
+
+fn kill_children() {
+    let children = CHILDREN.lock().unwrap_or_else(|e| e.into_inner());
+    for &pid in children.iter() {
+        kill_group(pid);
+    }
+}
+
+/// SIGKILL to the process group of `pid`, a child not yet waited for (so the group still exists
+/// and is ours).
+fn kill_group(pid: u32) {
+    if let Ok(pid) = libc::pid_t::try_from(pid) {
+        // SAFETY: kill(2) touches no memory of this process.
+        unsafe {
+            libc::kill(-pid, libc::SIGKILL);
+        }
+    }
+}
+
+/// Spawns `command` in a process group of its own, listed in `CHILDREN` until `reap` waits for
+/// it; when `ab` was already interrupted, the child is killed at once.
+fn spawn(command: &mut Command) -> io::Result<Child> {
+    let mut children = CHILDREN.lock().unwrap_or_else(|e| e.into_inner());
+    let child = command.process_group(0).spawn()?;
+    children.push(child.id());
+    if CANCEL.load(Ordering::SeqCst) {
+        kill_group(child.id());
+    }
+    Ok(child)
+}
+
+/// How long a binary has to give its handshake, or to answer `--version` or `run --help`: a
+/// worker writes its handshake before it plans its jobs or builds its tables, so a binary that
+/// takes longer is not answering at all (a script that waits for input, a program that hangs).
+const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Kills a child's process group if not stopped within `HANDSHAKE_TIMEOUT`.
+struct Deadline {
+    stop: mpsc::Sender<()>,
+    watch: std::thread::JoinHandle<bool>,
+}
+
+impl Deadline {
+    fn start(pid: u32) -> Deadline {
+        let (stop, stopped) = mpsc::channel::<()>();
+        let watch = std::thread::spawn(move || {
+            let late =
+                stopped.recv_timeout(HANDSHAKE_TIMEOUT) == Err(mpsc::RecvTimeoutError::Timeout);
+            if late {
+                kill_group(pid);
+            }
+            late
+        });
+        Deadline { stop, watch }
+    }
+
+    /// Whether the time ran out (and the child was killed). Called before the child is waited
+    /// for, so that the kill cannot reach another process that took its pid.
+    fn stop(self) -> bool {
+        drop(self.stop);
+        self.watch.join().unwrap_or(true)
+    }
+}
+
+/// `command`'s stdout and stderr (stdin closed), run as `spawn` runs it; with `limit`, an error
+/// when it has not ended within `HANDSHAKE_TIMEOUT` (it is killed).
+fn output(command: &mut Command, limit: bool) -> io::Result<std::process::Output> {
+    let mut child = spawn(
+        command
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped()),
+    )?;
+    // Both pipes at once: a child that fills one while the other is read would never end.
+    let mut err = child.stderr.take();
+    let reader = std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        if let Some(err) = &mut err {
+            let _ = io::Read::read_to_end(err, &mut bytes);
+        }
+        bytes
+    });
+    let deadline = limit.then(|| Deadline::start(child.id()));
+    let mut stdout = Vec::new();
+    if let Some(out) = &mut child.stdout {
+        let _ = io::Read::read_to_end(out, &mut stdout);
+    }
+    let stderr = reader.join().unwrap_or_default();
+    let late = deadline.is_some_and(Deadline::stop);
+    let status = reap(&mut child)?;
+    if late {
+        return Err(io::Error::new(
+            io::ErrorKind::TimedOut,
+            format!("no answer within {} s", HANDSHAKE_TIMEOUT.as_secs()),
+        ));
+    }
+    Ok(std::process::Output {
+        status,
+        stdout,
+        stderr,
+    })
+}
+
+/// Waits for `child`, taken off `CHILDREN` first: once waited for, its pid may name another
+/// process.
+fn reap(child: &mut Child) -> io::Result<std::process::ExitStatus> {
+    let pid = child.id();
+    CHILDREN
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .retain(|&p| p != pid);
+    child.wait()
+}
 
 /// Which of the two builds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,8 +196,12 @@ impl Role {
     }
 }
 
-/// Runs `idabench ab`: the comparison goes to `stdout`, notes and progress to stderr.
+/// Runs `idabench ab`: the comparison goes to `stdout`, notes and progress to stderr. Stopped
+/// by a signal or by a worker that failed, it still writes the report of the pairs measured,
+/// marked incomplete, then exits 130 or with the failure's error.
 pub fn ab(args: &AbArgs, stdout: &mut dyn Write) -> Result<Done, Error> {
+    // First, so that a signal at any later point stops the workers rather than orphaning them.
+    install_signal_handler();
     if !args.threshold.is_finite() || args.threshold < 1.0 {
         return Err(CompareError::BadThreshold(args.threshold).into());
     }
@@ -68,7 +215,6 @@ pub fn ab(args: &AbArgs, stdout: &mut dyn Write) -> Result<Done, Error> {
     let specs = run::variants(&args.plan, &datasets);
     let names: Vec<String> = specs.iter().map(Spec::name).collect();
     let jobs = run::plan_jobs(&args.plan, &datasets, &specs, &names, args.quiet)?.jobs;
-    let dir = claim_dir(&args.out, args.name.as_deref())?;
     let words = variant_words(&args.plan);
     let paths = [args.baseline.clone(), current];
     let started = [Role::Baseline, Role::Current].map(|role| {
@@ -76,16 +222,22 @@ pub fn ab(args: &AbArgs, stdout: &mut dyn Write) -> Result<Done, Error> {
         Worker::start(role, path, &args.plan.datasets, &words)
     });
     let [base, cur] = started;
+    if CANCEL.load(Ordering::SeqCst) {
+        note(format_args!("interrupted before any pair was measured"));
+        return Ok(Done::Interrupted);
+    }
     let (base, cur) = (base?, cur?);
+    // After the handshakes, so that a binary refused leaves no empty folder behind.
+    let dir = claim_dir(&args.out, args.name.as_deref())?;
     let rounds = args.rounds as usize;
-    let (pairs, builds, mode) = match (base, cur) {
+    let (measured, builds, mode) = match (base, cur) {
         (Started::Worker(base), Started::Worker(cur)) => {
             let builds = [base.info(), cur.info()];
             if !args.quiet {
                 tell_start(&builds, jobs.len(), rounds, usize::from(args.jobs));
             }
-            let pairs = by_workers(args, &jobs, base, cur, rounds)?;
-            (pairs, builds, Mode::Worker)
+            let measured = by_workers(args, &jobs, base, cur, rounds);
+            (measured, builds, Mode::Worker)
         }
         (base, cur) => {
             let mut builds = [base.info(), cur.info()];
@@ -99,10 +251,16 @@ pub fn ab(args: &AbArgs, stdout: &mut dyn Write) -> Result<Done, Error> {
             if !args.quiet {
                 tell_start(&builds, jobs.len(), rounds, 1);
             }
-            let pairs = by_runs(args, &jobs, &paths, &words, rounds, &mut builds)?;
-            (pairs, builds, Mode::Run)
+            let measured = by_runs(args, &jobs, &paths, &words, rounds, &mut builds);
+            (measured, builds, Mode::Run)
         }
     };
+    let Measured { pairs, error } = measured;
+    let planned = rounds * jobs.len();
+    // A signal kills the workers and `run`s, which fails what they were doing: once interrupted,
+    // an error is the interruption's.
+    let interrupted = CANCEL.load(Ordering::SeqCst);
+    let error = error.filter(|_| !interrupted);
     let opts = CompareOptions {
         time_threshold: args.threshold,
         allow_node_changes: args.allow_node_changes,
@@ -113,8 +271,16 @@ pub fn ab(args: &AbArgs, stdout: &mut dyn Write) -> Result<Done, Error> {
         },
         ..CompareOptions::default()
     };
-    let rounds_runs = by_round(&pairs, &jobs, rounds, &builds);
-    let comparison = compare::paired(&rounds_runs, &opts);
+    let reached = pairs.iter().map(|p| p.round + 1).max().unwrap_or(0);
+    let rounds_runs = by_round(&pairs, &jobs, reached, &builds);
+    let mut comparison = compare::paired(&rounds_runs, &opts);
+    if interrupted || error.is_some() {
+        comparison.incomplete = Some(Incomplete {
+            measured: pairs.len(),
+            planned,
+            interrupted,
+        });
+    }
     let manifest = AbManifest {
         command: "ab",
         idabench_version: env!("CARGO_PKG_VERSION").to_owned(),
@@ -129,6 +295,13 @@ pub fn ab(args: &AbArgs, stdout: &mut dyn Write) -> Result<Done, Error> {
         },
         jobs: jobs.len(),
         pairs: pairs.len(),
+        pairs_planned: planned,
+        complete: !interrupted && error.is_none(),
+        stopped_by: match (&error, interrupted) {
+            (Some(e), _) => Some(e.to_string()),
+            (None, true) => Some("a signal (Ctrl-C, SIGTERM or SIGHUP)".to_owned()),
+            (None, false) => None,
+        },
         threshold: args.threshold,
         datasets: infos,
         variants: names.clone(),
@@ -148,10 +321,20 @@ pub fn ab(args: &AbArgs, stdout: &mut dyn Write) -> Result<Done, Error> {
         .write_all(comparison.render(opts.format).as_bytes())
         .and_then(|()| stdout.flush())
         .map_err(|e| Error::io("stdout", e))?;
-    if !args.quiet {
+    if !args.quiet || interrupted || error.is_some() {
         note(format_args!("report: {}", dir.display()));
     }
-    Ok(comparison.done())
+    match error {
+        Some(e) => Err(e),
+        None => Ok(comparison.done()),
+    }
+}
+
+/// The pairs measured, in schedule order, and the error that stopped the measuring early (none
+/// when it ran to its end or was interrupted: `CANCEL` tells which).
+struct Measured {
+    pairs: Vec<Pair>,
+    error: Option<Error>,
 }
 
 /// How the builds were run.
@@ -346,20 +529,21 @@ impl Worker {
         words: &[OsString],
     ) -> Result<Started, Error> {
         let shown = path.display();
-        let mut child = Command::new(path)
-            .arg("worker")
-            .args(datasets)
-            .args(words)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .map_err(|e| {
-                Error::usage(format!(
-                    "--{} {shown}: cannot run it: {e} (expected an idabench binary)",
-                    role.name()
-                ))
-            })?;
+        let mut child = spawn(
+            Command::new(path)
+                .arg("worker")
+                .args(datasets)
+                .args(words)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped()),
+        )
+        .map_err(|e| {
+            Error::usage(format!(
+                "--{} {shown}: cannot run it: {e} (expected an idabench binary)",
+                role.name()
+            ))
+        })?;
         let relay = Arc::new(Mutex::new(Relay {
             forward: false,
             held: String::new(),
@@ -373,13 +557,26 @@ impl Worker {
         };
         let mut stdout = BufReader::new(stdout);
         let mut line = String::new();
-        let hello = match stdout.read_line(&mut line) {
-            Ok(_) => Hello::parse(line.trim_end()),
-            Err(_) => None,
+        let deadline = Deadline::start(child.id());
+        let read = stdout.read_line(&mut line);
+        let late = deadline.stop();
+        let hello = match read {
+            Ok(_) if !late => Hello::parse(line.trim_end()),
+            _ => None,
         };
         let Some(hello) = hello else {
             drop(stdin);
-            let status = child.wait();
+            // A binary that said something else may still be running.
+            kill_group(child.id());
+            let status = reap(&mut child);
+            if late {
+                return Err(Error::usage(format!(
+                    "--{} {shown}: no handshake within {} s (expected an idabench binary, whose \
+                     worker answers at once)",
+                    role.name(),
+                    HANDSHAKE_TIMEOUT.as_secs()
+                )));
+            }
             if let Some(t) = relay_thread {
                 let _ = t.join();
             }
@@ -411,7 +608,16 @@ impl Worker {
         let mut line = String::new();
         match worker.stdout.read_line(&mut line) {
             Ok(n) if n > 0 => {}
-            _ => return Err(worker.died("ended after its handshake")),
+            // It planned its jobs after the handshake: its stderr tells why that failed.
+            _ => {
+                let said = worker.stop();
+                let said = said.trim();
+                return Err(worker.died(&if said.is_empty() {
+                    "ended after its handshake".to_owned()
+                } else {
+                    format!("ended after its handshake: {}", crate::text::shorten(said))
+                }));
+            }
         }
         worker.header = csv::ReaderBuilder::new()
             .has_headers(false)
@@ -506,15 +712,23 @@ impl Worker {
     }
 }
 
-impl Drop for Worker {
-    fn drop(&mut self) {
-        // The end of its stdin ends a worker between jobs; one in a job is stopped.
+impl Worker {
+    /// Ends the worker and what it started, once; what it said on stderr that was held back.
+    fn stop(&mut self) -> String {
+        // The end of its stdin ends a worker between jobs; one in a job is killed.
         self.stdin.take();
-        let _ = self.child.kill();
-        let _ = self.child.wait();
         if let Some(t) = self.relay_thread.take() {
+            kill_group(self.child.id());
+            let _ = reap(&mut self.child);
             let _ = t.join();
         }
+        std::mem::take(&mut self.relay.lock().unwrap_or_else(|e| e.into_inner()).held)
+    }
+}
+
+impl Drop for Worker {
+    fn drop(&mut self) {
+        self.stop();
     }
 }
 
@@ -542,19 +756,22 @@ fn not_a_worker(
     stderr: &str,
 ) -> Result<Started, Error> {
     let shown = path.display();
-    let version = Command::new(path)
-        .arg("--version")
-        .stdin(Stdio::null())
-        .stderr(Stdio::null())
-        .output()
-        .ok()
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned())
-        .unwrap_or_default();
+    let answer = output(Command::new(path).arg("--version"), true);
+    // Its first line only: another program's --version may go on for a page.
+    let version = match &answer {
+        Ok(o) => String::from_utf8_lossy(&o.stdout)
+            .lines()
+            .map(str::trim)
+            .find(|line| !line.is_empty())
+            .unwrap_or_default()
+            .to_owned(),
+        Err(_) => String::new(),
+    };
     let Some(number) = version.strip_prefix("idabench ") else {
-        let said = if version.is_empty() {
-            "nothing".to_owned()
-        } else {
-            format!("`{}`", crate::text::shorten(&version))
+        let said = match &answer {
+            Err(e) if e.kind() == io::ErrorKind::TimedOut => format!("nothing ({e})"),
+            _ if version.is_empty() => "nothing".to_owned(),
+            _ => format!("`{}`", crate::text::shorten(&version)),
         };
         return Err(Error::usage(format!(
             "--{} {shown}: not an idabench binary (`{shown} --version` printed {said}, \
@@ -604,22 +821,26 @@ fn baseline_first(r: usize, j: usize) -> bool {
 }
 
 /// Every job in every round on workers: lane 0 on the workers already started, the other lanes
-/// on workers of their own, all taking the schedule's next pair when free.
+/// on workers of their own, all taking the schedule's next pair when free. A signal or a
+/// failure stops the lanes; the pairs finished are kept.
 fn by_workers(
     args: &AbArgs,
     jobs: &[Job<'_>],
     base: Worker,
     cur: Worker,
     rounds: usize,
-) -> Result<Vec<Pair>, Error> {
+) -> Measured {
     let datasets = &args.plan.datasets;
     let words = variant_words(&args.plan);
     let mut lanes = Vec::new();
     for _ in 1..args.jobs {
-        lanes.push([
-            base.another(datasets, &words)?,
-            cur.another(datasets, &words)?,
-        ]);
+        match (
+            base.another(datasets, &words),
+            cur.another(datasets, &words),
+        ) {
+            (Ok(a), Ok(b)) => lanes.push([a, b]),
+            (Err(e), _) | (_, Err(e)) => return stopped(Vec::new(), e),
+        }
     }
     lanes.insert(0, [base, cur]);
     let warm_up = warm_up_jobs(jobs);
@@ -632,14 +853,21 @@ fn by_workers(
             let (tx, next, failed, warm_up) = (tx.clone(), &next, &failed, &warm_up);
             let words = &words;
             scope.spawn(move || {
+                // A worker killed by the signal handler fails its job: that is the interruption,
+                // not an error.
                 let fail = |e: Error| {
-                    failed.store(true, Ordering::Relaxed);
-                    let _ = tx.send(Err(e));
+                    if !CANCEL.load(Ordering::SeqCst) {
+                        failed.store(true, Ordering::Relaxed);
+                        let _ = tx.send(Err(e));
+                    }
                 };
                 let mut lane_round = None;
                 loop {
+                    if failed.load(Ordering::Relaxed) || CANCEL.load(Ordering::Relaxed) {
+                        return;
+                    }
                     let k = next.fetch_add(1, Ordering::Relaxed);
-                    if k >= total || failed.load(Ordering::Relaxed) {
+                    if k >= total {
                         return;
                     }
                     let (round, job) = (k / jobs.len(), k % jobs.len());
@@ -699,12 +927,8 @@ fn by_workers(
     })
 }
 
-/// The pairs as they come, with progress on stderr; the first error stops it.
-fn collect(
-    rx: mpsc::Receiver<Result<Pair, Error>>,
-    total: usize,
-    quiet: bool,
-) -> Result<Vec<Pair>, Error> {
+/// The pairs as they come, with progress on stderr; the first error stops the lanes.
+fn collect(rx: mpsc::Receiver<Result<Pair, Error>>, total: usize, quiet: bool) -> Measured {
     let started = Instant::now();
     let mut last = started;
     let mut pairs = Vec::with_capacity(total);
@@ -725,11 +949,16 @@ fn collect(
             ));
         }
     }
-    if let Some(e) = error {
-        return Err(e);
-    }
     pairs.sort_by_key(|p| p.order);
-    Ok(pairs)
+    Measured { pairs, error }
+}
+
+/// Measuring stopped by `error`.
+fn stopped(pairs: Vec<Pair>, error: Error) -> Measured {
+    Measured {
+        pairs,
+        error: Some(error),
+    }
 }
 
 /// Of each variant, the job with the shortest reference length (the dataset's free hint; the
@@ -750,7 +979,7 @@ fn warm_up_jobs(jobs: &[Job<'_>]) -> Vec<usize> {
 /// Every job in every round by `idabench run` invocations: groups of up to `GROUP` instances of
 /// one dataset, each written as a dataset file of its own (the same name, so the rows name the
 /// original dataset), run by both builds back to back. Fills in each build's commit and profile
-/// from its first run's manifest.
+/// from its first run's manifest. A signal or a failure stops it; the groups finished are kept.
 fn by_runs(
     args: &AbArgs,
     jobs: &[Job<'_>],
@@ -758,9 +987,15 @@ fn by_runs(
     words: &[OsString],
     rounds: usize,
     builds: &mut [BuildInfo; 2],
-) -> Result<Vec<Pair>, Error> {
-    let tmp = tempfile::tempdir().map_err(|e| Error::io(std::env::temp_dir(), e))?;
-    let groups = group_files(jobs, tmp.path())?;
+) -> Measured {
+    let tmp = match tempfile::tempdir() {
+        Ok(tmp) => tmp,
+        Err(e) => return stopped(Vec::new(), Error::io(std::env::temp_dir(), e)),
+    };
+    let groups = match group_files(jobs, tmp.path()) {
+        Ok(groups) => groups,
+        Err(e) => return stopped(Vec::new(), e),
+    };
     let index: HashMap<(&str, &str, &str), usize> = jobs
         .iter()
         .enumerate()
@@ -771,16 +1006,33 @@ fn by_runs(
             )
         })
         .collect();
+    // The plots of these small runs would be thrown away, and drawing them is time spent
+    // between the two builds' runs of a group; but only a build that knows `--no-plots` may be
+    // given it (a build from before the plots would refuse the flag), so each build is asked.
+    let words = paths.each_ref().map(|bin| {
+        let mut words = words.to_vec();
+        if takes_no_plots(bin) {
+            words.push("--no-plots".into());
+        }
+        words
+    });
     let total = rounds * groups.len();
     let mut pairs = Vec::new();
     let mut read_manifest = [true, true];
     for k in 0..total {
+        if CANCEL.load(Ordering::SeqCst) {
+            break;
+        }
         let (round, g) = (k / groups.len(), k % groups.len());
         let first = baseline_first(round, g);
         let mut got: [Vec<Record>; 2] = [Vec::new(), Vec::new()];
         for side in if first { [0, 1] } else { [1, 0] } {
             let out = tmp.path().join(format!("r{round}-g{g}-{side}"));
-            let (records, manifest) = run_group(&paths[side], &groups[g], words, &out, side)?;
+            let (records, manifest) =
+                match run_group(&paths[side], &groups[g], &words[side], &out, side) {
+                    Ok(got) => got,
+                    Err(e) => return stopped(pairs, e),
+                };
             if std::mem::take(&mut read_manifest[side]) {
                 if let Some(m) = manifest {
                     builds[side].commit = m.git_commit.unwrap_or_else(|| "-".to_owned());
@@ -816,7 +1068,7 @@ fn by_runs(
             note(format_args!("round {} of {rounds} done", round + 1));
         }
     }
-    Ok(pairs)
+    Measured { pairs, error: None }
 }
 
 /// The dataset file of each group of instances, in the plan's order.
@@ -877,6 +1129,12 @@ fn group_files(jobs: &[Job<'_>], tmp: &Path) -> Result<Vec<PathBuf>, Error> {
     Ok(files)
 }
 
+/// Whether `bin run` takes `--no-plots`, as its `run --help` tells.
+fn takes_no_plots(bin: &Path) -> bool {
+    output(Command::new(bin).args(["run", "--help"]), true)
+        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains("--no-plots"))
+}
+
 /// `BIN run DATASET WORDS --jobs 1 --quiet --out DIR --name runs`: its rows and manifest.
 fn run_group(
     bin: &Path,
@@ -886,15 +1144,16 @@ fn run_group(
     side: usize,
 ) -> Result<(Vec<Record>, Option<record::Manifest>), Error> {
     let role = [Role::Baseline, Role::Current][side].name();
-    let output = Command::new(bin)
-        .arg("run")
-        .arg(dataset)
-        .args(words)
-        .args(["--jobs", "1", "--quiet", "--name", "runs", "--out"])
-        .arg(out)
-        .stdin(Stdio::null())
-        .output()
-        .map_err(|e| Error::usage(format!("--{role} {}: cannot run it: {e}", bin.display())))?;
+    let output = output(
+        Command::new(bin)
+            .arg("run")
+            .arg(dataset)
+            .args(words)
+            .args(["--jobs", "1", "--quiet", "--name", "runs", "--out"])
+            .arg(out),
+        false,
+    )
+    .map_err(|e| Error::usage(format!("--{role} {}: cannot run it: {e}", bin.display())))?;
     let runs = out.join("runs").join("runs.csv");
     match record::read_runs(&runs) {
         Ok(records) if !records.is_empty() => {
@@ -949,7 +1208,14 @@ struct AbManifest {
     lanes: usize,
     /// Jobs per round.
     jobs: usize,
+    /// Pairs measured.
     pairs: usize,
+    /// Rounds x jobs.
+    pairs_planned: usize,
+    /// Whether every pair was measured.
+    complete: bool,
+    /// What stopped the measuring early: a signal, or the error.
+    stopped_by: Option<String>,
     threshold: f64,
     datasets: Vec<DatasetInfo>,
     variants: Vec<String>,

@@ -132,13 +132,16 @@ pub struct TableArgs {
 
 const COMPARE_HELP: &str = "\
 Jobs are joined on (dataset, instance, variant). Status, length and node counts must be equal:
-node counts are deterministic, so any difference is a real change in the search. CPU times are
+node counts are deterministic, so any difference is a real change in the search (but those of a
+job stopped by --time-limit in either run, which depend on the machine's speed, are not
+compared; its status is). CPU times are
 compared as ratios current/baseline, only for jobs with at least 1 ms in both runs: per variant
 over its jobs, overall over instances (each instance's geometric mean across variants). Their
 geometric mean and a bootstrap 95% interval give a verdict: improved, unchanged, regressed (the
 whole interval above the threshold) or inconclusive (the interval straddles it).
 The two runs are unpaired: a drift of the machine's speed between them moves every job alike and
-is not in the interval (the verdict line says so). To judge a build's speed, `idabench ab` runs
+is not in the interval (every verdict says so: `(unpaired)`; the CSV's `pairing` column too).
+To judge a build's speed, `idabench ab` runs
 both builds paired and interleaved in time.
 
 Exit codes: 0 nothing wrong; 2 usage or input error (missing files, unreadable CSV, different
@@ -233,7 +236,7 @@ own two workers, fresh for each round). A drift of the machine's speed then hits
 measurements of a pair alike and cancels in their ratio.
 
 Verdicts, exit codes and formats are compare's: status, length and node counts must be equal in
-every round (exit 4); CPU time ratios current/baseline of every pair timed (at least 1 ms in
+every round (exit 4; node counts not for a job stopped by --time-limit); CPU time ratios current/baseline of every pair timed (at least 1 ms in
 both), their geometric mean and a 95% bootstrap interval that resamples rounds and jobs
 (crossed) give improved, unchanged, regressed (exit 3: the whole interval above --threshold) or
 inconclusive. A baseline built before the worker mode existed is run with the current build in
@@ -244,9 +247,14 @@ runs-current.csv (runs.csv's columns after a `round` column), pairs.csv (round, 
 instance, variant, first, baseline_cpu_s, current_cpu_s, ratio), comparison.md and manifest.json
 (both builds: path, version, commit, build profile, how they were run).
 
+Ctrl-C, SIGTERM and SIGHUP stop the workers; the pairs measured are reported (the comparison
+says `INTERRUPTED: N of M pairs measured`) and ab exits 130; a second signal leaves at once. A
+worker that dies mid-run is reported the same way, then ab exits 1.
+
 Exit codes: 0 nothing wrong; 1 runtime error (a worker that died); 2 usage or input error (a
-missing binary, one that is not idabench, a worker protocol this build does not speak, bad
-datasets); 3 time regression; 4 changed results unless --allow-node-changes.
+missing binary, one that is not idabench or gives no handshake within 10 s, a worker protocol
+this build does not speak, bad datasets); 3 time regression; 4 changed results unless
+--allow-node-changes; 130 interrupted.
 
 Example:
   idabench ab --baseline ../base/target/release/idabench datasets/korf13.csv \\
@@ -266,8 +274,14 @@ pub struct AbArgs {
     #[arg(long, value_name = "N", default_value_t = 10,
         value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub rounds: u32,
-    /// A time ratio beyond this (or below its inverse) counts as a change.
-    #[arg(long, default_value_t = 1.05, value_name = "RATIO")]
+    /// A time ratio beyond this (or below its inverse) counts as a change. `--time-threshold`,
+    /// compare's name for it, is taken too.
+    #[arg(
+        long,
+        visible_alias = "time-threshold",
+        default_value_t = 1.05,
+        value_name = "RATIO"
+    )]
     pub threshold: f64,
     /// Lanes: pairs measured at once, each lane with its own two workers.
     #[arg(long, value_name = "N", default_value_t = 1,

@@ -4,9 +4,11 @@
 //!
 //! The protocol, so that two builds of different versions can talk or refuse clearly:
 //! 1. the worker's first line is the handshake `idabench-worker protocol=P version=V commit=C
-//!    build=B` (`commit=-` when unknown); `ab` refuses a protocol it does not speak;
-//! 2. its second line is the runs.csv header of this build, so `ab` reads the rows by column
-//!    name and builds with other column sets still understand each other;
+//!    build=B` (`commit=-` when unknown), written at once; `ab` refuses a protocol it does not
+//!    speak, and a binary that gives no handshake within a few seconds;
+//! 2. its second line, once its jobs are planned and their tables ready, is the runs.csv header
+//!    of this build, so `ab` reads the rows by column name and builds with other column sets
+//!    still understand each other;
 //! 3. then each stdin line is one job as a CSV record `dataset,instance,variant`, answered by
 //!    one line: the job's runs.csv row, or `!` and a message when it cannot be answered (a job
 //!    this worker did not plan). End of stdin ends the worker.
@@ -98,6 +100,20 @@ pub fn request(dataset: &str, instance: &str, variant: &str) -> String {
 
 /// Runs the worker on `input` and `out` (stdin and stdout) until `input` ends.
 pub fn serve(args: &WorkerArgs, input: impl BufRead, out: &mut dyn Write) -> Result<Done, Error> {
+    // `ab` runs each worker in a process group of its own, out of reach of a terminal's Ctrl-C,
+    // and kills it when it stops; should `ab` itself be killed outright, this ends the worker
+    // too instead of leaving it to finish its job for no one.
+    #[cfg(target_os = "linux")]
+    // SAFETY: prctl(PR_SET_PDEATHSIG) changes only this process's own attributes.
+    unsafe {
+        libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+    }
+    // The handshake first: `ab` waits for it only a few seconds, and planning and building
+    // tables may take longer.
+    let fail = |e| Error::io("stdout", e);
+    writeln!(out, "{}", Hello::this_build().line())
+        .and_then(|()| out.flush())
+        .map_err(fail)?;
     let plan = &args.plan;
     let (datasets, _) = run::read_datasets(&plan.datasets)?;
     let specs = run::variants(plan, &datasets);
@@ -122,8 +138,6 @@ pub fn serve(args: &WorkerArgs, input: impl BufRead, out: &mut dyn Write) -> Res
         max_time: plan.limits.time_limit.map(Duration::from_secs_f64),
         ..Limits::default()
     };
-    let fail = |e| Error::io("stdout", e);
-    writeln!(out, "{}", Hello::this_build().line()).map_err(fail)?;
     writeln!(out, "{}", RUNS_HEADER.join(",")).map_err(fail)?;
     out.flush().map_err(fail)?;
     let mut row = Vec::new();

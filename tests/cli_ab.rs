@@ -137,8 +137,12 @@ fn a_build_with_other_node_counts_exits_4() {
         "{stdout}"
     );
     assert!(stdout.contains("nodes_generated"), "{stdout}");
-    // Allowed, the same comparison passes.
-    let out = ab(&other, &dir.join("again"), &["--allow-node-changes"]);
+    // Allowed, the same comparison passes (with compare's name for the threshold, too).
+    let out = ab(
+        &other,
+        &dir.join("again"),
+        &["--allow-node-changes", "--time-threshold", "1.2"],
+    );
     assert_eq!(code(&out), 0, "{}", text(&out.stderr));
     fs::remove_dir_all(&dir).unwrap();
 }
@@ -153,11 +157,40 @@ fn missing_and_foreign_binaries_are_usage_errors() {
         err.contains("--baseline") && err.contains("cannot run it"),
         "{err}"
     );
+    // Refused before the report folder is made.
+    assert!(!dir.join("ab").exists());
 
     let out = ab(Path::new("/bin/echo"), &dir.join("echo"), &[]);
     assert_eq!(code(&out), 2);
     let err = text(&out.stderr);
     assert!(err.contains("not an idabench binary"), "{err}");
+    assert!(!dir.join("echo").join("ab").exists());
+
+    // Only the first line of a long --version is quoted.
+    let chatty = script(
+        &dir,
+        "chatty",
+        "echo 'chatty 2.1'; echo 'Copyright (C) someone'; echo 'License: none'",
+    );
+    let out = ab(&chatty, &dir.join("chatty"), &[]);
+    assert_eq!(code(&out), 2);
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("--version` printed `chatty 2.1`, expected"),
+        "{err}"
+    );
+    assert!(!err.contains("Copyright"), "{err}");
+
+    // Waits for ever and says nothing: refused once the handshake's time is out.
+    let mute = script(&dir, "mute", "exec sleep 1000");
+    let out = ab(&mute, &dir.join("mute"), &[]);
+    assert_eq!(code(&out), 2);
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("--baseline") && err.contains("no handshake within 10 s"),
+        "{err}"
+    );
+    assert!(!dir.join("mute").join("ab").exists());
 
     let newer = script(
         &dir,
@@ -185,12 +218,16 @@ fn missing_and_foreign_binaries_are_usage_errors() {
 fn a_build_without_the_worker_mode_is_run_in_groups() {
     let dir = temp_dir("old");
     // What an idabench from before `ab` answers to `worker`, and its `run` otherwise.
+    // It also predates `--no-plots`: its `run --help` does not list it and its `run` refuses it.
     let old = script(
         &dir,
         "old",
         &format!(
             "if [ \"$1\" = worker ]; then echo \"error: unrecognized subcommand 'worker'\" >&2; \
-             exit 2; fi\nexec {BIN} \"$@\""
+             exit 2; fi\n\
+             case \"$*\" in *--help*) {BIN} \"$@\" | grep -v -- --no-plots; exit 0;; \
+             *--no-plots*) echo \"error: unexpected argument '--no-plots'\" >&2; exit 2;; esac\n\
+             exec {BIN} \"$@\""
         ),
     );
     let out = ab(&old, &dir, &["--rounds", "2"]);
@@ -252,4 +289,174 @@ fn the_worker_answers_each_job_with_a_row_and_refuses_unknown_ones() {
     );
     assert!(lines[3].starts_with("!stdin:2: no job (dataset p1379, instance nope"));
     assert!(lines[4].starts_with("!stdin:3: expected a job"));
+}
+
+/// A baseline whose worker passes on its first `jobs` requests (its two warm-up jobs, then
+/// measured ones), line by line (`head` may hold them back in its buffer), and then, unless
+/// `then` ends it, is stuck for good; `then` runs in the subshell that fed the worker, after
+/// the last request.
+fn stalling(dir: &Path, jobs: usize, then: &str) -> PathBuf {
+    script(
+        dir,
+        "stalling",
+        &format!(
+            "if [ \"$1\" = worker ]; then {{ i=0; while [ $i -lt {jobs} ] && IFS= read -r l; \
+             do printf '%s\\n' \"$l\"; i=$((i+1)); done; {then}; }} | {BIN} \"$@\"; \
+             else exec {BIN} \"$@\"; fi"
+        ),
+    )
+}
+
+/// Polls until `done` holds, failing the test after a long while rather than hanging it.
+fn wait_for(what: &str, done: impl Fn() -> bool) {
+    for _ in 0..6000 {
+        if done() {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    panic!("{what} did not happen");
+}
+
+/// Whether process `pid` is gone (a zombie left to an init that does not reap counts as gone).
+fn gone(pid: i32) -> bool {
+    match fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Ok(stat) => stat
+            .rsplit(')')
+            .next()
+            .unwrap_or("")
+            .trim_start()
+            .starts_with('Z'),
+        Err(_) => true,
+    }
+}
+
+#[test]
+fn a_signal_stops_the_workers_and_the_pairs_measured_are_reported() {
+    let dir = temp_dir("signal");
+    // Two warm-up jobs and three measured ones, then the baseline's worker never gets its part
+    // of the fourth pair: the request is swallowed (once it is, the three pairs are done) and
+    // `ab` waits until the signal. The swallowing subshell writes its pid, to check that it was
+    // killed with the worker.
+    let sleeper = dir.join("sleeper");
+    let stuck = stalling(
+        &dir,
+        5,
+        &format!(
+            "read -r line; sh -c 'echo $PPID' > {0}.tmp; mv {0}.tmp {0}; exec sleep 1000",
+            sleeper.display()
+        ),
+    );
+    let child = Command::new(BIN)
+        .arg("ab")
+        .arg("--baseline")
+        .arg(&stuck)
+        .args([EIGHT, "--heuristic", "manhattan,linear-conflict", "--out"])
+        .arg(&dir)
+        .args(["--name", "ab", "--rounds", "2", "--format", "csv"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    wait_for("the baseline's stall", || sleeper.is_file());
+    let pid: i32 = fs::read_to_string(&sleeper)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    let ab_pid = i32::try_from(child.id()).unwrap();
+    // SAFETY: a signal to the child this test started and has not waited for.
+    assert_eq!(unsafe { libc::kill(ab_pid, libc::SIGTERM) }, 0);
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(code(&out), 130, "{}", text(&out.stderr));
+    wait_for("the stuck worker's end", || gone(pid));
+    let csv = text(&out.stdout);
+    assert!(csv.contains("\noverall,3,0,0,0,"), "{csv}");
+    let report = dir.join("ab");
+    let md = fs::read_to_string(report.join("comparison.md")).unwrap();
+    assert!(
+        md.contains("INTERRUPTED (exit 130): 3 of 124 pairs measured; in them, nothing wrong"),
+        "{md}"
+    );
+    for file in ["runs-baseline.csv", "runs-current.csv", "pairs.csv"] {
+        assert_eq!(rows(&report.join(file)).len(), 3, "{file}");
+    }
+    let manifest = fs::read_to_string(report.join("manifest.json")).unwrap();
+    let manifest: serde_json::Value = serde_json::from_str(&manifest).unwrap();
+    assert_eq!(manifest["pairs"], 3);
+    assert_eq!(manifest["pairs_planned"], 124);
+    assert_eq!(manifest["complete"], false);
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_worker_that_dies_leaves_the_pairs_measured_and_exits_1() {
+    let dir = temp_dir("dies");
+    // After two warm-up jobs and three measured ones, the baseline's worker sees the end of its
+    // input and ends.
+    let dying = stalling(&dir, 5, "true");
+    let out = ab(&dying, &dir, &["--rounds", "2"]);
+    assert_eq!(code(&out), 1, "{}", text(&out.stderr));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("Error: --baseline") && err.contains("its worker"),
+        "{err}"
+    );
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("STOPPED by an error: 3 of 124 pairs measured"),
+        "{stdout}"
+    );
+    let report = dir.join("ab");
+    assert_eq!(rows(&report.join("pairs.csv")).len(), 3);
+    let manifest = fs::read_to_string(report.join("manifest.json")).unwrap();
+    let manifest: serde_json::Value = serde_json::from_str(&manifest).unwrap();
+    assert_eq!(manifest["complete"], false);
+    assert!(manifest["stopped_by"]
+        .as_str()
+        .unwrap()
+        .contains("its worker"));
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Built with `--features inject-slowdown` only (`.ci/run` lints it; run it with
+/// `cargo test --release --features inject-slowdown --test cli_ab`): the busy work leaves every
+/// node count as it was, and a bad setting is a usage error.
+#[cfg(feature = "inject-slowdown")]
+#[test]
+fn the_injected_slowdown_keeps_node_counts_and_refuses_bad_settings() {
+    let dir = temp_dir("slowdown");
+    let slow = script(
+        &dir,
+        "slow",
+        &format!("IDABENCH_SLOWDOWN=50 exec {BIN} \"$@\""),
+    );
+    let out = Command::new(BIN)
+        .args(["ab", "--baseline", BIN, "--current"])
+        .arg(&slow)
+        .args([EIGHT, "--heuristic", "manhattan,linear-conflict", "--out"])
+        .arg(&dir)
+        .args(["--name", "ab", "--rounds", "2", "--format", "csv"])
+        .env_remove("IDABENCH_SLOWDOWN")
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 0, "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("\noverall,62,0,0,0,"));
+
+    let out = Command::new(BIN)
+        .args(["run", EIGHT, "--out"])
+        .arg(&dir)
+        .args(["--name", "bad", "--quiet"])
+        .env("IDABENCH_SLOWDOWN", "lots")
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 2);
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("IDABENCH_SLOWDOWN: expected a percentage from 0 to 1000, got 'lots'"),
+        "{err}"
+    );
+    assert!(!dir.join("bad").exists());
+    fs::remove_dir_all(&dir).unwrap();
 }

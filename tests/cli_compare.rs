@@ -132,7 +132,7 @@ fn every_time_one_and_a_half_times_slower_exits_3() {
     assert!(
         text.lines()
             .any(|l| l.starts_with("overall,198,0,0,0,198,0,")
-                && l.ends_with(",regressed,overall,,,,,")),
+                && l.ends_with(",regressed,overall,,,,,,unpaired")),
         "{text}"
     );
     fs::remove_dir_all(dir).unwrap();
@@ -165,7 +165,7 @@ fn a_noisy_mix_straddling_the_threshold_is_inconclusive_and_exits_0() {
     assert!(
         text.lines()
             .any(|l| l.starts_with("overall,198,0,0,0,198,0,")
-                && l.ends_with(",inconclusive,overall,,,,,")),
+                && l.ends_with(",inconclusive,overall,,,,,,unpaired")),
         "{text}"
     );
     fs::remove_dir_all(dir).unwrap();
@@ -340,11 +340,8 @@ fn out_writes_the_pictures_of_the_comparison() {
         .map(|(k, (t, _))| (*t, c[k].0 / t))
         .collect();
     assert_eq!(timed.len(), 198);
-    assert!(svg
-        .texts()
-        .iter()
-        .any(|t| t.content
-            == format!("CPU time, current / baseline: 198 jobs timed, overall {verdict}")));
+    assert!(svg.texts().iter().any(|t| t.content
+        == format!("CPU time, current / baseline: 198 jobs timed, overall {verdict} (unpaired)")));
     assert!(svg
         .texts()
         .iter()

@@ -6,7 +6,7 @@ use super::{
     CompareError, CompareOptions, Comparison, FieldChange, JobKey, Pairing, SavedRun,
     VariantComparison,
 };
-use crate::record::Record;
+use crate::record::{Record, Status};
 use std::collections::{HashMap, HashSet};
 
 /// A dataset of the same name must be the same file in both runs: otherwise jobs would be joined
@@ -188,6 +188,7 @@ pub fn compare(base: &SavedRun, cur: &SavedRun, opts: &CompareOptions) -> Compar
         missing_in_baseline,
         warnings: manifest_warnings(base, cur),
         pairing: Pairing::Unpaired,
+        incomplete: None,
     }
 }
 
@@ -196,7 +197,13 @@ pub fn timed(time_s: f64, floor: f64) -> bool {
     time_s.is_finite() && time_s > 0.0 && time_s >= floor
 }
 
+/// The fields of a job that differ between two of its records. A search stopped by
+/// `--time-limit` in either stops at a node that depends on the machine's speed, not on the
+/// code: its node counts are not compared (its status is, so a job solved in one and timed out
+/// in the other is still a change). A node limit stops at the same node every time, and its
+/// counts are compared exactly.
 pub(super) fn field_changes(b: &Record, c: &Record) -> Vec<FieldChange> {
+    let timed_out = b.status == Status::TimeLimit || c.status == Status::TimeLimit;
     let length = |l: Option<u32>| l.map_or_else(|| "-".to_owned(), |l| l.to_string());
     let fields = [
         ("status", b.status.to_string(), c.status.to_string()),
@@ -214,6 +221,7 @@ pub(super) fn field_changes(b: &Record, c: &Record) -> Vec<FieldChange> {
     ];
     fields
         .into_iter()
+        .filter(|(field, _, _)| !(timed_out && field.starts_with("nodes_")))
         .filter(|(_, before, after)| before != after)
         .map(|(field, baseline, current)| FieldChange {
             job: JobKey::of(b),
@@ -293,7 +301,6 @@ mod tests {
     use crate::compare::stats::bootstrap_interval;
     use crate::compare::RenderFormat;
     use crate::error::Done;
-    use crate::record::Status;
 
     #[test]
     fn a_run_compared_with_itself_is_clean() {
@@ -378,6 +385,55 @@ mod tests {
             ]
         );
         assert_eq!(c.overall.changed, 2);
+    }
+
+    #[test]
+    fn node_counts_of_jobs_stopped_by_the_clock_are_not_compared() {
+        let mut base = baseline();
+        let mut cur = baseline();
+        let stop = |r: &mut Record, status: Status, nodes: u64| {
+            r.status = status;
+            r.length = None;
+            r.nodes_generated = nodes;
+            r.nodes_expanded = nodes - 1;
+        };
+        // Timed out in both builds, at different nodes: no change.
+        stop(&mut base.records[0], Status::TimeLimit, 5000);
+        stop(&mut cur.records[0], Status::TimeLimit, 7000);
+        // Solved in one, timed out in the other: the status (and length) changed, as compare
+        // lists it; the node counts at the stop are not listed.
+        stop(&mut cur.records[1], Status::TimeLimit, 90);
+        // A node limit stops at the same node every time: its counts are compared.
+        stop(&mut base.records[2], Status::NodeLimit, 5000);
+        stop(&mut cur.records[2], Status::NodeLimit, 5001);
+        let c = compare(&base, &cur, &CompareOptions::default());
+        let listed: Vec<(&str, &str)> = c
+            .changes
+            .iter()
+            .map(|ch| (ch.job.instance.as_str(), ch.field))
+            .collect();
+        assert_eq!(
+            listed,
+            [
+                ("2", "status"),
+                ("2", "length"),
+                ("3", "nodes_generated"),
+                ("3", "nodes_expanded"),
+            ]
+        );
+        assert_eq!(c.done(), Done::Wrong);
+        // The same in ab's paired rounds: identical builds whose jobs time out at different
+        // nodes in every round pass.
+        let mut rounds = Vec::new();
+        for nodes in [5000, 6000, 7000] {
+            let (mut b, mut k) = (baseline(), baseline());
+            stop(&mut b.records[0], Status::TimeLimit, nodes);
+            stop(&mut k.records[0], Status::TimeLimit, nodes + 17);
+            rounds.push((b, k));
+        }
+        let c = crate::compare::paired(&rounds, &CompareOptions::default());
+        assert!(c.changes.is_empty(), "{:?}", c.changes);
+        assert_eq!(c.done(), Done::Ok);
     }
 
     #[test]

@@ -25,7 +25,7 @@ mod stats;
 
 pub use join::{compare, timed};
 pub use load::load;
-pub use paired::paired;
+pub use paired::{paired, Incomplete};
 pub use stats::{TimeStats, Verdict};
 
 use crate::error::{Done, Error};
@@ -245,6 +245,8 @@ pub struct Comparison {
     pub warnings: Vec<String>,
     /// How the times were measured, which decides what their interval covers.
     pub pairing: Pairing,
+    /// Set when `ab` stopped before it measured every pair.
+    pub incomplete: Option<Incomplete>,
 }
 
 /// Whether the two sides' times were taken apart or side by side.
@@ -262,8 +264,20 @@ impl Comparison {
     /// runs hold) unless `allow_node_changes`; else `Regressed` (exit 3) when the overall time
     /// verdict is `regressed`; else `Ok`. Per-variant verdicts are reported but do not gate: with
     /// many variants, failing on any one of them would multiply false alarms. Jobs in one run only
-    /// (missing from the current run, or new in it) are listed and never fail.
+    /// (missing from the current run, or new in it) are listed and never fail. An incomplete
+    /// comparison is `Interrupted` (exit 130) or `Failed` (exit 1) whatever it found.
     pub fn done(&self) -> Done {
+        match self.incomplete {
+            Some(Incomplete {
+                interrupted: true, ..
+            }) => Done::Interrupted,
+            Some(_) => Done::Failed,
+            None => self.found(),
+        }
+    }
+
+    /// What the measurements made show: `done` of a complete comparison.
+    pub fn found(&self) -> Done {
         if !self.changes.is_empty() && !self.allow_node_changes {
             Done::Wrong
         } else if self.overall.time.verdict == Verdict::Regressed {
@@ -322,9 +336,9 @@ mod tests {
         };
         assert_eq!(run(&a, &b, &opts, &mut out).unwrap(), Done::Regressed);
         let csv = String::from_utf8(out).unwrap();
-        assert!(
-            csv.ends_with("overall,40,0,0,0,40,0,1.5000,1.5000,1.5000,regressed,overall,,,,,\n")
-        );
+        assert!(csv.ends_with(
+            "overall,40,0,0,0,40,0,1.5000,1.5000,1.5000,regressed,overall,,,,,,unpaired\n"
+        ));
         let loaded = load(&a.join("runs.csv")).unwrap();
         assert_eq!(loaded.records, base.records);
         assert_eq!(loaded.manifest, base.manifest);

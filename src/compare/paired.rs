@@ -12,6 +12,17 @@ use super::stats::{paired_time_stats, Cells};
 use super::{CompareOptions, Comparison, JobKey, Pairing, SavedRun};
 use std::collections::{HashMap, HashSet};
 
+/// How far an `ab` that stopped early got.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Incomplete {
+    /// Pairs measured.
+    pub measured: usize,
+    /// Pairs planned: rounds x jobs.
+    pub planned: usize,
+    /// Stopped by a signal; otherwise by an error.
+    pub interrupted: bool,
+}
+
 /// Joins the rounds' pairs of runs, one `(baseline, current)` per round, each holding the same
 /// jobs. Jobs, variants, missing jobs and the listing of changed results follow the first
 /// round; a field that differs in any round is listed once (as it first differed). Time is

@@ -2,7 +2,7 @@
 
 use super::stats::{TimeStats, Verdict};
 use super::{Comparison, JobKey, Pairing, RenderFormat, VariantComparison};
-use crate::error::{Done, EXIT_REGRESSED, EXIT_WRONG};
+use crate::error::{Done, EXIT_INTERRUPTED, EXIT_REGRESSED, EXIT_WRONG};
 
 impl Comparison {
     /// The variants whose time regressed.
@@ -18,10 +18,28 @@ impl Comparison {
     pub fn headline(&self) -> (String, String) {
         let o = &self.overall;
         let regressed = self.regressed_variants();
-        let mut status = match self.done() {
-            Done::Wrong => format!("FAIL (exit {EXIT_WRONG}): results changed"),
-            Done::Regressed => format!("FAIL (exit {EXIT_REGRESSED}): overall time regressed"),
-            Done::Ok | Done::Interrupted | Done::Failed => "OK".to_owned(),
+        let mut status = match (self.incomplete, self.found()) {
+            (None, Done::Wrong) => format!("FAIL (exit {EXIT_WRONG}): results changed"),
+            (None, Done::Regressed) => {
+                format!("FAIL (exit {EXIT_REGRESSED}): overall time regressed")
+            }
+            (None, _) => "OK".to_owned(),
+            // What the pairs measured show is told, but does not decide the exit code.
+            (Some(i), found) => format!(
+                "{}: {} of {} pairs measured; in them, {}",
+                if i.interrupted {
+                    format!("INTERRUPTED (exit {EXIT_INTERRUPTED})")
+                } else {
+                    "STOPPED by an error".to_owned()
+                },
+                i.measured,
+                i.planned,
+                match found {
+                    Done::Wrong => "results changed",
+                    Done::Regressed => "overall time regressed",
+                    _ => "nothing wrong",
+                }
+            ),
         };
         if !regressed.is_empty() {
             status += &format!(
@@ -99,7 +117,9 @@ impl Comparison {
     /// The per-variant table, its header and a row per variant then `overall`, as the text
     /// report shows it.
     pub fn table(&self) -> ([&'static str; 9], Vec<Vec<String>>) {
-        let rows = self.summaries().map(|s| summary_cells(s, |v| v.to_owned()));
+        let rows = self
+            .summaries()
+            .map(|s| summary_cells(s, |v| v.to_owned(), self.pairing));
         (TABLE_HEADER, rows.collect())
     }
 
@@ -113,7 +133,10 @@ impl Comparison {
 
     fn text(&self) -> String {
         let mut rows = vec![TABLE_HEADER.map(str::to_owned).to_vec()];
-        rows.extend(self.summaries().map(|s| summary_cells(s, |v| v.to_owned())));
+        rows.extend(
+            self.summaries()
+                .map(|s| summary_cells(s, |v| v.to_owned(), self.pairing)),
+        );
         let mut out = format!(
             "baseline: {}\ncurrent:  {}\n{}\n\n{}",
             self.baseline,
@@ -174,13 +197,13 @@ impl Comparison {
         for warning in &self.warnings {
             out += &format!("> warning: {warning}\n\n");
         }
-        let overall = summary_cells(&self.overall, |_| "**overall**".to_owned());
+        let overall = summary_cells(&self.overall, |_| "**overall**".to_owned(), self.pairing);
         out += &md_table(
             &TABLE_HEADER,
             "|---|--:|--:|--:|--:|--:|--:|---|---|",
             self.variants
                 .iter()
-                .map(|s| summary_cells(s, md_code))
+                .map(|s| summary_cells(s, md_code, self.pairing))
                 .chain(std::iter::once(overall)),
         );
         if !self.changes.is_empty() {
@@ -216,6 +239,10 @@ impl Comparison {
     fn csv(&self) -> String {
         let mut writer = csv::Writer::from_writer(Vec::new());
         let float = |x: Option<f64>| x.map_or_else(String::new, |x| format!("{x:.4}"));
+        let pairing = match self.pairing {
+            Pairing::Unpaired => "unpaired",
+            Pairing::Paired { .. } => "paired",
+        };
         let summary = |s: &VariantComparison, kind: &str| {
             let mut row = vec![
                 s.variant.clone(),
@@ -231,7 +258,8 @@ impl Comparison {
                 s.time.verdict.to_string(),
                 kind.to_owned(),
             ];
-            row.resize(CSV_HEADER.len(), String::new());
+            row.resize(CSV_HEADER.len() - 1, String::new());
+            row.push(pairing.to_owned());
             row
         };
         // A job fills `variant` and the job columns only, so that each column holds one kind of
@@ -242,6 +270,7 @@ impl Comparison {
             row.extend(
                 [kind, &job.dataset, &job.instance, field, baseline, current].map(str::to_owned),
             );
+            row.push(String::new());
             row
         };
         let rows = self
@@ -276,9 +305,10 @@ impl Comparison {
     }
 }
 
-/// The summary columns come first, as they were before the job columns existed, so that scripts
-/// reading them by position keep working.
-const CSV_HEADER: [&str; 17] = [
+/// The summary columns come first, as they were before the job columns existed, and `pairing`
+/// (whether the interval rests on paired measurements) last, after those, so that scripts
+/// reading columns by position keep working.
+const CSV_HEADER: [&str; 18] = [
     "variant",
     "jobs_compared",
     "changed",
@@ -296,6 +326,7 @@ const CSV_HEADER: [&str; 17] = [
     "field",
     "baseline",
     "current",
+    "pairing",
 ];
 
 /// `variant` up to `verdict`.
@@ -313,7 +344,17 @@ const TABLE_HEADER: [&str; 9] = [
     "verdict",
 ];
 
-fn summary_cells(s: &VariantComparison, variant: impl Fn(&str) -> String) -> Vec<String> {
+/// A row of the table. Unpaired, each verdict says so: a reader of one line must not take its
+/// interval for one that holds the drift between the runs.
+fn summary_cells(
+    s: &VariantComparison,
+    variant: impl Fn(&str) -> String,
+    pairing: Pairing,
+) -> Vec<String> {
+    let mark = match pairing {
+        Pairing::Unpaired => " (unpaired)",
+        Pairing::Paired { .. } => "",
+    };
     vec![
         variant(&s.variant),
         s.jobs_compared.to_string(),
@@ -327,7 +368,7 @@ fn summary_cells(s: &VariantComparison, variant: impl Fn(&str) -> String) -> Vec
         s.time
             .interval
             .map_or_else(|| "-".to_owned(), |(l, h)| format!("[{l:.3}, {h:.3}]")),
-        s.time.verdict.to_string(),
+        format!("{}{mark}", s.time.verdict),
     ]
 }
 
@@ -442,13 +483,53 @@ mod tests {
         assert_eq!(
             lines[0],
             "variant,jobs_compared,changed,missing_in_current,missing_in_baseline,timed,untimed,\
-             time_ratio_geomean,ci_low,ci_high,verdict,kind,dataset,instance,field,baseline,current"
+             time_ratio_geomean,ci_low,ci_high,verdict,kind,dataset,instance,field,baseline,current,\
+             pairing"
         );
         assert_eq!(lines.len(), 4);
         assert_eq!(
             lines[3],
-            "overall,40,0,0,0,40,0,1.5000,1.5000,1.5000,regressed,overall,,,,,"
+            "overall,40,0,0,0,40,0,1.5000,1.5000,1.5000,regressed,overall,,,,,,unpaired"
         );
+    }
+
+    #[test]
+    fn every_verdict_of_unpaired_runs_is_marked_and_paired_ones_are_not() {
+        let mut c = compare(&baseline(), &scaled(|_| 1.5), &CompareOptions::default());
+        let text = c.render(RenderFormat::Text);
+        let verdicts: Vec<&str> = text
+            .lines()
+            .filter(|l| l.starts_with("manhattan/") || l.starts_with("overall "))
+            .collect();
+        assert_eq!(verdicts.len(), 3, "{text}");
+        assert!(
+            verdicts.iter().all(|l| l.ends_with("regressed (unpaired)")),
+            "{text}"
+        );
+        let md = c.render(RenderFormat::Markdown);
+        let rows: Vec<&str> = md
+            .lines()
+            .filter(|l| l.starts_with("| `manhattan/"))
+            .collect();
+        assert_eq!(rows.len(), 2, "{md}");
+        assert!(md.contains("| **overall** |"), "{md}");
+        assert!(
+            md.lines()
+                .filter(|l| l.starts_with("| `manhattan/") || l.starts_with("| **overall**"))
+                .all(|l| l.ends_with("| regressed (unpaired) |")),
+            "{md}"
+        );
+        let csv = c.render(RenderFormat::Csv);
+        assert!(
+            csv.lines().skip(1).all(|l| l.ends_with(",unpaired")),
+            "{csv}"
+        );
+
+        c.pairing = Pairing::Paired { rounds: 3 };
+        let text = c.render(RenderFormat::Text);
+        assert!(!text.contains("(unpaired)"), "{text}");
+        let csv = c.render(RenderFormat::Csv);
+        assert!(csv.lines().skip(1).all(|l| l.ends_with(",paired")), "{csv}");
     }
 
     #[test]

@@ -263,7 +263,8 @@ mod tests {
                 "1.150",
                 "[1.150,",
                 "1.150]",
-                "regressed"
+                "regressed",
+                "(unpaired)"
             ]
         );
     }

@@ -5,7 +5,7 @@
 
 use super::style::*;
 use super::Pictures;
-use crate::compare::{timed, Compared, Verdict};
+use crate::compare::{timed, Compared, Pairing, Verdict};
 use crate::record::Record;
 use plotters::prelude::*;
 use std::collections::{HashMap, HashSet};
@@ -100,6 +100,11 @@ fn time(
         ),
         (None, _) => format!("overall {}: no ratio", overall.verdict),
     };
+    // As in compare's text: the interval of two runs taken apart leaves out the drift between them.
+    let overall_text = match c.pairing {
+        Pairing::Unpaired => format!("{overall_text} (unpaired runs)"),
+        Pairing::Paired { .. } => overall_text,
+    };
     entries.push(Entry {
         colour: BLACK,
         line: true,
@@ -122,8 +127,12 @@ fn time(
         Verdict::Unchanged => "unchanged",
         Verdict::Inconclusive => "inconclusive",
     };
+    let mark = match c.pairing {
+        Pairing::Unpaired => " (unpaired)",
+        Pairing::Paired { .. } => "",
+    };
     let title = format!(
-        "CPU time, current / baseline: {} jobs timed, overall {verdict}",
+        "CPU time, current / baseline: {} jobs timed, overall {verdict}{mark}",
         thousands(all.len())
     );
 

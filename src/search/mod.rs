@@ -17,7 +17,9 @@
 //! the first iteration, so the iterations add up to the totals.
 
 mod engine;
-#[cfg(feature = "inject-slowdown")]
+// In tests without the feature too, for the reading of its setting; nothing of it reaches a
+// search without the feature.
+#[cfg(any(test, feature = "inject-slowdown"))]
 pub mod slowdown;
 mod split;
 
