@@ -94,7 +94,7 @@ pub(super) fn cactus(
             .y_label_area_size(75)
             // Headroom above the top count, so that a marker there is not cut in half.
             .build_cartesian_2d(
-                log_range(x_lo, x_hi).log_scale(),
+                LogAxis::new(x_lo, x_hi, X_PIXELS, X_GAP),
                 0.0..(n as f64 * 1.04 + 0.1),
             )
             .map_err(drawing)?;

@@ -140,7 +140,7 @@ fn time(
             .x_label_area_size(50)
             .y_label_area_size(70)
             .build_cartesian_2d(
-                log_range(x_lo, x_hi).log_scale(),
+                LogAxis::new(x_lo, x_hi, X_PIXELS, X_GAP),
                 (1.0 / reach..reach).log_scale().with_key_points(ticks),
             )
             .map_err(drawing)?;
@@ -317,7 +317,10 @@ fn nodes(jobs: &[(&Record, &Record)], compared: &Compared) -> Result<String, Str
             .margin_right(36)
             .x_label_area_size(50)
             .y_label_area_size(70)
-            .build_cartesian_2d(log_range(lo, hi).log_scale(), log_range(lo, hi).log_scale())
+            .build_cartesian_2d(
+                LogAxis::new(lo, hi, X_PIXELS, X_GAP),
+                LogAxis::new(lo, hi, Y_PIXELS, Y_GAP),
+            )
             .map_err(drawing)?;
         chart
             .configure_mesh()

@@ -171,8 +171,8 @@ pub(super) fn scatter(jobs: &[Job], a: &str, b: &str) -> Result<String, String> 
             .x_label_area_size(50)
             .y_label_area_size(70)
             .build_cartesian_2d(
-                log_range(axis_lo, axis_hi).log_scale(),
-                log_range(axis_lo, axis_hi).log_scale(),
+                LogAxis::new(axis_lo, axis_hi, X_PIXELS, X_GAP),
+                LogAxis::new(axis_lo, axis_hi, Y_PIXELS, Y_GAP),
             )
             .map_err(drawing)?;
         chart

@@ -1,6 +1,8 @@
 //! How the pictures look and the pieces they share: the colour-blind-safe palette, the marker of
 //! each variant, the legend under a chart, log axes that cover their data, SI labels.
 
+use plotters::coord::combinators::LogCoord;
+use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint, KeyPointWeight, Ranged};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -128,8 +130,51 @@ pub(super) fn legend_height(entries: &[Entry]) -> u32 {
 }
 
 /// Most characters of an entry that shares its row with another: about 8 px a character at the
-/// legend's 15 px font, in half the width.
+/// legend's 15 px font, in half the width; and of an entry alone on its row, longer ones
+/// shortened in the middle.
 const HALF_ROW: usize = 40;
+pub(super) const FULL_ROW: usize = 84;
+
+/// `text` in at most `most` characters: whole, or its start and end around an ellipsis, `tail`
+/// characters of the end kept.
+fn middle(text: &str, most: usize, tail: usize) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    if chars.len() <= most {
+        return text.to_owned();
+    }
+    let tail = tail.min(most - 1);
+    let head = most - 1 - tail;
+    let mut out: String = chars[..head].iter().collect();
+    out.push('…');
+    out.extend(&chars[chars.len() - tail..]);
+    out
+}
+
+/// `ids` each in at most `most` characters, shortened in the middle: the end of an id (a seed,
+/// a number) is what tells apart ids with a common start, so two thirds of the room keep the
+/// end, or as much of it as keeps distinct ids apart.
+pub(super) fn distinct_short(ids: &[&str], most: usize) -> Vec<String> {
+    let most = most.max(2);
+    let distinct = |names: &[String]| {
+        let mut pairs: Vec<(&str, &String)> = ids.iter().copied().zip(names).collect();
+        pairs.sort();
+        pairs.dedup();
+        pairs
+            .windows(2)
+            .all(|w| w[0].0 == w[1].0 || w[0].1 != w[1].1)
+    };
+    let first = most * 2 / 3;
+    let tails = std::iter::once(first).chain((0..most).rev().filter(|&t| t != first));
+    let mut fallback = None;
+    for tail in tails {
+        let names: Vec<String> = ids.iter().map(|id| middle(id, most, tail)).collect();
+        if distinct(&names) {
+            return names;
+        }
+        fallback.get_or_insert(names);
+    }
+    fallback.unwrap_or_default()
+}
 
 /// Each entry's row and column, in order: entries that fit in half the width go two to a row,
 /// a longer one takes a row of its own.
@@ -176,7 +221,7 @@ pub(super) fn draw_legend<DB: DrawingBackend>(
             legend_marker(area, (x + 18, y), look)?;
         }
         area.draw(&Text::new(
-            entry.text.clone(),
+            middle(&entry.text, FULL_ROW, FULL_ROW / 3),
             (x + 46, y),
             text_style.clone(),
         ))
@@ -290,11 +335,90 @@ pub(super) fn decades(lo: f64, hi: f64) -> (f64, f64) {
     (lo, hi)
 }
 
-/// The axis range for the decades `lo..hi`, widened by a hair: plotters puts a tick at each
-/// power of ten inside the range, found by floating-point logarithms that may land just beside
-/// an end and so drop its label.
-pub(super) fn log_range(lo: f64, hi: f64) -> std::ops::Range<f64> {
-    lo * (1.0 - 1e-9)..hi * (1.0 + 1e-9)
+/// The pixels a log axis has at least, along x and along y, for choosing its ticks before the
+/// chart is laid out.
+pub(super) const X_PIXELS: f64 = 620.0;
+pub(super) const Y_PIXELS: f64 = 400.0;
+/// The least distance between two tick labels' centres: x labels such as `500 ms` are about
+/// 50 px wide at the tick font, y labels one line (about 18 px) high.
+pub(super) const X_GAP: f64 = 66.0;
+pub(super) const Y_GAP: f64 = 26.0;
+
+/// A log axis over `lo..hi` whose ticks (grid lines and labels) are the densest of 1-2-3-5,
+/// 1-2-5, decades, or every 2nd, 3rd... decade (a stride that divides the axis's decades) that
+/// keeps labels `gap` pixels apart on an axis of `pixels`: plotters' own log ticks put up to nine labels in a decade, which overlap
+/// on an axis spanning one or two, and repeat the decade that ends each.
+pub(super) struct LogAxis {
+    coord: LogCoord<f64>,
+    ticks: Vec<f64>,
+}
+
+impl LogAxis {
+    pub(super) fn new(lo: f64, hi: f64, pixels: f64, gap: f64) -> LogAxis {
+        // Widened by a hair, so that an end that is a tick stays inside the range.
+        let coord = (lo * (1.0 - 1e-9)..hi * (1.0 + 1e-9)).log_scale().into();
+        LogAxis {
+            coord,
+            ticks: log_ticks(lo, hi, pixels, gap),
+        }
+    }
+}
+
+impl Ranged for LogAxis {
+    type FormatOption = DefaultFormatting;
+    type ValueType = f64;
+
+    fn map(&self, value: &f64, limit: (i32, i32)) -> i32 {
+        self.coord.map(value, limit)
+    }
+
+    fn key_points<Hint: KeyPointHint>(&self, hint: Hint) -> Vec<f64> {
+        // The light grid is not drawn: every tick is a bold one.
+        match hint.weight() {
+            KeyPointWeight::Bold => self.ticks.clone(),
+            KeyPointWeight::Any => Vec::new(),
+        }
+    }
+
+    fn range(&self) -> std::ops::Range<f64> {
+        self.coord.range()
+    }
+}
+
+/// The ticks of a log axis over `lo..hi` (see `LogAxis`): the first of the candidate sets whose
+/// neighbours are at least `gap` of `pixels` apart and that has two ticks in the range; when none
+/// fits, the two ends.
+pub(super) fn log_ticks(lo: f64, hi: f64, pixels: f64, gap: f64) -> Vec<f64> {
+    let per_decade = pixels / (hi / lo).log10();
+    let first = lo.log10().floor() as i32;
+    let last = hi.log10().ceil() as i32;
+    let inside = |v: f64| v >= lo * (1.0 - 1e-9) && v <= hi * (1.0 + 1e-9);
+    let within_decades = |steps: &[f64], stride: i32| -> Vec<f64> {
+        (first..=last)
+            .filter(|k| (k - first).rem_euclid(stride) == 0)
+            .flat_map(|k| steps.iter().map(move |m| m * 10f64.powi(k)))
+            .filter(|&v| inside(v))
+            .collect()
+    };
+    let mantissas: [&[f64]; 3] = [&[1.0, 2.0, 3.0, 5.0], &[1.0, 2.0, 5.0], &[1.0]];
+    let candidates = mantissas
+        .iter()
+        .map(|m| within_decades(m, 1))
+        // A stride that divides the decades keeps both ends labelled.
+        .chain(
+            (2..=(last - first).max(2))
+                .filter(|stride| (last - first) % stride == 0)
+                .map(|stride| within_decades(&[1.0], stride)),
+        );
+    for ticks in candidates {
+        let apart = ticks
+            .windows(2)
+            .all(|w| (w[1] / w[0]).log10() * per_decade >= gap);
+        if ticks.len() >= 2 && apart {
+            return ticks;
+        }
+    }
+    vec![lo, hi]
 }
 
 /// `value` with an SI prefix and up to 3 significant digits: `1 ms`, `20 k`, `1.5 M`.
@@ -365,6 +489,41 @@ mod tests {
         assert_eq!(si(100.0, ""), "100");
     }
 
+    /// The labels of `ticks` as `si` writes them: distinct, and each gap between neighbours
+    /// at least `gap` of `pixels`.
+    fn check_ticks(lo: f64, hi: f64, pixels: f64, gap: f64) -> Vec<String> {
+        let ticks = log_ticks(lo, hi, pixels, gap);
+        let per_decade = pixels / (hi / lo).log10();
+        for w in ticks.windows(2) {
+            assert!(w[0] < w[1], "{ticks:?}");
+            assert!((w[1] / w[0]).log10() * per_decade >= gap, "{ticks:?}");
+        }
+        let labels: Vec<String> = ticks.iter().map(|&v| si(v, "s")).collect();
+        let distinct: HashSet<&String> = labels.iter().collect();
+        assert_eq!(distinct.len(), labels.len(), "{labels:?}");
+        labels
+    }
+
+    #[test]
+    fn log_ticks_neither_overlap_nor_repeat() {
+        // One decade across the width: 1-2-5, not the nine of plotters' own ticks.
+        assert_eq!(
+            check_ticks(1e-3, 1e-2, X_PIXELS, X_GAP),
+            ["1 ms", "2 ms", "3 ms", "5 ms", "10 ms"]
+        );
+        assert_eq!(
+            check_ticks(1e5, 1e6, Y_PIXELS, Y_GAP),
+            ["100 ks", "200 ks", "300 ks", "500 ks", "1 Ms"]
+        );
+        // Two decades: fewer per decade.
+        assert_eq!(check_ticks(1e5, 1e7, X_PIXELS, X_GAP).len(), 7);
+        // Many decades: decades, then every third one.
+        assert_eq!(check_ticks(1e-6, 1e2, X_PIXELS, X_GAP).len(), 9);
+        assert_eq!(check_ticks(1e-6, 1e12, 500.0, X_GAP).len(), 7);
+        // Less than a decade: still two ticks or more.
+        assert!(check_ticks(1.5e5, 8e5, X_PIXELS, X_GAP).len() >= 2);
+    }
+
     #[test]
     fn decades_cover_their_values() {
         assert_eq!(decades(3.0, 3.0), (1.0, 10.0));
@@ -395,6 +554,20 @@ mod tests {
         );
         assert_eq!(legend_height(&entries), 5 * LEGEND_ROW as u32 + 16);
         assert_eq!(legend_height(&entries[..4]), 3 * LEGEND_ROW as u32 + 16);
+    }
+
+    #[test]
+    fn ids_are_shortened_in_the_middle_and_kept_apart() {
+        assert_eq!(middle("korf79", 10, 6), "korf79");
+        assert_eq!(middle("abcdefghijkl", 10, 6), "abc…ghijkl");
+        let ids = ["instance-8p-d08-seed-0", "instance-8p-d14-seed-1", "korf79"];
+        let short = distinct_short(&ids, 12);
+        assert_eq!(short, ["ins…8-seed-0", "ins…4-seed-1", "korf79"]);
+        // Ends alike: more of the start is kept.
+        let ids = ["run-a-0000000-x", "run-b-0000000-x"];
+        let short = distinct_short(&ids, 10);
+        assert!(short.iter().all(|s| s.chars().count() <= 10), "{short:?}");
+        assert_ne!(short[0], short[1]);
     }
 
     #[test]
