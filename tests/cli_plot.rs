@@ -10,7 +10,7 @@
 #[path = "common/svg.rs"]
 mod svg;
 
-use idabench::record::{read_runs, Record};
+use idabench::record::{read_runs, Record, Status};
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -281,6 +281,10 @@ fn scatter_counts(records: &[Record], a: &str, b: &str) -> ([usize; 4], [usize; 
     let (mut above, mut below, mut on) = (0, 0, 0);
     for pair in jobs.values() {
         let [Some(x), Some(y)] = pair else { continue };
+        // Proved unsolvable: left out, and counted in the legend.
+        if [x, y].iter().any(|r| r.status == Status::Unsolvable) {
+            continue;
+        }
         match (x.status.has_solution(), y.status.has_solution()) {
             (true, true) => {
                 kinds[0] += 1;
@@ -309,10 +313,13 @@ fn scatter_counts(records: &[Record], a: &str, b: &str) -> ([usize; 4], [usize; 
 fn check_scatter(svg: &Svg, records: &[Record], a: &str, b: &str) {
     svg.assert_ticks_apart();
     let (kinds, [above, below, on]) = scatter_counts(records, a, b);
-    let title = format!("{above} above the diagonal, {below} below, {on} on it");
+    let texts = svg.texts();
+    let title = format!("Nodes generated: {a} (x) vs {b} (y)");
+    assert!(texts.iter().any(|t| t.content == title), "no title {title}");
+    let counts = format!("{above} above the diagonal, {below} below, {on} on it");
     assert!(
-        svg.texts().iter().any(|t| t.content.ends_with(&title)),
-        "no title with {title}"
+        texts.iter().any(|t| t.content == counts),
+        "no title with {counts}"
     );
     for entry in [
         format!("solved by both ({})", kinds[0]),
@@ -321,24 +328,71 @@ fn check_scatter(svg: &Svg, records: &[Record], a: &str, b: &str) {
         format!("unsolved by both: top right corner ({})", kinds[3]),
     ] {
         assert!(
-            svg.texts().iter().any(|t| t.content == entry),
+            texts.iter().any(|t| t.content == entry),
             "no legend entry {entry}"
         );
     }
-    // Only "solved by both" is drawn with circles: one per instance and the legend's.
+    // Only "solved by both" is drawn with circles, and "unsolved by both" with squares: one per
+    // instance and the legend's (the white background is the other rect).
     assert_eq!(svg.count("<circle"), kinds[0] + 1);
+    assert_eq!(svg.count("<rect"), kinds[3] + 2);
+    // The solved values lie inside the chart; the border, labelled `unsolved` on both axes and
+    // by no number, beyond them.
     let values: Vec<f64> = records
         .iter()
         .filter(|r| (r.variant == a || r.variant == b) && r.status.has_solution())
         .map(nodes)
         .collect();
     let (lo, hi) = min_max(&values);
-    let ticks = svg.tick_values("", "");
-    let (t_lo, t_hi) = min_max(&ticks);
+    let (left, right, _, _) = svg.plot_area();
+    let x = svg.x_axis_log();
     assert!(
-        t_lo <= lo && t_hi >= hi,
-        "ticks {t_lo}..{t_hi} miss {lo}..{hi}"
+        x(lo) >= left - 0.5 && x(hi) <= right + 0.5,
+        "{lo}..{hi} at {}..{} outside {left}..{right}",
+        x(lo),
+        x(hi)
     );
+    let unsolved: Vec<&TextElement> = texts.iter().filter(|t| t.content == "unsolved").collect();
+    if kinds[1] + kinds[2] + kinds[3] > 0 {
+        assert_eq!(unsolved.len(), 2, "an `unsolved` label on each axis");
+        let border = unsolved
+            .iter()
+            .find(|t| t.attributes["text-anchor"] == "middle")
+            .expect("the x axis's")
+            .attributes["x"]
+            .parse::<f64>()
+            .unwrap();
+        assert!(
+            border > x(hi) && border <= right + 0.5,
+            "border at {border}"
+        );
+        let beyond = svg.tick_values("middle", "");
+        assert!(beyond.iter().all(|&v| x(v) < border), "{beyond:?}");
+    } else {
+        assert!(unsolved.is_empty());
+    }
+    let unsolvable = records
+        .iter()
+        .filter(|r| r.variant == a && r.status == Status::Unsolvable)
+        .count();
+    let left_out = texts
+        .iter()
+        .find(|t| t.content.starts_with("left out: "))
+        .map(|t| t.content.clone());
+    if unsolvable > 0 {
+        let noun = if unsolvable == 1 {
+            "instance"
+        } else {
+            "instances"
+        };
+        let want = format!("left out: {unsolvable} {noun} proved unsolvable");
+        assert!(
+            left_out.as_ref().is_some_and(|t| t.starts_with(&want)),
+            "{left_out:?}, want {want}"
+        );
+    } else {
+        assert_eq!(left_out, None);
+    }
 }
 
 #[test]

@@ -49,6 +49,7 @@ pub(super) enum Shape {
     Square,
     Diamond,
     Cross,
+    Plus,
 }
 
 /// Variant `i`'s look: 8 colours with filled markers of 4 shapes, then the same colours with
@@ -107,6 +108,11 @@ pub(super) fn markers<DB: DrawingBackend, CT: CoordTranslate<From = (f64, f64)>>
                 .iter()
                 .map(|&p| Cross::new(p, 5, look.colour.stroke_width(2))),
         ),
+        Shape::Plus => chart.draw_series(points.iter().map(|&p| {
+            EmptyElement::at(p)
+                + PathElement::new(vec![(-6, 0), (6, 0)], look.colour.stroke_width(2))
+                + PathElement::new(vec![(0, -6), (0, 6)], look.colour.stroke_width(2))
+        })),
     };
     done.map(|_| ()).map_err(drawing)
 }
@@ -258,6 +264,17 @@ fn legend_marker<DB: DrawingBackend>(
             style,
         )),
         Shape::Cross => area.draw(&Cross::new(at, 5, look.colour.stroke_width(2))),
+        Shape::Plus => area
+            .draw(&PathElement::new(
+                vec![(at.0 - 6, at.1), (at.0 + 6, at.1)],
+                look.colour.stroke_width(2),
+            ))
+            .and_then(|_| {
+                area.draw(&PathElement::new(
+                    vec![(at.0, at.1 - 6), (at.0, at.1 + 6)],
+                    look.colour.stroke_width(2),
+                ))
+            }),
     }
     .map_err(drawing)
 }
@@ -341,13 +358,14 @@ pub(super) const X_PIXELS: f64 = 620.0;
 pub(super) const Y_PIXELS: f64 = 400.0;
 /// The least distance between two tick labels' centres: x labels such as `500 ms` are about
 /// 50 px wide at the tick font, y labels one line (about 18 px) high.
-pub(super) const X_GAP: f64 = 66.0;
+pub(super) const X_GAP: f64 = 56.0;
 pub(super) const Y_GAP: f64 = 26.0;
 
 /// A log axis over `lo..hi` whose ticks (grid lines and labels) are the densest of 1-2-3-5,
 /// 1-2-5, decades, or every 2nd, 3rd... decade (a stride that divides the axis's decades) that
-/// keeps labels `gap` pixels apart on an axis of `pixels`: plotters' own log ticks put up to nine labels in a decade, which overlap
-/// on an axis spanning one or two, and repeat the decade that ends each.
+/// keeps labels `gap` pixels apart on an axis of `pixels`: plotters' own log ticks put up to
+/// nine labels in a decade, which overlap on an axis spanning one or two, and repeat the decade
+/// that ends each.
 pub(super) struct LogAxis {
     coord: LogCoord<f64>,
     ticks: Vec<f64>,
@@ -355,11 +373,15 @@ pub(super) struct LogAxis {
 
 impl LogAxis {
     pub(super) fn new(lo: f64, hi: f64, pixels: f64, gap: f64) -> LogAxis {
+        LogAxis::with_ticks(lo, hi, log_ticks(lo, hi, pixels, gap))
+    }
+
+    /// A log axis over `lo..hi` with the ticks given.
+    pub(super) fn with_ticks(lo: f64, hi: f64, ticks: Vec<f64>) -> LogAxis {
         // Widened by a hair, so that an end that is a tick stays inside the range.
-        let coord = (lo * (1.0 - 1e-9)..hi * (1.0 + 1e-9)).log_scale().into();
         LogAxis {
-            coord,
-            ticks: log_ticks(lo, hi, pixels, gap),
+            coord: (lo * (1.0 - 1e-9)..hi * (1.0 + 1e-9)).log_scale().into(),
+            ticks,
         }
     }
 }

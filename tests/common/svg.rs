@@ -261,6 +261,26 @@ impl Svg {
         move |v| x0 + (v - v0) * scale
     }
 
+    /// A log x axis as a function from values to pixels, fitted to its lowest and highest
+    /// numeric tick labels (centred under the chart).
+    pub fn x_axis_log(&self) -> impl Fn(f64) -> f64 {
+        let (_, _, _, bottom) = self.plot_area();
+        let ticks: Vec<(f64, f64)> = self
+            .texts()
+            .iter()
+            .filter(|t| t.attributes.get("text-anchor").map(String::as_str) == Some("middle"))
+            .filter(|t| {
+                let y: f64 = t.attributes["y"].parse().unwrap();
+                y > bottom && y < bottom + 30.0
+            })
+            .filter_map(|t| Some((si_value(&t.content, "")?, t.attributes["x"].parse().ok()?)))
+            .collect();
+        assert!(ticks.len() >= 2, "{ticks:?}");
+        let (lo, hi) = (ticks[0], ticks[ticks.len() - 1]);
+        let scale = (hi.1 - lo.1) / (hi.0.ln() - lo.0.ln());
+        move |v: f64| lo.1 + (v.ln() - lo.0.ln()) * scale
+    }
+
     /// The chart's plotting area in pixels, (left, right, top, bottom): the extent of the mesh's
     /// horizontal and vertical lines.
     pub fn plot_area(&self) -> (f64, f64, f64, f64) {
