@@ -135,7 +135,12 @@ pub(super) fn cactus(
                     look.colour.stroke_width(2),
                 ))
                 .map_err(drawing)?;
-            markers(&mut chart, &spread(&points), look)?;
+            grown_markers(
+                &mut chart,
+                &spread(&points),
+                look,
+                growth(i, variants.len()),
+            )?;
         }
         draw_legend(&bottom, &entries)?;
         root.present().map_err(drawing)?;

@@ -201,7 +201,8 @@ fn draw(lines: &[Line], variants: &[String], title: &str) -> Result<String, Stri
                     ))
                     .map_err(drawing)?;
             }
-            markers(&mut chart, &line.points, look)?;
+            let grow = growth(line.variant, variants.len());
+            grown_markers(&mut chart, &line.points, look, grow)?;
             if let Some(last) = line.points.last() {
                 let (x, y) = chart.backend_coord(last);
                 labels.push((y, x + 8, line.instance, look.colour));

@@ -7,9 +7,9 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-/// Okabe and Ito's palette, safe for the common colour-vision deficiencies; yellow last, as it
-/// is the faintest on white. Beyond 8 variants the colours repeat with hollow markers.
-pub(super) const PALETTE: [RGBColor; 8] = [
+/// Okabe and Ito's palette, safe for the common colour-vision deficiencies, without its yellow,
+/// which is barely seen on white. Beyond 7 variants the colours repeat with hollow markers.
+pub(super) const PALETTE: [RGBColor; 7] = [
     RGBColor(0x00, 0x72, 0xB2), // blue
     RGBColor(0xE6, 0x9F, 0x00), // orange
     RGBColor(0x00, 0x9E, 0x73), // bluish green
@@ -17,7 +17,6 @@ pub(super) const PALETTE: [RGBColor; 8] = [
     RGBColor(0xCC, 0x79, 0xA7), // reddish purple
     RGBColor(0x56, 0xB4, 0xE9), // sky blue
     RGBColor(0x00, 0x00, 0x00), // black
-    RGBColor(0xF0, 0xE4, 0x42), // yellow
 ];
 pub(super) const GREY: RGBColor = RGBColor(0x80, 0x80, 0x80);
 
@@ -52,8 +51,8 @@ pub(super) enum Shape {
     Plus,
 }
 
-/// Variant `i`'s look: 8 colours with filled markers of 4 shapes, then the same colours with
-/// hollow circles and squares; from the 17th variant on the rounds repeat with the shapes moved
+/// Variant `i`'s look: 7 colours with filled markers of 4 shapes, then the same colours with
+/// hollow circles and squares; from the 15th variant on the rounds repeat with the shapes moved
 /// on by one, so no two of the first 32 looks are alike. Hollow markers are only circles and
 /// squares: plotters draws a hollow triangle as a polyline, which the SVG would not tell from a
 /// series' line, and fills every polygon.
@@ -85,23 +84,41 @@ pub(super) fn markers<DB: DrawingBackend, CT: CoordTranslate<From = (f64, f64)>>
     points: &[(f64, f64)],
     look: Look,
 ) -> Result<(), String> {
+    grown_markers(chart, points, look, 0)
+}
+
+/// How many pixels the markers of series `i` of `n` grow: the first series' 5, the last's
+/// none, each one less than the one before for up to 6 series. Drawn in order, series that coincide (variants that search alike) then show as
+/// markers inside one another rather than the last hiding the others.
+pub(super) fn growth(i: usize, n: usize) -> i32 {
+    ((n.saturating_sub(1 + i)) * 5 / n.saturating_sub(1).max(1)) as i32
+}
+
+/// Draws `look`'s marker at each point of `points`, `grow` pixels larger than the legend's.
+pub(super) fn grown_markers<DB: DrawingBackend, CT: CoordTranslate<From = (f64, f64)>>(
+    chart: &mut ChartContext<DB, CT>,
+    points: &[(f64, f64)],
+    look: Look,
+    grow: i32,
+) -> Result<(), String> {
+    let (r, d) = (4 + grow, 5 + grow);
     let style = if look.filled {
         look.colour.filled()
     } else {
         look.colour.stroke_width(2)
     };
     let done = match look.shape {
-        Shape::Circle => chart.draw_series(points.iter().map(|&p| Circle::new(p, 4, style))),
+        Shape::Circle => chart.draw_series(points.iter().map(|&p| Circle::new(p, r, style))),
         Shape::Triangle => {
-            chart.draw_series(points.iter().map(|&p| TriangleMarker::new(p, 5, style)))
+            chart.draw_series(points.iter().map(|&p| TriangleMarker::new(p, d, style)))
         }
         Shape::Square => chart.draw_series(
             points
                 .iter()
-                .map(|&p| EmptyElement::at(p) + Rectangle::new([(-4, -4), (4, 4)], style)),
+                .map(|&p| EmptyElement::at(p) + Rectangle::new([(-r, -r), (r, r)], style)),
         ),
         Shape::Diamond => chart.draw_series(points.iter().map(|&p| {
-            EmptyElement::at(p) + Polygon::new(vec![(0, -5), (5, 0), (0, 5), (-5, 0)], style)
+            EmptyElement::at(p) + Polygon::new(vec![(0, -d), (d, 0), (0, d), (-d, 0)], style)
         })),
         Shape::Cross => chart.draw_series(
             points
@@ -590,6 +607,16 @@ mod tests {
         let short = distinct_short(&ids, 10);
         assert!(short.iter().all(|s| s.chars().count() <= 10), "{short:?}");
         assert_ne!(short[0], short[1]);
+    }
+
+    #[test]
+    fn earlier_series_have_larger_markers() {
+        assert_eq!(
+            (0..6).map(|i| growth(i, 6)).collect::<Vec<_>>(),
+            [5, 4, 3, 2, 1, 0]
+        );
+        assert_eq!(growth(0, 1), 0);
+        assert_eq!((growth(0, 2), growth(1, 2)), (5, 0));
     }
 
     #[test]
