@@ -804,3 +804,37 @@ fn the_test_parsers_read_what_they_should() {
     assert_eq!(si_value("1 ms", ""), None);
     assert_eq!(si_value("manhattan (3)", ""), None);
 }
+
+/// An interrupted run's cactus plots say so, and how many of its planned jobs have a row, in
+/// place of a count of instances that is not the dataset's.
+#[test]
+fn an_interrupted_run_says_so_in_its_cactus_titles() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = run(
+        tmp.path(),
+        "cut",
+        &smoke(),
+        &["--max-nodes", "20000", "--heuristic", "manhattan,misplaced"],
+    );
+    // As an interrupt leaves it: rows for some jobs, a manifest saying the rest are missing.
+    let runs = std::fs::read_to_string(dir.join("runs.csv")).unwrap();
+    let kept: Vec<&str> = runs.lines().take(5).collect();
+    std::fs::write(dir.join("runs.csv"), kept.join("\n") + "\n").unwrap();
+    let path = dir.join("manifest.json");
+    let mut manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let total = manifest["jobs_total"].as_u64().unwrap();
+    manifest["complete"] = false.into();
+    manifest["jobs_missing"] = (total - 4).into();
+    std::fs::write(&path, manifest.to_string()).unwrap();
+    let o = plot(&[dir.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    for name in ["cactus.svg", "cactus-nodes.svg"] {
+        let svg = read_svg(&dir.join(name));
+        let want = format!("(interrupted: 4 of {total} jobs)");
+        assert!(
+            svg.texts().iter().any(|t| t.content.ends_with(&want)),
+            "{name}: no title ending {want}"
+        );
+    }
+}
