@@ -15,6 +15,8 @@ mod iterations;
 mod scatter;
 mod style;
 
+pub use style::{si, thousands};
+
 use crate::atomic::{self, Failure};
 use crate::compare::{self, Compared, SavedRun};
 use crate::error::{Done, Error};
@@ -240,7 +242,7 @@ pub fn after_compare(dir: &Path, compared: &Compared, plots: bool) {
             notes: vec!["no pictures: compare was given --no-plots".into()],
         }
     };
-    let page = html::compare_page(compared, &pictures);
+    let page = html::compare_page(compared, &pictures, dir);
     let files = pictures
         .drawn
         .iter()

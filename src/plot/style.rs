@@ -482,7 +482,8 @@ pub fn si(value: f64, unit: &str) -> String {
         .find(|&(scale, _)| value.abs() >= scale * 0.9995)
         .unwrap_or(PREFIXES[PREFIXES.len() - 1]);
     let scaled = value / scale;
-    let digits = format!("{:.3}", scaled);
+    let decimals = (2 - scaled.abs().log10().floor() as i32).clamp(0, 2) as usize;
+    let digits = format!("{scaled:.decimals$}");
     let digits = if digits.contains('.') {
         digits.trim_end_matches('0').trim_end_matches('.')
     } else {
@@ -501,7 +502,7 @@ pub(super) fn instances_text(n: usize) -> String {
 }
 
 /// `n` with a comma between groups of three digits: `181,440`.
-pub(super) fn thousands(n: usize) -> String {
+pub fn thousands(n: usize) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
@@ -526,6 +527,11 @@ mod tests {
         assert_eq!(si(20000.0, ""), "20 k");
         assert_eq!(si(1.5e6, ""), "1.5 M");
         assert_eq!(si(100.0, ""), "100");
+        // Three significant digits, not three decimals.
+        assert_eq!(si(98.657, ""), "98.7");
+        assert_eq!(si(2.523e-6, "s"), "2.52 µs");
+        assert_eq!(si(797.948, ""), "798");
+        assert_eq!(si(0.0123, "s"), "12.3 ms");
     }
 
     /// The labels of `ticks` as `si` writes them: distinct, and each gap between neighbours
