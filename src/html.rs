@@ -216,7 +216,7 @@ fn alt(name: &str) -> String {
             "Cactus plot: instances solved within a number of nodes, one line per variant".into()
         }
         "iterations.svg" => {
-            "Nodes generated per iteration of each variant's hardest instances".into()
+            "Nodes generated per iteration of each variant's hardest solved instances".into()
         }
         "compare-time.svg" => {
             "CPU time ratio, current over baseline, per job, with the overall ratio and its interval"

@@ -1,8 +1,8 @@
 //! The pictures of runs and comparisons, as SVG drawn with plotters' SVG backend, and where they
 //! are written with their report.html: by `idabench plot` (cactus plots by CPU time and by nodes,
-//! nodes per iteration of the hardest instances, per-instance scatter plots of nodes between two
-//! variants), at the end of `run` and `merge` (the same, where no failure may cost the run its
-//! reports), and by `compare --out` (a comparison's two pictures).
+//! nodes per iteration of the hardest solved instances, per-instance scatter plots of nodes
+//! between two variants), at the end of `run` and `merge` (the same, where no failure may cost
+//! the run its reports), and by `compare --out` (a comparison's two pictures).
 //!
 //! `plot` reads a run with `compare::load`, the loader `compare` uses, so a report means the
 //! same thing to both; the pictures themselves read only `Job`s, which a run can also give from
