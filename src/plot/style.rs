@@ -49,6 +49,8 @@ pub(super) enum Shape {
     Diamond,
     Cross,
     Plus,
+    /// A hollow circle larger than the other markers, drawn around one.
+    Ring,
 }
 
 /// Variant `i`'s look: 7 colours with filled markers of 4 shapes, then the same colours with
@@ -124,6 +126,11 @@ pub(super) fn grown_markers<DB: DrawingBackend, CT: CoordTranslate<From = (f64, 
             points
                 .iter()
                 .map(|&p| Cross::new(p, 5, look.colour.stroke_width(2))),
+        ),
+        Shape::Ring => chart.draw_series(
+            points
+                .iter()
+                .map(|&p| Circle::new(p, 9 + grow, look.colour.stroke_width(1))),
         ),
         Shape::Plus => chart.draw_series(points.iter().map(|&p| {
             EmptyElement::at(p)
@@ -281,6 +288,7 @@ fn legend_marker<DB: DrawingBackend>(
             style,
         )),
         Shape::Cross => area.draw(&Cross::new(at, 5, look.colour.stroke_width(2))),
+        Shape::Ring => area.draw(&Circle::new(at, 9, look.colour.stroke_width(1))),
         Shape::Plus => area
             .draw(&PathElement::new(
                 vec![(at.0 - 6, at.1), (at.0 + 6, at.1)],
