@@ -190,7 +190,8 @@ pub(super) fn scatter(jobs: &[Job], a: &str, b: &str) -> Result<String, String> 
             // Room for the last tick label, centred on the right end of the x axis.
             .margin_right(36)
             .x_label_area_size(50)
-            .y_label_area_size(80)
+            // Room for the `unsolved` tick label clear of the rotated y description.
+            .y_label_area_size(100)
             .build_cartesian_2d(axis.coord(X_PIXELS, X_GAP), axis.coord(Y_PIXELS, Y_GAP))
             .map_err(drawing)?;
         // The border's tick is labelled `unsolved`: it is not a number of nodes.
