@@ -340,9 +340,10 @@ Writes, beside runs.csv (or into --out):
   cactus.svg          instances solved (y) within a CPU time (x, log scale), a line per variant
   cactus-nodes.svg    the same by nodes generated
   iterations.svg      nodes generated per iteration (y, log scale) against its cost bound (x)
-                      for each variant's hardest instances (most nodes; at most 12 lines)
+                      for each variant's hardest solved instances (most nodes; at most 12 lines)
   scatter-A-vs-B.svg  nodes generated per instance, A (x) against B (y), log-log, with the
-                      diagonal; instances a variant did not solve sit at the border as crosses.
+                      diagonal; instances a variant did not solve sit at a border labelled
+                      unsolved.
                       By default the first variant against each other one (see --pair).
   report.html         the run's summary and setting, these pictures inline, links to its files
 In file names every character of a variant name other than a letter, digit, '.', '-' or '_'

@@ -2,7 +2,7 @@
 //! browser: the tables, the pictures inline (SVG as `data:` URIs), the manifest, links to the
 //! report's files. No script, no style sheet or font from elsewhere, nothing fetched.
 
-use crate::compare::Compared;
+use crate::compare::{Compared, SavedRun};
 use crate::plot::Pictures;
 use crate::record::Manifest;
 use crate::report::{self, VariantSummary};
@@ -59,9 +59,9 @@ fn setting(m: &Manifest) -> String {
         .iter()
         .map(|d| {
             format!(
-                "<code>{}</code> ({} instances)",
+                "<code>{}</code> ({})",
                 escape(&d.name),
-                d.instances
+                count(d.instances, "instance")
             )
         })
         .collect();
@@ -110,31 +110,32 @@ fn summary_table(rows: &[VariantSummary]) -> String {
         "other",
         "nodes generated",
         "geomean nodes",
-        "geomean CPU s",
-        "p50 s",
-        "p90 s",
-        "p99 s",
-        "max s",
+        "geomean CPU",
+        "p50 CPU",
+        "p90 CPU",
+        "p99 CPU",
+        "max CPU",
         "Mnodes/s",
-        "PAR-2 s",
+        "PAR-2",
         "speed-up",
     ];
     let cells = rows.iter().map(|r| {
         vec![
-            format!("<code>{}</code>", escape(&r.variant)),
+            // A long name may break after a slash rather than widen the table.
+            format!("<code>{}</code>", escape(&r.variant).replace('/', "/<wbr>")),
             r.jobs.to_string(),
             r.solved.to_string(),
             r.limited.to_string(),
             (r.jobs.saturating_sub(r.solved + r.limited)).to_string(),
-            r.nodes_generated_total.to_string(),
-            report::fmt(r.nodes_generated_geomean, 0),
-            report::seconds(r.time_cpu_geomean_s),
-            report::seconds(r.time_cpu_p50_s),
-            report::seconds(r.time_cpu_p90_s),
-            report::seconds(r.time_cpu_p99_s),
-            report::seconds(r.time_cpu_max_s),
+            grouped(r.nodes_generated_total),
+            significant(r.nodes_generated_geomean, ""),
+            significant(r.time_cpu_geomean_s, "s"),
+            significant(r.time_cpu_p50_s, "s"),
+            significant(r.time_cpu_p90_s, "s"),
+            significant(r.time_cpu_p99_s, "s"),
+            significant(r.time_cpu_max_s, "s"),
             report::fmt(r.nodes_per_s.map(|v| v / 1e6), 1),
-            report::seconds(r.par2_s),
+            significant(r.par2_s, "s"),
             report::fmt(r.speedup, 2),
         ]
     });
@@ -142,6 +143,26 @@ fn summary_table(rows: &[VariantSummary]) -> String {
         + "<p class=\"note\">Geometric means are over the instances solved by every variant that \
            ran them; times are CPU seconds of the job on every thread that searched it (see \
            summary.md).</p>\n"
+}
+
+/// `v` in 3 significant digits with an SI prefix and `unit` (`2.52 µs`, `99.5`), or `-`: a
+/// table of 15 columns stays narrow enough to read.
+fn significant(v: Option<f64>, unit: &str) -> String {
+    v.map_or_else(|| "-".into(), |v| escape(&crate::plot::si(v, unit)))
+}
+
+/// `n` with its digits grouped by three: `127,700`.
+fn grouped(n: u64) -> String {
+    crate::plot::thousands(n as usize)
+}
+
+/// `n` and `noun`, plural unless `n` is 1: `1 instance`, `13 instances`.
+fn count(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{} {noun}s", crate::plot::thousands(n))
+    }
 }
 
 /// A table of `header` and `rows`, whose cells are HTML already.
@@ -195,7 +216,7 @@ fn alt(name: &str) -> String {
             "Cactus plot: instances solved within a number of nodes, one line per variant".into()
         }
         "iterations.svg" => {
-            "Nodes generated per iteration of each variant's hardest instances".into()
+            "Nodes generated per iteration of each variant's hardest solved instances".into()
         }
         "compare-time.svg" => {
             "CPU time ratio, current over baseline, per job, with the overall ratio and its interval"
@@ -301,8 +322,8 @@ fn href(path: &Path) -> String {
     out
 }
 
-/// A comparison's report.html, for `compare --out`.
-pub fn compare_page(compared: &Compared, pictures_drawn: &Pictures) -> String {
+/// A comparison's report.html in `dir`, for `compare --out`.
+pub fn compare_page(compared: &Compared, pictures_drawn: &Pictures, dir: &Path) -> String {
     let c = &compared.comparison;
     let (status, details) = c.headline();
     let mut body = format!(
@@ -324,7 +345,44 @@ pub fn compare_page(compared: &Compared, pictures_drawn: &Pictures) -> String {
     body += &table(&header, rows);
     body += &pictures(pictures_drawn);
     body += &job_lists(compared);
+    for (role, run) in [
+        ("Baseline", &compared.baseline),
+        ("Current", &compared.current),
+    ] {
+        body += &run_setting(role, run, dir);
+    }
     page("idabench compare", &body)
+}
+
+/// One run of a comparison: where it was read from, its manifest's key fields, and links to
+/// its files from `dir`, where report.html is.
+fn run_setting(role: &str, run: &SavedRun, dir: &Path) -> String {
+    let mut out = format!(
+        "<h2>{role} run: <code>{}</code></h2>\n",
+        escape(&run.source)
+    );
+    match &run.manifest {
+        Some(m) => out += &setting(m),
+        None => out += "<p>No manifest.json beside its runs.csv.</p>\n",
+    }
+    let source = Path::new(&run.source);
+    let run_dir = if source.is_dir() {
+        source
+    } else {
+        source
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new("."))
+    };
+    let links = report_files(run_dir, dir, &RUN_FILES);
+    if !links.is_empty() {
+        let items: Vec<String> = links
+            .iter()
+            .map(|(name, href)| format!("<a href=\"{}\">{}</a>", escape(href), escape(name)))
+            .collect();
+        let _ = writeln!(out, "<p>Files: {}</p>", items.join(", "));
+    }
+    out
 }
 
 /// How many jobs a list on the page shows before it only counts the rest.
@@ -399,13 +457,15 @@ fn page(title: &str, body: &str) -> String {
 }
 
 const STYLE: &str = "\
-body { font-family: sans-serif; max-width: 860px; margin: 1.5em auto; padding: 0 1em; color: #222; line-height: 1.45; }
+body { font-family: sans-serif; max-width: 1400px; margin: 1.5em auto; padding: 0 1em; color: #222; line-height: 1.45; }
+p, ul, h1, h2, pre { max-width: 860px; }
 h1 { font-size: 1.5em; }
 h2 { font-size: 1.2em; margin-top: 1.8em; border-bottom: 1px solid #ddd; }
 .wide { overflow-x: auto; }
 table { border-collapse: collapse; font-size: 0.85em; }
 th, td { border: 1px solid #ccc; padding: 0.25em 0.45em; text-align: right; }
 td { white-space: nowrap; }
+td:first-child { white-space: normal; }
 th:first-child, td:first-child { text-align: left; }
 thead th { background: #f2f2f2; }
 figure { margin: 1.2em 0; }

@@ -304,11 +304,18 @@ impl Manifest {
 
     /// The per-job limits, e.g. `1000000 nodes, 5 s`, or `none`.
     pub fn limits_text(&self) -> String {
+        let nodes = |n: u64| {
+            if n == 1 {
+                "1 node".into()
+            } else {
+                format!("{n} nodes")
+            }
+        };
         match (self.max_nodes, self.time_limit_s) {
             (None, None) => "none".into(),
-            (Some(n), None) => format!("{n} nodes"),
+            (Some(n), None) => nodes(n),
             (None, Some(t)) => format!("{t} s"),
-            (Some(n), Some(t)) => format!("{n} nodes, {t} s"),
+            (Some(n), Some(t)) => format!("{}, {t} s", nodes(n)),
         }
     }
 }

@@ -348,8 +348,17 @@ fn out_writes_the_pictures_of_the_comparison() {
         .any(|t| t.content.starts_with(&format!("overall {verdict}: "))));
     let variants = 18;
     let markers = svg.count("<circle") + svg.count("<polygon") + svg.count("<rect");
-    // Less the background and the interval's band.
-    assert_eq!(markers - 2, timed.len() + variants);
+    // The jobs timed in both runs whose node count changed are ringed, and the legend shows a
+    // ring.
+    let changed = b
+        .iter()
+        .filter(|(k, (t, n))| *t >= 0.001 && c[*k].0 >= 0.001 && c[*k].1 != *n)
+        .count();
+    assert_eq!(changed, 2);
+    assert_eq!(svg.count("r=\"9\""), changed + 1);
+    // Less the background and the interval's band: a marker per job, per variant in the legend
+    // and per variant's ratio beside the chart, and the rings.
+    assert_eq!(markers - 2, timed.len() + 2 * variants + changed + 1);
     let times: Vec<f64> = timed.iter().map(|p| p.0).collect();
     let (lo, hi) = min_max(&times);
     let (x_lo, x_hi) = min_max(&svg.tick_values("middle", "s"));

@@ -10,7 +10,7 @@
 #[path = "common/svg.rs"]
 mod svg;
 
-use idabench::record::{read_runs, Record};
+use idabench::record::{read_runs, Record, Status};
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -86,6 +86,7 @@ fn solved<'a>(records: &'a [Record], variant: &str) -> Vec<&'a Record> {
 /// per variant that solved something with one point per solved instance, a marker per point,
 /// and tick labels spanning the data.
 fn check_cactus(svg: &Svg, records: &[Record], measure: fn(&Record) -> f64, unit: &str) {
+    svg.assert_ticks_apart();
     let variants = variants(records);
     let mut lines = Vec::new();
     let mut points = 0;
@@ -146,7 +147,7 @@ fn check_cactus(svg: &Svg, records: &[Record], measure: fn(&Record) -> f64, unit
 type IterationLine = (String, String, Vec<(f64, f64)>);
 
 /// The jobs iterations.svg draws and their rows: each variant's hardest jobs (most nodes) among
-/// those with iterations, 3 each or fewer so that at most 12 are drawn.
+/// the solved ones with iterations, 3 each or fewer so that at most 12 are drawn.
 fn iteration_lines(dir: &Path, records: &[Record]) -> Vec<IterationLine> {
     let variants = variants(records);
     let hardest: Vec<Vec<&Record>> = variants
@@ -154,7 +155,7 @@ fn iteration_lines(dir: &Path, records: &[Record]) -> Vec<IterationLine> {
         .map(|v| {
             let mut mine: Vec<&Record> = records
                 .iter()
-                .filter(|r| &r.variant == v && r.iterations > 0)
+                .filter(|r| &r.variant == v && r.iterations > 0 && r.status.has_solution())
                 .collect();
             // Stable: ties keep the order of runs.csv.
             mine.sort_by_key(|r| std::cmp::Reverse(r.nodes_generated));
@@ -186,7 +187,22 @@ fn iteration_lines(dir: &Path, records: &[Record]) -> Vec<IterationLine> {
 /// line per job of more than one iteration with a point per iteration, a marker per point,
 /// and axes that cover the bounds and node counts.
 fn check_iterations(svg: &Svg, dir: &Path, records: &[Record]) {
+    svg.assert_ticks_apart();
     let lines = iteration_lines(dir, records);
+    // The title counts the lines of the variant with the most.
+    let most = variants(records)
+        .iter()
+        .map(|v| lines.iter().filter(|l| &l.0 == v).count())
+        .max()
+        .unwrap();
+    let noun = if most == 1 { "instance" } else { "instances" };
+    let title = format!("hardest solved {noun}");
+    assert!(
+        svg.texts()
+            .iter()
+            .any(|t| t.content.contains(&format!("{most} {title}"))),
+        "no title with {most} {title}"
+    );
     let mut legend = 0;
     for v in variants(records) {
         let mine: Vec<&str> = lines
@@ -265,6 +281,10 @@ fn scatter_counts(records: &[Record], a: &str, b: &str) -> ([usize; 4], [usize; 
     let (mut above, mut below, mut on) = (0, 0, 0);
     for pair in jobs.values() {
         let [Some(x), Some(y)] = pair else { continue };
+        // Proved unsolvable: left out, and counted in the legend.
+        if [x, y].iter().any(|r| r.status == Status::Unsolvable) {
+            continue;
+        }
         match (x.status.has_solution(), y.status.has_solution()) {
             (true, true) => {
                 kinds[0] += 1;
@@ -291,11 +311,15 @@ fn scatter_counts(records: &[Record], a: &str, b: &str) -> ([usize; 4], [usize; 
 }
 
 fn check_scatter(svg: &Svg, records: &[Record], a: &str, b: &str) {
+    svg.assert_ticks_apart();
     let (kinds, [above, below, on]) = scatter_counts(records, a, b);
-    let title = format!("{above} above the diagonal, {below} below, {on} on it");
+    let texts = svg.texts();
+    let title = format!("Nodes generated: {a} (x) vs {b} (y)");
+    assert!(texts.iter().any(|t| t.content == title), "no title {title}");
+    let counts = format!("{above} above the diagonal, {below} below, {on} on it");
     assert!(
-        svg.texts().iter().any(|t| t.content.ends_with(&title)),
-        "no title with {title}"
+        texts.iter().any(|t| t.content == counts),
+        "no title with {counts}"
     );
     for entry in [
         format!("solved by both ({})", kinds[0]),
@@ -304,24 +328,71 @@ fn check_scatter(svg: &Svg, records: &[Record], a: &str, b: &str) {
         format!("unsolved by both: top right corner ({})", kinds[3]),
     ] {
         assert!(
-            svg.texts().iter().any(|t| t.content == entry),
+            texts.iter().any(|t| t.content == entry),
             "no legend entry {entry}"
         );
     }
-    // Only "solved by both" is drawn with circles: one per instance and the legend's.
+    // Only "solved by both" is drawn with circles, and "unsolved by both" with squares: one per
+    // instance and the legend's (the white background is the other rect).
     assert_eq!(svg.count("<circle"), kinds[0] + 1);
+    assert_eq!(svg.count("<rect"), kinds[3] + 2);
+    // The solved values lie inside the chart; the border, labelled `unsolved` on both axes and
+    // by no number, beyond them.
     let values: Vec<f64> = records
         .iter()
         .filter(|r| (r.variant == a || r.variant == b) && r.status.has_solution())
         .map(nodes)
         .collect();
     let (lo, hi) = min_max(&values);
-    let ticks = svg.tick_values("", "");
-    let (t_lo, t_hi) = min_max(&ticks);
+    let (left, right, _, _) = svg.plot_area();
+    let x = svg.x_axis_log();
     assert!(
-        t_lo <= lo && t_hi >= hi,
-        "ticks {t_lo}..{t_hi} miss {lo}..{hi}"
+        x(lo) >= left - 0.5 && x(hi) <= right + 0.5,
+        "{lo}..{hi} at {}..{} outside {left}..{right}",
+        x(lo),
+        x(hi)
     );
+    let unsolved: Vec<&TextElement> = texts.iter().filter(|t| t.content == "unsolved").collect();
+    if kinds[1] + kinds[2] + kinds[3] > 0 {
+        assert_eq!(unsolved.len(), 2, "an `unsolved` label on each axis");
+        let border = unsolved
+            .iter()
+            .find(|t| t.attributes["text-anchor"] == "middle")
+            .expect("the x axis's")
+            .attributes["x"]
+            .parse::<f64>()
+            .unwrap();
+        assert!(
+            border > x(hi) && border <= right + 0.5,
+            "border at {border}"
+        );
+        let beyond = svg.tick_values("middle", "");
+        assert!(beyond.iter().all(|&v| x(v) < border), "{beyond:?}");
+    } else {
+        assert!(unsolved.is_empty());
+    }
+    let unsolvable = records
+        .iter()
+        .filter(|r| r.variant == a && r.status == Status::Unsolvable)
+        .count();
+    let left_out = texts
+        .iter()
+        .find(|t| t.content.starts_with("left out: "))
+        .map(|t| t.content.clone());
+    if unsolvable > 0 {
+        let noun = if unsolvable == 1 {
+            "instance"
+        } else {
+            "instances"
+        };
+        let want = format!("left out: {unsolvable} {noun} proved unsolvable");
+        assert!(
+            left_out.as_ref().is_some_and(|t| t.starts_with(&want)),
+            "{left_out:?}, want {want}"
+        );
+    } else {
+        assert_eq!(left_out, None);
+    }
 }
 
 #[test]
@@ -372,6 +443,9 @@ fn plots_of_a_run_cover_its_data() {
     // Misplaced tiles leave instances unsolved within 20,000 nodes: the border is in use.
     let (kinds, _) = scatter_counts(&records, &vs[0], "misplaced/step2/prune");
     assert!(kinds[2] + kinds[3] > 0, "{kinds:?}");
+    // The run has jobs stopped by the limit, and check_iterations found only solved ones drawn.
+    let limited = records.iter().filter(|r| r.status.limited()).count();
+    assert!(limited > 0);
 }
 
 #[test]
@@ -531,16 +605,11 @@ fn a_run_that_solved_nothing_says_why_there_is_no_plot() {
     assert!(records(&dir).iter().all(|r| !r.status.has_solution()));
     let o = plot(&[dir.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(0));
-    // Only the iterations plot (each job searched its first iteration), and report.html.
+    // No plot, only report.html: every job stopped in an unfinished iteration.
     assert_eq!(
         String::from_utf8(o.stdout).unwrap(),
-        format!(
-            "{}\n{}\n",
-            dir.join("iterations.svg").display(),
-            dir.join("report.html").display()
-        )
+        format!("{}\n", dir.join("report.html").display())
     );
-    check_iterations(&read_svg(&dir.join("iterations.svg")), &dir, &records(&dir));
     let stderr = String::from_utf8(o.stderr).unwrap();
     for name in ["cactus.svg", "cactus-nodes.svg"] {
         assert!(
@@ -552,6 +621,12 @@ fn a_run_that_solved_nothing_says_why_there_is_no_plot() {
         assert!(!dir.join(name).exists());
     }
     assert!(stderr.contains("solved an instance"), "{stderr}");
+    assert!(
+        stderr.contains("skipped iterations.svg: no job was solved (")
+            && stderr.contains("stopped by a limit)"),
+        "{stderr}"
+    );
+    assert!(!dir.join("iterations.svg").exists());
 }
 
 /// A run of 3,000 instances under two variants that search alike draws its own pictures at its
@@ -728,4 +803,38 @@ fn the_test_parsers_read_what_they_should() {
     assert_eq!(si_value("100", ""), Some(100.0));
     assert_eq!(si_value("1 ms", ""), None);
     assert_eq!(si_value("manhattan (3)", ""), None);
+}
+
+/// An interrupted run's cactus plots say so, and how many of its planned jobs have a row, in
+/// place of a count of instances that is not the dataset's.
+#[test]
+fn an_interrupted_run_says_so_in_its_cactus_titles() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = run(
+        tmp.path(),
+        "cut",
+        &smoke(),
+        &["--max-nodes", "20000", "--heuristic", "manhattan,misplaced"],
+    );
+    // As an interrupt leaves it: rows for some jobs, a manifest saying the rest are missing.
+    let runs = std::fs::read_to_string(dir.join("runs.csv")).unwrap();
+    let kept: Vec<&str> = runs.lines().take(5).collect();
+    std::fs::write(dir.join("runs.csv"), kept.join("\n") + "\n").unwrap();
+    let path = dir.join("manifest.json");
+    let mut manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let total = manifest["jobs_total"].as_u64().unwrap();
+    manifest["complete"] = false.into();
+    manifest["jobs_missing"] = (total - 4).into();
+    std::fs::write(&path, manifest.to_string()).unwrap();
+    let o = plot(&[dir.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    for name in ["cactus.svg", "cactus-nodes.svg"] {
+        let svg = read_svg(&dir.join(name));
+        let want = format!("(interrupted: 4 of {total} jobs)");
+        assert!(
+            svg.texts().iter().any(|t| t.content.ends_with(&want)),
+            "{name}: no title ending {want}"
+        );
+    }
 }

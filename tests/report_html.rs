@@ -102,9 +102,19 @@ fn a_run_writes_a_report_html_that_needs_nothing_else() {
             "no link to {file}"
         );
     }
-    // The summary table: a row per variant.
+    // The summary table: a row per variant, times in 3 significant digits with their unit.
     for v in ["manhattan/stepnext/prune", "misplaced/stepnext/prune"] {
-        assert!(html.contains(&format!("<td><code>{v}</code></td>")), "{v}");
+        let cell = format!("<td><code>{}</code></td>", v.replace('/', "/<wbr>"));
+        assert!(html.contains(&cell), "{v}");
+    }
+    let table = &html[html.find("<tbody>").unwrap()..html.find("</tbody>").unwrap()];
+    for cell in table.split("<td>").skip(1) {
+        let cell = &cell[..cell.find("</td>").unwrap()];
+        let digits = cell.chars().filter(char::is_ascii_digit).count();
+        assert!(
+            cell.contains("<code>") || digits <= 6,
+            "a long number in the summary: {cell}"
+        );
     }
 
     // `plot --out` elsewhere writes a page whose links lead back to the run's files.
@@ -156,7 +166,7 @@ fn names_from_the_user_are_escaped() {
     let html = fs::read_to_string(dir.join("report.html")).unwrap();
     assert!(!html.contains("<i>") && !html.contains("<script>"));
     assert!(
-        html.contains("<code>a&amp;b&lt;i&gt;&#39;&quot;</code> (1 instances)"),
+        html.contains("<code>a&amp;b&lt;i&gt;&#39;&quot;</code> (1 instance)"),
         "{html}"
     );
 }
@@ -179,6 +189,25 @@ fn compare_out_writes_a_report_html_that_needs_nothing_else() {
     check_self_contained(&html, &pictures);
     assert!(html.contains("<strong>OK</strong>"), "{html}");
     assert!(html.contains("<td>overall</td>"));
+    // Both runs' settings, and links to their files by a path relative to the page.
+    for role in ["Baseline", "Current"] {
+        assert!(html.contains(&format!("<h2>{role} run: <code>")), "{role}");
+    }
+    let baseline = Path::new(BASELINE).canonicalize().unwrap();
+    let up = out.canonicalize().unwrap();
+    let common = up.ancestors().find(|a| baseline.starts_with(a)).unwrap();
+    let link = format!(
+        "{}{}/runs.csv",
+        "../".repeat(up.components().count() - common.components().count()),
+        baseline.strip_prefix(common).unwrap().display()
+    );
+    assert_eq!(
+        html.matches(&format!("<a href=\"{link}\">runs.csv</a>"))
+            .count(),
+        2,
+        "no link {link} in {html}"
+    );
+    assert!(html.contains("<li>Datasets: "), "{html}");
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -30,11 +30,12 @@ impl Measure {
 }
 
 /// A cactus plot: for each variant, the number of instances it solved within each amount of
-/// the measure, out of the run's `instances`. "Solved" is a job that found a checked solution
-/// (`solved` or `suboptimal`).
+/// the measure, out of the run's `instances`; the title of an `unfinished` run says so in place
+/// of the count. "Solved" is a job that found a checked solution (`solved` or `suboptimal`).
 pub(super) fn cactus(
     jobs: &[Job],
     instances: usize,
+    unfinished: Option<&str>,
     variants: &[String],
     measure: Measure,
 ) -> Result<String, String> {
@@ -66,16 +67,16 @@ pub(super) fn cactus(
             ),
         })
         .collect();
+    // An unfinished run's count of instances is not the dataset's: its title says how many
+    // jobs it has instead.
+    let scope = unfinished.map_or_else(|| instances_text(n), str::to_owned);
     let (title, x_desc) = match measure {
         Measure::Time => (
-            format!("Instances solved within a CPU time ({})", instances_text(n)),
+            format!("Instances solved within a CPU time ({scope})"),
             "CPU time per job (seconds, log scale)",
         ),
         Measure::Nodes => (
-            format!(
-                "Instances solved within a number of nodes ({})",
-                instances_text(n)
-            ),
+            format!("Instances solved within a number of nodes ({scope})"),
             "nodes generated per job (log scale)",
         ),
     };
@@ -86,7 +87,7 @@ pub(super) fn cactus(
         root.fill(&WHITE).map_err(drawing)?;
         let (top, bottom) = root.split_vertically(CHART_HEIGHT);
         let mut chart = ChartBuilder::on(&top)
-            .caption(title, (FONT, 26))
+            .caption(title, (FONT, 24))
             .margin(16)
             // Room for the last tick label, centred on the right end of the x axis.
             .margin_right(36)
@@ -94,7 +95,7 @@ pub(super) fn cactus(
             .y_label_area_size(75)
             // Headroom above the top count, so that a marker there is not cut in half.
             .build_cartesian_2d(
-                log_range(x_lo, x_hi).log_scale(),
+                LogAxis::new(x_lo, x_hi, X_PIXELS, X_GAP),
                 0.0..(n as f64 * 1.04 + 0.1),
             )
             .map_err(drawing)?;
@@ -135,7 +136,12 @@ pub(super) fn cactus(
                     look.colour.stroke_width(2),
                 ))
                 .map_err(drawing)?;
-            markers(&mut chart, &spread(&points), look)?;
+            grown_markers(
+                &mut chart,
+                &spread(&points),
+                look,
+                growth(i, variants.len()),
+            )?;
         }
         draw_legend(&bottom, &entries)?;
         root.present().map_err(drawing)?;

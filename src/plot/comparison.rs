@@ -1,6 +1,6 @@
 //! The pictures of a comparison of two runs: each job's CPU-time ratio with the overall ratio and
-//! its bootstrap interval (compare-time.svg), and each job's nodes in both runs with the changed
-//! ones marked (compare-nodes.svg). The figures are `compare`'s own: its timing floor, its
+//! its bootstrap interval, and each variant's (compare-time.svg), and each job's nodes in both
+//! runs with the changed ones marked (compare-nodes.svg). The figures are `compare`'s own: its timing floor, its
 //! overall geometric mean and interval, its list of changed jobs.
 
 use super::style::*;
@@ -33,9 +33,10 @@ pub fn pictures(compared: &Compared) -> Pictures {
 }
 
 /// Each timed job's ratio current / baseline of CPU time (y, log scale) against its baseline
-/// time (x, log scale), a marker per job in its variant's look; the overall geometric mean (over
-/// instances, as `compare` judges it) as a line, its 95% bootstrap interval as a band, and the
-/// lines of equal time and of the threshold and its inverse.
+/// time (x, log scale), a marker per job in its variant's look, ringed when its result changed;
+/// the overall geometric mean (over instances, as `compare` judges it) as a line, its 95%
+/// bootstrap interval as a band, and the lines of equal time and of the threshold and its
+/// inverse. Beside the chart, on the same axis, each variant's own ratio and interval.
 fn time(
     jobs: &[(&Record, &Record)],
     variants: &[&str],
@@ -43,14 +44,39 @@ fn time(
 ) -> Result<String, String> {
     let c = &compared.comparison;
     let place: HashMap<&str, usize> = variants.iter().enumerate().map(|(i, v)| (*v, i)).collect();
+    let changed: HashSet<(&str, &str, &str)> = c
+        .changes
+        .iter()
+        .map(|ch| {
+            (
+                ch.job.dataset.as_str(),
+                ch.job.instance.as_str(),
+                ch.job.variant.as_str(),
+            )
+        })
+        .collect();
     let mut points: Vec<Vec<(f64, f64)>> = vec![Vec::new(); variants.len()];
+    let mut rings = Vec::new();
     for (b, cur) in jobs {
         if timed(b.time_cpu_s, c.min_time_s) && timed(cur.time_cpu_s, c.min_time_s) {
             if let Some(&v) = place.get(b.variant.as_str()) {
-                points[v].push((b.time_cpu_s, cur.time_cpu_s / b.time_cpu_s));
+                let point = (b.time_cpu_s, cur.time_cpu_s / b.time_cpu_s);
+                points[v].push(point);
+                if changed.contains(&b.key()) {
+                    rings.push(point);
+                }
             }
         }
     }
+    // Each variant's geometric mean and interval, drawn beside the chart in its look.
+    let per_variant: Vec<VariantRatio> = c
+        .variants
+        .iter()
+        .filter_map(|vc| {
+            let v = *place.get(vc.variant.as_str())?;
+            Some((v, vc.time.geomean?, vc.time.interval))
+        })
+        .collect();
     let all: Vec<(f64, f64)> = points.iter().flatten().copied().collect();
     if all.is_empty() {
         return Err(format!(
@@ -68,6 +94,10 @@ fn time(
         .iter()
         .map(|p| p.1)
         .chain(overall.interval.iter().flat_map(|&(lo, hi)| [lo, hi]))
+        .chain(per_variant.iter().flat_map(|&(_, g, i)| {
+            [g].into_iter()
+                .chain(i.into_iter().flat_map(|(lo, hi)| [lo, hi]))
+        }))
         .chain([c.threshold])
         .map(|r| r.max(1.0 / r))
         .fold(1.5f64, f64::max)
@@ -111,6 +141,25 @@ fn time(
         marker: None,
         text: overall_text,
     });
+    if !rings.is_empty() {
+        entries.push(Entry {
+            colour: BLACK,
+            line: false,
+            marker: Some(RING),
+            text: format!(
+                "ringed: a job whose result changed ({})",
+                thousands(rings.len())
+            ),
+        });
+    }
+    if !per_variant.is_empty() {
+        entries.push(Entry {
+            colour: BLACK,
+            line: false,
+            marker: None,
+            text: "right: each variant's ratio and 95% interval, in its look".into(),
+        });
+    }
     entries.push(Entry {
         colour: GREY,
         line: true,
@@ -142,15 +191,19 @@ fn time(
         let root = SVGBackend::with_string(&mut svg, (WIDTH, height)).into_drawing_area();
         root.fill(&WHITE).map_err(drawing)?;
         let (top, bottom) = root.split_vertically(CHART_HEIGHT);
-        let mut chart = ChartBuilder::on(&top)
-            .caption(title, (FONT, 24))
+        // The title over both panels, so that their y axes line up.
+        let top = top.titled(&title, (FONT, 24)).map_err(drawing)?;
+        let (left, right) = top.split_horizontally(WIDTH - SIDE);
+        let mut chart = ChartBuilder::on(&left)
             .margin(16)
-            .margin_right(36)
+            .margin_right(8)
             .x_label_area_size(50)
             .y_label_area_size(70)
             .build_cartesian_2d(
-                log_range(x_lo, x_hi).log_scale(),
-                (1.0 / reach..reach).log_scale().with_key_points(ticks),
+                LogAxis::new(x_lo, x_hi, X_PIXELS - SIDE as f64, X_GAP),
+                (1.0 / reach..reach)
+                    .log_scale()
+                    .with_key_points(ticks.clone()),
             )
             .map_err(drawing)?;
         chart
@@ -190,10 +243,86 @@ fn time(
                 markers(&mut chart, &shown, look(v))?;
             }
         }
+        if !rings.is_empty() {
+            let shown = uncrowded(&chart, &rings);
+            markers(&mut chart, &shown, RING)?;
+        }
+        side_panel(&right, &per_variant, reach, ticks, overall.geomean)?;
         draw_legend(&bottom, &entries)?;
         root.present().map_err(drawing)?;
     }
     Ok(svg)
+}
+
+/// A variant's place in the run's order, its geometric mean ratio and its 95% interval.
+type VariantRatio = (usize, f64, Option<(f64, f64)>);
+
+/// The width of the panel right of compare-time.svg's chart: a column per variant.
+const SIDE: u32 = 150;
+
+/// The ring drawn around a job whose result changed.
+const RING: Look = Look {
+    colour: BLACK,
+    shape: Shape::Ring,
+    filled: false,
+};
+
+/// The panel right of the chart, on the same ratio axis: each variant's geometric mean as its
+/// marker and its 95% interval as a bar in its colour, a column each in the run's order, and the
+/// overall ratio as a line across.
+fn side_panel<DB: DrawingBackend>(
+    area: &DrawingArea<DB, plotters::coord::Shift>,
+    per_variant: &[VariantRatio],
+    reach: f64,
+    ticks: Vec<f64>,
+    overall: Option<f64>,
+) -> Result<(), String> {
+    if per_variant.is_empty() {
+        return Ok(());
+    }
+    let n = per_variant.len() as f64;
+    let mut chart = ChartBuilder::on(area)
+        .margin(16)
+        .margin_left(0)
+        .x_label_area_size(50)
+        .y_label_area_size(0)
+        .build_cartesian_2d(
+            -0.5..n - 0.5,
+            (1.0 / reach..reach).log_scale().with_key_points(ticks),
+        )
+        .map_err(drawing)?;
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .x_labels(0)
+        .x_desc("per variant")
+        .axis_desc_style((FONT, 18))
+        .light_line_style(WHITE.mix(0.0))
+        .bold_line_style(BLACK.mix(0.12))
+        .draw()
+        .map_err(drawing)?;
+    if let Some(g) = overall {
+        chart
+            .draw_series([PathElement::new(
+                vec![(-0.5, g), (n - 0.5, g)],
+                BLACK.stroke_width(1),
+            )])
+            .map_err(drawing)?;
+    }
+    for (k, &(v, g, interval)) in per_variant.iter().enumerate() {
+        let x = k as f64;
+        let look = look(v);
+        if let Some((lo, hi)) = interval {
+            chart
+                .draw_series([PathElement::new(
+                    vec![(x, lo), (x, hi)],
+                    look.colour.stroke_width(3),
+                )])
+                .map_err(drawing)?;
+        }
+        markers(&mut chart, &[(x, g)], look)?;
+    }
+    Ok(())
 }
 
 /// A ratio as the axis and legend write it: `1.5`, `0.667`, `12`.
@@ -326,7 +455,10 @@ fn nodes(jobs: &[(&Record, &Record)], compared: &Compared) -> Result<String, Str
             .margin_right(36)
             .x_label_area_size(50)
             .y_label_area_size(70)
-            .build_cartesian_2d(log_range(lo, hi).log_scale(), log_range(lo, hi).log_scale())
+            .build_cartesian_2d(
+                LogAxis::new(lo, hi, X_PIXELS, X_GAP),
+                LogAxis::new(lo, hi, Y_PIXELS, Y_GAP),
+            )
             .map_err(drawing)?;
         chart
             .configure_mesh()

@@ -1,5 +1,5 @@
-//! Nodes generated in each iteration of the hardest instances of each variant (most nodes
-//! generated in all), from iterations.csv: how the work grows from one bound to the next.
+//! Nodes generated in each iteration of the hardest solved instances of each variant (most
+//! nodes generated in all), from iterations.csv: how the work grows from one bound to the next.
 
 use super::style::*;
 use super::{IterationRows, Job};
@@ -11,8 +11,13 @@ use std::collections::HashMap;
 const MOST_LINES: usize = 12;
 /// At most this many instances of one variant.
 const PER_VARIANT: usize = 3;
-/// Labels at the lines' ends are at least this many pixels apart vertically.
+/// Labels at the lines' ends are at least this many pixels apart vertically, or this far apart
+/// horizontally (a label of `LABEL_CHARS` characters is about 85 px wide).
 const LABEL_GAP: i32 = 15;
+const LABEL_WIDTH: i32 = 90;
+/// The most characters of a label: the room right of the chart.
+const LABEL_CHARS: usize = 12;
+const LABEL_GREY: RGBColor = RGBColor(0x33, 0x33, 0x33);
 
 /// One line: a job's iterations as (bound, nodes generated) points.
 struct Line<'a> {
@@ -21,10 +26,11 @@ struct Line<'a> {
     points: Vec<(f64, f64)>,
 }
 
-/// The picture: for each variant, its jobs with the most nodes generated (3 each, fewer when
-/// there are more than 4 variants, so that at most 12 lines are drawn), each a line of nodes
-/// generated per iteration (y, log scale) against the iteration's bound (x), labelled with its
-/// instance at its last point.
+/// The picture: for each variant, its solved jobs with the most nodes generated (3 each, fewer
+/// when there are more than 4 variants, so that at most 12 lines are drawn), each a line of
+/// nodes generated per iteration (y, log scale) against the iteration's bound (x), labelled
+/// with its instance at its last point. Only solved jobs are chosen: a job stopped by a limit
+/// ends in an iteration it did not finish, whose count would read as a drop in the work.
 pub(super) fn iterations(
     jobs: &[Job],
     variants: &[String],
@@ -35,28 +41,50 @@ pub(super) fn iterations(
         .enumerate()
         .map(|(i, v)| (v.as_str(), i))
         .collect();
-    // Each variant's hardest jobs so far, hardest first; ties keep the run's order.
-    let mut hardest: Vec<Vec<usize>> = vec![Vec::new(); variants.len()];
+    // Each variant's solved jobs, hardest first; ties keep the run's order.
+    let mut solved: Vec<Vec<usize>> = vec![Vec::new(); variants.len()];
+    let mut limited = 0;
     for (j, job) in jobs.iter().enumerate() {
         let Some(&v) = place.get(job.variant) else {
             continue;
         };
-        if !job.has_iterations {
-            continue;
+        if job.status.limited() {
+            limited += 1;
         }
-        let list = &mut hardest[v];
-        let at = list.partition_point(|&k| jobs[k].nodes_generated >= job.nodes_generated);
-        if at < PER_VARIANT {
-            list.insert(at, j);
-            list.truncate(PER_VARIANT);
+        if job.has_iterations && job.status.has_solution() {
+            solved[v].push(j);
         }
     }
-    let present = hardest.iter().filter(|l| !l.is_empty()).count();
+    for list in &mut solved {
+        list.sort_by_key(|&j| std::cmp::Reverse(jobs[j].nodes_generated));
+    }
+    let present = solved.iter().filter(|l| !l.is_empty()).count();
     if present == 0 {
-        return Err("no job recorded an iteration".into());
+        return Err(if limited > 0 {
+            format!(
+                "no job was solved ({limited} stopped by a limit): the last iteration of a \
+                 stopped search is unfinished, so its counts would mislead"
+            )
+        } else {
+            "no solved job recorded an iteration".into()
+        });
     }
     let per_variant = (MOST_LINES / present).clamp(1, PER_VARIANT);
-    let chosen: Vec<(usize, usize)> = hardest
+    let candidates: Vec<u64> = solved
+        .iter()
+        .flatten()
+        .map(|&j| jobs[j].nodes_generated)
+        .collect();
+    let left_out = solved.iter().any(|l| l.len() > per_variant);
+    if left_out && candidates.iter().all(|&n| n == candidates[0]) {
+        return Err(format!(
+            "all {} solved jobs generated the same number of nodes ({}): no instance is harder \
+             than another",
+            candidates.len(),
+            candidates[0]
+        ));
+    }
+    let chosen: Vec<(usize, usize)> = solved
         .iter()
         .enumerate()
         .flat_map(|(v, list)| list.iter().take(per_variant).map(move |&j| (v, j)))
@@ -82,10 +110,24 @@ pub(super) fn iterations(
             crate::iterations::FILE
         ));
     }
-    draw(&lines, variants, per_variant)
+    let mut counts = vec![0; variants.len()];
+    for line in &lines {
+        counts[line.variant] += 1;
+    }
+    let most = counts.iter().copied().max().unwrap_or(0);
+    let fewer = counts.iter().any(|&n| n > 0 && n < most);
+    draw(&lines, variants, &title(most, fewer))
 }
 
-fn draw(lines: &[Line], variants: &[String], per_variant: usize) -> Result<String, String> {
+/// The title: how many of each variant's hardest solved instances are drawn, `most` or, when
+/// some variant solved `fewer`, up to `most`.
+fn title(most: usize, fewer: bool) -> String {
+    let up_to = if fewer { "up to " } else { "" };
+    let noun = if most == 1 { "instance" } else { "instances" };
+    format!("Nodes per iteration of each variant's {up_to}{most} hardest solved {noun}")
+}
+
+fn draw(lines: &[Line], variants: &[String], title: &str) -> Result<String, String> {
     let all = || lines.iter().flat_map(|l| l.points.iter().copied());
     let (x_lo, x_hi) = all().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), (x, _)| {
         (lo.min(x), hi.max(x))
@@ -109,15 +151,10 @@ fn draw(lines: &[Line], variants: &[String], per_variant: usize) -> Result<Strin
                 colour: look(v).colour,
                 line: true,
                 marker: Some(look(v)),
-                text: format!("{name}: {}", mine.join(", ")),
+                text: legend_text(name, &mine),
             });
         }
     }
-    let title = if per_variant == 1 {
-        "Nodes per iteration of each variant's hardest instance".to_string()
-    } else {
-        format!("Nodes per iteration of each variant's {per_variant} hardest instances")
-    };
     let height = CHART_HEIGHT + legend_height(&entries);
     let mut svg = String::new();
     {
@@ -131,7 +168,7 @@ fn draw(lines: &[Line], variants: &[String], per_variant: usize) -> Result<Strin
             .margin_right(90)
             .x_label_area_size(50)
             .y_label_area_size(70)
-            .build_cartesian_2d(x_range, log_range(y_lo, y_hi).log_scale())
+            .build_cartesian_2d(x_range, LogAxis::new(y_lo, y_hi, Y_PIXELS, Y_GAP))
             .map_err(drawing)?;
         chart
             .configure_mesh()
@@ -164,25 +201,42 @@ fn draw(lines: &[Line], variants: &[String], per_variant: usize) -> Result<Strin
                     ))
                     .map_err(drawing)?;
             }
-            markers(&mut chart, &line.points, look)?;
+            let grow = growth(line.variant, variants.len());
+            grown_markers(&mut chart, &line.points, look, grow)?;
             if let Some(last) = line.points.last() {
                 let (x, y) = chart.backend_coord(last);
-                labels.push((x + 8, y, line.instance));
+                labels.push((y, x + 8, line.instance, look.colour));
             }
         }
         // Lines that end on the same point with the same instance (variants that search alike)
-        // share one label; the others are placed highest first.
-        labels.sort_by_key(|&(x, y, instance)| (y, x, instance));
-        labels.dedup();
+        // share one label, in grey when their colours differ; the others are placed highest
+        // first.
+        labels.sort_by_key(|&(y, x, instance, _)| (y, x, instance));
+        let mut shared: Vec<(i32, i32, &str, RGBColor)> = Vec::new();
+        for label in labels {
+            match shared.last_mut() {
+                Some(last) if (last.0, last.1, last.2) == (label.0, label.1, label.2) => {
+                    if last.3 != label.3 {
+                        last.3 = LABEL_GREY;
+                    }
+                }
+                _ => shared.push(label),
+            }
+        }
+        let names = distinct_short(&shared.iter().map(|l| l.2).collect::<Vec<_>>(), LABEL_CHARS);
         let (_, rows) = chart.plotting_area().get_pixel_range();
         let mut placed: Vec<(i32, i32)> = Vec::new();
-        let style = TextStyle::from((FONT, 16).into_font())
-            .color(&RGBColor(0x33, 0x33, 0x33))
-            .pos(Pos::new(HPos::Left, VPos::Center));
-        for (x, y, instance) in labels {
-            let y = free_place(x, y, &placed, rows.start + 8..rows.end - 8);
+        for ((y, x, _, colour), name) in shared.into_iter().zip(names) {
+            // A label that would sit away from its line could be read as another's: it is
+            // left out, and the legend names the instance.
+            let Some(y) = free_place(x, y, &placed, rows.start + 8..rows.end - 8) else {
+                continue;
+            };
             placed.push((x, y));
-            root.draw(&Text::new(short(instance), (x, y), style.clone()))
+            let style = TextStyle::from((FONT, 16).into_font())
+                .color(&colour)
+                .pos(Pos::new(HPos::Left, VPos::Center));
+            root.draw(&Text::new(name, (x, y), style))
                 .map_err(drawing)?;
         }
         draw_legend(&bottom, &entries)?;
@@ -191,46 +245,65 @@ fn draw(lines: &[Line], variants: &[String], per_variant: usize) -> Result<Strin
     Ok(svg)
 }
 
-/// Where a label that belongs at pixel (x, y) goes: there, or the nearest height a step of
-/// `LABEL_GAP` above or below that keeps clear of the labels `placed` near it and inside the
-/// chart's rows `within`; where it belongs when there is none.
-fn free_place(x: i32, y: i32, placed: &[(i32, i32)], within: std::ops::Range<i32>) -> i32 {
+/// Where a label that belongs at pixel (x, y) goes: there, or a step of `LABEL_GAP` above or
+/// below, whichever first keeps clear of the labels `placed` near it and inside the chart's rows
+/// `within`; none when all three are taken.
+fn free_place(x: i32, y: i32, placed: &[(i32, i32)], within: std::ops::Range<i32>) -> Option<i32> {
     let clear = |y: i32| {
         within.contains(&y)
             && placed
                 .iter()
-                .all(|&(px, py)| (px - x).abs() >= 80 || (py - y).abs() >= LABEL_GAP)
+                .all(|&(px, py)| (px - x).abs() >= LABEL_WIDTH || (py - y).abs() >= LABEL_GAP)
     };
-    (0..20)
-        .flat_map(|k| [y + k * LABEL_GAP, y - k * LABEL_GAP])
+    [y, y + LABEL_GAP, y - LABEL_GAP]
+        .into_iter()
         .find(|&y| clear(y))
-        .unwrap_or(y)
 }
 
-/// An instance id short enough for the room right of the chart.
-fn short(id: &str) -> String {
-    const MOST: usize = 10;
-    if id.chars().count() <= MOST {
-        id.to_owned()
-    } else {
-        let head: String = id.chars().take(MOST - 1).collect();
-        format!("{head}…")
+/// A legend entry naming the instances of a variant: each id shortened (keeping its start and
+/// end) so that the entry fits on its row.
+fn legend_text(variant: &str, instances: &[&str]) -> String {
+    let full = format!("{variant}: {}", instances.join(", "));
+    if full.chars().count() <= FULL_ROW {
+        return full;
     }
+    let room = FULL_ROW.saturating_sub(variant.chars().count() + 2 + 2 * (instances.len() - 1));
+    let each = (room / instances.len()).max(9);
+    let ids = distinct_short(instances, each);
+    format!("{variant}: {}", ids.join(", "))
 }
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::HashSet;
 
     #[test]
-    fn labels_keep_clear_of_each_other_inside_the_chart() {
+    fn labels_keep_clear_of_each_other_inside_the_chart_and_near_their_line() {
         let rows = 10..200;
-        assert_eq!(free_place(100, 50, &[], rows.clone()), 50);
-        // Taken at 50: the next free step below.
-        assert_eq!(free_place(100, 50, &[(100, 50)], rows.clone()), 65);
+        assert_eq!(free_place(100, 50, &[], rows.clone()), Some(50));
+        // Taken at 50: a step below.
+        assert_eq!(free_place(100, 50, &[(100, 50)], rows.clone()), Some(65));
         // At the bottom: above instead.
-        assert_eq!(free_place(100, 195, &[(100, 195)], rows.clone()), 180);
+        assert_eq!(free_place(100, 195, &[(100, 195)], rows.clone()), Some(180));
         // Far enough to the side: no clash.
-        assert_eq!(free_place(300, 50, &[(100, 50)], rows), 50);
+        assert_eq!(free_place(300, 50, &[(100, 50)], rows.clone()), Some(50));
+        // Taken there and a step either way: left out rather than drawn away from its line.
+        let taken = [(100, 35), (100, 50), (100, 65)];
+        assert_eq!(free_place(100, 50, &taken, rows), None);
+    }
+
+    #[test]
+    fn long_ids_in_the_legend_are_shortened_to_fit_and_stay_apart() {
+        let ids = [
+            "instance-8p-d08-from-generator-seed-0",
+            "instance-8p-d14-from-generator-seed-1",
+            "instance-8p-d22-from-generator-seed-11",
+        ];
+        let text = legend_text("linear-conflict/stepnext/prune", &ids);
+        assert!(text.chars().count() <= FULL_ROW, "{text}");
+        let shown: Vec<&str> = text.split(": ").nth(1).unwrap().split(", ").collect();
+        assert_eq!(shown.len(), 3);
+        assert_eq!(shown.iter().collect::<HashSet<_>>().len(), 3, "{text}");
+        assert_eq!(legend_text("a", &["x", "y"]), "a: x, y");
     }
 }

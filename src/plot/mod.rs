@@ -1,8 +1,8 @@
 //! The pictures of runs and comparisons, as SVG drawn with plotters' SVG backend, and where they
 //! are written with their report.html: by `idabench plot` (cactus plots by CPU time and by nodes,
-//! nodes per iteration of the hardest instances, per-instance scatter plots of nodes between two
-//! variants), at the end of `run` and `merge` (the same, where no failure may cost the run its
-//! reports), and by `compare --out` (a comparison's two pictures).
+//! nodes per iteration of the hardest solved instances, per-instance scatter plots of nodes
+//! between two variants), at the end of `run` and `merge` (the same, where no failure may cost
+//! the run its reports), and by `compare --out` (a comparison's two pictures).
 //!
 //! `plot` reads a run with `compare::load`, the loader `compare` uses, so a report means the
 //! same thing to both; the pictures themselves read only `Job`s, which a run can also give from
@@ -14,6 +14,8 @@ mod comparison;
 mod iterations;
 mod scatter;
 mod style;
+
+pub use style::{si, thousands};
 
 use crate::atomic::{self, Failure};
 use crate::compare::{self, Compared, SavedRun};
@@ -115,7 +117,11 @@ pub fn plot(report: &Path, opts: &PlotOptions, out: &mut dyn Write) -> Result<Do
         Ok(lists)
     };
 
-    let pictures = pictures(&jobs, &variants, &pairs, &mut rows);
+    let unfinished = run
+        .manifest
+        .as_ref()
+        .and_then(|m| unfinished(m, jobs.len()));
+    let pictures = pictures(&jobs, &variants, &pairs, unfinished.as_deref(), &mut rows);
     for note in &pictures.notes {
         eprintln!("note: {note}");
     }
@@ -175,7 +181,8 @@ pub fn after_run(end: &RunEnd, rows: &mut IterationRows) {
         let variants = present(end.variants.iter(), |v| with_jobs.contains(v));
         let pairs = first_against_others(&variants);
         let drawn = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            pictures(end.jobs, &variants, &pairs, rows)
+            let unfinished = unfinished(end.manifest, end.jobs.len());
+            pictures(end.jobs, &variants, &pairs, unfinished.as_deref(), rows)
         }));
         drawn.unwrap_or_else(|_| Pictures {
             drawn: Vec::new(),
@@ -235,7 +242,7 @@ pub fn after_compare(dir: &Path, compared: &Compared, plots: bool) {
             notes: vec!["no pictures: compare was given --no-plots".into()],
         }
     };
-    let page = html::compare_page(compared, &pictures);
+    let page = html::compare_page(compared, &pictures, dir);
     let files = pictures
         .drawn
         .iter()
@@ -270,13 +277,35 @@ impl Pictures {
     }
 }
 
+/// What the titles say of a run that did not finish (interrupted, or still going): how many of
+/// its planned jobs have a row, e.g. `interrupted: 6 of 26 jobs`; none for a finished run.
+fn unfinished(manifest: &Manifest, done: usize) -> Option<String> {
+    if manifest.finished() {
+        return None;
+    }
+    let how = if manifest.complete == Some(false) {
+        "interrupted"
+    } else {
+        "unfinished"
+    };
+    let total = manifest
+        .jobs_total
+        .or(manifest.jobs_missing.map(|missing| missing + done));
+    Some(match total {
+        Some(total) => format!("{how}: {done} of {total} jobs"),
+        None => format!("{how} run"),
+    })
+}
+
 /// The pictures of a run: the cactus plots, the iterations of the hardest instances, and the
-/// scatter plot of each pair (the caller has checked their variants). `rows` gives the
-/// iterations of the jobs that plot chooses.
+/// scatter plot of each pair (the caller has checked their variants). `unfinished` says how
+/// much of an unfinished run there is; `rows` gives the iterations of the jobs that plot
+/// chooses.
 fn pictures(
     jobs: &[Job],
     variants: &[String],
     pairs: &[(String, String)],
+    unfinished: Option<&str>,
     rows: &mut IterationRows,
 ) -> Pictures {
     let mut pictures = Pictures::default();
@@ -287,11 +316,11 @@ fn pictures(
         .len();
     pictures.add(
         "cactus.svg",
-        cactus(jobs, instances, variants, Measure::Time),
+        cactus(jobs, instances, unfinished, variants, Measure::Time),
     );
     pictures.add(
         "cactus-nodes.svg",
-        cactus(jobs, instances, variants, Measure::Nodes),
+        cactus(jobs, instances, unfinished, variants, Measure::Nodes),
     );
     pictures.add(
         "iterations.svg",

@@ -3,13 +3,15 @@
 use super::cactus::Measure;
 use super::style::*;
 use super::Job;
+use crate::record::Status;
 use plotters::prelude::*;
-use plotters::style::text_anchor::{HPos, Pos, VPos};
 use std::collections::HashMap;
 
 /// A scatter plot of nodes generated per instance, variant `a` on x against `b` on y, both
-/// log scale over the same range. Instances a variant did not solve are drawn at a border beyond
-/// every solved value (x for `a`, y for `b`), with a cross.
+/// log scale over the same range. Instances a variant did not solve are drawn at a border just
+/// beyond every solved value (x for `a`, y for `b`), labelled `unsolved` on its axis, in a mark
+/// of their own. Instances a variant proved unsolvable are left out and counted in the legend:
+/// neither variant can solve them.
 pub(super) fn scatter(jobs: &[Job], a: &str, b: &str) -> Result<String, String> {
     let mut by_instance: HashMap<(&str, &str), [Option<&Job>; 2]> = HashMap::new();
     let mut order = Vec::new();
@@ -39,6 +41,9 @@ pub(super) fn scatter(jobs: &[Job], a: &str, b: &str) -> Result<String, String> 
     if joined.is_empty() {
         return Err(format!("{a} and {b} ran no instance in common"));
     }
+    let (unsolvable, joined): (Vec<[&Job; 2]>, Vec<[&Job; 2]>) = joined
+        .into_iter()
+        .partition(|pair| pair.iter().any(|r| r.status == Status::Unsolvable));
     let solved_values: Vec<f64> = joined
         .iter()
         .flatten()
@@ -50,11 +55,9 @@ pub(super) fn scatter(jobs: &[Job], a: &str, b: &str) -> Result<String, String> 
     }
     let lo = solved_values.iter().copied().fold(f64::INFINITY, f64::min);
     let hi = solved_values.iter().copied().fold(0.0, f64::max);
-    let (axis_lo, solved_hi) = decades(lo, hi);
-    // Unsolved instances sit at twice the top decade: clear of every solved point, inside the
-    // axis, which ends at the next decade.
-    let border = solved_hi * 2.0;
-    let axis_hi = solved_hi * 10.0;
+    let any_unsolved = solved_values.len() < 2 * joined.len();
+    let axis = Axis::new(lo, hi, any_unsolved);
+    let border = axis.border;
 
     let mut both = Vec::new();
     let mut a_failed = Vec::new();
@@ -90,6 +93,7 @@ pub(super) fn scatter(jobs: &[Job], a: &str, b: &str) -> Result<String, String> 
         }
     }
 
+    // Each kind of point has a shape of its own, so that colour is never the only difference.
     let kinds = [
         (
             &both,
@@ -112,8 +116,8 @@ pub(super) fn scatter(jobs: &[Job], a: &str, b: &str) -> Result<String, String> 
         (
             &b_failed,
             Look {
-                colour: PALETTE[1],
-                shape: Shape::Cross,
+                colour: PALETTE[4],
+                shape: Shape::Plus,
                 filled: false,
             },
             format!("unsolved by {b}: top border"),
@@ -121,8 +125,8 @@ pub(super) fn scatter(jobs: &[Job], a: &str, b: &str) -> Result<String, String> 
         (
             &none,
             Look {
-                colour: PALETTE[6],
-                shape: Shape::Cross,
+                colour: BLACK,
+                shape: Shape::Square,
                 filled: false,
             },
             "unsolved by both: top right corner".to_string(),
@@ -148,11 +152,23 @@ pub(super) fn scatter(jobs: &[Job], a: &str, b: &str) -> Result<String, String> 
         marker: None,
         text: format!("diagonal: equal nodes; above it {b} generated more"),
     });
+    if !unsolvable.is_empty() {
+        entries.push(Entry {
+            colour: GREY,
+            line: false,
+            marker: None,
+            text: format!(
+                "left out: {} proved unsolvable (no variant can solve it)",
+                instances_text(unsolvable.len())
+            ),
+        });
+    }
 
-    // Instances neither variant solved are counted in the legend only: the title stays short
-    // enough for 800 px.
-    let title = format!(
-        "Nodes per instance: {} above the diagonal, {} below, {} on it",
+    // Instances neither variant solved are counted in the legend only. The title names both
+    // variants on a line of its own, so that long names fit in 800 px.
+    let title = title(a, b);
+    let subtitle = format!(
+        "{} above the diagonal, {} below, {} on it",
         thousands(above),
         thousands(below),
         thousands(on)
@@ -163,26 +179,37 @@ pub(super) fn scatter(jobs: &[Job], a: &str, b: &str) -> Result<String, String> 
         let root = SVGBackend::with_string(&mut svg, (WIDTH, height)).into_drawing_area();
         root.fill(&WHITE).map_err(drawing)?;
         let (top, bottom) = root.split_vertically(CHART_HEIGHT);
+        let top = top
+            .titled(&title, (FONT, 21))
+            .map_err(drawing)?
+            .titled(&subtitle, (FONT, 19))
+            .map_err(drawing)?;
         let mut chart = ChartBuilder::on(&top)
-            .caption(title, (FONT, 24))
             .margin(16)
+            .margin_top(6)
             // Room for the last tick label, centred on the right end of the x axis.
             .margin_right(36)
             .x_label_area_size(50)
-            .y_label_area_size(70)
-            .build_cartesian_2d(
-                log_range(axis_lo, axis_hi).log_scale(),
-                log_range(axis_lo, axis_hi).log_scale(),
-            )
+            // Room for the `unsolved` tick label clear of the rotated y description.
+            .y_label_area_size(100)
+            .build_cartesian_2d(axis.coord(X_PIXELS, X_GAP), axis.coord(Y_PIXELS, Y_GAP))
             .map_err(drawing)?;
+        // The border's tick is labelled `unsolved`: it is not a number of nodes.
+        let label = |v: &f64| {
+            if any_unsolved && *v == border {
+                "unsolved".to_string()
+            } else {
+                si(*v, "")
+            }
+        };
         chart
             .configure_mesh()
             .x_desc(format!("nodes generated by {a} (log scale)"))
             // Rotated, the y description has only the chart's height: kept short so that
             // the longest variant names fit.
             .y_desc(format!("nodes by {b} (log)"))
-            .x_label_formatter(&|v| si(*v, ""))
-            .y_label_formatter(&|v| si(*v, ""))
+            .x_label_formatter(&label)
+            .y_label_formatter(&label)
             .axis_desc_style((FONT, 20))
             .label_style((FONT, 18))
             .light_line_style(WHITE.mix(0.0))
@@ -191,31 +218,10 @@ pub(super) fn scatter(jobs: &[Job], a: &str, b: &str) -> Result<String, String> 
             .map_err(drawing)?;
         chart
             .draw_series(LineSeries::new(
-                [(axis_lo, axis_lo), (axis_hi, axis_hi)],
+                [(axis.lo, axis.lo), (axis.hi, axis.hi)],
                 GREY.stroke_width(1),
             ))
             .map_err(drawing)?;
-        // The border where unsolved instances sit, drawn only when some do, so that a cross
-        // there reads as "not solved" rather than as a count.
-        if solved_values.len() < 2 * joined.len() {
-            let faint = GREY.mix(0.5).stroke_width(1);
-            chart
-                .draw_series([
-                    PathElement::new(vec![(border, axis_lo), (border, axis_hi)], faint),
-                    PathElement::new(vec![(axis_lo, border), (axis_hi, border)], faint),
-                ])
-                .map_err(drawing)?;
-            chart
-                .draw_series([Text::new(
-                    "unsolved",
-                    (border, axis_lo),
-                    TextStyle::from((FONT, 16).into_font())
-                        .color(&GREY)
-                        .transform(FontTransform::Rotate270)
-                        .pos(Pos::new(HPos::Left, VPos::Bottom)),
-                )])
-                .map_err(drawing)?;
-        }
         for (points, look, _) in &kinds {
             if !points.is_empty() {
                 let shown = uncrowded(&chart, points);
@@ -226,4 +232,106 @@ pub(super) fn scatter(jobs: &[Job], a: &str, b: &str) -> Result<String, String> 
         root.present().map_err(drawing)?;
     }
     Ok(svg)
+}
+
+/// The title naming both variants, in at most 88 characters (about 750 px at its size): long
+/// names are shortened in the middle.
+fn title(a: &str, b: &str) -> String {
+    const MOST: usize = 88;
+    let title = |a: &str, b: &str| format!("Nodes generated: {a} (x) vs {b} (y)");
+    let full = title(a, b);
+    let over = full.chars().count().saturating_sub(MOST);
+    if over == 0 {
+        return full;
+    }
+    let (na, nb) = (a.chars().count(), b.chars().count());
+    // The longer name gives up characters first, then both alike.
+    let keep = (na + nb).saturating_sub(over);
+    let (ka, kb) = if na >= nb {
+        let kb = nb.min(keep / 2);
+        (keep - kb, kb)
+    } else {
+        let ka = na.min(keep / 2);
+        (ka, keep - ka)
+    };
+    let short_a = distinct_short(&[a], ka.max(5)).remove(0);
+    let short_b = distinct_short(&[b], kb.max(5)).remove(0);
+    title(&short_a, &short_b)
+}
+
+/// Both axes of a scatter plot: from a little below the least solved value `lo` to a little
+/// above the most, `hi`, and, when some instance is unsolved, a border a little beyond that,
+/// where its points sit. The margins are fractions of the data's span (at least a decade), so
+/// the border stays close to the data whatever its range.
+struct Axis {
+    lo: f64,
+    top: f64,
+    border: f64,
+    hi: f64,
+}
+
+impl Axis {
+    fn new(lo: f64, hi: f64, unsolved: bool) -> Axis {
+        let span = (hi / lo).log10().max(1.0);
+        let step = |k: f64| 10f64.powf(span * k);
+        let top = hi * step(0.03);
+        let border = hi * step(0.07);
+        Axis {
+            lo: lo / step(0.03),
+            top,
+            border,
+            hi: if unsolved { border * step(0.03) } else { top },
+        }
+    }
+
+    /// The axis on `pixels` whose tick labels are `gap` apart: numbers on the solved values, and
+    /// the border's tick, labelled `unsolved` by the formatter, with no number near it.
+    fn coord(&self, pixels: f64, gap: f64) -> LogAxis {
+        if self.hi == self.top {
+            return LogAxis::new(self.lo, self.hi, pixels, gap);
+        }
+        let per_decade = pixels / (self.hi / self.lo).log10();
+        let data_pixels = (self.top / self.lo).log10() * per_decade;
+        let mut ticks: Vec<f64> = log_ticks(self.lo, self.top, data_pixels, gap)
+            .into_iter()
+            .filter(|t| (self.border / t).log10() * per_decade >= gap)
+            .collect();
+        ticks.push(self.border);
+        LogAxis::with_ticks(self.lo, self.hi, ticks)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use plotters::coord::ranged1d::{BoldPoints, Ranged};
+
+    #[test]
+    fn the_border_is_just_beyond_the_data_and_has_no_number_near_it() {
+        let axis = Axis::new(13.0, 180_000.0, true);
+        let per_decade = X_PIXELS / (axis.hi / axis.lo).log10();
+        let pixels = |from: f64, to: f64| (to / from).log10() * per_decade;
+        // A few pixels of room at either end, the border some 40 px beyond the data.
+        assert!((5.0..20.0).contains(&pixels(axis.lo, 13.0)));
+        assert!((25.0..50.0).contains(&pixels(180_000.0, axis.border)));
+        assert!((5.0..20.0).contains(&pixels(axis.border, axis.hi)));
+        let coord = axis.coord(X_PIXELS, X_GAP);
+        let ticks = coord.key_points(BoldPoints(100));
+        assert_eq!(ticks.last(), Some(&axis.border));
+        let before = ticks[ticks.len() - 2];
+        assert!((axis.border / before).log10() * per_decade >= X_GAP);
+        assert!(ticks.iter().all(|&t| t >= axis.lo && t <= axis.hi));
+        // Nothing unsolved: no border.
+        let axis = Axis::new(13.0, 180_000.0, false);
+        assert_eq!(axis.hi, axis.top);
+    }
+
+    #[test]
+    fn titles_name_both_variants_and_fit() {
+        assert_eq!(title("a", "b"), "Nodes generated: a (x) vs b (y)");
+        let (a, b) = ("a".repeat(60), "b".repeat(20));
+        let t = title(&a, &b);
+        assert_eq!(t.chars().count(), 88, "{t}");
+        assert!(t.contains(&format!(" vs {b} (y)")), "{t}");
+    }
 }

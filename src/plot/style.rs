@@ -1,13 +1,15 @@
 //! How the pictures look and the pieces they share: the colour-blind-safe palette, the marker of
 //! each variant, the legend under a chart, log axes that cover their data, SI labels.
 
+use plotters::coord::combinators::LogCoord;
+use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint, KeyPointWeight, Ranged};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-/// Okabe and Ito's palette, safe for the common colour-vision deficiencies; yellow last, as it
-/// is the faintest on white. Beyond 8 variants the colours repeat with hollow markers.
-pub(super) const PALETTE: [RGBColor; 8] = [
+/// Okabe and Ito's palette, safe for the common colour-vision deficiencies, without its yellow,
+/// which is barely seen on white. Beyond 7 variants the colours repeat with hollow markers.
+pub(super) const PALETTE: [RGBColor; 7] = [
     RGBColor(0x00, 0x72, 0xB2), // blue
     RGBColor(0xE6, 0x9F, 0x00), // orange
     RGBColor(0x00, 0x9E, 0x73), // bluish green
@@ -15,7 +17,6 @@ pub(super) const PALETTE: [RGBColor; 8] = [
     RGBColor(0xCC, 0x79, 0xA7), // reddish purple
     RGBColor(0x56, 0xB4, 0xE9), // sky blue
     RGBColor(0x00, 0x00, 0x00), // black
-    RGBColor(0xF0, 0xE4, 0x42), // yellow
 ];
 pub(super) const GREY: RGBColor = RGBColor(0x80, 0x80, 0x80);
 
@@ -47,10 +48,13 @@ pub(super) enum Shape {
     Square,
     Diamond,
     Cross,
+    Plus,
+    /// A hollow circle larger than the other markers, drawn around one.
+    Ring,
 }
 
-/// Variant `i`'s look: 8 colours with filled markers of 4 shapes, then the same colours with
-/// hollow circles and squares; from the 17th variant on the rounds repeat with the shapes moved
+/// Variant `i`'s look: 7 colours with filled markers of 4 shapes, then the same colours with
+/// hollow circles and squares; from the 15th variant on the rounds repeat with the shapes moved
 /// on by one, so no two of the first 32 looks are alike. Hollow markers are only circles and
 /// squares: plotters draws a hollow triangle as a polyline, which the SVG would not tell from a
 /// series' line, and fills every polygon.
@@ -82,29 +86,57 @@ pub(super) fn markers<DB: DrawingBackend, CT: CoordTranslate<From = (f64, f64)>>
     points: &[(f64, f64)],
     look: Look,
 ) -> Result<(), String> {
+    grown_markers(chart, points, look, 0)
+}
+
+/// How many pixels the markers of series `i` of `n` grow: the first series' 5, the last's
+/// none, each one less than the one before for up to 6 series. Drawn in order, series that coincide (variants that search alike) then show as
+/// markers inside one another rather than the last hiding the others.
+pub(super) fn growth(i: usize, n: usize) -> i32 {
+    ((n.saturating_sub(1 + i)) * 5 / n.saturating_sub(1).max(1)) as i32
+}
+
+/// Draws `look`'s marker at each point of `points`, `grow` pixels larger than the legend's.
+pub(super) fn grown_markers<DB: DrawingBackend, CT: CoordTranslate<From = (f64, f64)>>(
+    chart: &mut ChartContext<DB, CT>,
+    points: &[(f64, f64)],
+    look: Look,
+    grow: i32,
+) -> Result<(), String> {
+    let (r, d) = (4 + grow, 5 + grow);
     let style = if look.filled {
         look.colour.filled()
     } else {
         look.colour.stroke_width(2)
     };
     let done = match look.shape {
-        Shape::Circle => chart.draw_series(points.iter().map(|&p| Circle::new(p, 4, style))),
+        Shape::Circle => chart.draw_series(points.iter().map(|&p| Circle::new(p, r, style))),
         Shape::Triangle => {
-            chart.draw_series(points.iter().map(|&p| TriangleMarker::new(p, 5, style)))
+            chart.draw_series(points.iter().map(|&p| TriangleMarker::new(p, d, style)))
         }
         Shape::Square => chart.draw_series(
             points
                 .iter()
-                .map(|&p| EmptyElement::at(p) + Rectangle::new([(-4, -4), (4, 4)], style)),
+                .map(|&p| EmptyElement::at(p) + Rectangle::new([(-r, -r), (r, r)], style)),
         ),
         Shape::Diamond => chart.draw_series(points.iter().map(|&p| {
-            EmptyElement::at(p) + Polygon::new(vec![(0, -5), (5, 0), (0, 5), (-5, 0)], style)
+            EmptyElement::at(p) + Polygon::new(vec![(0, -d), (d, 0), (0, d), (-d, 0)], style)
         })),
         Shape::Cross => chart.draw_series(
             points
                 .iter()
                 .map(|&p| Cross::new(p, 5, look.colour.stroke_width(2))),
         ),
+        Shape::Ring => chart.draw_series(
+            points
+                .iter()
+                .map(|&p| Circle::new(p, 9 + grow, look.colour.stroke_width(1))),
+        ),
+        Shape::Plus => chart.draw_series(points.iter().map(|&p| {
+            EmptyElement::at(p)
+                + PathElement::new(vec![(-6, 0), (6, 0)], look.colour.stroke_width(2))
+                + PathElement::new(vec![(0, -6), (0, 6)], look.colour.stroke_width(2))
+        })),
     };
     done.map(|_| ()).map_err(drawing)
 }
@@ -128,8 +160,51 @@ pub(super) fn legend_height(entries: &[Entry]) -> u32 {
 }
 
 /// Most characters of an entry that shares its row with another: about 8 px a character at the
-/// legend's 15 px font, in half the width.
+/// legend's 15 px font, in half the width; and of an entry alone on its row, longer ones
+/// shortened in the middle.
 const HALF_ROW: usize = 40;
+pub(super) const FULL_ROW: usize = 84;
+
+/// `text` in at most `most` characters: whole, or its start and end around an ellipsis, `tail`
+/// characters of the end kept.
+fn middle(text: &str, most: usize, tail: usize) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    if chars.len() <= most {
+        return text.to_owned();
+    }
+    let tail = tail.min(most - 1);
+    let head = most - 1 - tail;
+    let mut out: String = chars[..head].iter().collect();
+    out.push('…');
+    out.extend(&chars[chars.len() - tail..]);
+    out
+}
+
+/// `ids` each in at most `most` characters, shortened in the middle: the end of an id (a seed,
+/// a number) is what tells apart ids with a common start, so two thirds of the room keep the
+/// end, or as much of it as keeps distinct ids apart.
+pub(super) fn distinct_short(ids: &[&str], most: usize) -> Vec<String> {
+    let most = most.max(2);
+    let distinct = |names: &[String]| {
+        let mut pairs: Vec<(&str, &String)> = ids.iter().copied().zip(names).collect();
+        pairs.sort();
+        pairs.dedup();
+        pairs
+            .windows(2)
+            .all(|w| w[0].0 == w[1].0 || w[0].1 != w[1].1)
+    };
+    let first = most * 2 / 3;
+    let tails = std::iter::once(first).chain((0..most).rev().filter(|&t| t != first));
+    let mut fallback = None;
+    for tail in tails {
+        let names: Vec<String> = ids.iter().map(|id| middle(id, most, tail)).collect();
+        if distinct(&names) {
+            return names;
+        }
+        fallback.get_or_insert(names);
+    }
+    fallback.unwrap_or_default()
+}
 
 /// Each entry's row and column, in order: entries that fit in half the width go two to a row,
 /// a longer one takes a row of its own.
@@ -176,7 +251,7 @@ pub(super) fn draw_legend<DB: DrawingBackend>(
             legend_marker(area, (x + 18, y), look)?;
         }
         area.draw(&Text::new(
-            entry.text.clone(),
+            middle(&entry.text, FULL_ROW, FULL_ROW / 3),
             (x + 46, y),
             text_style.clone(),
         ))
@@ -213,6 +288,18 @@ fn legend_marker<DB: DrawingBackend>(
             style,
         )),
         Shape::Cross => area.draw(&Cross::new(at, 5, look.colour.stroke_width(2))),
+        Shape::Ring => area.draw(&Circle::new(at, 9, look.colour.stroke_width(1))),
+        Shape::Plus => area
+            .draw(&PathElement::new(
+                vec![(at.0 - 6, at.1), (at.0 + 6, at.1)],
+                look.colour.stroke_width(2),
+            ))
+            .and_then(|_| {
+                area.draw(&PathElement::new(
+                    vec![(at.0, at.1 - 6), (at.0, at.1 + 6)],
+                    look.colour.stroke_width(2),
+                ))
+            }),
     }
     .map_err(drawing)
 }
@@ -290,11 +377,95 @@ pub(super) fn decades(lo: f64, hi: f64) -> (f64, f64) {
     (lo, hi)
 }
 
-/// The axis range for the decades `lo..hi`, widened by a hair: plotters puts a tick at each
-/// power of ten inside the range, found by floating-point logarithms that may land just beside
-/// an end and so drop its label.
-pub(super) fn log_range(lo: f64, hi: f64) -> std::ops::Range<f64> {
-    lo * (1.0 - 1e-9)..hi * (1.0 + 1e-9)
+/// The pixels a log axis has at least, along x and along y, for choosing its ticks before the
+/// chart is laid out.
+pub(super) const X_PIXELS: f64 = 620.0;
+pub(super) const Y_PIXELS: f64 = 400.0;
+/// The least distance between two tick labels' centres: x labels such as `500 ms` are about
+/// 50 px wide at the tick font, y labels one line (about 18 px) high.
+pub(super) const X_GAP: f64 = 56.0;
+pub(super) const Y_GAP: f64 = 26.0;
+
+/// A log axis over `lo..hi` whose ticks (grid lines and labels) are the densest of 1-2-3-5,
+/// 1-2-5, decades, or every 2nd, 3rd... decade (a stride that divides the axis's decades) that
+/// keeps labels `gap` pixels apart on an axis of `pixels`: plotters' own log ticks put up to
+/// nine labels in a decade, which overlap on an axis spanning one or two, and repeat the decade
+/// that ends each.
+pub(super) struct LogAxis {
+    coord: LogCoord<f64>,
+    ticks: Vec<f64>,
+}
+
+impl LogAxis {
+    pub(super) fn new(lo: f64, hi: f64, pixels: f64, gap: f64) -> LogAxis {
+        LogAxis::with_ticks(lo, hi, log_ticks(lo, hi, pixels, gap))
+    }
+
+    /// A log axis over `lo..hi` with the ticks given.
+    pub(super) fn with_ticks(lo: f64, hi: f64, ticks: Vec<f64>) -> LogAxis {
+        // Widened by a hair, so that an end that is a tick stays inside the range.
+        LogAxis {
+            coord: (lo * (1.0 - 1e-9)..hi * (1.0 + 1e-9)).log_scale().into(),
+            ticks,
+        }
+    }
+}
+
+impl Ranged for LogAxis {
+    type FormatOption = DefaultFormatting;
+    type ValueType = f64;
+
+    fn map(&self, value: &f64, limit: (i32, i32)) -> i32 {
+        self.coord.map(value, limit)
+    }
+
+    fn key_points<Hint: KeyPointHint>(&self, hint: Hint) -> Vec<f64> {
+        // The light grid is not drawn: every tick is a bold one.
+        match hint.weight() {
+            KeyPointWeight::Bold => self.ticks.clone(),
+            KeyPointWeight::Any => Vec::new(),
+        }
+    }
+
+    fn range(&self) -> std::ops::Range<f64> {
+        self.coord.range()
+    }
+}
+
+/// The ticks of a log axis over `lo..hi` (see `LogAxis`): the first of the candidate sets whose
+/// neighbours are at least `gap` of `pixels` apart and that has two ticks in the range; when none
+/// fits, the two ends.
+pub(super) fn log_ticks(lo: f64, hi: f64, pixels: f64, gap: f64) -> Vec<f64> {
+    let per_decade = pixels / (hi / lo).log10();
+    let first = lo.log10().floor() as i32;
+    let last = hi.log10().ceil() as i32;
+    let inside = |v: f64| v >= lo * (1.0 - 1e-9) && v <= hi * (1.0 + 1e-9);
+    let within_decades = |steps: &[f64], stride: i32| -> Vec<f64> {
+        (first..=last)
+            .filter(|k| (k - first).rem_euclid(stride) == 0)
+            .flat_map(|k| steps.iter().map(move |m| m * 10f64.powi(k)))
+            .filter(|&v| inside(v))
+            .collect()
+    };
+    let mantissas: [&[f64]; 3] = [&[1.0, 2.0, 3.0, 5.0], &[1.0, 2.0, 5.0], &[1.0]];
+    let candidates = mantissas
+        .iter()
+        .map(|m| within_decades(m, 1))
+        // A stride that divides the decades keeps both ends labelled.
+        .chain(
+            (2..=(last - first).max(2))
+                .filter(|stride| (last - first) % stride == 0)
+                .map(|stride| within_decades(&[1.0], stride)),
+        );
+    for ticks in candidates {
+        let apart = ticks
+            .windows(2)
+            .all(|w| (w[1] / w[0]).log10() * per_decade >= gap);
+        if ticks.len() >= 2 && apart {
+            return ticks;
+        }
+    }
+    vec![lo, hi]
 }
 
 /// `value` with an SI prefix and up to 3 significant digits: `1 ms`, `20 k`, `1.5 M`.
@@ -319,7 +490,8 @@ pub fn si(value: f64, unit: &str) -> String {
         .find(|&(scale, _)| value.abs() >= scale * 0.9995)
         .unwrap_or(PREFIXES[PREFIXES.len() - 1]);
     let scaled = value / scale;
-    let digits = format!("{:.3}", scaled);
+    let decimals = (2 - scaled.abs().log10().floor() as i32).clamp(0, 2) as usize;
+    let digits = format!("{scaled:.decimals$}");
     let digits = if digits.contains('.') {
         digits.trim_end_matches('0').trim_end_matches('.')
     } else {
@@ -338,7 +510,7 @@ pub(super) fn instances_text(n: usize) -> String {
 }
 
 /// `n` with a comma between groups of three digits: `181,440`.
-pub(super) fn thousands(n: usize) -> String {
+pub fn thousands(n: usize) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
@@ -363,6 +535,46 @@ mod tests {
         assert_eq!(si(20000.0, ""), "20 k");
         assert_eq!(si(1.5e6, ""), "1.5 M");
         assert_eq!(si(100.0, ""), "100");
+        // Three significant digits, not three decimals.
+        assert_eq!(si(98.657, ""), "98.7");
+        assert_eq!(si(2.523e-6, "s"), "2.52 µs");
+        assert_eq!(si(797.948, ""), "798");
+        assert_eq!(si(0.0123, "s"), "12.3 ms");
+    }
+
+    /// The labels of `ticks` as `si` writes them: distinct, and each gap between neighbours
+    /// at least `gap` of `pixels`.
+    fn check_ticks(lo: f64, hi: f64, pixels: f64, gap: f64) -> Vec<String> {
+        let ticks = log_ticks(lo, hi, pixels, gap);
+        let per_decade = pixels / (hi / lo).log10();
+        for w in ticks.windows(2) {
+            assert!(w[0] < w[1], "{ticks:?}");
+            assert!((w[1] / w[0]).log10() * per_decade >= gap, "{ticks:?}");
+        }
+        let labels: Vec<String> = ticks.iter().map(|&v| si(v, "s")).collect();
+        let distinct: HashSet<&String> = labels.iter().collect();
+        assert_eq!(distinct.len(), labels.len(), "{labels:?}");
+        labels
+    }
+
+    #[test]
+    fn log_ticks_neither_overlap_nor_repeat() {
+        // One decade across the width: 1-2-5, not the nine of plotters' own ticks.
+        assert_eq!(
+            check_ticks(1e-3, 1e-2, X_PIXELS, X_GAP),
+            ["1 ms", "2 ms", "3 ms", "5 ms", "10 ms"]
+        );
+        assert_eq!(
+            check_ticks(1e5, 1e6, Y_PIXELS, Y_GAP),
+            ["100 ks", "200 ks", "300 ks", "500 ks", "1 Ms"]
+        );
+        // Two decades: fewer per decade.
+        assert_eq!(check_ticks(1e5, 1e7, X_PIXELS, X_GAP).len(), 7);
+        // Many decades: decades, then every third one.
+        assert_eq!(check_ticks(1e-6, 1e2, X_PIXELS, X_GAP).len(), 9);
+        assert_eq!(check_ticks(1e-6, 1e12, 500.0, X_GAP).len(), 7);
+        // Less than a decade: still two ticks or more.
+        assert!(check_ticks(1.5e5, 8e5, X_PIXELS, X_GAP).len() >= 2);
     }
 
     #[test]
@@ -395,6 +607,30 @@ mod tests {
         );
         assert_eq!(legend_height(&entries), 5 * LEGEND_ROW as u32 + 16);
         assert_eq!(legend_height(&entries[..4]), 3 * LEGEND_ROW as u32 + 16);
+    }
+
+    #[test]
+    fn ids_are_shortened_in_the_middle_and_kept_apart() {
+        assert_eq!(middle("korf79", 10, 6), "korf79");
+        assert_eq!(middle("abcdefghijkl", 10, 6), "abc…ghijkl");
+        let ids = ["instance-8p-d08-seed-0", "instance-8p-d14-seed-1", "korf79"];
+        let short = distinct_short(&ids, 12);
+        assert_eq!(short, ["ins…8-seed-0", "ins…4-seed-1", "korf79"]);
+        // Ends alike: more of the start is kept.
+        let ids = ["run-a-0000000-x", "run-b-0000000-x"];
+        let short = distinct_short(&ids, 10);
+        assert!(short.iter().all(|s| s.chars().count() <= 10), "{short:?}");
+        assert_ne!(short[0], short[1]);
+    }
+
+    #[test]
+    fn earlier_series_have_larger_markers() {
+        assert_eq!(
+            (0..6).map(|i| growth(i, 6)).collect::<Vec<_>>(),
+            [5, 4, 3, 2, 1, 0]
+        );
+        assert_eq!(growth(0, 1), 0);
+        assert_eq!((growth(0, 2), growth(1, 2)), (5, 0));
     }
 
     #[test]

@@ -261,6 +261,26 @@ impl Svg {
         move |v| x0 + (v - v0) * scale
     }
 
+    /// A log x axis as a function from values to pixels, fitted to its lowest and highest
+    /// numeric tick labels (centred under the chart).
+    pub fn x_axis_log(&self) -> impl Fn(f64) -> f64 {
+        let (_, _, _, bottom) = self.plot_area();
+        let ticks: Vec<(f64, f64)> = self
+            .texts()
+            .iter()
+            .filter(|t| t.attributes.get("text-anchor").map(String::as_str) == Some("middle"))
+            .filter(|t| {
+                let y: f64 = t.attributes["y"].parse().unwrap();
+                y > bottom && y < bottom + 30.0
+            })
+            .filter_map(|t| Some((si_value(&t.content, "")?, t.attributes["x"].parse().ok()?)))
+            .collect();
+        assert!(ticks.len() >= 2, "{ticks:?}");
+        let (lo, hi) = (ticks[0], ticks[ticks.len() - 1]);
+        let scale = (hi.1 - lo.1) / (hi.0.ln() - lo.0.ln());
+        move |v: f64| lo.1 + (v.ln() - lo.0.ln()) * scale
+    }
+
     /// The chart's plotting area in pixels, (left, right, top, bottom): the extent of the mesh's
     /// horizontal and vertical lines.
     pub fn plot_area(&self) -> (f64, f64, f64, f64) {
@@ -312,6 +332,41 @@ impl Svg {
             .fold(ticks[0], |a, b| if b.0 > a.0 { b } else { a });
         let scale = (hi.1 - lo.1) / (hi.0.ln() - lo.0.ln());
         move |v: f64| lo.1 + (v.ln() - lo.0.ln()) * scale
+    }
+
+    /// Checks that the axes' tick labels neither repeat nor overlap: x labels (centred under
+    /// the chart) at most about 8 px a character wide, y labels (right-aligned left of it) a
+    /// line high.
+    pub fn assert_ticks_apart(&self) {
+        let (_, _, _, bottom) = self.plot_area();
+        let texts = self.texts();
+        let anchored = |anchor: &str| -> Vec<(f64, f64, String)> {
+            texts
+                .iter()
+                .filter(|t| t.attributes.get("text-anchor").map(String::as_str) == Some(anchor))
+                .filter(|t| !t.content.is_empty())
+                .map(|t| {
+                    let at = |k: &str| t.attributes[k].parse::<f64>().unwrap();
+                    (at("x"), at("y"), t.content.clone())
+                })
+                .collect()
+        };
+        let mut x: Vec<_> = anchored("middle")
+            .into_iter()
+            .filter(|t| t.1 > bottom && t.1 < bottom + 30.0)
+            .collect();
+        x.sort_by(|a, b| a.0.total_cmp(&b.0));
+        for w in x.windows(2) {
+            assert_ne!(w[0].2, w[1].2, "x tick label repeated: {x:?}");
+            let room = (w[0].2.chars().count() + w[1].2.chars().count()) as f64 * 4.0;
+            assert!(w[1].0 - w[0].0 >= room, "x tick labels overlap: {x:?}");
+        }
+        let mut y = anchored("end");
+        y.sort_by(|a, b| a.1.total_cmp(&b.1));
+        for w in y.windows(2) {
+            assert_ne!(w[0].2, w[1].2, "y tick label repeated: {y:?}");
+            assert!(w[1].1 - w[0].1 >= 16.0, "y tick labels overlap: {y:?}");
+        }
     }
 
     /// The values of the tick labels anchored `anchor` (`middle`: x axis, `end`: y axis, empty:
