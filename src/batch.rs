@@ -106,7 +106,7 @@ struct FinishedJob<'a> {
     iterations: Vec<Iteration>,
 }
 
-/// Finished jobs, as the workers hand them over: each job's index (its place in the run's
+/// A worker's finished jobs, as `prepare` reads them: each job's index (its place in the run's
 /// order) and record, and the iterations of all of them in one list, each job's a stretch of
 /// it. A search's own list of iterations is copied here and freed on the worker that made it:
 /// lists made on the workers and freed on the collector's thread left the allocator holding up
