@@ -99,8 +99,7 @@ pub(super) fn cactus(
                 0.0..(n as f64 * 1.04 + 0.1),
             )
             .map_err(drawing)?;
-        chart
-            .configure_mesh()
+        house_mesh(&mut chart.configure_mesh())
             .x_desc(x_desc)
             .y_desc("instances solved (count)")
             .x_label_formatter(&|v| measure.label(*v))
@@ -112,10 +111,6 @@ pub(super) fn cactus(
                 false => String::new(),
             })
             .y_labels(n.min(10) + 1)
-            .axis_desc_style((FONT, 20))
-            .label_style((FONT, 18))
-            .light_line_style(WHITE.mix(0.0))
-            .bold_line_style(BLACK.mix(0.12))
             .draw()
             .map_err(drawing)?;
         for (i, v) in variants.iter().enumerate() {

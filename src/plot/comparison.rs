@@ -206,16 +206,11 @@ fn time(
                     .with_key_points(ticks.clone()),
             )
             .map_err(drawing)?;
-        chart
-            .configure_mesh()
+        house_mesh(&mut chart.configure_mesh())
             .x_desc("baseline CPU time per job (seconds, log scale)")
             .y_desc("CPU time ratio, current / baseline (log)")
             .x_label_formatter(&|v| si(*v, "s"))
             .y_label_formatter(&|v| ratio(*v))
-            .axis_desc_style((FONT, 20))
-            .label_style((FONT, 18))
-            .light_line_style(WHITE.mix(0.0))
-            .bold_line_style(BLACK.mix(0.12))
             .draw()
             .map_err(drawing)?;
         let across = |y: f64| vec![(x_lo, y), (x_hi, y)];
@@ -460,16 +455,11 @@ fn nodes(jobs: &[(&Record, &Record)], compared: &Compared) -> Result<String, Str
                 LogAxis::new(lo, hi, Y_PIXELS, Y_GAP),
             )
             .map_err(drawing)?;
-        chart
-            .configure_mesh()
+        house_mesh(&mut chart.configure_mesh())
             .x_desc("nodes generated in the baseline (log scale)")
             .y_desc("nodes in the current run (log)")
             .x_label_formatter(&|v| si(*v, ""))
             .y_label_formatter(&|v| si(*v, ""))
-            .axis_desc_style((FONT, 20))
-            .label_style((FONT, 18))
-            .light_line_style(WHITE.mix(0.0))
-            .bold_line_style(BLACK.mix(0.12))
             .draw()
             .map_err(drawing)?;
         chart

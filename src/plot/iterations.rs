@@ -170,8 +170,7 @@ fn draw(lines: &[Line], variants: &[String], title: &str) -> Result<String, Stri
             .y_label_area_size(70)
             .build_cartesian_2d(x_range, LogAxis::new(y_lo, y_hi, Y_PIXELS, Y_GAP))
             .map_err(drawing)?;
-        chart
-            .configure_mesh()
+        house_mesh(&mut chart.configure_mesh())
             .x_desc("cost bound of the iteration")
             .y_desc("nodes generated in the iteration (log scale)")
             // Bounds are whole: a tick between two of them is left blank.
@@ -183,10 +182,6 @@ fn draw(lines: &[Line], variants: &[String], title: &str) -> Result<String, Stri
                 }
             })
             .y_label_formatter(&|v| si(*v, ""))
-            .axis_desc_style((FONT, 20))
-            .label_style((FONT, 18))
-            .light_line_style(WHITE.mix(0.0))
-            .bold_line_style(BLACK.mix(0.12))
             .draw()
             .map_err(drawing)?;
         let mut labels = Vec::new();

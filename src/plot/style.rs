@@ -1,6 +1,7 @@
 //! How the pictures look and the pieces they share: the colour-blind-safe palette, the marker of
 //! each variant, the legend under a chart, log axes that cover their data, SI labels.
 
+use plotters::chart::MeshStyle;
 use plotters::coord::combinators::LogCoord;
 use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint, KeyPointWeight, Ranged};
 use plotters::coord::Shift;
@@ -151,6 +152,17 @@ pub(super) struct Entry {
     pub line: bool,
     pub marker: Option<Look>,
     pub text: String,
+}
+
+/// The mesh every chart shares: the fonts of its descriptions and labels, and a faint grid
+/// at the labelled ticks only.
+pub(super) fn house_mesh<'m, 'a, 'b, X: Ranged, Y: Ranged, DB: DrawingBackend>(
+    mesh: &'m mut MeshStyle<'a, 'b, X, Y, DB>,
+) -> &'m mut MeshStyle<'a, 'b, X, Y, DB> {
+    mesh.axis_desc_style((FONT, 20))
+        .label_style((FONT, 18))
+        .light_line_style(WHITE.mix(0.0))
+        .bold_line_style(BLACK.mix(0.12))
 }
 
 /// The height of the legend under the chart (see `places`).
