@@ -19,7 +19,11 @@ pub enum Verdict {
 }
 
 impl Verdict {
-    fn from_interval(low: f64, high: f64, threshold: f64) -> Verdict {
+    /// The verdict of a ratio's interval; inconclusive without one.
+    fn of(interval: Option<(f64, f64)>, threshold: f64) -> Verdict {
+        let Some((low, high)) = interval else {
+            return Verdict::Inconclusive;
+        };
         if high < 1.0 / threshold {
             Verdict::Improved
         } else if low > threshold {
@@ -78,10 +82,7 @@ pub(super) fn time_stats(
     let n = units.len();
     let geomean = (n > 0).then(|| mean(units).exp());
     let interval = (n >= 2).then(|| bootstrap_interval(units, seed));
-    let verdict = match interval {
-        Some((low, high)) => Verdict::from_interval(low, high, threshold),
-        None => Verdict::Inconclusive,
-    };
+    let verdict = Verdict::of(interval, threshold);
     TimeStats {
         timed,
         untimed,
@@ -141,10 +142,7 @@ pub(super) fn paired_time_stats(
     // spread to resample.
     let interval =
         (present.len() >= 2 && (units >= 2 || rounds >= 2)).then(|| crossed_interval(cells, seed));
-    let verdict = match interval {
-        Some((low, high)) => Verdict::from_interval(low, high, threshold),
-        None => Verdict::Inconclusive,
-    };
+    let verdict = Verdict::of(interval, threshold);
     TimeStats {
         timed,
         untimed,
