@@ -14,9 +14,17 @@ use std::time::Instant;
 pub(super) const CHECK_EVERY: u64 = 1 << 17;
 
 /// What `dfs` returns when the search must unwind: a goal was found or a limit reached (`Run::stop`
-/// says which). Any other value is the smallest f seen above the bound below the node (`u32::MAX`:
-/// none); a child's f is above the bound, so never 0.
+/// says which). Any other value is the smallest excess over the bound of an f seen below the node
+/// (`u32::MAX`: none); an f above the bound exceeds it by at least 1, so never 0.
 pub(super) const UNWIND: u32 = 0;
+
+/// The f that a search returning `r` saw above `bound`, or `r` itself: `UNWIND` or none.
+pub(super) fn over(bound: u32, r: u32) -> u32 {
+    match r {
+        UNWIND | u32::MAX => r,
+        excess => bound + excess,
+    }
+}
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(super) enum Stop {
@@ -32,7 +40,6 @@ pub(super) enum Stop {
 #[derive(Clone, Copy)]
 pub(super) struct Iter {
     pub(super) bound: u32,
-    pub(super) cap: u32,
 }
 
 /// What the search changes: the state, the counters, the path once found.
@@ -41,6 +48,8 @@ pub(super) struct Run<'a, D: Domain> {
     pub(super) path: Vec<D::Move>,
     /// A node was left unexpanded because of the depth cap.
     pub(super) capped: bool,
+    /// The iteration's bound is the depth cap: a node without slack is at the cap.
+    pub(super) bound_is_cap: bool,
     pub(super) generated: u64,
     pub(super) expanded: u64,
     /// `generated` at which to look at the node limit, the clock and the cancel flag next.
@@ -90,7 +99,9 @@ pub fn ida_star_fixed<D: FixedMoves, H: Heuristic<D>>(
 }
 
 /// The depth-first search of one iteration: the smallest f above the bound seen, or `UNWIND`
-/// with `run.stop` set.
+/// with `run.stop` set. The kernels themselves carry the bound minus the depth (the node's
+/// slack) instead of both, and return excesses over the bound: fewer values to pass down and to
+/// keep across each call.
 pub(super) trait Kernel<D: Domain, H: Heuristic<D>> {
     /// Reverse-move pruning.
     const PRUNE: bool;
@@ -125,7 +136,10 @@ impl<D: Domain, H: Heuristic<D>, const PRUNE: bool> Kernel<D, H> for Generic<PRU
         hv: H::Value,
         back: D::Move,
     ) -> u32 {
-        dfs::<D, H, PRUNE>(d, h, it, run, g, hv, back)
+        over(
+            it.bound,
+            dfs::<D, H, PRUNE>(d, h, run, it.bound - g, hv, back),
+        )
     }
 }
 
@@ -145,7 +159,16 @@ impl<D: FixedMoves, H: Heuristic<D>, const PRUNE: bool> Kernel<D, H> for Fixed<P
         back: D::Move,
     ) -> u32 {
         let place = d.place(&run.s);
-        at::<D, H, PRUNE>(place, d, h, it, run, g, hv, back)
+        let came_from = if back == D::NO_MOVE {
+            NOWHERE
+        } else {
+            D::place_after(back)
+        };
+        let slack = it.bound - g;
+        over(
+            it.bound,
+            at::<D, H, PRUNE>(place, d, h, run, slack, hv, came_from),
+        )
     }
 }
 
@@ -169,6 +192,7 @@ fn run<D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
         s: start.clone(),
         path: Vec::with_capacity(256),
         capped: false,
+        bound_is_cap: false,
         generated: 1,
         expanded: 0,
         next_check: max_nodes.min(1 + CHECK_EVERY),
@@ -204,7 +228,8 @@ fn run<D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
             },
             run.expanded,
         );
-        let it = Iter { bound, cap };
+        let it = Iter { bound };
+        run.bound_is_cap = bound == cap;
         let left = run.max_nodes.saturating_sub(run.generated);
         let next_bound = match split::depth(limits.split, &stats.iterations, left) {
             Some((depth, helpers)) => {
@@ -259,11 +284,11 @@ fn run<D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
     }
 }
 
-/// Searches below the current state `run.s`, which is `g` moves from the start, within the
-/// bound, and has heuristic value `hv`. `back` is the move that would undo the last one
-/// (skipped when `PRUNE`; `D::NO_MOVE` at the start). Returns the smallest f above the bound
-/// seen below, or `UNWIND` with `run.stop` set; on `Found`, the moves to the goal are pushed
-/// onto `run.path` in reverse order.
+/// Searches below the current state `run.s`, which has heuristic value `hv` and `slack` moves
+/// left within the bound (the bound minus its depth). `back` is the move that would undo the
+/// last one (skipped when `PRUNE`; `D::NO_MOVE` at the start). Returns the smallest excess over
+/// the bound of an f seen below, or `UNWIND` with `run.stop` set; on `Found`, the moves to the
+/// goal are pushed onto `run.path` in reverse order.
 ///
 /// The domain and the heuristic come as arguments, not in a struct, so that the compiler knows
 /// their tables cannot change during the call and keeps their addresses in registers.
@@ -271,52 +296,53 @@ fn run<D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
 fn dfs<D: Domain, H: Heuristic<D>, const PRUNE: bool>(
     d: &D,
     h: &H,
-    it: Iter,
     run: &mut Run<'_, D>,
-    g: u32,
+    slack: u32,
     hv: H::Value,
     back: D::Move,
 ) -> u32 {
-    if let Some(done) = enter(d, h, it, run, g, hv) {
+    if let Some(done) = enter(d, h, run, slack, hv) {
         return done;
     }
-    let mut next_bound = u32::MAX;
+    let mut excess = u32::MAX;
     for &m in d.moves(&run.s) {
         if PRUNE && m == back {
             continue;
         }
-        let searched = child(d, h, it, run, g, hv, m, &mut next_bound, |run, hv, undo| {
-            dfs::<D, H, PRUNE>(d, h, it, run, g + 1, hv, undo)
+        let searched = child(d, h, run, slack, hv, m, &mut excess, |run, hv, undo| {
+            dfs::<D, H, PRUNE>(d, h, run, slack - 1, hv, undo)
         });
         if !searched {
             return UNWIND;
         }
     }
-    next_bound
+    excess
 }
 
-/// `dfs` at place `P`: its moves are constants, and each child's search is a direct call to the
-/// function of the place the move leads to.
-#[allow(clippy::too_many_arguments)]
+/// The place no move comes from: the search's start.
+const NOWHERE: usize = MAX_PLACES;
+
+/// `dfs` at place `P`, with the previous move given as `came_from`, the place it left
+/// (`NOWHERE` at the start): its moves are constants, and each child's search is a direct call
+/// to the function of the place the move leads to.
 fn dfs_at<D: FixedMoves, H: Heuristic<D>, const PRUNE: bool, const P: usize>(
     d: &D,
     h: &H,
-    it: Iter,
     run: &mut Run<'_, D>,
-    g: u32,
+    slack: u32,
     hv: H::Value,
-    back: D::Move,
+    came_from: usize,
 ) -> u32 {
-    if let Some(done) = enter(d, h, it, run, g, hv) {
+    if let Some(done) = enter(d, h, run, slack, hv) {
         return done;
     }
-    let mut next_bound = u32::MAX;
+    let mut excess = u32::MAX;
     macro_rules! try_move {
         ($($i:literal)*) => {$(
             if let Some(m) = const { D::MOVES_AT[P][$i] } {
-                if !(PRUNE && m == back) {
-                    let searched = child(d, h, it, run, g, hv, m, &mut next_bound, |run, hv, undo| {
-                        at::<D, H, PRUNE>(D::place_after(m), d, h, it, run, g + 1, hv, undo)
+                if !(PRUNE && D::place_after(m) == came_from) {
+                    let searched = child(d, h, run, slack, hv, m, &mut excess, |run, hv, _| {
+                        at::<D, H, PRUNE>(D::place_after(m), d, h, run, slack - 1, hv, P)
                     });
                     if !searched {
                         return UNWIND;
@@ -327,27 +353,25 @@ fn dfs_at<D: FixedMoves, H: Heuristic<D>, const PRUNE: bool, const P: usize>(
     }
     const { assert!(MAX_BRANCH == 4) };
     try_move!(0 1 2 3);
-    next_bound
+    excess
 }
 
 /// Calls `dfs_at` for `place`: a jump through a table at the start, a direct call once `place`
 /// is a constant.
 #[inline(always)]
-#[allow(clippy::too_many_arguments)]
 fn at<D: FixedMoves, H: Heuristic<D>, const PRUNE: bool>(
     place: usize,
     d: &D,
     h: &H,
-    it: Iter,
     run: &mut Run<'_, D>,
-    g: u32,
+    slack: u32,
     hv: H::Value,
-    back: D::Move,
+    came_from: usize,
 ) -> u32 {
     macro_rules! places {
         ($($p:literal)*) => {
             match place {
-                $($p => dfs_at::<D, H, PRUNE, $p>(d, h, it, run, g, hv, back),)*
+                $($p => dfs_at::<D, H, PRUNE, $p>(d, h, run, slack, hv, came_from),)*
                 _ => unreachable!("place {place} of at most {MAX_PLACES}"),
             }
         };
@@ -356,15 +380,15 @@ fn at<D: FixedMoves, H: Heuristic<D>, const PRUNE: bool>(
     places!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24)
 }
 
-/// What a node does before its children: the goal test, the depth cap and the limits. `Some` is
-/// what its search returns when it has no children to try.
+/// What a node with `slack` moves left within the bound does before its children: the goal
+/// test, the depth cap and the limits. `Some` is what its search returns when it has no children
+/// to try.
 #[inline(always)]
 pub(super) fn enter<D: Domain, H: Heuristic<D>>(
     d: &D,
     h: &H,
-    it: Iter,
     run: &mut Run<'_, D>,
-    g: u32,
+    slack: u32,
     hv: H::Value,
 ) -> Option<u32> {
     let goal = if H::GOAL_AWARE {
@@ -376,9 +400,10 @@ pub(super) fn enter<D: Domain, H: Heuristic<D>>(
         run.stop = Some(Stop::Found);
         return Some(UNWIND);
     }
-    // Every node searched has g + h within the bound, and the bound never exceeds the cap:
-    // at the cap a heuristic that is 0 only at goals has already stopped at a goal above.
-    if !H::GOAL_AWARE && g >= it.cap {
+    // Every node searched has g + h within the bound, and the bound never exceeds the cap, so
+    // a node is at the cap exactly when it has no slack and the bound is the cap. A heuristic
+    // that is 0 only at goals has already stopped at a goal above.
+    if !H::GOAL_AWARE && slack == 0 && run.bound_is_cap {
         run.capped = true;
         return Some(u32::MAX);
     }
@@ -393,29 +418,28 @@ pub(super) fn enter<D: Domain, H: Heuristic<D>>(
     None
 }
 
-/// Creates the child of the current node (`g` moves from the start, heuristic value `hv`) by
-/// move `m` and, within the bound, searches below it with `below`; folds the f values seen above
-/// the bound into `next_bound`. False when the search unwinds.
+/// Creates the child of the current node (`slack` moves left within the bound, heuristic value
+/// `hv`) by move `m` and, within the bound, searches below it with `below`; folds the excesses
+/// over the bound seen into `excess`. False when the search unwinds.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 pub(super) fn child<D: Domain, H: Heuristic<D>>(
     d: &D,
     h: &H,
-    it: Iter,
     run: &mut Run<'_, D>,
-    g: u32,
+    slack: u32,
     hv: H::Value,
     m: D::Move,
-    next_bound: &mut u32,
+    excess: &mut u32,
     below: impl FnOnce(&mut Run<'_, D>, H::Value, D::Move) -> u32,
 ) -> bool {
     run.generated += 1;
     // A child beyond the bound is evaluated from its parent and dropped: it is never applied to
-    // the state, and costs no call.
+    // the state, and costs no call. Its f exceeds the bound by what it needs beyond the slack.
     let hv = h.update(d, &run.s, m, hv);
-    let f = g + 1 + h.estimate(hv);
-    if f > it.bound {
-        *next_bound = (*next_bound).min(f);
+    let need = 1 + h.estimate(hv);
+    if need > slack {
+        *excess = (*excess).min(need - slack);
         return true;
     }
     let undo = d.inverse(&run.s, m);
@@ -427,7 +451,7 @@ pub(super) fn child<D: Domain, H: Heuristic<D>>(
         }
         return false;
     }
-    *next_bound = (*next_bound).min(found);
+    *excess = (*excess).min(found);
     d.apply(&mut run.s, undo);
     true
 }

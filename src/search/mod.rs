@@ -83,7 +83,9 @@ pub trait FixedMoves: Domain {
     const MOVES_AT: [[Option<Self::Move>; MAX_BRANCH]; MAX_PLACES];
     /// The place of `s`.
     fn place(&self, s: &Self::State) -> usize;
-    /// The place move `m` leads to.
+    /// The place move `m` leads to. Of the moves from one place, no two lead to the same place,
+    /// and the move that undoes one leads back to the place it left: so under reverse-move
+    /// pruning the kernel skips the move to the place the last one came from.
     fn place_after(m: Self::Move) -> usize;
 }
 

@@ -8,7 +8,7 @@
 //! give the sequential answer (a solution above the cut, or the node limit reached inside the
 //! iteration), the iteration is searched again on the calling thread, which gives it.
 
-use super::engine::{child, enter, Iter, Kernel, Run, Stop, CHECK_EVERY, UNWIND};
+use super::engine::{child, enter, over, Iter, Kernel, Run, Stop, CHECK_EVERY, UNWIND};
 use super::{Domain, Helpers, Heuristic, Iteration, Split, SplitDepth, SplitStats};
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -212,6 +212,7 @@ fn cut<'a, D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
         s: run.s.clone(),
         path: Vec::new(),
         capped: run.capped,
+        bound_is_cap: run.bound_is_cap,
         generated: run.generated,
         expanded: run.expanded,
         next_check: run.next_check,
@@ -225,7 +226,7 @@ fn cut<'a, D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
     };
     let mut subtrees = Vec::new();
     let mut path = Vec::new();
-    let next = above::<D, H>(
+    let excess = above::<D, H>(
         d,
         h,
         it,
@@ -236,11 +237,12 @@ fn cut<'a, D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
         &mut path,
         &mut subtrees,
     );
-    (top, subtrees, next)
+    (top, subtrees, over(it.bound, excess))
 }
 
-/// `dfs` above the cut at depth `k`: a child at depth `k` within the bound is kept in `out` with
-/// the moves that reach it instead of being searched.
+/// `dfs` above the cut at depth `k` (returning, like it, an excess over the bound): a child at
+/// depth `k` within the bound is kept in `out` with the moves that reach it instead of being
+/// searched.
 #[allow(clippy::too_many_arguments)]
 fn above<D: Domain, H: Heuristic<D>>(
     d: &D,
@@ -253,16 +255,17 @@ fn above<D: Domain, H: Heuristic<D>>(
     path: &mut Vec<D::Move>,
     out: &mut Vec<Subtree<D, H::Value>>,
 ) -> u32 {
-    if let Some(done) = enter(d, h, it, run, g, hv) {
+    let slack = it.bound - g;
+    if let Some(done) = enter(d, h, run, slack, hv) {
         return done;
     }
-    let mut next_bound = u32::MAX;
+    let mut excess = u32::MAX;
     for &m in d.moves(&run.s) {
         if prune && m == back {
             continue;
         }
         path.push(m);
-        let searched = child(d, h, it, run, g, hv, m, &mut next_bound, |run, hv, undo| {
+        let searched = child(d, h, run, slack, hv, m, &mut excess, |run, hv, undo| {
             if g + 1 == k {
                 out.push(Subtree {
                     s: run.s.clone(),
@@ -282,7 +285,7 @@ fn above<D: Domain, H: Heuristic<D>>(
             return UNWIND;
         }
     }
-    next_bound
+    excess
 }
 
 type SubtreeSearch<D, H> =
@@ -337,6 +340,7 @@ fn search<D: Domain, H: Heuristic<D>>(
                 s: t.s.clone(),
                 path: Vec::new(),
                 capped: false,
+                bound_is_cap: run.bound_is_cap,
                 generated: 0,
                 expanded: 0,
                 // The limits are looked at on entering the subtree.
