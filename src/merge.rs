@@ -197,6 +197,7 @@ fn draw_plots(out: &Path, parts: &[Part], rows: &Rows, spans: Option<&Spans>, en
     let run_end = plot::RunEnd {
         dir: out,
         jobs: &finished,
+        instances: plot::instances_in_run_order(&finished),
         variants: &end.manifest.variants,
         manifest: end.manifest,
         summaries: end.summaries,

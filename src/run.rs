@@ -703,24 +703,25 @@ fn draw_plots(
     summaries: &[VariantSummary],
     plots: bool,
 ) {
-    let (index, finished): (Vec<usize>, Vec<plot::Job>) = rows
-        .tallies()
-        .map(|(i, t)| {
-            let job = plot::Job {
-                dataset: &jobs[i].dataset.name,
-                instance: &jobs[i].instance.id,
-                variant: jobs[i].variant,
-                status: t.status,
-                nodes_generated: t.nodes_generated,
-                time_cpu_s: t.time_cpu_s,
-                has_iterations: spans.jobs[i].len > 0,
-            };
-            (i, job)
-        })
-        .unzip();
+    // Sized up front: grown one doubling at a time, the copies cost more than the filling.
+    let mut index = Vec::with_capacity(rows.kept());
+    let mut finished = Vec::with_capacity(rows.kept());
+    for (i, t) in rows.tallies() {
+        index.push(i);
+        finished.push(plot::Job {
+            dataset: &jobs[i].dataset.name,
+            instance: &jobs[i].instance.id,
+            variant: jobs[i].variant,
+            status: t.status,
+            nodes_generated: t.nodes_generated,
+            time_cpu_s: t.time_cpu_s,
+            has_iterations: spans.jobs[i].len > 0,
+        });
+    }
     let end = plot::RunEnd {
         dir,
         jobs: &finished,
+        instances: plot::instances_in_run_order(&finished),
         variants: &manifest.variants,
         manifest,
         summaries,

@@ -121,7 +121,19 @@ pub fn plot(report: &Path, opts: &PlotOptions, out: &mut dyn Write) -> Result<Do
         .manifest
         .as_ref()
         .and_then(|m| unfinished(m, jobs.len()));
-    let pictures = pictures(&jobs, &variants, &pairs, unfinished.as_deref(), &mut rows);
+    let instances = jobs
+        .iter()
+        .map(|j| (j.dataset, j.instance))
+        .collect::<HashSet<_>>()
+        .len();
+    let pictures = pictures(
+        &jobs,
+        instances,
+        &variants,
+        &pairs,
+        unfinished.as_deref(),
+        &mut rows,
+    );
     for note in &pictures.notes {
         eprintln!("note: {note}");
     }
@@ -163,6 +175,8 @@ pub struct RunEnd<'a> {
     /// The report directory.
     pub dir: &'a Path,
     pub jobs: &'a [Job<'a>],
+    /// How many instances the jobs are of (see `instances_in_run_order`).
+    pub instances: usize,
     /// The run's variants, in its order.
     pub variants: &'a [String],
     pub manifest: &'a Manifest,
@@ -182,7 +196,14 @@ pub fn after_run(end: &RunEnd, rows: &mut IterationRows) {
         let pairs = first_against_others(&variants);
         let drawn = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             let unfinished = unfinished(end.manifest, end.jobs.len());
-            pictures(end.jobs, &variants, &pairs, unfinished.as_deref(), rows)
+            pictures(
+                end.jobs,
+                end.instances,
+                &variants,
+                &pairs,
+                unfinished.as_deref(),
+                rows,
+            )
         }));
         drawn.unwrap_or_else(|_| Pictures {
             drawn: Vec::new(),
@@ -303,29 +324,38 @@ fn unfinished(manifest: &Manifest, done: usize) -> Option<String> {
 /// chooses.
 fn pictures(
     jobs: &[Job],
+    instances: usize,
     variants: &[String],
     pairs: &[(String, String)],
     unfinished: Option<&str>,
     rows: &mut IterationRows,
 ) -> Pictures {
+    // The nodes per iteration are drawn beside the others, on a second thread: at the end of a
+    // run every core is free, and the run's wall time waits for the pictures.
+    let (cactus_time, cactus_nodes, scatters, by_iteration) = std::thread::scope(|scope| {
+        let others = scope.spawn(|| {
+            let time = cactus(jobs, instances, unfinished, variants, Measure::Time);
+            let nodes = cactus(jobs, instances, unfinished, variants, Measure::Nodes);
+            (time, nodes, scatters(jobs, pairs))
+        });
+        let by_iteration = iterations::iterations(jobs, variants, rows);
+        let (time, nodes, scatters) = others
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (time, nodes, scatters, by_iteration)
+    });
     let mut pictures = Pictures::default();
-    let instances = jobs
-        .iter()
-        .map(|j| (j.dataset, j.instance))
-        .collect::<HashSet<_>>()
-        .len();
-    pictures.add(
-        "cactus.svg",
-        cactus(jobs, instances, unfinished, variants, Measure::Time),
-    );
-    pictures.add(
-        "cactus-nodes.svg",
-        cactus(jobs, instances, unfinished, variants, Measure::Nodes),
-    );
-    pictures.add(
-        "iterations.svg",
-        iterations::iterations(jobs, variants, rows),
-    );
+    pictures.add("cactus.svg", cactus_time);
+    pictures.add("cactus-nodes.svg", cactus_nodes);
+    pictures.add("iterations.svg", by_iteration);
+    pictures.drawn.extend(scatters.drawn);
+    pictures.notes.extend(scatters.notes);
+    pictures
+}
+
+/// The scatter plots of `pairs`, with notes of why none or not all.
+fn scatters(jobs: &[Job], pairs: &[(String, String)]) -> Pictures {
+    let mut pictures = Pictures::default();
     if pairs.is_empty() {
         pictures
             .notes
@@ -343,6 +373,14 @@ fn pictures(
         pictures.add(&name, scatter(jobs, a, b));
     }
     pictures
+}
+
+/// How many instances `jobs` are of, when they come in a run's order (`run` and `merge` give
+/// them so): all jobs of an instance next to each other, so only neighbours need comparing.
+pub fn instances_in_run_order(jobs: &[Job]) -> usize {
+    let other = |w: &[Job]| (w[0].dataset, w[0].instance) != (w[1].dataset, w[1].instance);
+    jobs.first()
+        .map_or(0, |_| 1 + jobs.windows(2).filter(|w| other(w)).count())
 }
 
 /// A file name made of a variant name: every character other than an ASCII letter, a digit,
