@@ -28,6 +28,7 @@ use crate::search::{Domain, Zero};
 use crate::text::shorten;
 use pattern::Pattern;
 use pdb::{Partition, PatternDbs, PDB_555, PDB_663, PDB_6666, PDB_78};
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
@@ -406,12 +407,14 @@ impl TilesHeuristic {
 
 /// The boards made so far, one per size and goal: a dataset of all 181,440 8-puzzle states must
 /// not build 181,440 copies, and two datasets of one board share it.
-#[derive(Default)]
-struct TilesCache {
-    built: HashMap<(usize, usize, Vec<u8>), Arc<Tiles>>,
-    /// The previous row's size and goal as written ("" = default) and table: rows come in runs
-    /// of one size and goal, and recognising the run skips parsing the size and the goal.
-    last: Option<(String, String, Arc<Tiles>)>,
+type Built = HashMap<(usize, usize, Vec<u8>), Arc<Tiles>>;
+
+thread_local! {
+    /// The previous row's size and goal as written ("" = default) and table, on this thread: rows
+    /// come in runs of one size and goal, and recognising the run skips parsing the size and the
+    /// goal, and the lock on the boards that threads reading parts of one dataset would otherwise
+    /// take in turn for every row.
+    static LAST: RefCell<Option<(String, String, Arc<Tiles>)>> = const { RefCell::new(None) };
 }
 
 impl Family for Tiles {
@@ -448,14 +451,13 @@ impl Family for Tiles {
             Some(s) => s,
         };
         let goal_text = goal.map_or("", str::trim);
-        static CACHE: Mutex<Option<TilesCache>> = Mutex::new(None);
-        // Nothing is left half-made by a panic while the lock is held: the poison carries no
-        // meaning.
-        let mut cache = CACHE.lock().unwrap_or_else(|p| p.into_inner());
-        let cache = cache.get_or_insert_with(TilesCache::default);
-        let domain = match &cache.last {
-            Some((ls, lg, d)) if ls == size && lg == goal_text => Arc::clone(d),
-            _ => {
+        let last = LAST.with_borrow(|last| match last {
+            Some((ls, lg, d)) if ls == size && lg == goal_text => Some(Arc::clone(d)),
+            _ => None,
+        });
+        let domain = match last {
+            Some(d) => d,
+            None => {
                 let (w, h) = parse_size(size).map_err(|e| ("size", e))?;
                 let n = w * h;
                 // The start is judged before the goal, as a row is read left to right.
@@ -464,14 +466,22 @@ impl Family for Tiles {
                     "" => default_goal(n),
                     g => counted_permutation(g, n, "goal")?,
                 };
-                let domain = match cache.built.entry((w, h, goal)) {
+                static BUILT: Mutex<Option<Built>> = Mutex::new(None);
+                // Nothing is left half-made by a panic while the lock is held: the poison carries
+                // no meaning.
+                let mut built = BUILT.lock().unwrap_or_else(|p| p.into_inner());
+                let domain = match built.get_or_insert_with(Built::new).entry((w, h, goal)) {
                     std::collections::hash_map::Entry::Occupied(e) => Arc::clone(e.get()),
                     std::collections::hash_map::Entry::Vacant(e) => {
                         let built = Tiles::new(w, h, &e.key().2).map_err(|e| ("goal", e))?;
                         Arc::clone(e.insert(Arc::new(built)))
                     }
                 };
-                cache.last = Some((size.to_owned(), goal_text.to_owned(), Arc::clone(&domain)));
+                LAST.set(Some((
+                    size.to_owned(),
+                    goal_text.to_owned(),
+                    Arc::clone(&domain),
+                )));
                 domain
             }
         };
