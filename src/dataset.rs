@@ -307,7 +307,8 @@ fn csv_reader(bytes: &[u8]) -> csv::Reader<&[u8]> {
 /// Each cut follows a line feed, which ends a record only where no quoted value can hold it: the
 /// text from the header on must have no quote. Nor may it have a carriage return outside a CRLF,
 /// which csv takes for a line ending and which a cut would have to follow as well; such files
-/// are rare enough to be read in one piece.
+/// are rare enough to be read in one piece. So is a part that would start with a byte-order
+/// mark: csv drops one at the start of what it reads, where one reading keeps it in the row.
 fn cuts(bytes: &[u8], header: usize, header_line: u64, pieces: usize) -> Option<Vec<(usize, u64)>> {
     if pieces < 2 {
         return None;
@@ -340,6 +341,13 @@ fn cuts(bytes: &[u8], header: usize, header_line: u64, pieces: usize) -> Option<
         if cut > last {
             cuts.push((cut, line + line_feeds(&bytes[last..cut]) as u64));
         }
+    }
+    let parts = &cuts[..cuts.len() - 1];
+    if parts
+        .iter()
+        .any(|&(at, _)| bytes[at..].starts_with(UTF8_BOM))
+    {
+        return None;
     }
     (cuts.len() > 2).then_some(cuts)
 }
@@ -1344,6 +1352,12 @@ mod tests {
             format!("\"id\",domain,size,start\n{body}"),
             format!("{header}{body}d,tiles,2x2,0 1 2 3\r"),
             format!("{header}{}", body.replacen('\n', "\r", 1)),
+            format!(
+                "{header}{}",
+                body.replace("\nb,", "\n\u{feff}b,")
+                    .replace("\nc,", "\n\u{feff}c,")
+            ),
+            format!("{header}\u{feff}{body}"),
         ] {
             assert!(cuts(text.as_bytes(), 0, 1, 3).is_none(), "{text:?}");
         }

@@ -150,3 +150,71 @@ fn twenty_four_puzzle_boards_agree() {
     let goal: Vec<u8> = (1..25).chain([0]).collect();
     size::<5, 5, 25>(&goal, 30, 8);
 }
+
+/// Generated and expanded nodes of blind iterative deepening (bounds 0, 1, ... up to `cap`, the
+/// move undoing the last one skipped) from `s`, whose solutions are all longer than `cap`,
+/// counted by walking the tree itself: a node within a bound is expanded unless it lies at the
+/// cap, and every child of an expanded node is generated.
+fn blind_counts(d: &Tiles, s: &TileState, cap: u32) -> (u64, u64) {
+    fn below(
+        d: &Tiles,
+        s: &mut TileState,
+        depth: u32,
+        bound: u32,
+        cap: u32,
+        back: u8,
+        n: &mut (u64, u64),
+    ) {
+        assert!(!d.is_goal(s), "a solution within the cap");
+        if depth == cap {
+            return;
+        }
+        n.1 += 1;
+        for &m in d.moves(s) {
+            if m == back {
+                continue;
+            }
+            n.0 += 1;
+            if depth < bound {
+                let undo = d.inverse(s, m);
+                d.apply(s, m);
+                below(d, s, depth + 1, bound, cap, undo, n);
+                d.apply(s, undo);
+            }
+        }
+    }
+    let mut n = (1, 0);
+    for bound in 0..=cap {
+        below(d, &mut s.clone(), 0, bound, cap, Tiles::NO_MOVE, &mut n);
+    }
+    n
+}
+
+#[test]
+fn blind_search_stops_at_the_cap_with_the_counts_of_its_tree() {
+    let d = Tiles::new(3, 3, &[1, 2, 3, 4, 5, 6, 7, 8, 0]).unwrap();
+    let fixed = FixedTiles::<3, 3, 9>::new(&d);
+    let v = Variant {
+        step: Step::One,
+        reverse_pruning: true,
+    };
+    for (moves, seed, cap) in [(12, 1, 5), (16, 2, 7), (20, 3, 0)] {
+        let s = walk(&d, moves, seed);
+        let limits = Limits {
+            max_depth: Some(cap),
+            ..Limits::default()
+        };
+        let (generated, expanded) = blind_counts(&d, &s, cap);
+        let general = ida_star(&d, &Zero, &s, v, limits);
+        let unrolled = ida_star_fixed(&fixed, &Zero, &fixed.state(&s), v, limits);
+        assert!(matches!(general.outcome, Outcome::OverCap), "cap {cap}");
+        assert!(matches!(unrolled.outcome, Outcome::OverCap), "cap {cap}");
+        for stats in [general.stats, unrolled.stats] {
+            assert_eq!(
+                (stats.generated, stats.expanded),
+                (generated, expanded),
+                "cap {cap}"
+            );
+        }
+    }
+}

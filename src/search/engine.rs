@@ -36,13 +36,15 @@ pub(super) enum Stop {
     Abandoned,
 }
 
-/// What one iteration reads and never changes besides the domain and the heuristic.
+/// What one iteration reads and never changes besides the domain and the heuristic (the kernels
+/// read the bound as each node's slack, and whether it is the cap from `Run::bound_is_cap`).
 #[derive(Clone, Copy)]
 pub(super) struct Iter {
     pub(super) bound: u32,
 }
 
-/// What the search changes: the state, the counters, the path once found.
+/// What the search changes: the state, the counters, the path once found; and, set once per
+/// iteration, whether its bound is the cap.
 pub(super) struct Run<'a, D: Domain> {
     pub(super) s: D::State,
     pub(super) path: Vec<D::Move>,
@@ -292,7 +294,6 @@ fn run<D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
 ///
 /// The domain and the heuristic come as arguments, not in a struct, so that the compiler knows
 /// their tables cannot change during the call and keeps their addresses in registers.
-#[allow(clippy::too_many_arguments)]
 fn dfs<D: Domain, H: Heuristic<D>, const PRUNE: bool>(
     d: &D,
     h: &H,
