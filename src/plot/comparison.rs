@@ -44,17 +44,7 @@ fn time(
 ) -> Result<String, String> {
     let c = &compared.comparison;
     let place: HashMap<&str, usize> = variants.iter().enumerate().map(|(i, v)| (*v, i)).collect();
-    let changed: HashSet<(&str, &str, &str)> = c
-        .changes
-        .iter()
-        .map(|ch| {
-            (
-                ch.job.dataset.as_str(),
-                ch.job.instance.as_str(),
-                ch.job.variant.as_str(),
-            )
-        })
-        .collect();
+    let changed = changed_jobs(compared);
     let mut points: Vec<Vec<(f64, f64)>> = vec![Vec::new(); variants.len()];
     let mut rings = Vec::new();
     for (b, cur) in jobs {
@@ -358,12 +348,10 @@ fn ratio_ticks(lo: f64, hi: f64) -> Vec<f64> {
     ticks
 }
 
-/// Each job's nodes generated in the baseline (x) and in the current run (y), log-log over the
-/// same range with the diagonal; jobs whose results changed (status, length or nodes) are drawn
-/// apart, on top.
-fn nodes(jobs: &[(&Record, &Record)], compared: &Compared) -> Result<String, String> {
-    let c = &compared.comparison;
-    let changed: HashSet<(&str, &str, &str)> = c
+/// The jobs whose results changed (status, length or nodes), by dataset, instance and variant.
+fn changed_jobs(compared: &Compared) -> HashSet<(&str, &str, &str)> {
+    compared
+        .comparison
         .changes
         .iter()
         .map(|ch| {
@@ -373,7 +361,14 @@ fn nodes(jobs: &[(&Record, &Record)], compared: &Compared) -> Result<String, Str
                 ch.job.variant.as_str(),
             )
         })
-        .collect();
+        .collect()
+}
+
+/// Each job's nodes generated in the baseline (x) and in the current run (y), log-log over the
+/// same range with the diagonal; jobs whose results changed (status, length or nodes) are drawn
+/// apart, on top.
+fn nodes(jobs: &[(&Record, &Record)], compared: &Compared) -> Result<String, String> {
+    let changed = changed_jobs(compared);
     let point = |b: &Record, cur: &Record| {
         (
             (b.nodes_generated as f64).max(1.0),
