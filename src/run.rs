@@ -75,7 +75,13 @@ pub fn run_batch(args: &RunArgs, stdout: &mut dyn Write) -> Result<Done, Error> 
         spans: &mut spans,
         summaries: &summaries,
     };
-    finish(args, &run_dir.path, manifest, &jobs, reports, stdout)
+    let done = finish(args, &run_dir.path, manifest, &jobs, reports, stdout);
+    // The process ends with the run: the system takes back its memory at once, where dropping
+    // the instances, jobs and rows would free them one allocation at a time (9 ms of CPU, 3% of
+    // the harness's cost, on the 181,440-state 8-puzzle run).
+    std::mem::forget((jobs, places, rows, spans, summaries));
+    std::mem::forget(datasets);
+    done
 }
 
 /// Set by Ctrl-C, SIGTERM or SIGHUP; searches poll it.
