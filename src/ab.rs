@@ -12,7 +12,8 @@ use crate::batch::Job;
 use crate::cli::{AbArgs, CompareFormat, OnOff, PlanArgs};
 use crate::clock;
 use crate::compare::{self, CompareError, CompareOptions, Incomplete, RenderFormat, SavedRun};
-use crate::error::{Done, Error, EXIT_INTERRUPTED};
+use crate::error::{Done, Error};
+use crate::interrupt;
 use crate::record::{self, DatasetInfo, Record};
 use crate::report::{self, RUNS_HEADER};
 use crate::run::{self, note};
@@ -48,23 +49,17 @@ static CANCEL: AtomicBool = AtomicBool::new(false);
 static CHILDREN: Mutex<Vec<u32>> = Mutex::new(Vec::new());
 
 fn install_signal_handler() {
-    // The first signal stops the workers and lets the pairs measured be reported; a second one
-    // leaves at once.
-    let installed = ctrlc::set_handler(|| {
-        let again = CANCEL.swap(true, Ordering::SeqCst);
-        kill_children();
-        if again {
-            std::process::exit(i32::from(EXIT_INTERRUPTED));
-        }
-        note(format_args!(
-            "\ninterrupted: stopping the workers; the pairs measured are kept and reported"
-        ));
-    });
-    if let Err(e) = installed {
-        note(format_args!(
-            "note: signals cannot be caught ({e}): Ctrl-C or SIGTERM will end ab at once, without a report"
-        ));
-    }
+    // Every signal kills the workers' groups: one started since the first is stopped too.
+    interrupt::install(
+        &CANCEL,
+        kill_children,
+        || {
+            note(format_args!(
+                "\ninterrupted: stopping the workers; the pairs measured are kept and reported"
+            ))
+        },
+        "Ctrl-C or SIGTERM will end ab at once, without a report",
+    );
 }
 
 fn kill_children() {

@@ -15,7 +15,7 @@ use std::path::PathBuf;
     about = "Batch benchmarking harness for IDA* on permutation puzzles",
     after_help = "Exit codes: 0 ok; 1 runtime error; 2 usage or input error; \
                   3 performance regression (compare); 4 wrong or changed results; \
-                  130 run interrupted (Ctrl-C, SIGTERM)."
+                  130 run or ab interrupted (Ctrl-C, SIGTERM, SIGHUP)."
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -248,8 +248,9 @@ instance, variant, first, baseline_cpu_s, current_cpu_s, ratio), comparison.md a
 (both builds: path, version, commit, build profile, how they were run).
 
 Ctrl-C, SIGTERM and SIGHUP stop the workers; the pairs measured are reported (the comparison
-says `INTERRUPTED: N of M pairs measured`) and ab exits 130; a second signal leaves at once. A
-worker that dies mid-run is reported the same way, then ab exits 1.
+says `INTERRUPTED: N of M pairs measured`) and ab exits 130; a second signal, half a second or
+more after the first, leaves at once. A worker that dies mid-run is reported the same way, then
+ab exits 1.
 
 Exit codes: 0 nothing wrong; 1 runtime error (a worker that died); 2 usage or input error (a
 missing binary, one that is not idabench or gives no handshake within 10 s, a worker protocol
@@ -373,8 +374,9 @@ many jobs are missing); then, unless --no-plots, the plots of `idabench plot` (c
 cactus-nodes.svg, iterations.svg, scatter-*.svg), and report.html (the summary, the plots inline,
 the manifest, links to the files; one file, no script or network); their failure only warns.
 Ctrl-C, SIGTERM (what `timeout` and CI send) and SIGHUP stop cleanly: running jobs stop, finished
-rows stay in runs.csv, every report is written and says the run is incomplete; a second signal
-leaves at once. --resume with the same --out and --name (without --name: the newest unfinished
+rows stay in runs.csv, every report is written and says the run is incomplete, exit 130; a second
+signal, half a second or more after the first, leaves at once (`timeout` delivers its one SIGTERM
+twice, within microseconds). --resume with the same --out and --name (without --name: the newest unfinished
 run in OUT) runs only the missing jobs, after checking the run's manifest: same datasets,
 variants and limits. One process at a time writes a run directory: a second run or --resume on
 it is refused while the first is going.

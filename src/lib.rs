@@ -13,6 +13,7 @@ pub mod error;
 pub mod generate;
 pub mod heuristics;
 pub mod html;
+pub mod interrupt;
 pub mod iterations;
 pub mod judge;
 pub mod mapped;

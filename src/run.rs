@@ -7,7 +7,8 @@ use crate::cli::{OnOff, PlanArgs, RunArgs};
 use crate::clock;
 use crate::dataset::{self, Dataset};
 use crate::domains::{DomainKind, HeuristicKind};
-use crate::error::{Done, Error, EXIT_INTERRUPTED};
+use crate::error::{Done, Error};
+use crate::interrupt;
 use crate::iterations::{self, Span, Spans};
 use crate::pdb;
 use crate::plot;
@@ -21,7 +22,7 @@ use std::collections::HashMap;
 use std::fs::{self, File, TryLockError};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 /// Runs `idabench run`: the summary goes to `stdout`; progress and notes go to stderr.
@@ -88,21 +89,16 @@ pub fn run_batch(args: &RunArgs, stdout: &mut dyn Write) -> Result<Done, Error> 
 static CANCEL: AtomicBool = AtomicBool::new(false);
 
 fn install_signal_handler() {
-    // The first signal lets running searches stop and the reports be written; a second one
-    // leaves at once.
-    let installed = ctrlc::set_handler(|| {
-        if CANCEL.swap(true, Ordering::SeqCst) {
-            std::process::exit(i32::from(EXIT_INTERRUPTED));
-        }
-        note(format_args!(
-            "\ninterrupted: stopping; finished jobs are kept (rerun with --resume)"
-        ));
-    });
-    if let Err(e) = installed {
-        note(format_args!(
-            "note: signals cannot be caught ({e}): Ctrl-C or SIGTERM will end the run at once, keeping the rows already in runs.csv"
-        ));
-    }
+    interrupt::install(
+        &CANCEL,
+        || {},
+        || {
+            note(format_args!(
+                "\ninterrupted: stopping; finished jobs are kept (rerun with --resume)"
+            ))
+        },
+        "Ctrl-C or SIGTERM will end the run at once, keeping the rows already in runs.csv",
+    );
 }
 
 /// A line for the person at the terminal: a full or closed stderr must not stop the run.

@@ -11,6 +11,7 @@ mod cli;
 use cli::{assert_exit, command, idabench, show, text, Tmp};
 use std::collections::{BTreeMap, HashSet};
 use std::fs;
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
@@ -1980,8 +1981,10 @@ fn start_busy_run(tmp: &Tmp, name: &str) -> (String, Running) {
         "run", &path, "--out", &out_dir, "--name", name, "--jobs", "1",
     ];
     args.extend(BUSY_LIMITS);
+    // A process group of its own, as `timeout` gives the command it runs.
     let mut running = Running(Some(
         command(tmp.path(), &args)
+            .process_group(0)
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
@@ -2003,11 +2006,31 @@ fn signal_and_wait(mut running: Running, signal: libc::c_int) -> Output {
     running.0.take().unwrap().wait_with_output().unwrap()
 }
 
+/// Sends SIGTERM as `timeout` does, to the child and then to its process group: one request
+/// that arrives twice. A millisecond apart, unlike `timeout`'s two calls, because the system
+/// merges a signal with the same one still pending; so the second comes while the run is
+/// stopping, where `timeout`'s did in most runs of it.
+fn terminate_as_timeout_does(mut running: Running) -> Output {
+    let pid = running.child().id() as libc::pid_t;
+    // SAFETY: signals the child this test started and has not reaped.
+    unsafe {
+        libc::kill(pid, libc::SIGTERM);
+    }
+    std::thread::sleep(Duration::from_millis(1));
+    // SAFETY: signals the process group the child leads, which holds nothing else.
+    unsafe {
+        libc::kill(-pid, libc::SIGTERM);
+    }
+    running.0.take().unwrap().wait_with_output().unwrap()
+}
+
 #[test]
 fn sigterm_stops_cleanly_and_the_reports_say_the_run_is_incomplete() {
     let tmp = Tmp::new("sigterm");
     let (path, running) = start_busy_run(&tmp, "busy");
-    let out = signal_and_wait(running, libc::SIGTERM);
+    // Both deliveries are one request to stop: the second must not end the run before its
+    // reports are written.
+    let out = terminate_as_timeout_does(running);
     assert_exit(&out, 130);
     assert!(text(&out.stderr).contains("interrupted"), "{}", show(&out));
     let dir = tmp.run_dir("busy");
