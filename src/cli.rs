@@ -52,7 +52,14 @@ pub enum Command {
     #[command(
         after_help = SLURM_HELP,
         mut_arg("shard", |a| a.hide(true)),
-        mut_arg("resume", |a| a.hide(true))
+        mut_arg("resume", |a| a.hide(true)),
+        mut_arg("jobs", |a| a.help(
+            "Worker threads of each array task, and the CPUs it asks for (--cpus-per-task); required"
+        )),
+        mut_arg("name", |a| a.help(
+            "The study's name: shard K's reports go to OUT/NAME-shard-K, their merge to OUT/NAME \
+             (default: study-<UTC timestamp>)"
+        ))
     )]
     Slurm(SlurmArgs),
     /// Build, list and check the pattern databases that the pdb-* heuristics read.
