@@ -320,6 +320,33 @@ impl Manifest {
     }
 }
 
+/// The columns of runs.csv, in order (a test checks them against the header `Record`
+/// serializes to).
+pub const RUNS_HEADER: [&str; 22] = [
+    "dataset",
+    "instance",
+    "domain",
+    "size",
+    "variant",
+    "heuristic",
+    "step",
+    "reverse_pruning",
+    "status",
+    "length",
+    "optimal",
+    "nodes_generated",
+    "nodes_expanded",
+    "iterations",
+    "final_bound",
+    "time_wall_s",
+    "time_cpu_s",
+    "nodes_per_s",
+    "initial_h",
+    "optimal_guaranteed",
+    "message",
+    "path",
+];
+
 /// Reads a runs.csv; every error names the file and line. A job listed twice is an error: it
 /// would make joining two runs ambiguous.
 pub fn read_runs(path: &Path) -> Result<Vec<Record>, String> {
@@ -333,6 +360,28 @@ pub fn parse_runs(path: &Path, bytes: &[u8]) -> Result<Vec<Record>, String> {
         .headers()
         .map_err(|e| csv_error(path, None, &e))?
         .clone();
+    let missing: Vec<&str> = RUNS_HEADER
+        .into_iter()
+        .filter(|column| !headers.iter().any(|h| h == *column))
+        .collect();
+    if !missing.is_empty() {
+        let line = headers.position().map_or(1, csv::Position::line);
+        let found = headers.iter().collect::<Vec<_>>().join(",");
+        let mut lacks: Vec<String> = missing.iter().take(3).map(|c| format!("`{c}`")).collect();
+        if missing.len() > 3 {
+            lacks.push(format!(
+                "{} more of its {} columns",
+                missing.len() - 3,
+                RUNS_HEADER.len()
+            ));
+        }
+        return Err(format!(
+            "{}:{line}: not a runs.csv of idabench: the header lacks {} (found '{}')",
+            path.display(),
+            lacks.join(", "),
+            text::shorten(&found)
+        ));
+    }
     let mut records = Vec::new();
     let mut first_line: HashMap<(String, String, String), u64> = HashMap::new();
     for row in reader.records() {

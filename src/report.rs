@@ -7,7 +7,7 @@ use crate::atomic;
 use crate::error::Error;
 use crate::iterations::{self, Spans};
 use crate::mapped::Mapped;
-use crate::record::{on_off, Manifest, Record, Status};
+use crate::record::{on_off, Manifest, Record, Status, RUNS_HEADER};
 use crate::solve::Spec;
 use hdrhistogram::Histogram;
 use serde::{Deserialize, Serialize};
@@ -228,33 +228,6 @@ impl Formatted {
 fn runs_header() -> String {
     format!("{}\n", RUNS_HEADER.join(","))
 }
-
-/// The columns of runs.csv, in order (a test checks them against the header `Record`
-/// serializes to).
-pub const RUNS_HEADER: [&str; 22] = [
-    "dataset",
-    "instance",
-    "domain",
-    "size",
-    "variant",
-    "heuristic",
-    "step",
-    "reverse_pruning",
-    "status",
-    "length",
-    "optimal",
-    "nodes_generated",
-    "nodes_expanded",
-    "iterations",
-    "final_bound",
-    "time_wall_s",
-    "time_cpu_s",
-    "nodes_per_s",
-    "initial_h",
-    "optimal_guaranteed",
-    "message",
-    "path",
-];
 
 /// One variant's figures: a row of summary.csv.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -17,7 +17,7 @@ use crate::batch::{self, Job};
 use crate::cli::WorkerArgs;
 use crate::error::{Done, Error};
 use crate::pdb;
-use crate::report::RUNS_HEADER;
+use crate::record::RUNS_HEADER;
 use crate::run;
 use crate::search::Limits;
 use crate::solve::Spec;

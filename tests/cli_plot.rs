@@ -774,6 +774,17 @@ fn bad_input_exits_2() {
     let o = plot(&[tmp.path().join("nowhere").to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
 
+    // A dataset given for a run: its header is what is wrong, on line 1.
+    let o = plot(&[&smoke()]);
+    assert_eq!(o.status.code(), Some(2));
+    let want = format!(
+        "{}:1: not a runs.csv of idabench: the header lacks `dataset`, `instance`, `variant`, \
+         16 more of its 22 columns (found 'id,domain,size,start,goal,optimal')",
+        smoke()
+    );
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(stderr.contains(&want), "{stderr}");
+
     let dir = run(
         tmp.path(),
         "r",
