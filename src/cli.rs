@@ -552,7 +552,9 @@ pub struct SolveArgs {
     pub domain: String,
     #[arg(long, help = domains::size_help())]
     pub size: Option<String>,
-    #[arg(long, required_unless_present = "problem", help = domains::start_help())]
+    // Not required once --format is given: `--format judge` alone must be told it lacks
+    // --problem, not --start (the command says which is missing).
+    #[arg(long, required_unless_present_any = ["problem", "format"], help = domains::start_help())]
     pub start: Option<String>,
     /// Goal state in the same form, tiles only (default: 1 2 ... n-1 then the blank); the other
     /// families have a fixed goal.
@@ -574,7 +576,15 @@ pub struct SolveArgs {
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
     /// The judge problem for --format judge: p1379, uva10181, tioj1573, poj2286, poj3460, p2324.
-    #[arg(long, value_parser = parse_problem)]
+    /// The judge's input says the puzzle, so the puzzle's and the variant's flags are refused.
+    #[arg(
+        long,
+        value_parser = parse_problem,
+        conflicts_with_all = [
+            "start", "size", "goal", "domain", "heuristic", "step", "reverse_pruning",
+            "max_nodes", "time_limit", "split", "jobs",
+        ]
+    )]
     pub problem: Option<Problem>,
 }
 

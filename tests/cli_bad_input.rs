@@ -307,8 +307,22 @@ fn bad_solve_values_name_the_flag() {
             &["--format judge needs --problem"],
         ),
         case(
+            &["solve", "--format", "judge"],
+            2,
+            &["--format judge needs --problem"],
+        ),
+        case(
+            &["solve", "--problem", "p1379"],
+            2,
+            &["--problem goes with --format judge"],
+        ),
+        // The judge's input says the puzzle: flags that would say another are refused, not
+        // ignored.
+        case(
             &[
                 "solve",
+                "--format",
+                "judge",
                 "--problem",
                 "p1379",
                 "--size",
@@ -317,7 +331,24 @@ fn bad_solve_values_name_the_flag() {
                 EIGHT,
             ],
             2,
-            &["--problem goes with --format judge"],
+            &[
+                "'--problem <PROBLEM>' cannot be used with",
+                "--size",
+                "--start",
+            ],
+        ),
+        case(
+            &[
+                "solve",
+                "--format",
+                "judge",
+                "--problem",
+                "p1379",
+                "--heuristic",
+                "manhattan",
+            ],
+            2,
+            &["'--problem <PROBLEM>' cannot be used with", "--heuristic"],
         ),
         case(
             &["solve", "--format", "judge", "--problem", "p9999"],
