@@ -15,6 +15,7 @@ use crate::generate::{self, GenerateError};
 use crate::judge;
 use crate::merge;
 use crate::pdb;
+use crate::record::Status;
 use crate::plot;
 use crate::run;
 use crate::search::Limits;
@@ -145,7 +146,11 @@ fn solve_one(args: SolveArgs) -> Result<Done, Error> {
             write_stdout(&format!("{out:#}\n"))?;
         }
     }
-    Ok(Done::Ok)
+    Ok(if a.status == Status::Wrong {
+        Done::Wrong
+    } else {
+        Done::Ok
+    })
 }
 
 /// Judge input on stdin, within the bounds datasets have (`text::BOUNDS`).

@@ -75,7 +75,8 @@ pub enum PdbCommand {
     Build(PdbBuildArgs),
     /// List the databases in the cache directory, from their headers.
     List(PdbDirArgs),
-    /// Read every database in the cache directory whole and check it against its header.
+    /// Read every database in the cache directory whole and check it against its header
+    /// (exit 1 when one is damaged).
     Verify(PdbDirArgs),
     /// Print the cache directory.
     Path(PdbDirArgs),
@@ -92,7 +93,9 @@ pdb-78 518,918,400 + 57,657,600 (3.6 GB of memory while building, minutes on two
 pdb-6666 4 x 127,512,000 (2 GB while building).
 
 Example:
-  idabench pdb build pdb-663 pdb-78 --goal both";
+  idabench pdb build pdb-663 pdb-78 --goal both
+
+Exit codes: 0 built or found sound; 1 runtime error (no room, a write that fails); 2 usage error.";
 
 #[derive(Args, Debug, Clone)]
 pub struct PdbDirArgs {
@@ -178,7 +181,9 @@ Examples:
   idabench generate --domain booksort --size 10 --count 50 --seed 1             random shelves
   idabench generate --domain knights --count 50 --seed 1 --walk 12              walks from the target
 
-The same arguments always give the same file.";
+The same arguments always give the same file.
+
+Exit codes: 0 written; 1 the file cannot be written (nothing is left behind); 2 usage error.";
 
 #[derive(Args, Debug)]
 pub struct GenerateArgs {
@@ -544,7 +549,11 @@ expected output printed, for P in p1379 (Luogu), uva10181, tioj1573 (sliding til
 
 Example:
   idabench solve --size 4x4 --start \"14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3\" \\
-      --goal \"0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15\" --heuristic manhattan --step 2 --reverse-pruning on";
+      --goal \"0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15\" --heuristic manhattan --step 2 --reverse-pruning on
+
+Exit codes: 0 answered (`status: unsolvable` and the limits' statuses included); 1 runtime error
+(a full stdout); 2 usage or input error; 4 `status: wrong` (a path that does not replay to the
+goal: a defect to report).";
 
 #[derive(Args, Debug)]
 pub struct SolveArgs {
