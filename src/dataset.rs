@@ -645,8 +645,15 @@ impl Columns {
                 .join(", ");
             let known = ["id", "domain", "size", "start", "goal", "optimal"];
             let message = if !names.iter().any(|n| known.contains(&n.as_str())) {
+                let separator = match names.as_slice() {
+                    [one] if one.contains('\t') => " (columns are separated by commas, not tabs)",
+                    [one] if one.contains(';') => {
+                        " (columns are separated by commas, not semicolons)"
+                    }
+                    _ => "",
+                };
                 format!(
-                    "missing header: the first line must name the columns ({COLUMNS_HELP}), found {found}"
+                    "missing header: the first line must name the columns ({COLUMNS_HELP}), found {found}{separator}"
                 )
             } else {
                 let missing = missing
@@ -678,7 +685,14 @@ impl Columns {
         sizes: &mut Sizes,
     ) -> Result<Instance, Fault> {
         if record.len() != self.fields {
-            let hint = if record.len() < self.fields {
+            // Only a quoted value holds a comma or a line break: one that swallowed the row's
+            // separators is a quote left open.
+            let swallowed = record
+                .iter()
+                .any(|f| f.contains(&b',') || f.contains(&b'\n'));
+            let hint = if record.len() < self.fields && swallowed {
+                "a quote (\") opened and not closed, which takes the commas after it into one value?"
+            } else if record.len() < self.fields {
                 "a missing comma or a missing trailing comma?"
             } else {
                 "an unquoted comma inside a value?"

@@ -461,10 +461,10 @@ impl Family for Tiles {
                 let (w, h) = parse_size(size).map_err(|e| ("size", e))?;
                 let n = w * h;
                 // The start is judged before the goal, as a row is read left to right.
-                start_cells(start, n)?;
+                start_cells(start, n, size)?;
                 let goal = match goal_text {
                     "" => default_goal(n),
-                    g => counted_permutation(g, n, "goal")?,
+                    g => counted_permutation(g, n, size, "goal")?,
                 };
                 static BUILT: Mutex<Option<Built>> = Mutex::new(None);
                 // Nothing is left half-made by a panic while the lock is held: the poison carries
@@ -485,7 +485,7 @@ impl Family for Tiles {
                 domain
             }
         };
-        let start = start_cells(start, domain.cells())?;
+        let start = start_cells(start, domain.cells(), size)?;
         Ok((domain, start))
     }
 
@@ -611,21 +611,30 @@ where
     }
 }
 
-/// `n` tiles as a permutation of 0..n, the error naming `field`. The count is checked first: with
-/// one token too many, `parse_permutation` would blame a duplicate or out-of-range tile instead.
-fn counted_permutation(text: &str, n: usize, field: &'static str) -> Result<Vec<u8>, FieldError> {
+/// `n` tiles (a board of size `size`) as a permutation of 0..n, the error naming `field`. The
+/// count is checked first: with one token too many, `parse_permutation` would blame a duplicate
+/// or out-of-range tile instead. A wrong count names the size, which may be what is wrong.
+fn counted_permutation(
+    text: &str,
+    n: usize,
+    size: &str,
+    field: &'static str,
+) -> Result<Vec<u8>, FieldError> {
     let found = text.split_whitespace().count();
     if found != n {
         return Err((
             field,
-            format!("expected {n} tiles (0 to {}), found {found}", n - 1),
+            format!(
+                "expected {n} tiles (0 to {}), found {found}: size {size} has {n} cells",
+                n - 1
+            ),
         ));
     }
     parse_permutation(text, n).map_err(|e| (field, e))
 }
 
-/// The cells of a start of `n` tiles, checked.
-fn start_cells(start: &str, n: usize) -> Result<Box<[u8]>, FieldError> {
+/// The cells of a start of `n` tiles (a board of size `size`), checked.
+fn start_cells(start: &str, n: usize, size: &str) -> Result<Box<[u8]>, FieldError> {
     let start = start.trim();
     if start.is_empty() {
         return Err((
@@ -638,7 +647,7 @@ fn start_cells(start: &str, n: usize) -> Result<Box<[u8]>, FieldError> {
     }
     let mut cells = [0u8; 256];
     if fast_permutation(start, n, &mut cells).is_err() {
-        let tiles = counted_permutation(start, n, "start")?;
+        let tiles = counted_permutation(start, n, size, "start")?;
         cells[..n].copy_from_slice(&tiles);
     }
     Ok(cells[..n].into())
