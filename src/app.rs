@@ -85,7 +85,7 @@ fn solve_one(args: SolveArgs) -> Result<Done, Error> {
         reverse_pruning: args.variant.reverse_pruning == OnOff::On,
     };
     if kind.accepts(spec.heuristic) {
-        pdb::prepare([(&puzzle, spec.heuristic)], &args.tables, false)?;
+        pdb::prepare([(&puzzle, spec.heuristic)], |_| None, &args.tables, false)?;
     }
     let threads = args.jobs.map_or_else(crate::run::cores, usize::from);
     let a = batch::solve_alone(

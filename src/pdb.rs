@@ -18,24 +18,30 @@ pub fn dir(args: &PdbDirArgs) -> Result<PathBuf, Error> {
 }
 
 /// Makes the tables of heuristic `h` ready for every puzzle family in `puzzles` (one puzzle of
-/// each board and goal is enough), returning what was used, each table once.
+/// each board and goal is enough), returning what was used, each table once. `place(i)` says
+/// where the `i`-th puzzle comes from, for an error (`file:line: instance 'id'`), if anywhere.
 pub fn prepare<'a>(
     puzzles: impl IntoIterator<Item = (&'a Puzzle, HeuristicKind)>,
+    place: impl Fn(usize) -> Option<String>,
     args: &TableArgs,
     quiet: bool,
 ) -> Result<Vec<TableInfo>, Error> {
     let mut options = None;
     let mut used: Vec<TableInfo> = Vec::new();
     let mut done: Vec<(usize, HeuristicKind)> = Vec::new();
-    for (puzzle, h) in puzzles {
+    for (i, (puzzle, h)) in puzzles.into_iter().enumerate() {
         let key = (puzzle.family_id(), h);
         if done.contains(&key) {
             continue;
         }
         done.push(key);
         // Checked without a store first: most heuristics have no tables, and those need no
-        // cache directory.
-        puzzle.prepare(h, None).map_err(prepare_error)?;
+        // cache directory. A heuristic that does not fit the board is refused naming the
+        // puzzle's place.
+        puzzle.prepare(h, None).map_err(|e| match (e, place(i)) {
+            (PrepareError::Unfit(m), Some(at)) => Error::usage(format!("{at}: {m}")),
+            (e, _) => prepare_error(e),
+        })?;
         if !needs_tables(puzzle, h) {
             continue;
         }

@@ -45,6 +45,7 @@ pub fn run_batch(args: &RunArgs, stdout: &mut dyn Write) -> Result<Done, Error> 
     // behind; a table built here is kept in the cache either way.
     let tables = pdb::prepare(
         jobs.iter().map(|j| (&j.instance.puzzle, j.spec.heuristic)),
+        |i| Some(place(&jobs[i])),
         &args.plan.tables,
         args.quiet,
     )?;
@@ -225,6 +226,16 @@ pub(crate) fn plan_jobs<'a>(
         note(format_args!("note: {skipped} instance x variant pair(s) skipped: the heuristic does not apply to the instance's domain"));
     }
     Ok(Plan { jobs, places })
+}
+
+/// Where a job's instance is, for a message: `file:line: instance 'id'`.
+pub(crate) fn place(job: &Job<'_>) -> String {
+    format!(
+        "{}:{}: instance '{}'",
+        job.dataset.path.display(),
+        job.instance.line,
+        crate::text::shorten(&job.instance.id)
+    )
 }
 
 /// What a shard keeps of the whole run's plan.

@@ -121,6 +121,7 @@ pub fn serve(args: &WorkerArgs, input: impl BufRead, out: &mut dyn Write) -> Res
     let jobs = run::plan_jobs(plan, &datasets, &specs, &names, true)?.jobs;
     pdb::prepare(
         jobs.iter().map(|j| (&j.instance.puzzle, j.spec.heuristic)),
+        |i| Some(run::place(&jobs[i])),
         &plan.tables,
         true,
     )?;

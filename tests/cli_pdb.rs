@@ -692,7 +692,10 @@ fn unfit_boards_and_goals_are_usage_errors_naming_what_works() {
     let out = run(&eight, "pdb-663");
     stderr_has(
         &out,
-        "the 6-6-3 pattern databases are for 4x4 boards, not 3x3",
+        &format!(
+            "{eight}:2: instance 'e': pdb-663: the 6-6-3 pattern databases are for 4x4 boards, \
+             not 3x3"
+        ),
     );
     let middle = "1 2 3 4 5 0 6 7 8 9 10 11 12 13 14 15";
     let fifteen = tmp.write(
