@@ -674,10 +674,20 @@ pub fn parse_split(s: &str) -> Result<SplitMode, String> {
 #[derive(Args, Debug)]
 pub struct LimitArgs {
     /// Stop a search (each job's) after this many generated nodes (at least 1).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(
+        long,
+        value_name = "N",
+        value_parser = parse_nodes,
+        allow_negative_numbers = true
+    )]
     pub max_nodes: Option<u64>,
     /// Stop a search (each job's) after this many seconds (decimals allowed).
-    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        value_parser = parse_seconds,
+        allow_negative_numbers = true
+    )]
     pub time_limit: Option<f64>,
 }
 
@@ -726,6 +736,16 @@ pub fn parse_count(s: &str) -> Result<u64, String> {
         Ok(n) => Ok(n),
         Err(_) => Err(format!(
             "'{}' is not a count: expected a whole number, 1 or more",
+            shorten(s)
+        )),
+    }
+}
+
+pub fn parse_nodes(s: &str) -> Result<u64, String> {
+    match s.parse::<u64>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err(format!(
+            "'{}' is not a node count: expected a whole number, 1 or more",
             shorten(s)
         )),
     }

@@ -436,7 +436,10 @@ pub fn summary_md(rows: &[VariantSummary], manifest: &Manifest) -> String {
     let datasets: Vec<String> = manifest
         .datasets
         .iter()
-        .map(|d| format!("`{}` ({} instances)", d.name, d.instances))
+        .map(|d| {
+            let plural = if d.instances == 1 { "" } else { "s" };
+            format!("`{}` ({} instance{plural})", d.name, d.instances)
+        })
         .collect();
     let mut out = format!(
         "## idabench run\n\n{} on {} with {} worker{}; limits: {}.\n\n",

@@ -718,6 +718,19 @@ fn bad_dataset_files_and_run_values_name_the_file_or_flag() {
             run(&[&good, "--time-limit", "0"]),
             vec!["--time-limit".into(), "positive number of seconds".into()],
         ),
+        // A negative value is the flag's value, judged as one, not taken for another flag.
+        (
+            run(&[&good, "--time-limit", "-1"]),
+            vec!["'-1' is not a positive number of seconds".into()],
+        ),
+        (
+            run(&[&good, "--max-nodes", "0"]),
+            vec!["'0' is not a node count: expected a whole number, 1 or more".into()],
+        ),
+        (
+            run(&[&good, "--max-nodes", "-5"]),
+            vec!["'-5' is not a node count".into()],
+        ),
         (
             run(&[&good, "--name", "../x"]),
             vec!["--name '../x'".into(), "plain directory name".into()],
