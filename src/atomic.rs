@@ -75,7 +75,7 @@ pub fn write_with<E>(
         // own default, 0600, would hide reports from the group).
         .permissions(fs::Permissions::from_mode(0o666))
         .tempfile_in(dir)
-        .map_err(Failure::Io)?;
+        .map_err(|e| Failure::Io(without_temporary_name(e)))?;
     // Dropped on any early return or panic, which removes the temporary file.
     let mut out = BufWriter::with_capacity(BUFFER, tmp);
     fill(&mut out).map_err(Failure::Fill)?;
@@ -84,6 +84,16 @@ pub fn write_with<E>(
     tmp.as_file().sync_all().map_err(Failure::Io)?;
     tmp.persist(&target).map_err(|e| Failure::Io(e.error))?;
     Ok(())
+}
+
+/// tempfile's error ends in the temporary file's name (`... at path "dir/.x.csv.Ab12Cd.tmp"`),
+/// which means nothing to a user: the caller names the file they asked for.
+fn without_temporary_name(e: io::Error) -> io::Error {
+    let text = e.to_string();
+    match text.split_once(" at path ") {
+        Some((plain, _)) => io::Error::new(e.kind(), plain.to_owned()),
+        None => e,
+    }
 }
 
 #[cfg(test)]
@@ -165,6 +175,9 @@ mod tests {
         let dir = Dir::new("missing");
         let e = write(&dir.0.join("no/such/dir/a.csv"), "rows\n").unwrap_err();
         assert!(matches!(e, Failure::Io(ref io) if io.kind() == io::ErrorKind::NotFound));
+        // The user's file is named by the caller; the temporary one is no concern of theirs.
+        let Failure::Io(io) = e else { unreachable!() };
+        assert!(!io.to_string().contains(".tmp"), "{io}");
         assert!(dir.names().is_empty());
     }
 

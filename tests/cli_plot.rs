@@ -791,6 +791,12 @@ fn bad_input_exits_2() {
         &smoke(),
         &["--max-nodes", "2000", "--heuristic", "manhattan,misplaced"],
     );
+    let file = tmp.path().join("a-file");
+    std::fs::write(&file, "").unwrap();
+    let o = plot(&[dir.to_str().unwrap(), "--out", file.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(stderr.contains("a-file: not a directory"), "{stderr}");
     for pair in [
         "manhattan/stepnext/prune,nothing",
         "manhattan/stepnext/prune,manhattan/stepnext/prune",

@@ -75,7 +75,16 @@ pub fn plot(report: &Path, opts: &PlotOptions, out: &mut dyn Write) -> Result<Do
             .to_path_buf()
     };
     let dir = opts.out.clone().unwrap_or_else(|| report_dir.clone());
-    std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
+    std::fs::create_dir_all(&dir).map_err(|e| {
+        if dir.exists() && !dir.is_dir() {
+            Error::usage(format!(
+                "{}: not a directory (--out names the folder the pictures go to)",
+                dir.display()
+            ))
+        } else {
+            Error::io(&dir, e)
+        }
+    })?;
     if let Some(m) = &run.manifest {
         if !m.finished() {
             eprintln!(
