@@ -200,7 +200,12 @@ fn missing_jobs_are_listed_without_failing_and_bad_inputs_exit_2() {
     fs::write(dir.join("runs.csv"), "dataset,instance\nnot,a,run\n").unwrap();
     let out = idabench(&["compare", BASELINE, dir.to_str().unwrap()]);
     assert_eq!(code(&out), 2);
-    assert!(String::from_utf8_lossy(&out.stderr).contains("runs.csv:2"));
+    // The header is what is wrong, on line 1.
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("runs.csv:1: not a runs.csv of idabench: the header lacks `domain`"),
+        "{stderr}"
+    );
     fs::remove_dir_all(dir).unwrap();
 }
 
