@@ -76,17 +76,22 @@ pub fn write_with<E>(
         .permissions(fs::Permissions::from_mode(0o666))
         .tempfile_in(dir)
         .map_err(|e| Failure::Io(without_temporary_name(e)))?;
-    // Dropped on any early return or panic, which removes the temporary file.
-    let mut out = BufWriter::with_capacity(BUFFER, tmp);
+    // The file apart from its path: tempfile names the temporary path in the errors of writes
+    // through its own file type. The path is dropped on any early return or panic, which
+    // removes the temporary file.
+    let (file, tmp_path) = tmp.into_parts();
+    let mut out = BufWriter::with_capacity(BUFFER, file);
     fill(&mut out).map_err(Failure::Fill)?;
-    let tmp = out.into_inner().map_err(|e| Failure::Io(e.into_error()))?;
+    let file = out.into_inner().map_err(|e| Failure::Io(e.into_error()))?;
     // On disk before the rename, so that a crash cannot leave a renamed but empty file.
-    tmp.as_file().sync_all().map_err(Failure::Io)?;
-    tmp.persist(&target).map_err(|e| Failure::Io(e.error))?;
+    file.sync_all().map_err(Failure::Io)?;
+    tmp_path
+        .persist(&target)
+        .map_err(|e| Failure::Io(without_temporary_name(e.error)))?;
     Ok(())
 }
 
-/// tempfile's error ends in the temporary file's name (`... at path "dir/.x.csv.Ab12Cd.tmp"`),
+/// tempfile's errors end in the temporary file's name (`... at path "dir/.x.csv.Ab12Cd.tmp"`),
 /// which means nothing to a user: the caller names the file they asked for.
 fn without_temporary_name(e: io::Error) -> io::Error {
     let text = e.to_string();

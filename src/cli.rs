@@ -365,7 +365,8 @@ becomes '_': manhattan/step2/prune gives scatter-manhattan_step2_prune-vs-....sv
 cannot be drawn (nothing solved, no iterations.csv, a single variant) is skipped with a note on
 stderr.
 Each written file is named on stdout. Exit codes: 0 ok; 1 a file cannot be written;
-2 bad input (no runs.csv, an unknown variant in --pair).";
+2 bad input (no runs.csv, a file that is not one, an unknown variant in --pair, an --out that
+names a file).";
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum CompareFormat {
@@ -388,9 +389,9 @@ the manifest, links to the files; one file, no script or network); their failure
 Ctrl-C, SIGTERM (what `timeout` and CI send) and SIGHUP stop cleanly: running jobs stop, finished
 rows stay in runs.csv, every report is written and says the run is incomplete, exit 130; a second
 signal, half a second or more after the first, leaves at once (`timeout` delivers its one SIGTERM
-twice, within microseconds). --resume with the same --out and --name (without --name: the newest unfinished
-run in OUT) runs only the missing jobs, after checking the run's manifest: same datasets,
-variants and limits. One process at a time writes a run directory: a second run or --resume on
+twice, within microseconds). --resume with the same --out and --name (without --name: the newest
+unfinished run in OUT) runs only the missing jobs, after checking the run's manifest: same
+datasets, variants and limits. One process at a time writes a run directory: a second run or --resume on
 it is refused while the first is going.
 --shard K/N runs the K-th of N fixed shares of the jobs (a stable hash of dataset, instance and
 variant, dealt round-robin: shard sizes differ by at most one); `idabench merge` joins the shards'
@@ -591,7 +592,7 @@ pub struct SolveArgs {
         value_parser = parse_problem,
         conflicts_with_all = [
             "start", "size", "goal", "domain", "heuristic", "step", "reverse_pruning",
-            "max_nodes", "time_limit", "split", "jobs",
+            "max_nodes", "time_limit", "split", "jobs", "pdb_dir", "no_build",
         ]
     )]
     pub problem: Option<Problem>,

@@ -6,13 +6,13 @@ use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-/// Signals this soon after the first are the first request again, not a second one: `timeout`
-/// sends its SIGTERM to the process and then to the process's group, and a CI runner that
-/// stops a job's process group does likewise, so one request arrives twice, microseconds
-/// apart. A person's second Ctrl-C comes later than this.
+/// Signals this soon after the first was handled are the first request again, not a second
+/// one: `timeout` sends its SIGTERM to the process and then to the process's group, and a CI
+/// runner that stops a job's process group does likewise, so one request arrives twice,
+/// microseconds apart. A person who presses Ctrl-C twice that fast is asked to press it again.
 pub const REPEAT: Duration = Duration::from_millis(500);
 
-/// What a signal is, given when the first one came (`None`: this is the first).
+/// What a signal is, given when the first one was handled (`None`: this is the first).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Signal {
     /// The request to stop cleanly.
@@ -33,9 +33,10 @@ impl Signal {
     }
 }
 
-/// Installs the process's handler: every signal runs `each`; the first also sets `cancel` and
-/// runs `first`; a second request (see `Signal`) exits with 130. `unavailable` is said when
-/// signals cannot be caught, after the reason.
+/// Installs the process's handler: the first signal sets `cancel`, then runs `each` and `first`;
+/// a repeat runs `each`; a second request (see `Signal`) runs `each` and exits with 130.
+/// `cancel` is set before `each` runs, so that what `each` stops cannot be started again
+/// unseen. `unavailable` is said when signals cannot be caught, after the reason.
 pub fn install(
     cancel: &'static AtomicBool,
     each: impl Fn() + Send + 'static,
@@ -45,18 +46,19 @@ pub fn install(
     let mut first_at = None;
     // ctrlc runs the handler on a thread of its own, one signal after another, so it may keep
     // state and read the clock.
-    let installed = ctrlc::set_handler(move || {
-        let now = Instant::now();
-        let signal = Signal::of(first_at, now);
-        each();
-        match signal {
-            Signal::First => {
-                first_at = Some(now);
-                cancel.store(true, Ordering::SeqCst);
-                first();
-            }
-            Signal::Repeat => {}
-            Signal::Second => std::process::exit(i32::from(EXIT_INTERRUPTED)),
+    let installed = ctrlc::set_handler(move || match Signal::of(first_at, Instant::now()) {
+        Signal::First => {
+            cancel.store(true, Ordering::SeqCst);
+            each();
+            first();
+            // From the end of the first's handling: a repeat waiting behind a slow stderr is
+            // still a repeat.
+            first_at = Some(Instant::now());
+        }
+        Signal::Repeat => each(),
+        Signal::Second => {
+            each();
+            std::process::exit(i32::from(EXIT_INTERRUPTED))
         }
     });
     if let Err(e) = installed {

@@ -25,7 +25,8 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-/// Runs `idabench run`: the summary goes to `stdout`; progress and notes go to stderr.
+/// Runs `idabench run`: the summary goes to `stdout`; progress and notes go to stderr. The
+/// process is to end after it: a finished run leaves its memory to the system.
 pub fn run_batch(args: &RunArgs, stdout: &mut dyn Write) -> Result<Done, Error> {
     // First, so that a signal at any later point stops the run cleanly rather than killing it.
     install_signal_handler();

@@ -1968,9 +1968,11 @@ fn wait_for_file(path: &Path, child: &mut std::process::Child) -> bool {
 /// failed test never signalled).
 const BUSY_LIMITS: [&str; 4] = ["--heuristic", "misplaced", "--max-nodes", "10000000000"];
 
-/// Starts the busy run OUT/`name` on `--jobs 1`; returns once its runs.csv exists, which it
-/// writes under the directory's lock and after its signal handler is in place.
-fn start_busy_run(tmp: &Tmp, name: &str) -> (String, Running) {
+/// Starts the busy run OUT/`name` on `--jobs 1`, in a process group of its own when
+/// `own_group` (as `timeout` starts its command; a Ctrl-C on the tests then does not reach
+/// it); returns once its runs.csv exists, which it writes under the directory's lock and after
+/// its signal handler is in place.
+fn start_busy_run(tmp: &Tmp, name: &str, own_group: bool) -> (String, Running) {
     let data = format!(
         "{HEADER}{}korf1,tiles,4x4,{KORF1},{KORF_GOAL},57\n",
         rows("3x3", &EIGHT[1..3])
@@ -1981,11 +1983,12 @@ fn start_busy_run(tmp: &Tmp, name: &str) -> (String, Running) {
         "run", &path, "--out", &out_dir, "--name", name, "--jobs", "1",
     ];
     args.extend(BUSY_LIMITS);
-    // A process group of its own, as `timeout` gives the command it runs.
+    let mut busy = command(tmp.path(), &args);
+    if own_group {
+        busy.process_group(0);
+    }
     let mut running = Running(Some(
-        command(tmp.path(), &args)
-            .process_group(0)
-            .stdout(Stdio::piped())
+        busy.stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
             .unwrap(),
@@ -2027,7 +2030,7 @@ fn terminate_as_timeout_does(mut running: Running) -> Output {
 #[test]
 fn sigterm_stops_cleanly_and_the_reports_say_the_run_is_incomplete() {
     let tmp = Tmp::new("sigterm");
-    let (path, running) = start_busy_run(&tmp, "busy");
+    let (path, running) = start_busy_run(&tmp, "busy", true);
     // Both deliveries are one request to stop: the second must not end the run before its
     // reports are written.
     let out = terminate_as_timeout_does(running);
@@ -2079,7 +2082,7 @@ fn sigterm_stops_cleanly_and_the_reports_say_the_run_is_incomplete() {
 #[test]
 fn a_run_directory_in_use_is_refused_until_its_process_ends() {
     let tmp = Tmp::new("lock");
-    let (path, running) = start_busy_run(&tmp, "busy");
+    let (path, running) = start_busy_run(&tmp, "busy", false);
     // While it runs, neither a resume nor a new run may write its directory.
     for extra in [&["--resume"][..], &[]] {
         let out = run(

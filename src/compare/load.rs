@@ -60,6 +60,17 @@ mod tests {
             "{err}"
         );
 
+        let empty = dir.join("empty.csv");
+        std::fs::write(&empty, "").unwrap();
+        let err = load(&empty).unwrap_err().to_string();
+        assert_eq!(
+            err,
+            format!(
+                "{}: no jobs (expected a header row and one row per job)",
+                empty.display()
+            )
+        );
+
         let garbage = dir.join("garbage.csv");
         std::fs::write(&garbage, "this is,not a run\nat all\n").unwrap();
         let err = load(&garbage).unwrap_err().to_string();
