@@ -87,11 +87,11 @@ pub fn write_with<E>(
     file.sync_all().map_err(Failure::Io)?;
     tmp_path
         .persist(&target)
-        .map_err(|e| Failure::Io(without_temporary_name(e.error)))?;
+        .map_err(|e| Failure::Io(e.error))?;
     Ok(())
 }
 
-/// tempfile's errors end in the temporary file's name (`... at path "dir/.x.csv.Ab12Cd.tmp"`),
+/// tempfile's error on creating a file ends in the temporary file's name (`... at path "dir/.x.csv.Ab12Cd.tmp"`),
 /// which means nothing to a user: the caller names the file they asked for.
 fn without_temporary_name(e: io::Error) -> io::Error {
     let text = e.to_string();

@@ -54,7 +54,7 @@ pub enum Command {
         mut_arg("shard", |a| a.hide(true)),
         mut_arg("resume", |a| a.hide(true)),
         mut_arg("jobs", |a| a.help(
-            "Worker threads of each array task, and the CPUs it asks for (--cpus-per-task); required"
+            "Worker threads of each array task and the CPUs it asks for (--cpus-per-task); required"
         )),
         mut_arg("name", |a| a.help(
             "The study's name: shard K's reports go to OUT/NAME-shard-K, their merge to OUT/NAME \
@@ -391,8 +391,8 @@ rows stay in runs.csv, every report is written and says the run is incomplete, e
 signal, half a second or more after the first, leaves at once (`timeout` delivers its one SIGTERM
 twice, within microseconds). --resume with the same --out and --name (without --name: the newest
 unfinished run in OUT) runs only the missing jobs, after checking the run's manifest: same
-datasets, variants and limits. One process at a time writes a run directory: a second run or --resume on
-it is refused while the first is going.
+datasets, variants and limits. One process at a time writes a run directory: a second run or
+--resume on it is refused while the first is going.
 --shard K/N runs the K-th of N fixed shares of the jobs (a stable hash of dataset, instance and
 variant, dealt round-robin: shard sizes differ by at most one); `idabench merge` joins the shards'
 reports into this run's report, and `idabench slurm` writes a Slurm job array for them.
