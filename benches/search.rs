@@ -5,17 +5,18 @@
 //! its asserted optimal length (elements/s are jobs per second).
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use idabench::batch::{self, Job};
 use idabench::dataset;
+use idabench::dataset::generate::{self, Mode, TilesSpec};
 use idabench::domains::tiles::{
     default_goal, parse_permutation, LinearConflict, Manhattan, Misplaced, TileState, Tiles,
     Tiles4x4,
 };
 use idabench::domains::HeuristicKind;
-use idabench::generate::{self, Mode, TilesSpec};
-use idabench::record::Status;
+use idabench::domains::Spec;
+use idabench::results::record::Status;
+use idabench::runner::batch;
+use idabench::runner::job::Job;
 use idabench::search::{Domain, Heuristic, Limits, Outcome, Step, Variant};
-use idabench::solve::Spec;
 use std::hint::black_box;
 use std::io::Write;
 use std::path::Path;

@@ -12,7 +12,7 @@ pub const EXIT_INPUT: u8 = 2;
 pub const EXIT_REGRESSED: u8 = 3;
 pub const EXIT_WRONG: u8 = 4;
 /// A run stopped by Ctrl-C or SIGTERM (128 + SIGINT, as shells report an interrupt).
-pub const EXIT_INTERRUPTED: u8 = 130;
+pub const EXIT_INTERRUPTED: u8 = crate::util::interrupt::EXIT_INTERRUPTED;
 
 /// How a command that ran to its end went.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,32 +1,23 @@
 //! idabench: a parallel batch benchmarking harness for IDA* on permutation puzzles.
+//!
+//! The library in wings, from the leaves up: `util` (terminal, numbers, files, clock, signals),
+//! `search` (the engine), `tables` (heuristic tables on disk and in memory), `domains` (the
+//! puzzles, their heuristics and judges' formats), `dataset` (CSV instances and generators),
+//! `results` (what a run leaves on disk), `compare`, `plot` (the pictures), `report` (the pages
+//! and pictures written with a run or a comparison), `runner` (planning and solving jobs), `ab`
+//! (two builds measured side by side) and `cmd` (the subcommands). `error` is where every
+//! outcome becomes an exit code.
 
 pub mod ab;
-pub mod app;
-pub mod atomic;
-pub mod batch;
-pub mod cli;
-pub mod clock;
+pub mod cmd;
 pub mod compare;
 pub mod dataset;
 pub mod domains;
 pub mod error;
-pub mod generate;
-pub mod heuristics;
-pub mod html;
-pub mod interrupt;
-pub mod iterations;
-pub mod judge;
-pub mod mapped;
-pub mod merge;
-pub mod pdb;
 pub mod plot;
-pub mod record;
 pub mod report;
-pub mod rng;
-pub mod run;
+pub mod results;
+pub mod runner;
 pub mod search;
-pub mod shard;
-pub mod slurm;
-pub mod solve;
-pub mod text;
-pub mod worker;
+pub mod tables;
+pub mod util;

@@ -1,7 +1,7 @@
 //! Runs and reports for the tests of compare's parts: 20 instances under 2 variants, and grids.
 
 use super::SavedRun;
-use crate::record::{DatasetInfo, Manifest, Record, Status};
+use crate::results::record::{DatasetInfo, Manifest, Record, Status};
 use std::path::{Path, PathBuf};
 
 pub(super) fn record(instance: usize, variant: &str, time_cpu_s: f64) -> Record {

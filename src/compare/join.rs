@@ -6,7 +6,7 @@ use super::{
     CompareError, CompareOptions, Comparison, FieldChange, JobKey, Pairing, SavedRun,
     VariantComparison,
 };
-use crate::record::{Record, Status};
+use crate::results::record::{Record, Status};
 use std::collections::{HashMap, HashSet};
 
 /// A dataset of the same name must be the same file in both runs: otherwise jobs would be joined

@@ -1,7 +1,7 @@
 //! Reading one run: a report directory, or a runs.csv file, with the manifest.json beside it.
 
 use super::{CompareError, SavedRun};
-use crate::record::{self, Record};
+use crate::results::record::{self, Record};
 use std::path::Path;
 
 /// Reads a run: `path` is a report directory holding runs.csv (and optionally manifest.json), or a

@@ -29,7 +29,7 @@ pub use paired::{paired, Incomplete};
 pub use stats::{TimeStats, Verdict};
 
 use crate::error::{Done, Error};
-use crate::record::{Manifest, Record};
+use crate::results::record::{Manifest, Record};
 use std::path::{Path, PathBuf};
 use thiserror::Error;
 

@@ -159,7 +159,7 @@ mod tests {
     use crate::compare::fixtures::*;
     use crate::compare::{RenderFormat, Verdict};
     use crate::error::Done;
-    use crate::rng::Rng;
+    use crate::util::rng::Rng;
 
     /// A normal draw (Box-Muller) from the test's generator.
     fn normal(rng: &mut Rng) -> f64 {

@@ -465,7 +465,7 @@ mod tests {
     use super::*;
     use crate::compare::fixtures::*;
     use crate::compare::{compare, CompareOptions};
-    use crate::record::Status;
+    use crate::results::record::Status;
 
     #[test]
     fn durations_are_shown_in_a_readable_unit() {

@@ -2,7 +2,7 @@
 //! (over jobs for two runs; over jobs and rounds, crossed, for paired measurements), and the
 //! verdict it gives against the threshold.
 
-use crate::rng::Rng;
+use crate::util::rng::Rng;
 use std::fmt;
 
 /// The time verdict, from where the 95% interval of the geometric-mean ratio lies.

@@ -12,7 +12,7 @@
 
 use super::{Family, FieldError, UseSearch};
 use crate::search::{Domain, Heuristic, Zero};
-use crate::text::shorten;
+use crate::util::text::shorten;
 use std::sync::{Arc, OnceLock};
 
 pub const MAX_BOOKS: usize = 15;
@@ -339,8 +339,8 @@ impl Family for Booksort {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rng::Rng;
     use crate::search::{ida_star, Limits, Outcome, Step, Variant};
+    use crate::util::rng::Rng;
     use std::collections::{HashMap, HashSet};
     use std::sync::OnceLock;
 

@@ -14,7 +14,7 @@
 
 use super::{Family, FieldError, UseSearch};
 use crate::search::{Domain, Heuristic, Zero};
-use crate::text::shorten;
+use crate::util::text::shorten;
 use std::sync::{Arc, OnceLock};
 
 /// The judge's limit: longer solutions are reported as -1.
@@ -332,8 +332,8 @@ impl Family for Knights {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rng::Rng;
     use crate::search::{ida_star, replay, Limits, Outcome, SearchResult, Step, Variant};
+    use crate::util::rng::Rng;
     use std::sync::OnceLock;
 
     /// C(24, 12): the ways to place the 1s on the 24 cells the blank leaves.

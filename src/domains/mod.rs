@@ -36,12 +36,16 @@ macro_rules! heuristic_set {
 }
 
 pub mod booksort;
+pub mod judge;
 pub mod knights;
 pub mod rotation;
+mod spec;
 pub mod tiles;
 
-use crate::heuristics::store::{self, StoreError, TableInfo};
+pub use spec::Spec;
+
 use crate::search::{Domain, Heuristic};
+use crate::tables::store::{self, StoreError, TableInfo};
 use std::sync::Arc;
 
 /// A bad value in one field of an instance: the field (`size`, `start` or `goal`), and what is
@@ -69,7 +73,7 @@ pub trait Family: Domain<State: Send + Sync> + Send + Sync + Sized + 'static {
     /// An instance from its dataset fields: `size` is `None` when the dataset has no such column,
     /// `goal` is `None` or empty for the default. An error names the field at fault. Instances of
     /// one size and goal share one `Arc` of the domain's tables in the whole process, so that
-    /// heuristic tables keyed by it (`crate::heuristics`) are built once per board and goal.
+    /// heuristic tables keyed by it (`crate::tables`) are built once per board and goal.
     fn instance(
         size: Option<&str>,
         start: &str,
@@ -91,7 +95,7 @@ pub trait Family: Domain<State: Send + Sync> + Send + Sync + Sized + 'static {
         true
     }
 
-    /// Builds heuristic `h` for `d` (tables come shared from `crate::heuristics`) and hands it to
+    /// Builds heuristic `h` for `d` (tables come shared from `crate::tables`) and hands it to
     /// `visit` with the domain and the start: the one match over the family's heuristics. A family
     /// may hand over another type of the same puzzle that searches the same tree faster (tiles:
     /// the fixed-size boards).

@@ -30,7 +30,7 @@
 
 use super::{Family, FieldError, UseSearch};
 use crate::search::{Domain, Heuristic, Zero};
-use crate::text::shorten;
+use crate::util::text::shorten;
 use std::sync::{Arc, OnceLock};
 
 pub const CELLS: usize = 24;
@@ -320,8 +320,8 @@ impl Family for Rotation {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rng::Rng;
     use crate::search::{ida_star, replay, Limits, Outcome, SearchResult, Step, Variant, Zero};
+    use crate::util::rng::Rng;
     use std::sync::OnceLock;
     use std::time::Instant;
 

@@ -6,7 +6,7 @@
 use super::style::*;
 use super::Pictures;
 use crate::compare::{timed, Compared, Pairing, Verdict};
-use crate::record::Record;
+use crate::results::record::Record;
 use plotters::prelude::*;
 use std::collections::{HashMap, HashSet};
 

@@ -107,7 +107,7 @@ pub(super) fn iterations(
     if lines.is_empty() {
         return Err(format!(
             "{} holds no row of the jobs chosen",
-            crate::iterations::FILE
+            crate::results::iterations::FILE
         ));
     }
     let mut counts = vec![0; variants.len()];

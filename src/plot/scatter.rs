@@ -3,7 +3,7 @@
 use super::cactus::Measure;
 use super::style::*;
 use super::Job;
-use crate::record::Status;
+use crate::results::record::Status;
 use plotters::prelude::*;
 use std::collections::HashMap;
 

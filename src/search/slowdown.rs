@@ -46,7 +46,7 @@ fn parse(value: &str) -> Result<f64, String> {
         Ok(p) if (0.0..=1000.0).contains(&p) => Ok(p),
         _ => Err(format!(
             "IDABENCH_SLOWDOWN: expected a percentage from 0 to 1000, got '{}'",
-            crate::text::shorten(value)
+            crate::util::text::shorten(value)
         )),
     }
 }

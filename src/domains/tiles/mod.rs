@@ -22,10 +22,10 @@ pub use tables::{Board, GoalPlaces};
 pub use walking::{WalkValue, WalkingDistance};
 
 use super::{Family, FieldError, HeuristicSet, PrepareError, UseSearch};
-use crate::heuristics::store::{StoreError, TableInfo};
-use crate::heuristics::{shared, store};
 use crate::search::{Domain, Zero};
-use crate::text::shorten;
+use crate::tables::store::{StoreError, TableInfo};
+use crate::tables::{shared, store};
+use crate::util::text::shorten;
 use pattern::Pattern;
 use pdb::{Partition, PatternDbs, PDB_555, PDB_663, PDB_6666, PDB_78};
 use std::cell::RefCell;

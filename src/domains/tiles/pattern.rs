@@ -12,7 +12,7 @@
 //! and a region, and each move of a pattern tile into the region costs one. A placement's entry
 //! is the first layer that reaches it in any region.
 
-use crate::heuristics::store::Spec;
+use crate::tables::store::Spec;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU32, AtomicU64, Ordering};
 

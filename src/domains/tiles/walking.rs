@@ -237,7 +237,7 @@ fn boxed<T: Clone, const N: usize>(x: T) -> Box<[T; N]> {
 
 impl Table {
     /// The table for `lines`, `len` and `blank_line`, built the first time any board asks for
-    /// it. Tables live as long as the process, as `crate::heuristics::shared`'s do; they are
+    /// it. Tables live as long as the process, as `crate::tables::shared`'s do; they are
     /// shared more widely (by board shape, not by board and goal), since they are the large part.
     fn shared(lines: usize, len: usize, blank_line: usize) -> &'static Table {
         type Built = Vec<((usize, usize, usize), &'static Table)>;

@@ -1,0 +1,300 @@
+//! `idabench ab`: two builds run on the same jobs, paired and interleaved in time, then judged
+//! as `compare` judges two runs (`compare::paired`), and the report folder of it.
+//!
+//! Each build answers through worker processes (`idabench worker`, spoken to by `client`) that
+//! live for a round, so a job costs a line on a pipe rather than a process start. The schedule
+//! (`schedule`): in each round, every job is run by one build and then at once by the other, the
+//! build that goes first alternating from job to job and, for one job, from round to round;
+//! lanes do this side by side, each with its own two workers, started afresh for each round.
+//! A baseline built before the worker mode is run, with the current build, as alternating
+//! `idabench run` invocations over small groups of instances instead (`legacy`). The processes
+//! `ab` starts, and how it stops them, are `children`'s; the report folder is `report`'s.
+
+mod children;
+mod client;
+mod legacy;
+mod report;
+mod schedule;
+
+use crate::compare::{self, CompareError, CompareOptions, Incomplete, RenderFormat};
+use crate::error::{Done, Error};
+use crate::runner::machine;
+use crate::runner::plan::{Loaded, PlanOptions};
+use crate::util::clock;
+use crate::util::term::note;
+use children::install_signal_handler;
+use client::{Started, Worker};
+use legacy::{by_runs, GROUP};
+use report::{write_report, AbManifest};
+use schedule::{by_round, by_workers, Pair};
+use serde::Serialize;
+use std::fs;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// What `ab` is asked: the two builds, the jobs, the rounds and how to judge them.
+#[derive(Clone, Debug)]
+pub struct AbOptions {
+    /// The baseline build's binary.
+    pub baseline: PathBuf,
+    /// The current build's binary (default: this one).
+    pub current: Option<PathBuf>,
+    pub plan: PlanOptions,
+    pub rounds: u32,
+    /// The ratio the whole overall interval must exceed for `regressed`.
+    pub threshold: f64,
+    /// Pairs measured at a time, each lane with its own two workers.
+    pub lanes: u16,
+    pub format: RenderFormat,
+    pub allow_node_changes: bool,
+    /// Where the report folder goes, and its name (default: `ab-<UTC timestamp>`).
+    pub out: PathBuf,
+    pub name: Option<String>,
+    pub quiet: bool,
+}
+
+/// Set by Ctrl-C, SIGTERM or SIGHUP: no new pair is started.
+static CANCEL: AtomicBool = AtomicBool::new(false);
+
+/// Which of the two builds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Role {
+    Baseline,
+    Current,
+}
+
+impl Role {
+    fn name(self) -> &'static str {
+        match self {
+            Role::Baseline => "baseline",
+            Role::Current => "current",
+        }
+    }
+}
+
+/// Runs `idabench ab`: the comparison goes to `stdout`, notes and progress to stderr. Stopped
+/// by a signal or by a worker that failed, it still writes the report of the pairs measured,
+/// marked incomplete, then exits 130 or with the failure's error.
+pub fn ab(opts: &AbOptions, stdout: &mut dyn Write) -> Result<Done, Error> {
+    // First, so that a signal at any later point stops the workers rather than orphaning them.
+    install_signal_handler();
+    if !opts.threshold.is_finite() || opts.threshold < 1.0 {
+        return Err(CompareError::BadThreshold(opts.threshold).into());
+    }
+    let start_time = clock::rfc3339_now();
+    let current = match &opts.current {
+        Some(path) => path.clone(),
+        None => std::env::current_exe()
+            .map_err(|e| Error::runtime(format!("cannot find this binary: {e}")))?,
+    };
+    let options = opts.plan.clone();
+    let loaded = Loaded::read(&options)?;
+    let jobs = loaded.plan(opts.quiet)?.jobs;
+    let words = options.words();
+    let paths = [opts.baseline.clone(), current];
+    let started = [Role::Baseline, Role::Current].map(|role| {
+        let path = &paths[role as usize];
+        Worker::start(role, path, &opts.plan.datasets, &words)
+    });
+    let [base, cur] = started;
+    if CANCEL.load(Ordering::SeqCst) {
+        note(format_args!("interrupted before any pair was measured"));
+        return Ok(Done::Interrupted);
+    }
+    let (base, cur) = (base?, cur?);
+    // After the handshakes, so that a binary refused leaves no empty folder behind.
+    let dir = claim_dir(&opts.out, opts.name.as_deref())?;
+    let rounds = opts.rounds as usize;
+    let (measured, builds, mode) = match (base, cur) {
+        (Started::Worker(base), Started::Worker(cur)) => {
+            let builds = [base.info(), cur.info()];
+            if !opts.quiet {
+                tell_start(&builds, jobs.len(), rounds, usize::from(opts.lanes));
+            }
+            let measured = by_workers(opts, &jobs, base, cur, rounds);
+            (measured, builds, Mode::Worker)
+        }
+        (base, cur) => {
+            let mut builds = [base.info(), cur.info()];
+            drop((base, cur));
+            note(format_args!(
+                "note: {} has no worker mode (an idabench older than `ab`): both builds run as \
+                 alternating `idabench run` invocations over groups of {GROUP} instances, one \
+                 job at a time; --jobs is not used",
+                old_side(&builds)
+            ));
+            if !opts.quiet {
+                tell_start(&builds, jobs.len(), rounds, 1);
+            }
+            let measured = by_runs(opts, &jobs, &paths, &words, rounds, &mut builds);
+            (measured, builds, Mode::Run)
+        }
+    };
+    let Measured { pairs, error } = measured;
+    let planned = rounds * jobs.len();
+    // A signal kills the workers and `run`s, which fails what they were doing: once interrupted,
+    // an error is the interruption's.
+    let interrupted = CANCEL.load(Ordering::SeqCst);
+    let error = error.filter(|_| !interrupted);
+    let judging = CompareOptions {
+        time_threshold: opts.threshold,
+        allow_node_changes: opts.allow_node_changes,
+        format: opts.format,
+        ..CompareOptions::default()
+    };
+    let reached = pairs.iter().map(|p| p.round + 1).max().unwrap_or(0);
+    let rounds_runs = by_round(&pairs, &jobs, reached, &builds);
+    let mut comparison = compare::paired(&rounds_runs, &judging);
+    if interrupted || error.is_some() {
+        comparison.incomplete = Some(Incomplete {
+            measured: pairs.len(),
+            planned,
+            interrupted,
+        });
+    }
+    let manifest = AbManifest {
+        command: "ab",
+        idabench_version: env!("CARGO_PKG_VERSION").to_owned(),
+        baseline: builds[0].clone(),
+        current: builds[1].clone(),
+        mode: mode.name(),
+        schedule: mode.schedule(),
+        rounds,
+        lanes: match mode {
+            Mode::Worker => usize::from(opts.lanes),
+            Mode::Run => 1,
+        },
+        jobs: jobs.len(),
+        pairs: pairs.len(),
+        pairs_planned: planned,
+        complete: !interrupted && error.is_none(),
+        stopped_by: match (&error, interrupted) {
+            (Some(e), _) => Some(e.to_string()),
+            (None, true) => Some("a signal (Ctrl-C, SIGTERM or SIGHUP)".to_owned()),
+            (None, false) => None,
+        },
+        threshold: opts.threshold,
+        datasets: loaded.infos.clone(),
+        variants: loaded.names.clone(),
+        max_nodes: options.max_nodes,
+        time_limit_s: options.time_limit,
+        cpu_model: machine::cpu_model(),
+        cores: machine::cores(),
+        host: machine::host_name(),
+        command_line: std::env::args_os()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect(),
+        start_time,
+        end_time: clock::rfc3339_now(),
+    };
+    write_report(&dir, &pairs, &manifest, &comparison)?;
+    stdout
+        .write_all(comparison.render(judging.format).as_bytes())
+        .and_then(|()| stdout.flush())
+        .map_err(|e| Error::io("stdout", e))?;
+    if !opts.quiet || interrupted || error.is_some() {
+        note(format_args!("report: {}", dir.display()));
+    }
+    match error {
+        Some(e) => Err(e),
+        None => Ok(comparison.done()),
+    }
+}
+
+/// The pairs measured, in schedule order, and the error that stopped the measuring early (none
+/// when it ran to its end or was interrupted: `CANCEL` tells which).
+struct Measured {
+    pairs: Vec<Pair>,
+    error: Option<Error>,
+}
+
+/// How the builds were run.
+#[derive(Clone, Copy)]
+enum Mode {
+    Worker,
+    Run,
+}
+
+impl Mode {
+    fn name(self) -> &'static str {
+        match self {
+            Mode::Worker => "worker",
+            Mode::Run => "run",
+        }
+    }
+
+    fn schedule(self) -> String {
+        match self {
+            Mode::Worker => "each job by both builds back to back, the first alternating from job to job and from round to round".to_owned(),
+            Mode::Run => format!("each group of {GROUP} instances by both builds' `idabench run` back to back, the first alternating from group to group and from round to round"),
+        }
+    }
+}
+
+fn old_side(builds: &[BuildInfo; 2]) -> String {
+    builds
+        .iter()
+        .filter(|b| b.protocol.is_none())
+        .map(|b| format!("the {} build ({})", b.role, b.path))
+        .collect::<Vec<_>>()
+        .join(" and ")
+}
+
+fn tell_start(builds: &[BuildInfo; 2], jobs: usize, rounds: usize, lanes: usize) {
+    for b in builds {
+        note(format_args!(
+            "{}: {} (idabench {}, commit {}, {})",
+            b.role, b.path, b.version, b.commit, b.build
+        ));
+    }
+    note(format_args!(
+        "{jobs} jobs x {rounds} rounds, each job by both builds back to back, {lanes} lane(s)"
+    ));
+}
+
+/// OUT/NAME, created empty; without a name the first free `ab-<UTC timestamp>[-K]`.
+fn claim_dir(out: &Path, name: Option<&str>) -> Result<PathBuf, Error> {
+    fs::create_dir_all(out).map_err(|e| Error::io(out, e))?;
+    if let Some(name) = name {
+        if name.is_empty() || name.contains(['/', '\\']) || name == "." || name == ".." {
+            return Err(Error::input(format!(
+                "--name '{name}': expected a plain directory name"
+            )));
+        }
+        let dir = out.join(name);
+        return match fs::create_dir(&dir) {
+            Ok(()) => Ok(dir),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Err(Error::input(format!(
+                "{} already exists: choose another --name or --out",
+                dir.display()
+            ))),
+            Err(e) => Err(Error::io(&dir, e)),
+        };
+    }
+    let stamp = format!("ab-{}", clock::compact_now());
+    for k in 1u32.. {
+        let dir = match k {
+            1 => out.join(&stamp),
+            _ => out.join(format!("{stamp}-{k}")),
+        };
+        match fs::create_dir(&dir) {
+            Ok(()) => return Ok(dir),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+            Err(e) => return Err(Error::io(&dir, e)),
+        }
+    }
+    unreachable!("some ab-<stamp>-K is free")
+}
+
+/// One build as the manifest names it.
+#[derive(Clone, Debug, Serialize)]
+struct BuildInfo {
+    role: &'static str,
+    path: String,
+    version: String,
+    /// The worker protocol it speaks; `None` for a build without the worker mode.
+    protocol: Option<u32>,
+    commit: String,
+    build: String,
+}

@@ -1,0 +1,816 @@
+//! Every command-line flag, in one place (clap derive).
+
+use crate::compare::RenderFormat;
+use crate::domains;
+use crate::domains::judge::Problem;
+use crate::domains::HeuristicKind;
+use crate::runner::plan::{PlanOptions, TableOptions};
+use crate::search::{SplitDepth, Step, AUTO_MIN_NODES, MAX_SPLIT_DEPTH};
+use crate::util::text::shorten;
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "idabench",
+    version,
+    about = "Batch benchmarking harness for IDA* on permutation puzzles",
+    after_help = "Exit codes: 0 ok; 1 runtime error; 2 usage or input error; \
+                  3 performance regression (compare); 4 wrong or changed results; \
+                  130 run or ab interrupted (Ctrl-C, SIGTERM, SIGHUP)."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Solve every instance of the datasets under every variant, in parallel, and write reports.
+    #[command(after_help = RUN_HELP)]
+    Run(RunArgs),
+    /// Solve one instance given on the command line and print its figures.
+    #[command(after_help = SOLVE_HELP)]
+    Solve(SolveArgs),
+    /// Write a dataset: every state of a small board, random states, or random walks.
+    #[command(after_help = GENERATE_HELP)]
+    Generate(GenerateArgs),
+    /// Compare two runs job by job: exact results, and CPU time with a confidence interval.
+    #[command(after_help = COMPARE_HELP)]
+    Compare(CompareArgs),
+    /// Run every job with two builds, paired and interleaved in time, and compare them.
+    #[command(after_help = AB_HELP)]
+    Ab(AbArgs),
+    /// Solve jobs named on stdin, one runs.csv row each on stdout: `ab`'s worker process.
+    #[command(hide = true)]
+    Worker(WorkerArgs),
+    /// Draw SVG plots of a run's report: cactus plots, nodes per iteration and scatter plots.
+    #[command(after_help = PLOT_HELP)]
+    Plot(PlotArgs),
+    /// Join the reports of a run's shards (`run --shard K/N`) into the run's report.
+    #[command(after_help = MERGE_HELP)]
+    Merge(MergeArgs),
+    /// Write a Slurm job-array script: a run as N shards, one array task each, then their merge.
+    #[command(
+        after_help = SLURM_HELP,
+        mut_arg("shard", |a| a.hide(true)),
+        mut_arg("resume", |a| a.hide(true)),
+        mut_arg("jobs", |a| a.help(
+            "Worker threads of each array task and the CPUs it asks for (--cpus-per-task); required"
+        )),
+        mut_arg("name", |a| a.help(
+            "The study's name: shard K's reports go to OUT/NAME-shard-K, their merge to OUT/NAME \
+             (default: study-<UTC timestamp>)"
+        ))
+    )]
+    Slurm(SlurmArgs),
+    /// Build, list and check the pattern databases that the pdb-* heuristics read.
+    #[command(subcommand)]
+    Pdb(PdbCommand),
+}
+
+/// The `pdb` subcommands.
+#[derive(Subcommand, Debug)]
+pub enum PdbCommand {
+    /// Build (or check and keep) the databases of pattern-database heuristics.
+    #[command(after_help = PDB_BUILD_HELP)]
+    Build(PdbBuildArgs),
+    /// List the databases in the cache directory, from their headers.
+    List(PdbDirArgs),
+    /// Read every database in the cache directory whole and check it against its header
+    /// (exit 1 when one is damaged).
+    Verify(PdbDirArgs),
+    /// Print the cache directory.
+    Path(PdbDirArgs),
+}
+
+const PDB_BUILD_HELP: &str = "\
+Each heuristic's databases are built for the goal with the blank first (0 1 2 ... 15) and/or
+last (1 2 ... 15 0); a goal that only relabels the tiles of one of these uses the same files.
+`+reflect` names the same databases as the heuristic without it. A database already in the
+cache is read and checked, not rebuilt (unless --force).
+
+Sizes (entries, one byte each): pdb-555 3 x 524,160; pdb-663 2 x 5,765,760 + 3,360;
+pdb-78 518,918,400 + 57,657,600 (3.6 GB of memory while building, minutes on two cores);
+pdb-6666 4 x 127,512,000 (2 GB while building).
+
+Example:
+  idabench pdb build pdb-663 pdb-78 --goal both
+
+Exit codes: 0 built or found sound; 1 runtime error (no room, a write that fails); 2 usage error.";
+
+#[derive(Args, Debug, Clone)]
+pub struct PdbDirArgs {
+    /// Where pattern databases are kept (default: $XDG_CACHE_HOME/idabench, else
+    /// ~/.cache/idabench).
+    #[arg(long, value_name = "DIR")]
+    pub pdb_dir: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct PdbBuildArgs {
+    /// Pattern-database heuristics, e.g. pdb-663 pdb-78 pdb-6666.
+    #[arg(required = true, value_name = "HEURISTIC", value_delimiter = ',')]
+    pub heuristics: Vec<String>,
+    /// Which goal: first (blank on the first cell), last, or both.
+    #[arg(long, value_enum, default_value = "first")]
+    pub goal: BlankGoal,
+    /// Build even when a good file exists.
+    #[arg(long)]
+    pub force: bool,
+    #[command(flatten)]
+    pub dir: PdbDirArgs,
+    /// No progress output.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum BlankGoal {
+    First,
+    Last,
+    Both,
+}
+
+/// Where pattern databases come from, for `run` and `solve`.
+#[derive(Args, Debug, Clone)]
+pub struct TableArgs {
+    #[command(flatten)]
+    pub dir: PdbDirArgs,
+    /// Refuse to build a missing or damaged pattern database (an error instead).
+    #[arg(long)]
+    pub no_build: bool,
+}
+
+impl TableArgs {
+    /// Where the runner finds its tables.
+    pub fn options(&self) -> TableOptions {
+        TableOptions {
+            pdb_dir: self.dir.pdb_dir.clone(),
+            no_build: self.no_build,
+        }
+    }
+}
+
+const COMPARE_HELP: &str = "\
+Jobs are joined on (dataset, instance, variant). Status, length and node counts must be equal:
+node counts are deterministic, so any difference is a real change in the search (but those of a
+job stopped by --time-limit in either run, which depend on the machine's speed, are not
+compared; its status is). CPU times are
+compared as ratios current/baseline, only for jobs with at least 1 ms in both runs: per variant
+over its jobs, overall over instances (each instance's geometric mean across variants). Their
+geometric mean and a bootstrap 95% interval give a verdict: improved, unchanged, regressed (the
+whole interval above the threshold) or inconclusive (the interval straddles it).
+The two runs are unpaired: a drift of the machine's speed between them moves every job alike and
+is not in the interval (every verdict says so: `(unpaired)`; the CSV's `pairing` column too).
+To judge a build's speed, `idabench ab` runs
+both builds paired and interleaved in time.
+
+Exit codes: 0 nothing wrong; 2 usage or input error (missing files, unreadable CSV, different
+datasets); 3 time regression (the overall verdict is regressed; per-variant verdicts are reported,
+not gated on); 4 changed results (status, length or node counts) unless --allow-node-changes.
+4 wins over 3. Jobs missing from CURRENT are listed but do not fail.
+
+With --out DIR, also writes into DIR: compare-time.svg (each timed job's CPU-time ratio against
+its baseline time, with the overall ratio and its bootstrap interval), compare-nodes.svg (each
+job's nodes in both runs, changed jobs marked) and report.html (the tables and the pictures in
+one file); --no-plots draws no pictures. The report on stdout and the exit code do not depend on
+--out.
+
+--format csv is one table: a row per variant and an `overall` row (kind `variant` or `overall`:
+variant up to verdict), then a row per changed field (kind `changed`: variant, dataset, instance,
+field, baseline, current) and per job in one run only (kind `missing_in_current` or
+`missing_in_baseline`). Cells a kind does not use are empty.
+
+Example:
+  idabench compare reports/baseline reports/smoke --format markdown >> \"$GITHUB_STEP_SUMMARY\"";
+
+const GENERATE_HELP: &str = "\
+Examples:
+  idabench generate --domain tiles --size 3x3 --all --out eight.csv     every solvable state, optimal from BFS
+  idabench generate --domain tiles --size 4x4 --count 100 --seed 7      uniform random solvable states
+  idabench generate --domain tiles --size 4x4 --count 100 --seed 7 --walk 40   random walks from the goal
+  idabench generate --domain booksort --size 10 --count 50 --seed 1             random shelves
+  idabench generate --domain knights --count 50 --seed 1 --walk 12              walks from the target
+
+The same arguments always give the same file.
+
+Exit codes: 0 written; 1 the file cannot be written (nothing is left behind); 2 usage error.";
+
+#[derive(Args, Debug)]
+pub struct GenerateArgs {
+    #[arg(long, default_value = "tiles", help = domains::domain_help())]
+    pub domain: String,
+    #[arg(long, help = domains::size_help())]
+    pub size: Option<String>,
+    /// Goal state, tiles only (default: 1 2 ... n-1 then the blank); the other families have a
+    /// fixed goal.
+    #[arg(long)]
+    pub goal: Option<String>,
+    /// Every solvable state, with `optimal` from a BFS (tiles, boards of at most 10 cells).
+    #[arg(long, conflicts_with_all = ["count", "walk"])]
+    pub all: bool,
+    /// How many instances to draw (1 or more).
+    #[arg(long, value_name = "N", required_unless_present = "all", value_parser = parse_count)]
+    pub count: Option<u64>,
+    /// Seed of the random generator.
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub seed: u64,
+    /// Random walks of K moves from the goal (no move undoes the one before) instead of uniform
+    /// random states.
+    #[arg(long, value_name = "K")]
+    pub walk: Option<u32>,
+    /// Write to FILE instead of stdout (whole or not at all).
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct CompareArgs {
+    /// The reference run: a report directory or its runs.csv.
+    pub baseline: PathBuf,
+    /// The run to judge: a report directory or its runs.csv.
+    pub current: PathBuf,
+    /// A time ratio beyond this (or below its inverse) counts as a change.
+    #[arg(long, default_value_t = 1.10, value_name = "RATIO")]
+    pub time_threshold: f64,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = CompareFormat::Text)]
+    pub format: CompareFormat,
+    /// Report changed results without failing on them: exit 4 becomes 0, or 3 if the overall
+    /// time regressed.
+    #[arg(long)]
+    pub allow_node_changes: bool,
+    /// Also write the comparison's pictures (compare-time.svg, compare-nodes.svg) and
+    /// report.html into DIR (created if missing); the report on stdout and the exit code are the
+    /// same.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// With --out: draw no pictures (report.html is still written).
+    #[arg(long)]
+    pub no_plots: bool,
+}
+
+const AB_HELP: &str = "\
+Both builds run every job (instance x variant) of the datasets, in --rounds rounds. Each job is
+run by one build and at once by the other (A then B for a job, B then A for the next, and each
+job's order alternates from round to round), by worker processes (a hidden `idabench worker`
+mode) that each solve a whole round's jobs, one at a time per lane (--jobs lanes, each with its
+own two workers, fresh for each round). A drift of the machine's speed then hits both
+measurements of a pair alike and cancels in their ratio.
+
+Verdicts, exit codes and formats are compare's: status, length and node counts must be equal in
+every round (exit 4; node counts not for a job stopped by --time-limit); CPU time ratios current/baseline of every pair timed (at least 1 ms in
+both), their geometric mean and a 95% bootstrap interval that resamples rounds and jobs
+(crossed) give improved, unchanged, regressed (exit 3: the whole interval above --threshold) or
+inconclusive. A baseline built before the worker mode existed is run with the current build in
+alternating `idabench run` invocations over groups of instances instead (ab says so).
+
+The report goes to OUT/NAME/ (default reports/ab-<UTC timestamp>): runs-baseline.csv and
+runs-current.csv (runs.csv's columns after a `round` column), pairs.csv (round, order, dataset,
+instance, variant, first, baseline_cpu_s, current_cpu_s, ratio), comparison.md and manifest.json
+(both builds: path, version, commit, build profile, how they were run).
+
+Ctrl-C, SIGTERM and SIGHUP stop the workers; the pairs measured are reported (the comparison
+says `INTERRUPTED: N of M pairs measured`) and ab exits 130; a second signal, half a second or
+more after the first, leaves at once. A worker that dies mid-run is reported the same way, then
+ab exits 1.
+
+Exit codes: 0 nothing wrong; 1 runtime error (a worker that died); 2 usage or input error (a
+missing binary, one that is not idabench or gives no handshake within 10 s, a worker protocol
+this build does not speak, bad datasets); 3 time regression; 4 changed results unless
+--allow-node-changes; 130 interrupted.
+
+Example:
+  idabench ab --baseline ../base/target/release/idabench datasets/korf13.csv \\
+      --heuristic manhattan,linear-conflict --rounds 20 --threshold 1.05 --format markdown";
+
+#[derive(Args, Debug)]
+pub struct AbArgs {
+    /// The baseline build: an idabench binary.
+    #[arg(long, value_name = "BIN")]
+    pub baseline: PathBuf,
+    /// The build to judge (default: this binary).
+    #[arg(long, value_name = "BIN")]
+    pub current: Option<PathBuf>,
+    #[command(flatten)]
+    pub plan: PlanArgs,
+    /// How many times every job is run by each build.
+    #[arg(long, value_name = "N", default_value_t = 10,
+        value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub rounds: u32,
+    /// A time ratio beyond this (or below its inverse) counts as a change. `--time-threshold`,
+    /// compare's name for it, is taken too.
+    #[arg(
+        long,
+        visible_alias = "time-threshold",
+        default_value_t = 1.05,
+        value_name = "RATIO"
+    )]
+    pub threshold: f64,
+    /// Lanes: pairs measured at once, each lane with its own two workers.
+    #[arg(long, value_name = "N", default_value_t = 1,
+        value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub jobs: u16,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = CompareFormat::Text)]
+    pub format: CompareFormat,
+    /// Report changed results without failing on them.
+    #[arg(long)]
+    pub allow_node_changes: bool,
+    /// Directory that holds reports.
+    #[arg(long, value_name = "DIR", default_value = "reports")]
+    pub out: PathBuf,
+    /// This comparison's name: its report goes to OUT/NAME (default: ab-<UTC timestamp>).
+    #[arg(long)]
+    pub name: Option<String>,
+    /// No progress output.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct WorkerArgs {
+    #[command(flatten)]
+    pub plan: PlanArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct PlotArgs {
+    /// The run: a report directory or its runs.csv.
+    pub report: PathBuf,
+    /// Where to write the SVG files (created if missing); default: beside runs.csv.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Draw the scatter plot of variant A (x) against B (y) instead of the first variant against
+    /// each other one; may be given more than once.
+    #[arg(long, value_name = "A,B", value_parser = parse_pair)]
+    pub pair: Vec<(String, String)>,
+}
+
+/// `A,B`: two variant names.
+pub fn parse_pair(s: &str) -> Result<(String, String), String> {
+    match s.split_once(',') {
+        Some((a, b)) if !a.trim().is_empty() && !b.trim().is_empty() && !b.contains(',') => {
+            Ok((a.trim().to_owned(), b.trim().to_owned()))
+        }
+        _ => Err("expected two variant names separated by a comma, e.g. \
+                  manhattan/step2/prune,linear-conflict/step2/prune"
+            .into()),
+    }
+}
+
+const PLOT_HELP: &str = "\
+Writes, beside runs.csv (or into --out):
+  cactus.svg          instances solved (y) within a CPU time (x, log scale), a line per variant
+  cactus-nodes.svg    the same by nodes generated
+  iterations.svg      nodes generated per iteration (y, log scale) against its cost bound (x)
+                      for each variant's hardest solved instances (most nodes; at most 12 lines)
+  scatter-A-vs-B.svg  nodes generated per instance, A (x) against B (y), log-log, with the
+                      diagonal; instances a variant did not solve sit at a border labelled
+                      unsolved.
+                      By default the first variant against each other one (see --pair).
+  report.html         the run's summary and setting, these pictures inline, links to its files
+In file names every character of a variant name other than a letter, digit, '.', '-' or '_'
+becomes '_': manhattan/step2/prune gives scatter-manhattan_step2_prune-vs-....svg.
+\"Solved\" is a job that found a checked solution (status solved or suboptimal). A plot that
+cannot be drawn (nothing solved, no iterations.csv, a single variant) is skipped with a note on
+stderr.
+Each written file is named on stdout. Exit codes: 0 ok; 1 a file cannot be written;
+2 bad input (no runs.csv, a file that is not one, an unknown variant in --pair, an --out that
+names a file).";
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum CompareFormat {
+    Text,
+    Markdown,
+    Csv,
+}
+
+const RUN_HELP: &str = "\
+Each comma list multiplies: --heuristic manhattan,misplaced --step 1,2 --reverse-pruning on,off
+is 8 variants, each named like manhattan/step2/prune. One job = one instance x one variant.
+
+Reports go to OUT/NAME/: runs.csv (one row per job, appended as jobs finish), iterations.csv
+(one row per iteration of each job: dataset, instance, variant, iteration, bound,
+nodes_generated, nodes_expanded), summary.csv and summary.md (one row per variant),
+manifest.json (versions, machine, command, dataset SHA-256, whether the run is complete and how
+many jobs are missing); then, unless --no-plots, the plots of `idabench plot` (cactus.svg,
+cactus-nodes.svg, iterations.svg, scatter-*.svg), and report.html (the summary, the plots inline,
+the manifest, links to the files; one file, no script or network); their failure only warns.
+Ctrl-C, SIGTERM (what `timeout` and CI send) and SIGHUP stop cleanly: running jobs stop, finished
+rows stay in runs.csv, every report is written and says the run is incomplete, exit 130; a second
+signal, half a second or more after the first, leaves at once (`timeout` delivers its one SIGTERM
+twice, within microseconds). --resume with the same --out and --name (without --name: the newest
+unfinished run in OUT) runs only the missing jobs, after checking the run's manifest: same
+datasets, variants and limits. One process at a time writes a run directory: a second run or
+--resume on it is refused while the first is going.
+--shard K/N runs the K-th of N fixed shares of the jobs (a stable hash of dataset, instance and
+variant, dealt round-robin: shard sizes differ by at most one); `idabench merge` joins the shards'
+reports into this run's report, and `idabench slurm` writes a Slurm job array for them.
+
+Exit codes: 0 ok; 1 runtime error (including a full or closed stdout) or a job that ended in
+`error`; 2 usage or input error (the message names file, line, column), a run directory in use
+or a resume that does not match; 4 a job is wrong (shorter than the dataset's optimal; longer
+from a variant that guarantees a shortest path; unsolvable, or over the cap where the dataset
+has a length within it; a path that does not replay); 130 interrupted (jobs are missing: finish
+with --resume).
+
+Example:
+  idabench run datasets/smoke.csv --heuristic manhattan,linear-conflict --step 2,next --name smoke";
+
+/// What a run's jobs are: the datasets, the variants and the per-job limits. `run`, `ab` and
+/// `worker` plan the same jobs from them.
+#[derive(Args, Debug)]
+pub struct PlanArgs {
+    /// Dataset CSV files (columns id, domain, size, start, goal, optimal).
+    #[arg(required = true, value_name = "DATASET")]
+    pub datasets: Vec<PathBuf>,
+    #[arg(
+        long,
+        value_delimiter = ',',
+        value_parser = parse_heuristic,
+        help = domains::heuristic_help("Heuristics, comma separated (default: each domain's first; \
+            a heuristic runs on the instances of the domains that have it)"),
+        long_help = domains::heuristic_long_help("Heuristics, comma separated (default: each \
+            domain's first). A heuristic runs on the instances of the domains that have it.")
+    )]
+    pub heuristic: Vec<HeuristicKind>,
+    /// Threshold steps, comma separated: 1, 2, next.
+    #[arg(long, value_delimiter = ',', default_value = "next", value_parser = parse_step)]
+    pub step: Vec<Step>,
+    /// Reverse-move pruning, comma separated: on, off.
+    #[arg(long, value_enum, value_delimiter = ',', default_value = "on")]
+    pub reverse_pruning: Vec<OnOff>,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+    #[command(flatten)]
+    pub tables: TableArgs,
+}
+
+impl PlanArgs {
+    /// The plan's options as the runner takes them.
+    pub fn options(&self) -> PlanOptions {
+        PlanOptions {
+            datasets: self.datasets.clone(),
+            heuristics: self.heuristic.clone(),
+            steps: self.step.clone(),
+            pruning: self
+                .reverse_pruning
+                .iter()
+                .map(|&p| p == OnOff::On)
+                .collect(),
+            max_nodes: self.limits.max_nodes,
+            time_limit: self.limits.time_limit,
+            tables: self.tables.options(),
+        }
+    }
+}
+
+impl CompareFormat {
+    /// The report format `compare` and `ab` render.
+    pub fn render(self) -> RenderFormat {
+        match self {
+            CompareFormat::Text => RenderFormat::Text,
+            CompareFormat::Markdown => RenderFormat::Markdown,
+            CompareFormat::Csv => RenderFormat::Csv,
+        }
+    }
+}
+
+#[derive(Args, Debug)]
+pub struct RunArgs {
+    #[command(flatten)]
+    pub plan: PlanArgs,
+    /// Worker threads (default: the number of cores).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub jobs: Option<u16>,
+    #[command(flatten)]
+    pub split: SplitArgs,
+    /// Directory that holds run reports.
+    #[arg(long, value_name = "DIR", default_value = "reports")]
+    pub out: PathBuf,
+    /// This run's name: its reports go to OUT/NAME (default: a UTC timestamp).
+    #[arg(long)]
+    pub name: Option<String>,
+    /// Finish an interrupted run: only the jobs missing from its runs.csv are solved (default
+    /// NAME: the newest unfinished run in OUT; a finished run is resumed only by name).
+    #[arg(long)]
+    pub resume: bool,
+    /// No progress output.
+    #[arg(long, short)]
+    pub quiet: bool,
+    /// Run only shard K of N: a fixed 1/N share of the jobs (see `merge`).
+    #[arg(long, value_name = "K/N", value_parser = crate::results::shard::parse_spec)]
+    pub shard: Option<(u32, u32)>,
+    /// Draw no plots at the end (cactus.svg, iterations.svg, scatter-*.svg beside the reports;
+    /// report.html is still written).
+    #[arg(long)]
+    pub no_plots: bool,
+}
+
+const MERGE_HELP: &str = "\
+The shards must be of one run: the same idabench version and commit, datasets (SHA-256),
+variants, limits and shard count, each shard once, every shard finished. The merged runs.csv
+holds the rows of the unsharded run, in its order; summary.csv and summary.md are computed from
+them as `run` computes them; manifest.json lists every shard (directory, K/N, host, CPU, times).
+
+With --allow-missing, unfinished or absent shards do not stop the merge: the report is written
+from the rows there are, its summary.md and manifest.json (complete false, jobs_missing) say
+that jobs are missing, and missing.csv lists the unfinished shards' jobs without a row.
+Merging again into the same --out replaces an earlier merge (never another run).
+
+Exit codes: 0 ok; 1 runtime error, or a job that ended in `error`; 2 usage or input error:
+shards that disagree (both directories and the difference are named), a job missing or held by
+two shards (the first jobs are listed), an unfinished shard without --allow-missing; 4 a job is
+wrong.
+
+Example:
+  idabench merge reports/study-shard-1 reports/study-shard-2 reports/study-shard-3 --out reports/study";
+
+#[derive(Args, Debug)]
+pub struct MergeArgs {
+    /// The shards' report directories: OUT/NAME of each `run --shard K/N`.
+    #[arg(required = true, value_name = "DIR")]
+    pub shards: Vec<PathBuf>,
+    /// The merged report's directory (created if need be).
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+    /// Write the report even when shards are unfinished or absent; it says what is missing.
+    #[arg(long)]
+    pub allow_missing: bool,
+    /// Draw no plots at the end (cactus.svg, iterations.svg, scatter-*.svg beside the reports;
+    /// report.html is still written).
+    #[arg(long)]
+    pub no_plots: bool,
+}
+
+const SLURM_HELP: &str = "\
+Besides --shards, --partition, --time and --script, the options are `run`'s (--jobs required):
+each array task K runs `idabench run` with them and --shard K/N --name NAME-shard-K (resuming
+when its directory holds a runs.csv), on --jobs CPUs (--cpus-per-task). A job that waits for the whole array (afterany) merges the shards into
+OUT/NAME with `idabench merge`, which refuses unfinished shards. Paths are as given, relative to
+the directory where this command runs (the script changes to it); the binary is this one (or
+$IDABENCH).
+
+Use: `bash SCRIPT` submits the array and the merge; `sbatch --array=K SCRIPT` reruns shard K;
+`bash SCRIPT shard K` and `bash SCRIPT merge` run a part on the machine at hand.
+Clusters cap the array size (Slurm's MaxArraySize, 1001 by default: at most 1000 shards).
+
+Example:
+  idabench slurm datasets/korf100.csv --heuristic manhattan,linear-conflict --jobs 8 \\
+      --name korf --shards 10 --partition short --time 02:00:00 --script korf.sbatch
+  bash korf.sbatch";
+
+#[derive(Args, Debug)]
+pub struct SlurmArgs {
+    #[command(flatten)]
+    pub run: RunArgs,
+    /// How many shards, one array task each.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub shards: u32,
+    /// The Slurm partition (#SBATCH --partition).
+    #[arg(long, value_name = "P")]
+    pub partition: Option<String>,
+    /// Each task's time limit (#SBATCH --time); a shard stopped by it resumes when resubmitted.
+    #[arg(long, value_name = "HH:MM:SS")]
+    pub time: Option<String>,
+    /// Write the script to FILE (executable) instead of stdout.
+    #[arg(long, value_name = "FILE")]
+    pub script: Option<PathBuf>,
+}
+
+const SOLVE_HELP: &str = "\
+Output (text): one `key: value` line each for status, length, path, nodes_generated,
+nodes_expanded, iterations, final_bound, time_s, optimal_guaranteed. The path is the blank's
+motion as letters U D L R. An unsolvable start prints `status: unsolvable` and exits 0.
+
+With --format judge --problem P the original judge input is read on stdin and the judge's
+expected output printed, for P in p1379 (Luogu), uva10181, tioj1573 (sliding tiles), poj2286
+(Rotation Game), poj3460 (Booksort), p2324 (Luogu, Knight's Spirit):
+  echo 283104765 | idabench solve --format judge --problem p1379
+
+Example:
+  idabench solve --size 4x4 --start \"14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3\" \\
+      --goal \"0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15\" --heuristic manhattan --step 2 --reverse-pruning on
+
+Exit codes: 0 answered (`status: unsolvable` and the limits' statuses included); 1 runtime error
+(a full stdout); 2 usage or input error; 4 `status: wrong` (a path that does not replay to the
+goal: a defect to report).";
+
+#[derive(Args, Debug)]
+pub struct SolveArgs {
+    #[arg(long, default_value = "tiles", help = domains::domain_help())]
+    pub domain: String,
+    #[arg(long, help = domains::size_help())]
+    pub size: Option<String>,
+    // Not required once --format is given: `--format judge` alone must be told it lacks
+    // --problem, not --start (the command says which is missing).
+    #[arg(long, required_unless_present_any = ["problem", "format"], help = domains::start_help())]
+    pub start: Option<String>,
+    /// Goal state in the same form, tiles only (default: 1 2 ... n-1 then the blank); the other
+    /// families have a fixed goal.
+    #[arg(long)]
+    pub goal: Option<String>,
+    #[command(flatten)]
+    pub variant: VariantArgs,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+    #[command(flatten)]
+    pub tables: TableArgs,
+    #[command(flatten)]
+    pub split: SplitArgs,
+    /// Threads for the search, with --split (default: the number of cores).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub jobs: Option<u16>,
+    /// Output format; `judge` reads the judge's input on stdin and prints exactly the judge's
+    /// expected output (needs --problem).
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// The judge problem for --format judge: p1379, uva10181, tioj1573, poj2286, poj3460, p2324.
+    /// The judge's input says the puzzle, so the puzzle's and the variant's flags are refused.
+    #[arg(
+        long,
+        value_parser = parse_problem,
+        conflicts_with_all = [
+            "start", "size", "goal", "domain", "heuristic", "step", "reverse_pruning",
+            "max_nodes", "time_limit", "split", "jobs", "pdb_dir", "no_build",
+        ]
+    )]
+    pub problem: Option<Problem>,
+}
+
+/// One variant of the search.
+#[derive(Args, Debug)]
+pub struct VariantArgs {
+    #[arg(
+        long,
+        value_parser = parse_heuristic,
+        help = domains::heuristic_help("Heuristic (default: the domain's first)"),
+        long_help = domains::heuristic_long_help("Heuristic (default: the domain's first).")
+    )]
+    pub heuristic: Option<HeuristicKind>,
+    /// Threshold step: 1, 2 (sound where the solution parity is known) or next (Korf's).
+    #[arg(long, default_value = "next", value_parser = parse_step)]
+    pub step: Step,
+    /// Reverse-move pruning: on skips the move that undoes the previous one.
+    #[arg(long, value_enum, default_value_t = OnOff::On)]
+    pub reverse_pruning: OnOff,
+}
+
+/// Parallel search inside one instance.
+#[derive(Args, Debug)]
+pub struct SplitArgs {
+    #[arg(long, value_name = "auto|off|DEPTH", default_value = "auto", value_parser = parse_split,
+        help = "Search one instance's large iterations on several threads: off, a cut DEPTH \
+            (every iteration), or auto (default)",
+        long_help = split_long_help())]
+    pub split: SplitMode,
+}
+
+/// `--split`: where iterations are cut, or `None` for off.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SplitMode(pub Option<SplitDepth>);
+
+impl SplitMode {
+    /// As `--split` reads it: `auto`, `off` or the depth.
+    pub fn name(&self) -> String {
+        match self.0 {
+            None => "off".into(),
+            Some(SplitDepth::Auto) => "auto".into(),
+            Some(SplitDepth::Depth(d)) => d.to_string(),
+        }
+    }
+}
+
+fn split_long_help() -> String {
+    format!(
+        "Search one instance's large iterations on several threads. Each iteration is cut at a \
+         shallow depth; the subtrees below the cut are searched by whichever thread is free, \
+         the batch's workers included once no whole job is left for them. The answer is the \
+         sequential search's: the same path, node counts and iterations, at any cut and thread \
+         count. auto (default) cuts every iteration after one of at least {AUTO_MIN_NODES} \
+         generated nodes, when there are two threads or more, unless it may reach --max-nodes \
+         (it would then be searched again on one thread to find where the limit falls); DEPTH (1 to {MAX_SPLIT_DEPTH}) cuts \
+         every iteration at that depth; off never cuts. A job's CPU time is the sum over the threads \
+         that worked on it."
+    )
+}
+
+pub fn parse_split(s: &str) -> Result<SplitMode, String> {
+    match s {
+        "auto" => Ok(SplitMode(Some(SplitDepth::Auto))),
+        "off" => Ok(SplitMode(None)),
+        _ => match s.parse::<u32>() {
+            Ok(d) if (1..=MAX_SPLIT_DEPTH).contains(&d) => {
+                Ok(SplitMode(Some(SplitDepth::Depth(d))))
+            }
+            _ => Err(format!(
+                "'{}' is not a split: expected auto, off, or a depth from 1 to {MAX_SPLIT_DEPTH}",
+                shorten(s)
+            )),
+        },
+    }
+}
+
+/// Per-job limits.
+#[derive(Args, Debug)]
+pub struct LimitArgs {
+    /// Stop a search (each job's) after this many generated nodes (at least 1).
+    #[arg(
+        long,
+        value_name = "N",
+        value_parser = parse_nodes,
+        allow_negative_numbers = true
+    )]
+    pub max_nodes: Option<u64>,
+    /// Stop a search (each job's) after this many seconds (decimals allowed).
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        value_parser = parse_seconds,
+        allow_negative_numbers = true
+    )]
+    pub time_limit: Option<f64>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum OnOff {
+    On,
+    Off,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+    Judge,
+}
+
+pub fn parse_problem(s: &str) -> Result<Problem, String> {
+    Problem::parse(s).ok_or_else(|| {
+        let names: Vec<&str> = Problem::ALL.iter().map(|p| p.name()).collect();
+        format!(
+            "unknown problem '{}': expected one of {}",
+            shorten(s),
+            names.join(", ")
+        )
+    })
+}
+
+pub fn parse_heuristic(s: &str) -> Result<HeuristicKind, String> {
+    HeuristicKind::parse(s).ok_or_else(|| {
+        format!(
+            "unknown heuristic '{}': expected one of {}",
+            shorten(s),
+            HeuristicKind::names()
+        )
+    })
+}
+
+pub fn parse_step(s: &str) -> Result<Step, String> {
+    Step::parse(s).ok_or_else(|| format!("unknown step '{}': expected 1, 2 or next", shorten(s)))
+}
+
+/// `--count`: `run` refuses a dataset without instances, so none is made.
+pub fn parse_count(s: &str) -> Result<u64, String> {
+    match s.parse::<u64>() {
+        Ok(0) => Err("expected 1 or more: a dataset without instances is refused by run".into()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!(
+            "'{}' is not a count: expected a whole number, 1 or more",
+            shorten(s)
+        )),
+    }
+}
+
+pub fn parse_nodes(s: &str) -> Result<u64, String> {
+    match s.parse::<u64>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err(format!(
+            "'{}' is not a node count: expected a whole number, 1 or more",
+            shorten(s)
+        )),
+    }
+}
+
+pub fn parse_seconds(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() && v > 0.0 && v < 1e9 => Ok(v),
+        _ => Err(format!(
+            "'{}' is not a positive number of seconds",
+            shorten(s)
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn verify_cli() {
+        Cli::command().debug_assert();
+    }
+}

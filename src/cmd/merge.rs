@@ -1,0 +1,670 @@
+//! The `merge` command: the shards of one run (`run --shard K/N`) checked against each other and
+//! joined into the report that the unsharded run would have written.
+
+use crate::cmd::args::MergeArgs;
+use crate::domains::HeuristicKind;
+use crate::domains::Spec;
+use crate::error::{Done, Error};
+
+use crate::plot;
+use crate::report;
+use crate::results::iterations::{self, Found, Span, Spans};
+use crate::results::record::{self, Manifest, Record, ShardInfo};
+use crate::results::runs::verdict;
+use crate::results::runs::{self, Rows};
+use crate::results::shard::{self, PlannedJob, Shard};
+use crate::results::summary::{self, VariantSummary};
+use crate::search::Step;
+use crate::util::clock;
+use crate::util::term::note;
+use std::collections::HashMap;
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// How many jobs an error lists before it only counts the rest.
+const LISTED: usize = 5;
+
+/// One shard's report, read back.
+struct Part {
+    dir: PathBuf,
+    manifest: Manifest,
+    shard: Shard,
+    planned: Vec<PlannedJob>,
+    rows: Vec<Record>,
+}
+
+impl Part {
+    fn name(&self) -> String {
+        format!("{} (shard {})", self.dir.display(), self.shard)
+    }
+}
+
+/// Runs `idabench merge`: the summary goes to `stdout`, notes to stderr.
+pub fn merge(args: &MergeArgs, stdout: &mut dyn Write) -> Result<Done, Error> {
+    let mut parts = args
+        .shards
+        .iter()
+        .map(|d| read_part(d))
+        .collect::<Result<Vec<_>, _>>()?;
+    parts.sort_by_key(|p| p.shard.index);
+    check_agreement(&parts)?;
+    let first = &parts[0];
+    let all_jobs = first.shard.all_jobs;
+    let owners = place_jobs(&parts)?;
+
+    // Each job's row and where its iteration rows lie, and the planned jobs that have none.
+    let mut rows = Rows::new(all_jobs);
+    let mut spans = iteration_sources(&parts);
+    let mut missing: Vec<(usize, &PlannedJob)> = Vec::new();
+    let mut unfinished = Vec::new();
+    for (p, part) in parts.iter().enumerate() {
+        let by_key: HashMap<(&str, &str, &str), usize> = part
+            .planned
+            .iter()
+            .map(|j| ((&*j.dataset, &*j.instance, &*j.variant), j.job))
+            .collect();
+        // Rows of jobs without a runs.csv row (a shard killed between its two writes) are left
+        // out, as `--resume` leaves them out.
+        let found = match &spans {
+            Some(spans) => iterations::scan(&spans.sources[p], p as u32, all_jobs, |d, i, v| {
+                by_key.get(&(d, i, v)).copied()
+            })
+            .map_err(|e| Error::input(format!("{}: {e}", part.name())))?,
+            None => Vec::new(),
+        };
+        for r in &part.rows {
+            let Some(&job) = by_key.get(&r.key()) else {
+                return Err(Error::input(format!(
+                    "{}: runs.csv holds job (dataset {}, instance {}, variant {}), which its {} does not plan",
+                    part.name(),
+                    r.dataset,
+                    r.instance,
+                    r.variant,
+                    shard::JOBS_FILE
+                )));
+            };
+            rows.keep([(job, r)]);
+            if let Some(spans) = &mut spans {
+                spans.jobs[job] = iteration_span(part, r, found[job])?;
+            }
+        }
+        let lacking: Vec<&PlannedJob> = part.planned.iter().filter(|j| !rows.has(j.job)).collect();
+        if !part.manifest.finished() || !lacking.is_empty() {
+            unfinished.push(format!(
+                "{} is unfinished ({}): {} of its {} jobs have no row{}",
+                part.name(),
+                if part.manifest.end_time.is_empty() {
+                    "no end time: still running, or killed"
+                } else {
+                    "interrupted"
+                },
+                lacking.len(),
+                part.planned.len(),
+                listed(lacking.iter().copied())
+            ));
+        }
+        missing.extend(lacking.into_iter().map(|j| (p, j)));
+    }
+    let absent = absent_shards(&parts);
+    let absent_jobs = all_jobs - owners.iter().filter(|o| o.is_some()).count();
+    if !absent.is_empty() {
+        unfinished.push(format!(
+            "shard(s) {} of {} are not among the directories given: their {absent_jobs} job(s) are missing",
+            absent.join(", "),
+            first.shard.count
+        ));
+    }
+    if !unfinished.is_empty() && !args.allow_missing {
+        return Err(Error::input(format!(
+            "{}\nfinish the shards (`idabench run ... --shard K/N --resume` with the shard's options), or pass --allow-missing for a report that says what is missing",
+            unfinished.join("\n")
+        )));
+    }
+
+    let out = prepare_out(&args.out, &parts)?;
+    let names = first.manifest.variants.clone();
+    let specs = names
+        .iter()
+        .map(|n| {
+            spec_of(n).ok_or_else(|| {
+                Error::input(format!(
+                    "{}: manifest.json: variant '{n}' is not a variant name (heuristic/stepS/prune or noprune)",
+                    first.name()
+                ))
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let places = places(&parts, &owners, &names)?;
+    let finished = rows
+        .tallies()
+        .map(|(job, t)| (places[job].0, places[job].1, t));
+    let summaries = summary::summarize(finished, &specs, &names, first.manifest.time_limit_s);
+    let manifest = merged_manifest(&parts, &missing, rows.missing());
+    write_missing(&out, &parts, &missing)?;
+    summary::write_reports(&out, &rows, spans.as_mut(), &manifest, &summaries)?;
+    let end = Ending {
+        manifest: &manifest,
+        summaries: &summaries,
+        plots: !args.no_plots,
+    };
+    draw_plots(&out, &parts, &rows, spans.as_ref(), &end);
+    let text = format!(
+        "{}\nreports: {}\n",
+        summary::summary_md(&summaries, &manifest),
+        out.display()
+    );
+    stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+        .map_err(|e| Error::io("stdout", e))?;
+    if rows.missing() > 0 {
+        note(format_args!(
+            "{} of {all_jobs} jobs are missing from the merged report:\n{}",
+            rows.missing(),
+            unfinished.join("\n")
+        ));
+    }
+    Ok(verdict(&rows))
+}
+
+/// What the merged report's report.html shows besides the rows.
+struct Ending<'a> {
+    manifest: &'a Manifest,
+    summaries: &'a [VariantSummary],
+    plots: bool,
+}
+
+/// The plots of the merged report and its report.html (see `report::after_run`), the iterations
+/// read from the merged iterations.csv where `spans` (written) says they lie.
+fn draw_plots(out: &Path, parts: &[Part], rows: &Rows, spans: Option<&Spans>, end: &Ending) {
+    let mut planned: Vec<Option<&PlannedJob>> = vec![None; parts[0].shard.all_jobs];
+    for j in parts.iter().flat_map(|p| &p.planned) {
+        planned[j.job] = Some(j);
+    }
+    let (index, finished): (Vec<usize>, Vec<plot::Job>) = rows
+        .tallies()
+        .filter_map(|(i, t)| {
+            let j = planned[i]?;
+            let job = plot::Job {
+                dataset: &j.dataset,
+                instance: &j.instance,
+                variant: &j.variant,
+                status: t.status,
+                nodes_generated: t.nodes_generated,
+                time_cpu_s: t.time_cpu_s,
+                has_iterations: spans.is_some_and(|s| s.jobs[i].len > 0),
+            };
+            Some((i, job))
+        })
+        .unzip();
+    let run_end = report::RunEnd {
+        dir: out,
+        jobs: &finished,
+        instances: plot::instances_in_run_order(&finished),
+        variants: &end.manifest.variants,
+        manifest: end.manifest,
+        summaries: end.summaries,
+        plots: end.plots,
+    };
+    report::after_run(&run_end, &mut |chosen| {
+        let spans = spans.ok_or("the shards have no iterations.csv")?;
+        let wanted: Vec<Span> = chosen.iter().map(|&k| spans.jobs[index[k]]).collect();
+        iterations::read_spans(&spans.sources, &wanted)
+    });
+}
+
+/// Where the shards' iteration rows come from: each shard's iterations.csv, or nowhere when a
+/// shard has none (written by an idabench from before the file), said in a note.
+fn iteration_sources(parts: &[Part]) -> Option<Spans> {
+    let sources: Vec<PathBuf> = parts.iter().map(|p| p.dir.join(iterations::FILE)).collect();
+    if let Some((part, _)) = parts.iter().zip(&sources).find(|(_, s)| !s.is_file()) {
+        note(format_args!(
+            "note: {} has no {} (an older idabench wrote it): the merged report has none",
+            part.name(),
+            iterations::FILE
+        ));
+        return None;
+    }
+    let jobs = parts[0].shard.all_jobs;
+    Some(Spans {
+        sources,
+        jobs: vec![Span::default(); jobs],
+    })
+}
+
+/// Where the iteration rows of row `r` of `part` lie, as `scan` found them: every iteration its
+/// runs.csv row counts, or an error (a finished shard always has them).
+fn iteration_span(part: &Part, r: &Record, found: Option<Found>) -> Result<Span, Error> {
+    let (rows, whole) = found.map_or((0, true), |f| (f.rows, f.whole));
+    if !whole || rows != r.iterations {
+        return Err(Error::input(format!(
+            "{}: {} holds {rows} row(s){} of job (dataset {}, instance {}, variant {}), whose runs.csv row counts {} iteration(s): resume the shard (`idabench run ... --shard K/N --resume` with its options), which runs that job again",
+            part.name(),
+            iterations::FILE,
+            if whole { "" } else { " out of order" },
+            r.dataset,
+            r.instance,
+            r.variant,
+            r.iterations
+        )));
+    }
+    Ok(found.map_or_else(Span::default, |f| f.span))
+}
+
+/// A shard's manifest, shard_jobs.csv and runs.csv. The last line of a killed shard's runs.csv
+/// may be cut short: it is left out, as `--resume` would leave it out.
+fn read_part(dir: &Path) -> Result<Part, Error> {
+    let manifest = record::read_manifest(&dir.join("manifest.json")).map_err(|e| {
+        Error::input(format!(
+            "{e}: merge takes the report directories of `idabench run --shard K/N`"
+        ))
+    })?;
+    let shard = manifest.shard.ok_or_else(|| {
+        Error::input(format!(
+            "{}: not a shard (its manifest.json has no `shard`): merge takes the reports of `idabench run --shard K/N`",
+            dir.display()
+        ))
+    })?;
+    // Round-robin dealing gives each shard the whole run's jobs divided by the shard count,
+    // rounded down or up: anything else is not a shard's manifest, and must not size the merge.
+    let (count, all) = (shard.count as usize, shard.all_jobs);
+    let fair = all / count.max(1)..=all.div_ceil(count.max(1));
+    let own = manifest.jobs_total.unwrap_or_default();
+    if shard.index < 1 || shard.index > shard.count || !fair.contains(&own) {
+        return Err(Error::input(format!(
+            "{}: manifest.json's shard {shard} of a run of {all} jobs cannot hold {own} jobs: \
+             not a shard written by `idabench run --shard K/N`",
+            dir.display()
+        )));
+    }
+    let planned = shard::read_jobs(&dir.join(shard::JOBS_FILE)).map_err(Error::input)?;
+    if manifest.jobs_total.is_some_and(|n| n != planned.len()) {
+        return Err(Error::input(format!(
+            "{}: {} lists {} jobs, its manifest.json {}",
+            dir.display(),
+            shard::JOBS_FILE,
+            planned.len(),
+            manifest.jobs_total.unwrap_or_default()
+        )));
+    }
+    let runs = dir.join("runs.csv");
+    let rows = if runs.exists() {
+        let mut bytes = crate::util::text::read_file(&runs).map_err(Error::input)?;
+        let whole = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        bytes.truncate(whole);
+        if bytes.is_empty() {
+            Vec::new()
+        } else {
+            record::parse_runs(&runs, &bytes).map_err(Error::input)?
+        }
+    } else {
+        Vec::new()
+    };
+    Ok(Part {
+        dir: dir.to_path_buf(),
+        manifest,
+        shard,
+        planned,
+        rows,
+    })
+}
+
+/// The shards must come from one run: the same build, datasets, variants, limits and shard
+/// count, each shard once, and no pattern database that differs between two of them.
+fn check_agreement(parts: &[Part]) -> Result<(), Error> {
+    let a = &parts[0];
+    let datasets = |m: &Manifest| -> Vec<String> {
+        m.datasets
+            .iter()
+            .map(|d| format!("{} (sha256 {})", d.name, d.sha256))
+            .collect()
+    };
+    let tables: HashMap<&str, (&str, &Part)> = parts
+        .iter()
+        .flat_map(|p| {
+            p.manifest
+                .pattern_databases
+                .iter()
+                .map(move |t| (t.name.as_str(), (t.crc32.as_str(), p)))
+        })
+        .collect();
+    for b in &parts[1..] {
+        let (ma, mb) = (&a.manifest, &b.manifest);
+        let commit = |m: &Manifest| m.git_commit.clone().unwrap_or_else(|| "none".into());
+        let differences = [
+            (
+                "idabench version",
+                ma.idabench_version.clone(),
+                mb.idabench_version.clone(),
+            ),
+            ("git commit", commit(ma), commit(mb)),
+            (
+                "build",
+                format!("{} ({})", ma.build_profile, ma.rustc_version),
+                format!("{} ({})", mb.build_profile, mb.rustc_version),
+            ),
+            ("datasets", datasets(ma).join(", "), datasets(mb).join(", ")),
+            ("variants", ma.variants.join(" "), mb.variants.join(" ")),
+            ("limits", ma.limits_text(), mb.limits_text()),
+            (
+                "shard count",
+                a.shard.count.to_string(),
+                b.shard.count.to_string(),
+            ),
+            (
+                "jobs of the whole run",
+                a.shard.all_jobs.to_string(),
+                b.shard.all_jobs.to_string(),
+            ),
+        ];
+        if let Some((what, x, y)) = differences.into_iter().find(|(_, x, y)| x != y) {
+            return Err(Error::input(format!(
+                "{} and {} are not shards of one run (different {what}):\n  {x}\n  {y}",
+                a.name(),
+                b.name()
+            )));
+        }
+        for t in &mb.pattern_databases {
+            if let Some(&(crc, other)) = tables.get(t.name.as_str()) {
+                if crc != t.crc32 {
+                    return Err(Error::input(format!(
+                        "{} and {} read different pattern databases {} (CRC-32 {} and {})",
+                        other.name(),
+                        b.name(),
+                        t.name,
+                        crc,
+                        t.crc32
+                    )));
+                }
+            }
+        }
+    }
+    for pair in parts.windows(2) {
+        if pair[0].shard.index == pair[1].shard.index {
+            return Err(Error::input(format!(
+                "{} and {} are the same shard: give each shard once",
+                pair[0].dir.display(),
+                pair[1].dir.display()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Which part plans each job of the whole run (`None`: a shard not given). A job that two
+/// shards plan, or a job beyond the run's, is an error.
+fn place_jobs(parts: &[Part]) -> Result<Vec<Option<usize>>, Error> {
+    let all_jobs = parts[0].shard.all_jobs;
+    let mut owners: Vec<Option<usize>> = vec![None; all_jobs];
+    let mut by_key: HashMap<(&str, &str, &str), usize> = HashMap::new();
+    let mut doubled: Vec<(&PlannedJob, usize, usize)> = Vec::new();
+    for (p, part) in parts.iter().enumerate() {
+        for j in &part.planned {
+            if j.job >= all_jobs {
+                return Err(Error::input(format!(
+                    "{}: {} lists job {}, beyond the run's {all_jobs} jobs",
+                    part.name(),
+                    shard::JOBS_FILE,
+                    j.job
+                )));
+            }
+            let key = (&*j.dataset, &*j.instance, &*j.variant);
+            let other = owners[j.job].or_else(|| by_key.get(&key).copied());
+            match other {
+                Some(o) => doubled.push((j, o, p)),
+                None => {
+                    owners[j.job] = Some(p);
+                    by_key.insert(key, p);
+                }
+            }
+        }
+    }
+    if let Some(&(_, o, p)) = doubled.first() {
+        return Err(Error::input(format!(
+            "{} and {} both hold {} job(s){}",
+            parts[o].name(),
+            parts[p].name(),
+            doubled.len(),
+            listed(doubled.iter().map(|d| d.0))
+        )));
+    }
+    Ok(owners)
+}
+
+/// `: (dataset, instance, variant), ...` for the first few jobs, and how many more there are.
+fn listed<'a>(jobs: impl ExactSizeIterator<Item = &'a PlannedJob>) -> String {
+    let n = jobs.len();
+    if n == 0 {
+        return String::new();
+    }
+    let shown: Vec<String> = jobs
+        .take(LISTED)
+        .map(|j| format!("({}, {}, {})", j.dataset, j.instance, j.variant))
+        .collect();
+    let more = if n > LISTED {
+        format!(" and {} more", n - LISTED)
+    } else {
+        String::new()
+    };
+    format!(": {}{more}", shown.join(", "))
+}
+
+/// The shards of the run that no directory holds, as `K` or `A-B` ranges: found from the shards
+/// given, so a manifest's shard count cannot make it long.
+fn absent_shards(parts: &[Part]) -> Vec<String> {
+    let mut present: Vec<u64> = parts.iter().map(|p| u64::from(p.shard.index)).collect();
+    present.sort_unstable();
+    present.dedup();
+    let mut absent = Vec::new();
+    let mut next = 1;
+    for k in present
+        .into_iter()
+        .chain([u64::from(parts[0].shard.count) + 1])
+    {
+        match k - next {
+            0 => {}
+            1 => absent.push(next.to_string()),
+            _ => absent.push(format!("{next}-{}", k - 1)),
+        }
+        next = k + 1;
+    }
+    absent
+}
+
+/// The merged report's directory, created. One that holds a run other than a merge, or one of
+/// the shards, is refused: a merge replaces only an earlier merge.
+fn prepare_out(out: &Path, parts: &[Part]) -> Result<PathBuf, Error> {
+    fs::create_dir_all(out).map_err(|e| Error::io(out, e))?;
+    let here = fs::canonicalize(out).map_err(|e| Error::io(out, e))?;
+    for p in parts {
+        if fs::canonicalize(&p.dir).is_ok_and(|d| d == here) {
+            return Err(Error::usage(format!(
+                "--out {} is one of the shards: give a directory of its own",
+                out.display()
+            )));
+        }
+    }
+    let holds_run = out.join("runs.csv").exists();
+    let merged_before = record::read_manifest(&out.join("manifest.json"))
+        .is_ok_and(|m| !m.shards.is_empty() && m.shard.is_none());
+    if holds_run && !merged_before {
+        return Err(Error::input(format!(
+            "--out {} already holds a run that is not a merge: choose another directory",
+            out.display()
+        )));
+    }
+    Ok(out.to_path_buf())
+}
+
+/// Of each job, the place of its instance among all the datasets' (in the run's order) and of
+/// its variant among the run's, as `run` gives them to the summaries.
+fn places(
+    parts: &[Part],
+    owners: &[Option<usize>],
+    names: &[String],
+) -> Result<Vec<(usize, usize)>, Error> {
+    let mut planned: Vec<Option<&PlannedJob>> = vec![None; owners.len()];
+    for j in parts.iter().flat_map(|p| &p.planned) {
+        planned[j.job] = Some(j);
+    }
+    let mut places = vec![(0, 0); owners.len()];
+    let mut instance_no = 0;
+    let mut last: Option<(&str, &str)> = None;
+    for (job, j) in planned.iter().enumerate() {
+        let Some(j) = j else { continue };
+        let instance = (j.dataset.as_str(), j.instance.as_str());
+        if last.is_some_and(|l| l != instance) {
+            instance_no += 1;
+        }
+        last = Some(instance);
+        let variant = names.iter().position(|n| *n == j.variant).ok_or_else(|| {
+            Error::input(format!(
+                "{}: job {job} has variant '{}', which the manifest does not list",
+                shard::JOBS_FILE,
+                j.variant
+            ))
+        })?;
+        places[job] = (instance_no, variant);
+    }
+    Ok(places)
+}
+
+/// The variant a name such as `manhattan/step2/noprune` stands for.
+fn spec_of(name: &str) -> Option<Spec> {
+    let mut parts = name.split('/');
+    let heuristic = HeuristicKind::parse(parts.next()?)?;
+    let step = Step::parse(parts.next()?.strip_prefix("step")?)?;
+    let reverse_pruning = match parts.next()? {
+        "prune" => true,
+        "noprune" => false,
+        _ => return None,
+    };
+    let spec = Spec {
+        heuristic,
+        step,
+        reverse_pruning,
+    };
+    (parts.next().is_none() && spec.name() == name).then_some(spec)
+}
+
+/// The merged report's manifest: the shards' build, datasets, variants and limits (they agree),
+/// the first shard's machine in the run-wide fields, every shard's in `shards`; from the first
+/// start to the last end.
+fn merged_manifest(
+    parts: &[Part],
+    missing: &[(usize, &PlannedJob)],
+    jobs_missing: usize,
+) -> Manifest {
+    let first = &parts[0].manifest;
+    let mut cpus: Vec<&str> = Vec::new();
+    for p in parts {
+        if !cpus.contains(&p.manifest.cpu_model.as_str()) {
+            cpus.push(&p.manifest.cpu_model);
+        }
+    }
+    let mut tables = Vec::new();
+    for t in parts.iter().flat_map(|p| &p.manifest.pattern_databases) {
+        if !tables
+            .iter()
+            .any(|k: &crate::tables::store::TableInfo| k.name == t.name)
+        {
+            tables.push(t.clone());
+        }
+    }
+    let shards: Vec<ShardInfo> = parts
+        .iter()
+        .enumerate()
+        .map(|(p, part)| ShardInfo {
+            dir: part.dir.display().to_string(),
+            shard: part.shard,
+            host: part.manifest.host.clone(),
+            cpu_model: part.manifest.cpu_model.clone(),
+            cores: part.manifest.cores,
+            jobs: part.manifest.jobs,
+            start_time: part.manifest.start_time.clone(),
+            end_time: part.manifest.end_time.clone(),
+            jobs_total: part.planned.len(),
+            jobs_missing: missing.iter().filter(|(o, _)| *o == p).count(),
+        })
+        .collect();
+    let start_time = parts
+        .iter()
+        .map(|p| p.manifest.start_time.clone())
+        .min()
+        .unwrap_or_default();
+    let end_time = parts
+        .iter()
+        .map(|p| p.manifest.end_time.clone())
+        .max()
+        .filter(|t| !t.is_empty())
+        .unwrap_or_else(clock::rfc3339_now);
+    Manifest {
+        cpu_model: cpus.join("; "),
+        command_line: std::env::args_os()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect(),
+        start_time,
+        end_time,
+        complete: Some(jobs_missing == 0),
+        jobs_total: Some(parts[0].shard.all_jobs),
+        jobs_missing: Some(jobs_missing),
+        pattern_databases: tables,
+        host: None,
+        shard: None,
+        shards,
+        ..first.clone()
+    }
+}
+
+/// missing.csv: the jobs of the given shards that have no row, with their shard; removed when
+/// none is missing, so that it does not outlive the merge that wrote it.
+fn write_missing(
+    out: &Path,
+    parts: &[Part],
+    missing: &[(usize, &PlannedJob)],
+) -> Result<(), Error> {
+    let path = out.join("missing.csv");
+    if missing.is_empty() {
+        return match fs::remove_file(&path) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(Error::io(&path, e)),
+            _ => Ok(()),
+        };
+    }
+    let write = || -> csv::Result<Vec<u8>> {
+        let mut w = csv::Writer::from_writer(Vec::new());
+        w.write_record(["dataset", "instance", "variant", "shard"])?;
+        for (p, j) in missing {
+            let shard = parts[*p].shard.to_string();
+            w.write_record([&j.dataset, &j.instance, &j.variant, &shard])?;
+        }
+        w.into_inner().map_err(|e| e.into_error().into())
+    };
+    let bytes = write().map_err(|e| Error::runtime(format!("{}: {e}", path.display())))?;
+    runs::write_atomic(&path, &bytes).map_err(Error::runtime)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn variant_names_read_back_as_their_specs() {
+        for name in [
+            "manhattan/step2/prune",
+            "linear-conflict/stepnext/noprune",
+            "zero/step1/prune",
+        ] {
+            assert_eq!(spec_of(name).map(|s| s.name()).as_deref(), Some(name));
+        }
+        for bad in [
+            "manhattan/step3/prune",
+            "manhattan/next/prune",
+            "x/step1/prune",
+            "manhattan/step1/prune/x",
+            "manhattan/step1",
+        ] {
+            assert_eq!(spec_of(bad), None, "{bad}");
+        }
+    }
+}

@@ -1,0 +1,99 @@
+//! The subcommands: the only place that sees clap's argument types (`args`) and writes to
+//! stdout. Each command's arguments become calls of the wings that do the work.
+
+mod ab;
+pub mod args;
+mod compare;
+mod generate;
+pub mod merge;
+pub mod pdb;
+mod plot;
+pub mod run;
+pub mod slurm;
+mod solve;
+pub mod worker;
+
+use crate::cmd::args::{Cli, Command};
+use crate::domains::DomainKind;
+use crate::error::{self, Done, Error};
+use crate::util::text::{self, shorten};
+use clap::Parser;
+use std::io::Write;
+use std::process::ExitCode;
+
+/// Prints clap's message and exits with its code (2 for a usage error, 0 for --help). clap quotes
+/// a refused value whole, so an error quoting a long value is printed with the quotes cut.
+fn exit_on_clap_error(e: clap::Error) -> ! {
+    if !e.use_stderr() {
+        e.exit();
+    }
+    let plain = e.render().to_string();
+    let cut = text::shorten_quoted(&plain);
+    if cut == plain {
+        e.exit();
+    }
+    let _ = write!(std::io::stderr(), "{cut}");
+    std::process::exit(e.exit_code());
+}
+
+/// The whole program after the build is recorded: parse the command line, run it, turn the
+/// outcome into an exit code.
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => exit_on_clap_error(e),
+    };
+    // Like other Unix tools, the commands that print their result end quietly when its reader
+    // goes away (`| head`). A run keeps SIGPIPE ignored: a closed stderr must not end it between
+    // its last job and its reports, and a closed stdout is an error it reports after writing them.
+    // So does `ab`, which writes to its workers' pipes: a worker that died is an error to report.
+    if !matches!(cli.command, Command::Run(_) | Command::Ab(_)) {
+        // SAFETY: restoring the default action of SIGPIPE before any thread starts.
+        unsafe {
+            libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+        }
+    }
+    // Read once, before any search starts; a bad value is a usage error like a bad flag.
+    #[cfg(feature = "inject-slowdown")]
+    if let Err(e) = crate::search::slowdown::init_from_env() {
+        let _ = writeln!(std::io::stderr(), "Error: {e}");
+        return ExitCode::from(error::EXIT_INPUT);
+    }
+    let result = run(cli);
+    if let Err(e) = &result {
+        // Nowhere else to tell: a full or closed stderr leaves only the exit code.
+        let _ = writeln!(std::io::stderr(), "Error: {e}");
+    }
+    ExitCode::from(error::exit_code(&result))
+}
+
+/// Runs a parsed command line; the exit code on success.
+pub fn run(cli: Cli) -> Result<Done, Error> {
+    match cli.command {
+        Command::Run(args) => run::run_batch(&args, &mut std::io::stdout()),
+        Command::Solve(args) => solve::solve(args),
+        Command::Compare(args) => compare::compare(args),
+        Command::Ab(args) => ab::ab(&args, &mut std::io::stdout()),
+        Command::Worker(args) => crate::cmd::worker::serve(
+            &args,
+            std::io::stdin().lock(),
+            &mut std::io::stdout().lock(),
+        ),
+        Command::Plot(args) => plot::plot(args),
+        Command::Generate(args) => generate::generate(args),
+        Command::Merge(args) => merge::merge(&args, &mut std::io::stdout()),
+        Command::Slurm(args) => slurm::slurm(&args, &mut std::io::stdout()),
+        Command::Pdb(cmd) => pdb::command(cmd, &mut std::io::stdout()),
+    }
+}
+
+/// The domain `--domain` names.
+pub(super) fn domain_kind(name: &str) -> Result<DomainKind, Error> {
+    DomainKind::parse(name).ok_or_else(|| {
+        Error::usage(format!(
+            "--domain: unknown domain '{}': expected one of {}",
+            shorten(name),
+            DomainKind::names()
+        ))
+    })
+}

@@ -1,0 +1,220 @@
+//! The `pdb` command: build, list, verify, path.
+
+use crate::cmd::args::{BlankGoal, PdbBuildArgs, PdbCommand, PdbDirArgs};
+use crate::domains::tiles::pattern::Pattern;
+use crate::domains::tiles::{default_goal, Tiles, TilesHeuristic};
+use crate::domains::HeuristicSet;
+use crate::error::{Done, Error};
+use crate::runner::prepare;
+use crate::tables::store::{self, StoreError, Unusable, EXTENSION};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// The cache directory `--pdb-dir` names, or the default.
+fn dir(args: &PdbDirArgs) -> Result<PathBuf, Error> {
+    prepare::cache_dir(args.pdb_dir.as_deref())
+}
+
+/// Runs `idabench pdb ...`.
+pub fn command(cmd: PdbCommand, stdout: &mut dyn Write) -> Result<Done, Error> {
+    match cmd {
+        PdbCommand::Build(args) => build(&args, stdout),
+        PdbCommand::List(args) => list(&dir(&args)?, stdout),
+        PdbCommand::Verify(args) => verify(&dir(&args)?, stdout),
+        PdbCommand::Path(args) => {
+            let d = dir(&args)?;
+            out(stdout, &format!("{}\n", d.display()))?;
+            Ok(Done::Ok)
+        }
+    }
+}
+
+fn out(stdout: &mut dyn Write, text: &str) -> Result<(), Error> {
+    stdout
+        .write_all(text.as_bytes())
+        .map_err(|e| Error::io("stdout", e))
+}
+
+fn build(args: &PdbBuildArgs, stdout: &mut dyn Write) -> Result<Done, Error> {
+    let dir = dir(&args.dir)?;
+    let mut heuristics = Vec::new();
+    for name in &args.heuristics {
+        let h = TilesHeuristic::parse(name)
+            .and_then(|h| h.partition().map(|p| (h, p.0)))
+            .ok_or_else(|| {
+                let names: Vec<&str> = TilesHeuristic::ALL
+                    .iter()
+                    .filter(|h| h.partition().is_some())
+                    .map(|h| h.name())
+                    .collect();
+                Error::usage(format!(
+                    "'{name}' is not a pattern-database heuristic: expected one of {}",
+                    names.join(", ")
+                ))
+            })?;
+        heuristics.push(h);
+    }
+    let blanks: &[bool] = match args.goal {
+        BlankGoal::First => &[true],
+        BlankGoal::Last => &[false],
+        BlankGoal::Both => &[true, false],
+    };
+    let options = store::Options {
+        dir: dir.clone(),
+        build: true,
+        rebuild: args.force,
+        quiet: args.quiet,
+    };
+    let mut done: Vec<String> = Vec::new();
+    for (h, partition) in heuristics {
+        for &first in blanks {
+            let n = partition.width * partition.height;
+            let goal: Vec<u8> = if first {
+                (0..n as u8).collect()
+            } else {
+                default_goal(n)
+            };
+            let tiles =
+                Tiles::new(partition.width, partition.height, &goal).map_err(Error::runtime)?;
+            for pattern in tiles.patterns(partition).map_err(Error::runtime)? {
+                let key = pattern.key();
+                if done.contains(&key) {
+                    continue;
+                }
+                done.push(key);
+                let path = dir.join(format!("{}.{EXTENSION}", pattern.key()));
+                let info = store::ensure(&pattern, &options).map_err(|e| match e {
+                    StoreError::Missing(m) | StoreError::Io(m) => Error::runtime(m),
+                })?;
+                out(
+                    stdout,
+                    &format!(
+                        "{}\t{}\t{} entries\tcrc32 {}\t{}\n",
+                        h.name(),
+                        info.name,
+                        info.entries,
+                        info.crc32,
+                        path.display()
+                    ),
+                )?;
+            }
+        }
+    }
+    Ok(Done::Ok)
+}
+
+/// The database files in `dir`, sorted.
+fn files(dir: &Path) -> Result<Vec<PathBuf>, Error> {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(e) => e,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(Error::io(dir, e)),
+    };
+    let mut files: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == EXTENSION))
+        .collect();
+    files.sort();
+    Ok(files)
+}
+
+/// Files a build left behind when it was killed (see `store`'s temporary names).
+fn unfinished(dir: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut found: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with(".building-") && n.ends_with(".tmp"))
+        })
+        .collect();
+    found.sort();
+    found
+}
+
+/// The pattern a file's header describes, if it is one.
+fn pattern_of(path: &Path) -> Result<Pattern, Unusable> {
+    let (fields, _) = store::read_header(path)?;
+    Pattern::from_header(&fields).ok_or_else(|| {
+        Unusable::Header("its header does not describe a sliding-tile pattern".into())
+    })
+}
+
+fn list(dir: &Path, stdout: &mut dyn Write) -> Result<Done, Error> {
+    let files = files(dir)?;
+    for path in unfinished(dir) {
+        let bytes = std::fs::metadata(&path).map_or(0, |m| m.len());
+        out(
+            stdout,
+            &format!(
+                "{}\tan unfinished build ({:.1} MB): delete it unless a build is running\n",
+                path.display(),
+                bytes as f64 / 1e6
+            ),
+        )?;
+    }
+    if files.is_empty() {
+        out(
+            stdout,
+            &format!("no pattern databases in {}\n", dir.display()),
+        )?;
+        return Ok(Done::Ok);
+    }
+    for path in files {
+        let bytes = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
+        let line = match pattern_of(&path) {
+            Ok(p) => format!(
+                "{}\t{} entries\t{:.1} MB\n",
+                p.key(),
+                p.ranker().size(),
+                bytes as f64 / 1e6
+            ),
+            Err(why) => format!("{}\tunusable: {why}\n", path.display()),
+        };
+        out(stdout, &line)?;
+    }
+    Ok(Done::Ok)
+}
+
+fn verify(dir: &Path, stdout: &mut dyn Write) -> Result<Done, Error> {
+    let files = files(dir)?;
+    let mut bad = 0;
+    for path in &files {
+        let verdict = pattern_of(path).and_then(|p| {
+            if path.file_stem().is_some_and(|s| *s != *p.key()) {
+                return Err(Unusable::Header(format!(
+                    "its header is for {}, not the table its name says",
+                    p.key()
+                )));
+            }
+            store::verify(&p, path)
+        });
+        let line = match verdict {
+            Ok(crc) => format!("ok\t{}\tcrc32 {crc:08x}\n", path.display()),
+            Err(why) => {
+                bad += 1;
+                format!("bad\t{}\t{why}\n", path.display())
+            }
+        };
+        out(stdout, &line)?;
+    }
+    if bad > 0 {
+        return Err(Error::runtime(format!(
+            "{bad} of {} pattern database(s) in {} are damaged: delete them or run `idabench pdb build --force`",
+            files.len(),
+            dir.display()
+        )));
+    }
+    out(
+        stdout,
+        &format!(
+            "{} pattern database(s) in {} are sound\n",
+            files.len(),
+            dir.display()
+        ),
+    )?;
+    Ok(Done::Ok)
+}

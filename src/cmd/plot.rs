@@ -1,0 +1,14 @@
+//! `idabench plot`: a run's pictures and report.html, drawn again from its files.
+
+use crate::cmd::args::PlotArgs;
+use crate::error::{Done, Error};
+use crate::report;
+
+/// Runs `idabench plot`.
+pub(super) fn plot(args: PlotArgs) -> Result<Done, Error> {
+    let opts = report::PlotOptions {
+        out: args.out,
+        pairs: args.pair,
+    };
+    report::plot(&args.report, &opts, &mut std::io::stdout().lock())
+}

@@ -1,0 +1,582 @@
+//! The `run` command, step by step: read the datasets, plan the jobs, claim and lock the run
+//! directory, take over what a resumed run finished, run the missing jobs while their rows are
+//! streamed to runs.csv, then write the reports and say how the run went.
+
+use crate::cmd::args::RunArgs;
+use crate::error::{Done, Error};
+
+use crate::plot;
+use crate::report;
+use crate::results::iterations::{self, Span, Spans};
+use crate::results::record::{self, DatasetInfo, Manifest};
+use crate::results::runs::{self, verdict, Rows, RunsWriter};
+use crate::results::shard::{self, Shard};
+use crate::results::summary::{self, VariantSummary};
+use crate::runner::batch::{self, BatchOptions};
+use crate::runner::job::Job;
+use crate::runner::machine::{cores, cpu_model, host_name};
+use crate::runner::plan::{place, take_shard, Loaded, Plan};
+use crate::runner::prepare;
+use crate::util::build;
+use crate::util::clock;
+use crate::util::interrupt;
+use crate::util::term::note;
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::fs::{self, File, TryLockError};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+/// Runs `idabench run`: the summary goes to `stdout`; progress and notes go to stderr. The
+/// process is to end after it: a finished run leaves its memory to the system.
+pub fn run_batch(args: &RunArgs, stdout: &mut dyn Write) -> Result<Done, Error> {
+    // First, so that a signal at any later point stops the run cleanly rather than killing it.
+    install_signal_handler();
+    let start_time = clock::rfc3339_now();
+    let options = args.plan.options();
+    let loaded = Loaded::read(&options)?;
+    let plan = loaded.plan(args.quiet)?;
+    let (Plan { jobs, places }, shard) = match args.shard {
+        Some((index, count)) => {
+            let (plan, share) = take_shard(plan, index, count);
+            (plan, Some(share))
+        }
+        None => (plan, None),
+    };
+    // Before the run directory is claimed, so that a heuristic that cannot be had leaves none
+    // behind; a table built here is kept in the cache either way.
+    let tables = prepare::prepare(
+        jobs.iter().map(|j| (&j.instance.puzzle, j.spec.heuristic)),
+        |i| Some(place(&jobs[i])),
+        &options.tables,
+        args.quiet,
+    )?;
+    let run_dir = RunDir::claim(args)?;
+    let mut manifest = new_manifest(
+        args,
+        loaded.infos.clone(),
+        &loaded.names,
+        start_time,
+        jobs.len(),
+    );
+    manifest.pattern_databases = tables;
+    manifest.shard = shard.as_ref().map(|s| s.shard);
+    let (mut rows, mut spans) = if args.resume {
+        resume(&run_dir.path, &mut manifest, &jobs, args.quiet)?
+    } else {
+        let spans = Spans::new(run_dir.path.join(iterations::FILE), jobs.len());
+        (Rows::new(jobs.len()), spans)
+    };
+    if let Some(share) = &shard {
+        write_shard_jobs(&run_dir.path, &jobs, &share.places)?;
+    }
+    run_missing(
+        args,
+        &run_dir.path,
+        &mut manifest,
+        &jobs,
+        &mut rows,
+        &mut spans,
+    )?;
+    let finished = rows.tallies().map(|(i, t)| (places[i].0, places[i].1, t));
+    let summaries = summary::summarize(finished, &loaded.specs, &loaded.names, options.time_limit);
+    let reports = Reports {
+        rows: &rows,
+        spans: &mut spans,
+        summaries: &summaries,
+    };
+    let done = finish(args, &run_dir.path, manifest, &jobs, reports, stdout);
+    // The process ends with the run: the system takes back its memory at once, where dropping
+    // the instances, jobs and rows would free them one allocation at a time (9 ms of CPU, 3% of
+    // the harness's cost, on the 181,440-state 8-puzzle run).
+    std::mem::forget((jobs, places, rows, spans, summaries));
+    std::mem::forget(loaded);
+    done
+}
+
+/// Set by Ctrl-C, SIGTERM or SIGHUP; searches poll it.
+static CANCEL: AtomicBool = AtomicBool::new(false);
+
+fn install_signal_handler() {
+    interrupt::install(
+        &CANCEL,
+        || {},
+        || {
+            note(format_args!(
+                "\ninterrupted: stopping; finished jobs are kept (rerun with --resume)"
+            ))
+        },
+        "Ctrl-C or SIGTERM will end the run at once, keeping the rows already in runs.csv",
+    );
+}
+
+/// The shard's shard_jobs.csv: each job with its index in the whole run, for `merge`.
+fn write_shard_jobs(dir: &Path, jobs: &[Job<'_>], places: &[usize]) -> Result<(), Error> {
+    let lines = jobs.iter().zip(places).map(|(j, &place)| {
+        (
+            place,
+            j.dataset.name.as_str(),
+            j.instance.id.as_str(),
+            j.variant,
+        )
+    });
+    let path = dir.join(shard::JOBS_FILE);
+    let bytes = shard::jobs_csv(lines).map_err(|e| Error::io(&path, e))?;
+    runs::write_atomic(&path, &bytes).map_err(Error::runtime)
+}
+
+/// A run directory, locked by this process until the value is dropped: a second `run` or
+/// `--resume` on it is refused rather than writing the same reports.
+struct RunDir {
+    path: PathBuf,
+    /// Holds the lock: flock(2) on the directory itself, which the kernel releases when the
+    /// process ends, however it ends, so a killed run leaves no stale lock (and no lock file).
+    _lock: File,
+}
+
+impl RunDir {
+    /// The run directory the arguments name (see `pick_run_dir`), locked; a new run's directory
+    /// must not hold a run yet.
+    fn claim(args: &RunArgs) -> Result<RunDir, Error> {
+        let path = pick_run_dir(args)?;
+        let dir = File::open(&path).map_err(|e| Error::io(&path, e))?;
+        match dir.try_lock() {
+            Ok(()) => {}
+            Err(TryLockError::WouldBlock) => {
+                return Err(Error::usage(format!(
+                    "{}: another idabench process is running there: wait for it to end, or choose another --name",
+                    path.display()
+                )))
+            }
+            Err(TryLockError::Error(e)) => return Err(Error::io(&path, e)),
+        }
+        // Checked under the lock: a run that started beside this one may have just finished.
+        if !args.resume && path.join("runs.csv").exists() {
+            return Err(Error::input(format!(
+                "{} already holds a run: pass --resume to finish it, or choose another --name",
+                path.display()
+            )));
+        }
+        Ok(RunDir { path, _lock: dir })
+    }
+}
+
+/// OUT/NAME, created for a new run; with --resume and no --name, the newest unfinished run in
+/// OUT; without either, a new OUT/<UTC timestamp>.
+fn pick_run_dir(args: &RunArgs) -> Result<PathBuf, Error> {
+    if let Some(name) = &args.name {
+        if name.is_empty() || name.contains(['/', '\\']) || name == "." || name == ".." {
+            return Err(Error::input(format!(
+                "--name '{name}': expected a plain directory name"
+            )));
+        }
+        let dir = args.out.join(name);
+        if args.resume {
+            if !dir.join("runs.csv").is_file() {
+                return Err(Error::input(format!(
+                    "--resume: {} does not exist: there is no run to resume there",
+                    dir.join("runs.csv").display()
+                )));
+            }
+        } else {
+            fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
+        }
+        return Ok(dir);
+    }
+    if args.resume {
+        return newest_unfinished_run(&args.out).ok_or_else(|| {
+            Error::input(format!(
+                "--resume: no unfinished run to resume in {}: finished runs are only resumed by name (give --name)",
+                args.out.display()
+            ))
+        });
+    }
+    // Two runs started in the same second must not share (and clobber) one directory: the first
+    // free one of STAMP, STAMP-2, STAMP-3, ... is claimed by creating it.
+    fs::create_dir_all(&args.out).map_err(|e| Error::io(&args.out, e))?;
+    let stamp = clock::compact_now();
+    let mut k = 1u32;
+    loop {
+        let dir = match k {
+            1 => args.out.join(&stamp),
+            _ => args.out.join(format!("{stamp}-{k}")),
+        };
+        match fs::create_dir(&dir) {
+            Ok(()) => return Ok(dir),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => k += 1,
+            Err(e) => return Err(Error::io(&dir, e)),
+        }
+    }
+}
+
+/// The newest run in `out` (by the time of its runs.csv) whose manifest says it is unfinished:
+/// interrupted, killed, or still going (then its lock refuses it). A finished run, such as a
+/// committed baseline, is never picked; a run without a readable manifest cannot be resumed.
+fn newest_unfinished_run(out: &Path) -> Option<PathBuf> {
+    let unfinished =
+        |dir: &Path| record::read_manifest(&dir.join("manifest.json")).is_ok_and(|m| !m.finished());
+    fs::read_dir(out)
+        .ok()?
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.join("runs.csv").is_file() && unfinished(p))
+        .max_by_key(|p| {
+            fs::metadata(p.join("runs.csv"))
+                .and_then(|m| m.modified())
+                .ok()
+        })
+}
+
+/// The manifest of a run that has not started: no end time, every job missing.
+fn new_manifest(
+    args: &RunArgs,
+    datasets: Vec<DatasetInfo>,
+    names: &[String],
+    start_time: String,
+    jobs_total: usize,
+) -> Manifest {
+    let cores = cores();
+    Manifest {
+        idabench_version: env!("CARGO_PKG_VERSION").to_string(),
+        git_commit: build::git_commit(),
+        rustc_version: build::get().rustc.to_string(),
+        build_profile: build::get().profile.to_string(),
+        cpu_model: cpu_model(),
+        cores,
+        jobs: args.jobs.map_or(cores, usize::from),
+        // Lossy: a path that is not UTF-8 is still recorded, with U+FFFD for its bad bytes.
+        command_line: std::env::args_os()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect(),
+        datasets,
+        variants: names.to_vec(),
+        max_nodes: args.plan.limits.max_nodes,
+        time_limit_s: args.plan.limits.time_limit,
+        start_time,
+        end_time: String::new(),
+        complete: Some(false),
+        jobs_total: Some(jobs_total),
+        jobs_missing: Some(jobs_total),
+        pattern_databases: Vec::new(),
+        host: host_name(),
+        shard: None,
+        shards: Vec::new(),
+        split: Some(args.split.split.name()),
+    }
+}
+
+/// The rows the run in `dir` finished before, each in its job's slot, and where their
+/// iteration rows lie in its iterations.csv, after checking that it was made with the same
+/// datasets, limits and variants (its manifest must say so: without one nothing can be
+/// checked). The run keeps its start time. A last line cut short by a hard kill is dropped, and
+/// its job runs again; so does a job whose iteration rows are not all there.
+fn resume(
+    dir: &Path,
+    manifest: &mut Manifest,
+    jobs: &[Job<'_>],
+    quiet: bool,
+) -> Result<(Rows, Spans), Error> {
+    let old = record::read_manifest(&dir.join("manifest.json")).map_err(|e| {
+        Error::input(format!(
+            "--resume: {e}: without its manifest the run's datasets, variants and limits cannot be checked; start a new run instead"
+        ))
+    })?;
+    if old
+        .datasets
+        .iter()
+        .map(|d| (&d.name, &d.sha256))
+        .ne(manifest.datasets.iter().map(|d| (&d.name, &d.sha256)))
+    {
+        return Err(Error::input(format!(
+            "--resume: {} was made from other dataset files (names or SHA-256 differ); start a new run instead",
+            dir.display()
+        )));
+    }
+    if !old.shards.is_empty() {
+        return Err(Error::input(format!(
+            "--resume: {} is a merge of shards: resume the unfinished shards and merge again",
+            dir.display()
+        )));
+    }
+    if old.shard != manifest.shard {
+        let what = |s: Option<Shard>| match s {
+            Some(s) => format!("shard {s} of a run of {} jobs", s.all_jobs),
+            None => "a whole run (no --shard)".to_string(),
+        };
+        return Err(Error::input(format!(
+            "--resume: {} is {}, not {}: give the same --shard and options",
+            dir.display(),
+            what(old.shard),
+            what(manifest.shard)
+        )));
+    }
+    if (old.max_nodes, old.time_limit_s) != (manifest.max_nodes, manifest.time_limit_s) {
+        return Err(Error::input(format!(
+            "--resume: {} was made with limits {}, not {}: give the same --max-nodes and --time-limit",
+            dir.display(),
+            old.limits_text(),
+            manifest.limits_text()
+        )));
+    }
+    if old.variants != manifest.variants {
+        return Err(Error::input(format!(
+            "--resume: {} was made with variants {}, not {}",
+            dir.display(),
+            old.variants.join(" "),
+            manifest.variants.join(" ")
+        )));
+    }
+    let tables = |m: &Manifest| -> Vec<(String, String)> {
+        let mut t: Vec<_> = m
+            .pattern_databases
+            .iter()
+            .map(|t| (t.name.clone(), t.crc32.clone()))
+            .collect();
+        t.sort();
+        t
+    };
+    if tables(&old) != tables(manifest) {
+        return Err(Error::input(format!(
+            "--resume: {} was made with other pattern databases (names or CRC-32 differ from the cache's); start a new run instead",
+            dir.display()
+        )));
+    }
+    // The same variants can still plan other jobs: with and without --heuristic, a dataset of
+    // two domains runs other heuristics on each.
+    if old.jobs_total.is_some_and(|n| n != jobs.len()) {
+        return Err(Error::input(format!(
+            "--resume: {} was planned with {} jobs, these options plan {}: give the same --heuristic, --step and --reverse-pruning",
+            dir.display(),
+            old.jobs_total.unwrap_or_default(),
+            jobs.len()
+        )));
+    }
+    manifest.start_time = old.start_time;
+    let runs_path = dir.join("runs.csv");
+    let mut bytes = crate::util::text::read_file(&runs_path).map_err(Error::Input)?;
+    if !bytes.is_empty() && !bytes.ends_with(b"\n") {
+        let keep = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        bytes.truncate(keep);
+        runs::write_atomic(&runs_path, &bytes).map_err(Error::runtime)?;
+    }
+    let done = if bytes.is_empty() {
+        Vec::new()
+    } else {
+        record::read_runs(&runs_path).map_err(Error::input)?
+    };
+    let order: HashMap<(&str, &str, &str), usize> = jobs
+        .iter()
+        .map(|j| {
+            let key = (j.dataset.name.as_str(), j.instance.id.as_str(), j.variant);
+            (key, j.index)
+        })
+        .collect();
+    // Rows of jobs without a runs.csv row (written just before a kill) are left out here.
+    let iterations_path = dir.join(iterations::FILE);
+    let found = iterations::scan(&iterations_path, 0, jobs.len(), |d, i, v| {
+        order.get(&(d, i, v)).copied()
+    })
+    .map_err(|e| Error::input(format!("--resume: {e}")))?;
+    let mut spans = Spans::new(iterations_path, jobs.len());
+    let mut rows = Rows::new(jobs.len());
+    let mut incomplete = 0;
+    for r in &done {
+        match order.get(&r.key()) {
+            Some(&i) => {
+                // A job's iteration rows are written before its runs.csv row, but a crash of
+                // the machine may keep the later write and lose the earlier one: such a job
+                // runs again rather than keep a row without its iterations.
+                let whole = match found[i] {
+                    Some(f) => f.whole && f.rows == r.iterations,
+                    None => r.iterations == 0,
+                };
+                if whole {
+                    rows.keep([(i, r)]);
+                    spans.jobs[i] = found[i].map_or_else(Span::default, |f| f.span);
+                } else {
+                    incomplete += 1;
+                }
+            }
+            // Dropping it would lose finished work without a word.
+            None => {
+                return Err(Error::input(format!(
+                    "--resume: {} holds job (dataset {}, instance {}, variant {}), which these options do not plan: give the options of the run being resumed",
+                    runs_path.display(),
+                    r.dataset,
+                    r.instance,
+                    r.variant
+                )))
+            }
+        }
+    }
+    if incomplete > 0 {
+        note(format_args!(
+            "note: {incomplete} finished job(s) lack some of their rows in {}: they run again",
+            iterations::FILE
+        ));
+    }
+    if !quiet {
+        let kept = rows.kept();
+        note(format_args!(
+            "resuming {}: {kept} job(s) done, {} to run",
+            dir.display(),
+            jobs.len() - kept
+        ));
+    }
+    Ok((rows, spans))
+}
+
+/// Writes the manifest of the run in progress, runs.csv and iterations.csv with the rows kept so
+/// far, then runs every job without a row, appending rows to both as they come and keeping them
+/// in `rows` and `spans`.
+fn run_missing(
+    args: &RunArgs,
+    dir: &Path,
+    manifest: &mut Manifest,
+    jobs: &[Job<'_>],
+    rows: &mut Rows,
+    spans: &mut Spans,
+) -> Result<(), Error> {
+    // A copy of the job list only when some jobs are done.
+    let todo: Cow<[Job]> = if rows.kept() == 0 {
+        Cow::Borrowed(jobs)
+    } else {
+        jobs.iter()
+            .filter(|j| !rows.has(j.index))
+            .copied()
+            .collect()
+    };
+    manifest.jobs_missing = Some(todo.len());
+    let manifest_path = dir.join("manifest.json");
+    runs::write_atomic(
+        &manifest_path,
+        &summary::manifest_json(manifest).map_err(Error::runtime)?,
+    )
+    .map_err(Error::runtime)?;
+    // The rewritten file holds exactly the kept rows; new rows are appended to it.
+    let runs_path = dir.join("runs.csv");
+    runs::write_runs(&runs_path, rows).map_err(Error::runtime)?;
+    let mut writer = RunsWriter::append_to(&runs_path).map_err(|e| Error::io(&runs_path, e))?;
+    let iterations_path = dir.join(iterations::FILE);
+    iterations::write_in_order(&iterations_path, spans).map_err(Error::runtime)?;
+    let mut appender = iterations::Appender::append_to(&iterations_path)
+        .map_err(|e| Error::io(&iterations_path, e))?;
+    let opts = BatchOptions {
+        jobs: manifest.jobs,
+        max_nodes: args.plan.limits.max_nodes,
+        time_limit: args.plan.limits.time_limit.map(Duration::from_secs_f64),
+        split: args.split.split.0,
+        quiet: args.quiet,
+        cancel: &CANCEL,
+    };
+    let format = |finished: &batch::Finished<'_>| {
+        let runs = runs::Formatted::of(finished.jobs().map(|(i, r, _)| (i, r)));
+        (
+            runs,
+            iterations::Formatted::of(&iterations_path, finished.jobs()),
+        )
+    };
+    batch::run(&todo, &opts, format, |(runs, iterations)| {
+        // Iteration rows first: a job whose runs.csv row is on disk has its iteration rows
+        // there too, and --resume drops iteration rows of jobs that have no runs.csv row.
+        appender
+            .append_formatted(&iterations.map_err(Error::runtime)?, spans)
+            .map_err(Error::runtime)?;
+        writer.append(&runs, rows).map_err(Error::runtime)
+    })
+}
+
+/// What a run's reports are written from.
+struct Reports<'r> {
+    rows: &'r Rows,
+    spans: &'r mut Spans,
+    summaries: &'r [VariantSummary],
+}
+
+/// Records the end of the run in its manifest, writes every report and draws the plots, prints
+/// the summary on `stdout`; the outcome: interrupted when jobs are missing, wrong when a job is.
+fn finish(
+    args: &RunArgs,
+    dir: &Path,
+    mut manifest: Manifest,
+    jobs: &[Job<'_>],
+    reports: Reports<'_>,
+    stdout: &mut dyn Write,
+) -> Result<Done, Error> {
+    let Reports {
+        rows,
+        spans,
+        summaries,
+    } = reports;
+    let done = rows.kept();
+    let missing = rows.missing();
+    manifest.end_time = clock::rfc3339_now();
+    manifest.complete = Some(missing == 0);
+    manifest.jobs_missing = Some(missing);
+    summary::write_reports(dir, rows, Some(spans), &manifest, summaries)?;
+    draw_plots(dir, jobs, rows, spans, &manifest, summaries, !args.no_plots);
+    let text = format!(
+        "{}\nreports: {}\n",
+        summary::summary_md(summaries, &manifest),
+        dir.display()
+    );
+    stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+        .map_err(|e| Error::io("stdout", e))?;
+    if missing > 0 {
+        note(format_args!(
+            "interrupted: {done} of {} jobs done; finish with: --resume --out {} --name {}",
+            done + missing,
+            args.out.display(),
+            dir.file_name()
+                .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
+        ));
+        return Ok(Done::Interrupted);
+    }
+    Ok(verdict(rows))
+}
+
+/// The plots of the run's finished jobs and its report.html (see `report::after_run`), their
+/// iterations read from where `spans` says they lie.
+fn draw_plots(
+    dir: &Path,
+    jobs: &[Job<'_>],
+    rows: &Rows,
+    spans: &Spans,
+    manifest: &Manifest,
+    summaries: &[VariantSummary],
+    plots: bool,
+) {
+    // Sized up front: grown one doubling at a time, the copies cost more than the filling.
+    let mut index = Vec::with_capacity(rows.kept());
+    let mut finished = Vec::with_capacity(rows.kept());
+    for (i, t) in rows.tallies() {
+        index.push(i);
+        finished.push(plot::Job {
+            dataset: &jobs[i].dataset.name,
+            instance: &jobs[i].instance.id,
+            variant: jobs[i].variant,
+            status: t.status,
+            nodes_generated: t.nodes_generated,
+            time_cpu_s: t.time_cpu_s,
+            has_iterations: spans.jobs[i].len > 0,
+        });
+    }
+    let end = report::RunEnd {
+        dir,
+        jobs: &finished,
+        instances: plot::instances_in_run_order(&finished),
+        variants: &manifest.variants,
+        manifest,
+        summaries,
+        plots,
+    };
+    report::after_run(&end, &mut |chosen| {
+        let wanted: Vec<Span> = chosen.iter().map(|&k| spans.jobs[index[k]]).collect();
+        iterations::read_spans(&spans.sources, &wanted)
+    });
+}

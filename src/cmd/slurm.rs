@@ -1,0 +1,298 @@
+//! The `slurm` command: a bash script for Slurm that runs a study as a job array of shards
+//! (`run --shard K/N`, resumed when resubmitted) and a merge job that waits for them.
+
+use crate::cmd::args::{RunArgs, SlurmArgs};
+use crate::error::{Done, Error};
+use crate::util::atomic::{self, Failure};
+use crate::util::clock;
+use crate::util::term::note;
+use std::fs;
+use std::io::Write;
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+
+/// Runs `idabench slurm`: the script goes to `--script FILE` or to `stdout`.
+pub fn slurm(args: &SlurmArgs, stdout: &mut dyn Write) -> Result<Done, Error> {
+    let script = script(args)?;
+    match &args.script {
+        None => stdout
+            .write_all(script.as_bytes())
+            .and_then(|()| stdout.flush())
+            .map_err(|e| Error::io("stdout", e))?,
+        Some(path) => {
+            atomic::write_with(path, |out| out.write_all(script.as_bytes())).map_err(
+                |e| match e {
+                    Failure::Fill(e) | Failure::Io(e) => Error::io(path, e),
+                },
+            )?;
+            fs::set_permissions(path, fs::Permissions::from_mode(0o755))
+                .map_err(|e| Error::io(path, e))?;
+            let shown = path.display();
+            note(format_args!(
+                "wrote {shown}: `bash {shown}` submits the {} shard(s) and the merge",
+                args.shards
+            ));
+        }
+    }
+    Ok(Done::Ok)
+}
+
+/// The script's text.
+fn script(args: &SlurmArgs) -> Result<String, Error> {
+    let run = &args.run;
+    if run.shard.is_some() || run.resume {
+        return Err(Error::usage(
+            "slurm: --shard and --resume are the script's own: each array task runs its shard and resumes it when resubmitted",
+        ));
+    }
+    let jobs = run.jobs.ok_or_else(|| {
+        Error::usage(
+            "slurm: give --jobs N: each array task gets N CPUs (--cpus-per-task) and runs N workers",
+        )
+    })?;
+    let name = match &run.name {
+        Some(name) => name.clone(),
+        None => format!("study-{}", clock::compact_now()),
+    };
+    if !plain(&name) {
+        return Err(Error::usage(format!(
+            "--name '{name}': expected letters, digits, '.', '_' and '-' only (it names Slurm jobs and directories)"
+        )));
+    }
+    let mut directives = vec![
+        format!("--job-name=idabench-{name}"),
+        format!("--array=1-{}", args.shards),
+        format!("--cpus-per-task={jobs}"),
+        "--ntasks=1".to_string(),
+    ];
+    if let Some(p) = &args.partition {
+        if !plain(p) && !p.split(',').all(plain) {
+            return Err(Error::usage(format!(
+                "--partition '{p}': expected a partition name (letters, digits, '.', '_', '-'; a comma list)"
+            )));
+        }
+        directives.push(format!("--partition={p}"));
+    }
+    if let Some(t) = &args.time {
+        if !slurm_time(t) {
+            return Err(Error::usage(format!(
+                "--time '{t}': expected HH:MM:SS (or Slurm's MM, MM:SS, D-HH, D-HH:MM, D-HH:MM:SS)"
+            )));
+        }
+        directives.push(format!("--time={t}"));
+    }
+    let exe = std::env::current_exe()
+        .ok()
+        .and_then(|p| p.to_str().map(str::to_string))
+        .unwrap_or_else(|| "idabench".to_string());
+    let cwd = std::env::current_dir().map_err(|e| Error::io(".", e))?;
+    let words = run_words(run, jobs)?;
+    let n = args.shards;
+    let sbatch: String = directives
+        .iter()
+        .map(|d| format!("#SBATCH {d}\n"))
+        .collect();
+    Ok(format!(
+        r#"#!/bin/bash
+# idabench study '{name}' as a Slurm job array: {n} shard(s) of `idabench run` into
+# $out/{name}-shard-K, then `idabench merge` into $out/{name}. Written by `idabench slurm`
+# (idabench {version}).
+#
+#   bash THIS                submit the array and the merge job that waits for it
+#   sbatch THIS              submit the array only; merge later with `bash THIS merge`
+#   sbatch --array=K THIS    run shard K again: it resumes, running only its missing jobs
+#   bash THIS shard K        run shard K here (what array task K does)
+#   bash THIS merge          merge the shards here
+#
+# IDABENCH=/path/to/idabench overrides the binary below.
+{sbatch}
+set -euo pipefail
+
+idabench=${{IDABENCH:-{exe}}}
+# Before the cd: $0 may be relative to where the script was started.
+self=$(cd -- "$(dirname -- "$0")" && pwd)/$(basename -- "$0")
+cd -- {cwd}
+shards={n}
+out={out_q}
+name={name}
+
+run_shard() {{
+    local k=$1
+    set --
+    # A shard that started before (killed, timed out, requeued) is resumed, not restarted.
+    if [ -e "$out/$name-shard-$k/runs.csv" ]; then set -- --resume; fi
+    exec "$idabench" run {words} --name "$name-shard-$k" --shard "$k/$shards" "$@"
+}}
+
+merge() {{
+    local dirs=() k
+    for ((k = 1; k <= shards; k++)); do dirs+=("$out/$name-shard-$k"); done
+    exec "$idabench" merge "${{dirs[@]}}" --out "$out/$name"{merge_words}
+}}
+
+submit() {{
+    local array merge_job
+    array=$(sbatch --parsable "$self")
+    array=${{array%%;*}}
+    # afterany, not afterok: a shard with a wrong row exits 4 but its rows belong in the report,
+    # and merge itself refuses unfinished shards, naming them. --array=0 makes the merge a single
+    # task (the command line's --array replaces the one above).
+    merge_job=$(sbatch --parsable --dependency="afterany:$array" --array=0 --cpus-per-task=1 \
+        --job-name="idabench-$name-merge" "$self" merge)
+    echo "submitted array job $array ($shards shards) and merge job ${{merge_job%%;*}}"
+}}
+
+case "${{1:-}}" in
+    shard) run_shard "${{2:?usage: $0 shard K}}" ;;
+    merge) merge ;;
+    submit) submit ;;
+    "")
+        if [ -n "${{SLURM_ARRAY_TASK_ID:-}}" ]; then
+            run_shard "$SLURM_ARRAY_TASK_ID"
+        elif [ -n "${{SLURM_JOB_ID:-}}" ]; then
+            echo "$0: not an array task: submit with 'bash $0' or 'sbatch $0'" >&2
+            exit 2
+        else
+            submit
+        fi
+        ;;
+    *)
+        echo "usage: $0 [submit | shard K | merge]" >&2
+        exit 2
+        ;;
+esac
+"#,
+        out_q = quote(utf8(&run.out, "--out")?),
+        version = env!("CARGO_PKG_VERSION"),
+        exe = quote(&exe),
+        cwd = quote(utf8(&cwd, "the working directory")?),
+        words = words.join(" "),
+        merge_words = if run.no_plots { " --no-plots" } else { "" },
+    ))
+}
+
+/// The arguments of each shard's `idabench run`, quoted for bash, but for --name, --shard and
+/// --resume, which the script adds. Every flag of `run` is handled here (a test keeps it so).
+fn run_words(run: &RunArgs, jobs: u16) -> Result<Vec<String>, Error> {
+    let options = run.plan.options();
+    let mut words = Vec::new();
+    for d in &options.datasets {
+        words.push(quote(utf8(d, "a dataset path")?));
+    }
+    for word in options.words() {
+        // Only --pdb-dir's path can be other than UTF-8.
+        let word = word.into_string().map_err(|w| {
+            Error::usage(format!(
+                "--pdb-dir {}: not UTF-8, so it cannot be written into a script",
+                Path::new(&w).display()
+            ))
+        })?;
+        words.push(quote(&word));
+    }
+    words.push(format!("--jobs {jobs}"));
+    words.push(format!("--split {}", run.split.split.name()));
+    if run.quiet {
+        words.push("--quiet".into());
+    }
+    if run.no_plots {
+        words.push("--no-plots".into());
+    }
+    words.push("--out \"$out\"".into());
+    Ok(words)
+}
+
+/// A path as text: the script is text, and a path that is not UTF-8 cannot be written into it
+/// faithfully.
+fn utf8<'p>(path: &'p Path, what: &str) -> Result<&'p str, Error> {
+    path.to_str().ok_or_else(|| {
+        Error::usage(format!(
+            "{what} {}: not UTF-8, so it cannot be written into a script",
+            path.display()
+        ))
+    })
+}
+
+/// `s` as one bash word: as it is when it holds nothing bash reads specially, else in single
+/// quotes (a quote inside as '\'').
+fn quote(s: &str) -> String {
+    let safe = |b: u8| b.is_ascii_alphanumeric() || b"_-./:=,+@%".contains(&b);
+    if !s.is_empty() && s.bytes().all(safe) {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', r"'\''"))
+    }
+}
+
+/// A name that can go into an #SBATCH line and a directory name as it is.
+fn plain(s: &str) -> bool {
+    !s.is_empty()
+        && !s.starts_with(['-', '.'])
+        && s.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"._-".contains(&b))
+}
+
+/// Slurm's time formats: MM, MM:SS, HH:MM:SS, D-HH, D-HH:MM, D-HH:MM:SS.
+fn slurm_time(t: &str) -> bool {
+    let digits = |s: &str| !s.is_empty() && s.len() <= 6 && s.bytes().all(|b| b.is_ascii_digit());
+    let (days, clock) = match t.split_once('-') {
+        Some((d, c)) => (Some(d), c),
+        None => (None, t),
+    };
+    let parts: Vec<&str> = clock.split(':').collect();
+    days.is_none_or(digits) && parts.len() <= 3 && parts.iter().all(|p| digits(p))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cmd::args::Cli;
+    use clap::CommandFactory;
+
+    #[test]
+    fn every_run_flag_reaches_the_shards() {
+        // The flags run_words writes, and those the script sets itself. A flag added to `run`
+        // fails here until the script passes it on.
+        let handled = [
+            "datasets",
+            "heuristic",
+            "step",
+            "reverse_pruning",
+            "jobs",
+            "max_nodes",
+            "time_limit",
+            "pdb_dir",
+            "no_build",
+            "quiet",
+            "no_plots",
+            "split",
+            "out",
+            "name",
+            "shard",
+            "resume",
+        ];
+        let cli = Cli::command();
+        let run = cli.find_subcommand("run").unwrap();
+        for arg in run.get_arguments() {
+            let id = arg.get_id().as_str();
+            assert!(
+                id == "help" || handled.contains(&id),
+                "`run --{id}` is not passed on by the slurm script"
+            );
+        }
+    }
+
+    #[test]
+    fn words_are_quoted_for_bash_and_times_are_slurms() {
+        assert_eq!(quote("datasets/smoke.csv"), "datasets/smoke.csv");
+        assert_eq!(quote("a b"), "'a b'");
+        assert_eq!(quote("it's $HOME"), r"'it'\''s $HOME'");
+        assert_eq!(quote(""), "''");
+        for ok in ["30", "30:00", "01:30:00", "2-00", "2-12:00", "2-12:00:00"] {
+            assert!(slurm_time(ok), "{ok}");
+        }
+        for bad in ["", "1:2:3:4", "a", "1-", "-1", "01:30:00\n#SBATCH", "1 2"] {
+            assert!(!slurm_time(bad), "{bad}");
+        }
+        assert!(plain("study-1.a_b") && !plain("a b") && !plain("-x") && !plain(""));
+    }
+}

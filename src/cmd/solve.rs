@@ -1,0 +1,153 @@
+//! `idabench solve`: one instance under one variant, its answer as text or JSON; or, with
+//! `--problem`, a judge's input answered in the judge's format.
+
+use super::domain_kind;
+use crate::cmd::args::{Format, LimitArgs, OnOff, SolveArgs};
+use crate::domains::judge;
+use crate::domains::{Puzzle, Spec};
+use crate::error::{Done, Error};
+use crate::results::record::Status;
+use crate::runner::job;
+use crate::runner::{machine, prepare};
+use crate::search::Limits;
+use crate::util::text;
+use serde_json::json;
+use std::io::Write;
+use std::time::Duration;
+
+fn limits(args: &LimitArgs) -> Limits<'static> {
+    Limits {
+        max_nodes: args.max_nodes,
+        max_time: args.time_limit.map(Duration::from_secs_f64),
+        ..Limits::default()
+    }
+}
+
+/// Runs `idabench solve`: one instance, or a judge's input.
+pub(super) fn solve(args: SolveArgs) -> Result<Done, Error> {
+    if args.format == Format::Judge || args.problem.is_some() {
+        let problem = args
+            .problem
+            .ok_or_else(|| Error::input("--format judge needs --problem"))?;
+        if args.format != Format::Judge {
+            return Err(Error::input("--problem goes with --format judge"));
+        }
+        let input = read_judge_input()?;
+        let out = judge::answer(problem, &input)
+            .map_err(|e| Error::input(format!("{}: {e}", problem.name())))?;
+        write_stdout(&out)?;
+        return Ok(Done::Ok);
+    }
+    let Some(start) = &args.start else {
+        return Err(Error::input("--start is required"));
+    };
+    let kind = domain_kind(&args.domain)?;
+    let size = args.size.as_deref().unwrap_or("");
+    let puzzle = Puzzle::fixed(kind, size, start, args.goal.as_deref())
+        .map_err(|(field, e)| Error::input(format!("--{field}: {e}")))?;
+    let spec = Spec {
+        heuristic: args
+            .variant
+            .heuristic
+            .unwrap_or_else(|| kind.default_heuristic()),
+        step: args.variant.step,
+        reverse_pruning: args.variant.reverse_pruning == OnOff::On,
+    };
+    if kind.accepts(spec.heuristic) {
+        prepare::prepare(
+            [(&puzzle, spec.heuristic)],
+            |_| None,
+            &args.tables.options(),
+            false,
+        )?;
+    }
+    let threads = args.jobs.map_or_else(machine::cores, usize::from);
+    let a = job::solve_alone(
+        &puzzle,
+        &spec,
+        limits(&args.limits),
+        args.split.split.0,
+        threads,
+    )
+    .map_err(Error::input)?;
+    let st = &a.stats;
+    match args.format {
+        Format::Text => {
+            let opt = |v: Option<String>| v.unwrap_or_default();
+            write_stdout(&format!(
+                "status: {}\nlength: {}\npath: {}\nnodes_generated: {}\nnodes_expanded: {}\n\
+                 iterations: {}\nfinal_bound: {}\ntime_s: {:.6}\noptimal_guaranteed: {}\n",
+                a.status,
+                opt(a.length.map(|l| l.to_string())),
+                opt(a.path.clone()),
+                st.generated,
+                st.expanded,
+                st.iterations.len(),
+                st.final_bound,
+                a.wall.as_secs_f64(),
+                a.optimal_guaranteed
+            ))?;
+        }
+        Format::Judge => unreachable!("handled above"),
+        Format::Json => {
+            let iterations: Vec<_> = st
+                .iterations
+                .iter()
+                .map(|i| json!({"bound": i.bound, "nodes_generated": i.generated, "nodes_expanded": i.expanded}))
+                .collect();
+            let out = json!({
+                "status": a.status.name(),
+                "length": a.length,
+                "path": a.path,
+                "variant": spec.name(),
+                "nodes_generated": st.generated,
+                "nodes_expanded": st.expanded,
+                "iterations": st.iterations.len(),
+                "final_bound": st.final_bound,
+                "initial_h": st.initial_h,
+                "time_s": a.wall.as_secs_f64(),
+                "time_cpu_s": a.cpu.as_secs_f64(),
+                "optimal_guaranteed": a.optimal_guaranteed,
+                "per_iteration": iterations,
+                "threads": threads,
+                "split": {
+                    "iterations": a.split.iterations,
+                    "repeated": a.split.repeated,
+                    "subtrees": a.split.subtrees,
+                    "helped": a.split.helped,
+                },
+            });
+            write_stdout(&format!("{out:#}\n"))?;
+        }
+    }
+    Ok(if a.status == Status::Wrong {
+        Done::Wrong
+    } else {
+        Done::Ok
+    })
+}
+
+/// Judge input on stdin, within the bounds datasets have (`text::BOUNDS`).
+fn read_judge_input() -> Result<String, Error> {
+    let bytes = text::read_bounded(std::io::stdin().lock(), text::BOUNDS).map_err(|e| {
+        Error::input(match e.line() {
+            Some(line) => format!("stdin:{line}: {e}"),
+            None => format!("stdin: {e}"),
+        })
+    })?;
+    String::from_utf8(bytes).map_err(|e| {
+        Error::input(format!(
+            "stdin: not UTF-8 text (byte {} is not valid UTF-8)",
+            e.utf8_error().valid_up_to() + 1
+        ))
+    })
+}
+
+/// Writes `text` to stdout: a full or closed stdout is an error (exit 1), not a panic.
+fn write_stdout(text: &str) -> Result<(), Error> {
+    let mut stdout = std::io::stdout().lock();
+    stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+        .map_err(|e| Error::io("stdout", e))
+}

@@ -1,0 +1,569 @@
+//! report.html: a run's or a comparison's report as one self-contained HTML file, to read in any
+//! browser: the tables, the pictures inline (SVG as `data:` URIs), the manifest, links to the
+//! report's files. No script, no style sheet or font from elsewhere, nothing fetched.
+
+use crate::compare::{Compared, SavedRun};
+use crate::plot::Pictures;
+use crate::results::record::Manifest;
+use crate::results::summary::{self, VariantSummary};
+use std::fmt::Write;
+use std::path::{Component, Path, PathBuf};
+
+/// The file's name in a report directory.
+pub const FILE: &str = "report.html";
+
+/// What a run's report.html shows.
+pub struct RunReport<'a> {
+    /// The run's name: its report directory's.
+    pub name: String,
+    pub manifest: Option<&'a Manifest>,
+    /// `None` when summary.csv could not be read, with the reason.
+    pub summaries: Result<&'a [VariantSummary], String>,
+    pub pictures: &'a Pictures,
+    /// The report's files to link to: (name, href relative to report.html).
+    pub files: Vec<(String, String)>,
+}
+
+/// The page of a run.
+pub fn run_page(r: &RunReport) -> String {
+    let title = format!("idabench run {}", r.name);
+    let mut body = format!("<h1>idabench run <code>{}</code></h1>\n", escape(&r.name));
+    if let Some(m) = r.manifest {
+        body += &setting(m);
+    }
+    body += "<h2 id=\"summary\">Summary</h2>\n";
+    match r.summaries {
+        Ok(rows) => body += &summary_table(rows),
+        Err(ref why) => {
+            let _ = writeln!(body, "<p>No summary: {}</p>", escape(why));
+        }
+    }
+    body += &files(&r.files);
+    body += &pictures(r.pictures);
+    if let Some(m) = r.manifest {
+        body += "<h2 id=\"manifest\">Manifest</h2>\n";
+        let json = summary::manifest_json(m).unwrap_or_default();
+        let _ = writeln!(
+            body,
+            "<pre>{}</pre>",
+            escape(&String::from_utf8_lossy(&json))
+        );
+    }
+    page(&title, &body)
+}
+
+/// The run's datasets, machine, limits and times, and a warning when jobs are missing.
+fn setting(m: &Manifest) -> String {
+    let datasets: Vec<String> = m
+        .datasets
+        .iter()
+        .map(|d| {
+            format!(
+                "<code>{}</code> ({})",
+                escape(&d.name),
+                count(d.instances, "instance")
+            )
+        })
+        .collect();
+    let mut out = String::new();
+    if let (Some(missing @ 1..), Some(total)) = (m.jobs_missing, m.jobs_total) {
+        let _ = writeln!(
+            out,
+            "<p class=\"warn\"><strong>Incomplete: {missing} of {total} jobs are missing.</strong> \
+             The figures below are over the finished jobs only.</p>"
+        );
+    }
+    let _ = writeln!(
+        out,
+        "<ul>\n<li>Datasets: {}</li>\n<li>Machine: {} ({} cores), {} worker{}</li>\n\
+         <li>Limits: {}</li>\n<li>From {} to {}</li>\n<li>idabench {}{}</li>\n</ul>",
+        datasets.join(", "),
+        escape(&m.cpu_model),
+        m.cores,
+        m.jobs,
+        if m.jobs == 1 { "" } else { "s" },
+        escape(&m.limits_text()),
+        escape(&m.start_time),
+        if m.end_time.is_empty() {
+            "(not finished)".to_string()
+        } else {
+            escape(&m.end_time)
+        },
+        escape(&m.idabench_version),
+        m.git_commit
+            .as_deref()
+            .map_or_else(String::new, |c| format!(
+                ", commit <code>{}</code>",
+                escape(c)
+            )),
+    );
+    out
+}
+
+/// The summary table of summary.md, one row per variant.
+fn summary_table(rows: &[VariantSummary]) -> String {
+    let header = [
+        "variant",
+        "jobs",
+        "solved",
+        "limited",
+        "other",
+        "nodes generated",
+        "geomean nodes",
+        "geomean CPU",
+        "p50 CPU",
+        "p90 CPU",
+        "p99 CPU",
+        "max CPU",
+        "Mnodes/s",
+        "PAR-2",
+        "speed-up",
+    ];
+    let cells = rows.iter().map(|r| {
+        vec![
+            // A long name may break after a slash rather than widen the table.
+            format!("<code>{}</code>", escape(&r.variant).replace('/', "/<wbr>")),
+            r.jobs.to_string(),
+            r.solved.to_string(),
+            r.limited.to_string(),
+            (r.jobs.saturating_sub(r.solved + r.limited)).to_string(),
+            grouped(r.nodes_generated_total),
+            significant(r.nodes_generated_geomean, ""),
+            significant(r.time_cpu_geomean_s, "s"),
+            significant(r.time_cpu_p50_s, "s"),
+            significant(r.time_cpu_p90_s, "s"),
+            significant(r.time_cpu_p99_s, "s"),
+            significant(r.time_cpu_max_s, "s"),
+            summary::fmt(r.nodes_per_s.map(|v| v / 1e6), 1),
+            significant(r.par2_s, "s"),
+            summary::fmt(r.speedup, 2),
+        ]
+    });
+    table(&header, cells)
+        + "<p class=\"note\">Geometric means are over the instances solved by every variant that \
+           ran them; times are CPU seconds of the job on every thread that searched it (see \
+           summary.md).</p>\n"
+}
+
+/// `v` in 3 significant digits with an SI prefix and `unit` (`2.52 µs`, `99.5`), or `-`: a
+/// table of 15 columns stays narrow enough to read.
+fn significant(v: Option<f64>, unit: &str) -> String {
+    v.map_or_else(|| "-".into(), |v| escape(&crate::util::format::si(v, unit)))
+}
+
+/// `n` with its digits grouped by three: `127,700`.
+fn grouped(n: u64) -> String {
+    crate::util::format::thousands(n as usize)
+}
+
+/// `n` and `noun`, plural unless `n` is 1: `1 instance`, `13 instances`.
+fn count(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{} {noun}s", crate::util::format::thousands(n))
+    }
+}
+
+/// A table of `header` and `rows`, whose cells are HTML already.
+fn table(header: &[&str], rows: impl Iterator<Item = Vec<String>>) -> String {
+    let mut out = String::from("<div class=\"wide\"><table>\n<thead><tr>");
+    for h in header {
+        let _ = write!(out, "<th>{}</th>", escape(h));
+    }
+    out += "</tr></thead>\n<tbody>\n";
+    for row in rows {
+        out += "<tr>";
+        for cell in row {
+            let _ = write!(out, "<td>{cell}</td>");
+        }
+        out += "</tr>\n";
+    }
+    out + "</tbody></table></div>\n"
+}
+
+/// The pictures inline, each linked to its file, and why any picture is missing.
+fn pictures(p: &Pictures) -> String {
+    let mut out = String::from("<h2 id=\"plots\">Plots</h2>\n");
+    for (name, svg) in &p.drawn {
+        let (width, height) = size(svg);
+        let _ = writeln!(
+            out,
+            "<figure id=\"{}\"><img src=\"data:image/svg+xml;base64,{}\" width=\"{width}\" height=\"{height}\" alt=\"{}\">\
+             <figcaption><a href=\"{}\">{}</a></figcaption></figure>",
+            escape(name),
+            base64(svg.as_bytes()),
+            escape(&alt(name)),
+            escape(&href(Path::new(name))),
+            escape(name)
+        );
+    }
+    if !p.notes.is_empty() {
+        out += "<ul class=\"note\">\n";
+        for note in &p.notes {
+            let _ = writeln!(out, "<li>{}</li>", escape(note));
+        }
+        out += "</ul>\n";
+    }
+    out
+}
+
+/// What a picture shows, for readers who cannot see it.
+fn alt(name: &str) -> String {
+    match name {
+        "cactus.svg" => "Cactus plot: instances solved within a CPU time, one line per variant".into(),
+        "cactus-nodes.svg" => {
+            "Cactus plot: instances solved within a number of nodes, one line per variant".into()
+        }
+        "iterations.svg" => {
+            "Nodes generated per iteration of each variant's hardest solved instances".into()
+        }
+        "compare-time.svg" => {
+            "CPU time ratio, current over baseline, per job, with the overall ratio and its interval"
+                .into()
+        }
+        "compare-nodes.svg" => "Nodes per job, current run against baseline".into(),
+        other => match other
+            .strip_prefix("scatter-")
+            .and_then(|s| s.strip_suffix(".svg"))
+            .and_then(|s| s.split_once("-vs-"))
+        {
+            Some((a, b)) => format!("Nodes per instance, {a} against {b}"),
+            None => other.to_string(),
+        },
+    }
+}
+
+/// The `width` and `height` of the `<svg>` element at the start of `svg`.
+fn size(svg: &str) -> (u32, u32) {
+    let head = &svg[..svg.find('>').unwrap_or(0)];
+    let attribute = |name: &str| -> Option<u32> {
+        let at = head.find(&format!(" {name}=\""))? + name.len() + 3;
+        head[at..].split('"').next()?.parse().ok()
+    };
+    (
+        attribute("width").unwrap_or(800),
+        attribute("height").unwrap_or(600),
+    )
+}
+
+/// Links to the report's files.
+fn files(files: &[(String, String)]) -> String {
+    if files.is_empty() {
+        return String::new();
+    }
+    let mut out = String::from("<h2 id=\"files\">Files</h2>\n<ul>\n");
+    for (name, href) in files {
+        let _ = writeln!(
+            out,
+            "<li><a href=\"{}\">{}</a></li>",
+            escape(href),
+            escape(name)
+        );
+    }
+    out + "</ul>\n"
+}
+
+/// The files of a run's report that report.html links to, when the report holds them.
+pub const RUN_FILES: [&str; 7] = [
+    "runs.csv",
+    "iterations.csv",
+    "summary.csv",
+    "summary.md",
+    "manifest.json",
+    "shard_jobs.csv",
+    "missing.csv",
+];
+
+/// The report files among `names` that `dir` holds, each with its link from `from`, where
+/// report.html is.
+pub fn report_files(dir: &Path, from: &Path, names: &[&str]) -> Vec<(String, String)> {
+    names
+        .iter()
+        .filter(|n| dir.join(n).is_file())
+        .map(|n| (n.to_string(), href(&relative(from, &dir.join(n)))))
+        .collect()
+}
+
+/// The path of `target` seen from the directory `from`: relative when both resolve, else
+/// `target` made absolute.
+fn relative(from: &Path, target: &Path) -> PathBuf {
+    let (Ok(from), Ok(to)) = (from.canonicalize(), target.canonicalize()) else {
+        return std::path::absolute(target).unwrap_or_else(|_| target.to_path_buf());
+    };
+    let (a, b): (Vec<Component>, Vec<Component>) =
+        (from.components().collect(), to.components().collect());
+    let common = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    let mut out = PathBuf::new();
+    for _ in common..a.len() {
+        out.push("..");
+    }
+    for c in &b[common..] {
+        out.push(c);
+    }
+    out
+}
+
+/// A path as a link: its bytes percent-encoded but for letters, digits, `-._~` and `/`.
+fn href(path: &Path) -> String {
+    let text = path.to_string_lossy();
+    let mut out = String::new();
+    let absolute = text.starts_with('/');
+    if absolute {
+        out += "file://";
+    }
+    for b in text.bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~/".contains(&b) {
+            out.push(b as char);
+        } else {
+            let _ = write!(out, "%{b:02X}");
+        }
+    }
+    out
+}
+
+/// A comparison's report.html in `dir`, for `compare --out`.
+pub fn compare_page(compared: &Compared, pictures_drawn: &Pictures, dir: &Path) -> String {
+    let c = &compared.comparison;
+    let (status, details) = c.headline();
+    let mut body = format!(
+        "<h1>idabench compare</h1>\n<p><strong>{}</strong>: {}</p>\n<ul>\n<li>Baseline: <code>{}</code></li>\n<li>Current: <code>{}</code></li>\n</ul>\n",
+        escape(&status),
+        escape(&details),
+        escape(&c.baseline),
+        escape(&c.current)
+    );
+    for w in &c.warnings {
+        let _ = writeln!(body, "<p class=\"warn\">warning: {}</p>", escape(w));
+    }
+    let _ = writeln!(body, "<p class=\"note\">{}</p>", escape(&c.time_note()));
+    body += "<h2>Per variant</h2>\n";
+    let (header, rows) = c.table();
+    let rows = rows
+        .into_iter()
+        .map(|r| r.iter().map(|v| escape(v)).collect());
+    body += &table(&header, rows);
+    body += &pictures(pictures_drawn);
+    body += &job_lists(compared);
+    for (role, run) in [
+        ("Baseline", &compared.baseline),
+        ("Current", &compared.current),
+    ] {
+        body += &run_setting(role, run, dir);
+    }
+    page("idabench compare", &body)
+}
+
+/// One run of a comparison: where it was read from, its manifest's key fields, and links to
+/// its files from `dir`, where report.html is.
+fn run_setting(role: &str, run: &SavedRun, dir: &Path) -> String {
+    let mut out = format!(
+        "<h2>{role} run: <code>{}</code></h2>\n",
+        escape(&run.source)
+    );
+    match &run.manifest {
+        Some(m) => out += &setting(m),
+        None => out += "<p>No manifest.json beside its runs.csv.</p>\n",
+    }
+    let source = Path::new(&run.source);
+    let run_dir = if source.is_dir() {
+        source
+    } else {
+        source
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new("."))
+    };
+    let links = report_files(run_dir, dir, &RUN_FILES);
+    if !links.is_empty() {
+        let items: Vec<String> = links
+            .iter()
+            .map(|(name, href)| format!("<a href=\"{}\">{}</a>", escape(href), escape(name)))
+            .collect();
+        let _ = writeln!(out, "<p>Files: {}</p>", items.join(", "));
+    }
+    out
+}
+
+/// How many jobs a list on the page shows before it only counts the rest.
+const LISTED: usize = 200;
+
+/// The changed jobs and those in one run only.
+fn job_lists(compared: &Compared) -> String {
+    let c = &compared.comparison;
+    let mut out = String::new();
+    if !c.changes.is_empty() {
+        let _ = writeln!(out, "<h2>Changed results ({})</h2>", c.overall.changed);
+        let rows = c.changes.iter().take(LISTED).map(|ch| {
+            [
+                &ch.job.dataset,
+                &ch.job.instance,
+                &ch.job.variant,
+                ch.field,
+                &ch.baseline,
+                &ch.current,
+            ]
+            .iter()
+            .map(|v| escape(v))
+            .collect()
+        });
+        out += &table(
+            &[
+                "dataset", "instance", "variant", "field", "baseline", "current",
+            ],
+            rows,
+        );
+        out += &more(c.changes.len());
+    }
+    for (title, list) in [
+        ("Missing in current", &c.missing_in_current),
+        ("New in current", &c.missing_in_baseline),
+    ] {
+        if list.is_empty() {
+            continue;
+        }
+        let _ = writeln!(out, "<h2>{title} ({})</h2>", list.len());
+        let rows = list.iter().take(LISTED).map(|j| {
+            [&j.dataset, &j.instance, &j.variant]
+                .iter()
+                .map(|v| escape(v))
+                .collect()
+        });
+        out += &table(&["dataset", "instance", "variant"], rows);
+        out += &more(list.len());
+    }
+    out
+}
+
+fn more(n: usize) -> String {
+    if n > LISTED {
+        format!(
+            "<p class=\"note\">and {} more (see the printed report)</p>\n",
+            n - LISTED
+        )
+    } else {
+        String::new()
+    }
+}
+
+/// The whole page: `body` in a document with its own small style sheet.
+fn page(title: &str, body: &str) -> String {
+    format!(
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+         <title>{}</title>\n<style>\n{STYLE}</style>\n</head>\n<body>\n{body}</body>\n</html>\n",
+        escape(title)
+    )
+}
+
+const STYLE: &str = "\
+body { font-family: sans-serif; max-width: 1400px; margin: 1.5em auto; padding: 0 1em; color: #222; line-height: 1.45; }
+p, ul, h1, h2, pre { max-width: 860px; }
+h1 { font-size: 1.5em; }
+h2 { font-size: 1.2em; margin-top: 1.8em; border-bottom: 1px solid #ddd; }
+.wide { overflow-x: auto; }
+table { border-collapse: collapse; font-size: 0.85em; }
+th, td { border: 1px solid #ccc; padding: 0.25em 0.45em; text-align: right; }
+td { white-space: nowrap; }
+td:first-child { white-space: normal; }
+th:first-child, td:first-child { text-align: left; }
+thead th { background: #f2f2f2; }
+figure { margin: 1.2em 0; }
+img { max-width: 100%; height: auto; border: 1px solid #eee; }
+figcaption { font-size: 0.85em; }
+pre { background: #f7f7f7; padding: 0.8em; overflow-x: auto; font-size: 0.8em; }
+.warn { background: #fff3cd; border: 1px solid #e0c060; padding: 0.5em 0.8em; }
+.note { font-size: 0.9em; color: #444; }
+";
+
+/// `s` with the characters HTML gives a meaning escaped, for text and attribute values.
+fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Standard base64 (RFC 4648, with padding).
+fn base64(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let n = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |n, (i, &b)| n | u32::from(b) << (16 - 8 * i));
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(ALPHABET[(n >> (18 - 6 * i) & 63) as usize] as char);
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base64_as_rfc_4648_gives_it() {
+        for (plain, coded) in [
+            ("", ""),
+            ("f", "Zg=="),
+            ("fo", "Zm8="),
+            ("foo", "Zm9v"),
+            ("foob", "Zm9vYg=="),
+            ("fooba", "Zm9vYmE="),
+            ("foobar", "Zm9vYmFy"),
+        ] {
+            assert_eq!(base64(plain.as_bytes()), coded);
+        }
+        assert_eq!(base64(&[0xff, 0xfe, 0x00]), "//4A");
+    }
+
+    #[test]
+    fn text_and_links_are_escaped() {
+        assert_eq!(
+            escape("<b>\"a\" & 'b'</b>"),
+            "&lt;b&gt;&quot;a&quot; &amp; &#39;b&#39;&lt;/b&gt;"
+        );
+        assert_eq!(href(Path::new("../r 1/runs.csv")), "../r%201/runs.csv");
+        assert_eq!(href(Path::new("/tmp/a#b")), "file:///tmp/a%23b");
+        assert_eq!(
+            alt("scatter-a-vs-b_c.svg"),
+            "Nodes per instance, a against b_c"
+        );
+        assert_eq!(
+            size("<svg width=\"800\" height=\"654\" viewBox=\"0 0 800 654\">"),
+            (800, 654)
+        );
+    }
+
+    #[test]
+    fn links_are_relative_to_the_page() {
+        let dir = tempfile::tempdir().unwrap();
+        let (run, out) = (dir.path().join("run"), dir.path().join("pictures"));
+        std::fs::create_dir_all(&run).unwrap();
+        std::fs::create_dir_all(&out).unwrap();
+        std::fs::write(run.join("runs.csv"), "x").unwrap();
+        assert_eq!(
+            report_files(&run, &out, &["runs.csv", "summary.csv"]),
+            [("runs.csv".to_string(), "../run/runs.csv".to_string())]
+        );
+        assert_eq!(
+            report_files(&run, &run, &["runs.csv"]),
+            [("runs.csv".to_string(), "runs.csv".to_string())]
+        );
+    }
+}

@@ -1,0 +1,297 @@
+//! The pages and pictures written with a run or a comparison: report.html (`html`) and the SVG
+//! files beside it, by `idabench plot`, at the end of `run` and `merge` (where no failure may
+//! cost the run its reports) and by `compare --out`.
+//!
+//! `plot` reads a run with `compare::load`, the loader `compare` uses, so a report means the
+//! same thing to both.
+
+pub mod html;
+
+use crate::compare::{self, Compared, SavedRun};
+use crate::error::{Done, Error};
+use crate::plot::{self, first_against_others, present, unfinished, IterationRows, Job, Pictures};
+use crate::results::iterations::Row;
+use crate::results::record::Manifest;
+use crate::results::summary::{self, VariantSummary};
+use crate::util::atomic::{self, Failure};
+use crate::util::term::note;
+use std::collections::HashSet;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// What `idabench plot` is asked to draw.
+#[derive(Clone, Debug, Default)]
+pub struct PlotOptions {
+    /// Where the SVG files go; default: the report directory.
+    pub out: Option<PathBuf>,
+    /// Scatter plots to draw, as (x variant, y variant); empty: the first variant against each
+    /// other one.
+    pub pairs: Vec<(String, String)>,
+}
+
+/// Reads the run at `report` (a report directory or its runs.csv), writes the SVG files and
+/// report.html and names each written file on `out`. A plot that cannot be drawn (nothing
+/// solved, one variant) is skipped with a note on stderr. Bad input (no runs.csv, an unknown
+/// variant in a pair) is exit 2, like `compare`.
+pub fn plot(report: &Path, opts: &PlotOptions, out: &mut dyn Write) -> Result<Done, Error> {
+    let run = compare::load(report)?;
+    let variants = variants(&run);
+    let pairs = pairs(&variants, &opts.pairs)?;
+    let report_dir = if report.is_dir() {
+        report.to_path_buf()
+    } else {
+        report
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new("."))
+            .to_path_buf()
+    };
+    let dir = opts.out.clone().unwrap_or_else(|| report_dir.clone());
+    std::fs::create_dir_all(&dir).map_err(|e| {
+        if dir.exists() && !dir.is_dir() {
+            Error::usage(format!(
+                "{}: not a directory (--out names the folder the pictures go to)",
+                dir.display()
+            ))
+        } else {
+            Error::io(&dir, e)
+        }
+    })?;
+    if let Some(m) = &run.manifest {
+        if !m.finished() {
+            eprintln!(
+                "note: {} is an unfinished run ({} jobs missing): plotting the rows it has",
+                run.source,
+                m.jobs_missing.map_or("some".into(), |n| n.to_string())
+            );
+        }
+    }
+    let jobs: Vec<Job> = run
+        .records
+        .iter()
+        .map(|r| Job {
+            dataset: &r.dataset,
+            instance: &r.instance,
+            variant: &r.variant,
+            status: r.status,
+            nodes_generated: r.nodes_generated,
+            time_cpu_s: r.time_cpu_s,
+            has_iterations: r.iterations > 0,
+        })
+        .collect();
+    let iterations_csv = report_dir.join(crate::results::iterations::FILE);
+    let mut rows = |chosen: &[usize]| -> Result<Vec<Vec<Row>>, String> {
+        if !iterations_csv.is_file() {
+            return Err(format!(
+                "no {} beside runs.csv (a run made before idabench wrote it)",
+                crate::results::iterations::FILE
+            ));
+        }
+        let wanted: Vec<(&str, &str, &str)> = chosen
+            .iter()
+            .map(|&j| (jobs[j].dataset, jobs[j].instance, jobs[j].variant))
+            .collect();
+        let mut lists = vec![Vec::new(); chosen.len()];
+        for (k, row) in crate::results::iterations::select(&iterations_csv, &wanted)? {
+            lists[k].push(row);
+        }
+        Ok(lists)
+    };
+
+    let unfinished = run
+        .manifest
+        .as_ref()
+        .and_then(|m| unfinished(m, jobs.len()));
+    let instances = jobs
+        .iter()
+        .map(|j| (j.dataset, j.instance))
+        .collect::<HashSet<_>>()
+        .len();
+    let pictures = plot::pictures(
+        &jobs,
+        instances,
+        &variants,
+        &pairs,
+        unfinished.as_deref(),
+        &mut rows,
+    );
+    for note in &pictures.notes {
+        eprintln!("note: {note}");
+    }
+    let mut written = Vec::new();
+    for (name, svg) in &pictures.drawn {
+        let path = dir.join(name);
+        write_file(&path, svg.as_bytes())?;
+        written.push(path);
+    }
+    let summaries = summary::read_summary(&report_dir.join("summary.csv"));
+    let page = html::RunReport {
+        name: run_name(&report_dir),
+        manifest: run.manifest.as_ref(),
+        summaries: summaries.as_deref().map_err(Clone::clone),
+        pictures: &pictures,
+        files: html::report_files(&report_dir, &dir, &html::RUN_FILES),
+    };
+    let path = dir.join(html::FILE);
+    write_file(&path, html::run_page(&page).as_bytes())?;
+    written.push(path);
+    for path in written {
+        writeln!(out, "{}", path.display()).map_err(|e| Error::io("stdout", e))?;
+    }
+    out.flush().map_err(|e| Error::io("stdout", e))?;
+    Ok(Done::Ok)
+}
+
+/// A run's name: its report directory's.
+fn run_name(dir: &Path) -> String {
+    let dir = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
+    dir.file_name().map_or_else(
+        || dir.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    )
+}
+
+/// What a run's report.html is made of, at the end of `run` and `merge`.
+pub struct RunEnd<'a> {
+    /// The report directory.
+    pub dir: &'a Path,
+    pub jobs: &'a [Job<'a>],
+    /// How many instances the jobs are of (see `instances_in_run_order`).
+    pub instances: usize,
+    /// The run's variants, in its order.
+    pub variants: &'a [String],
+    pub manifest: &'a Manifest,
+    pub summaries: &'a [VariantSummary],
+    /// Whether to draw the plots (not with `--no-plots`).
+    pub plots: bool,
+}
+
+/// Draws a run's plots into its report directory and writes its report.html there, at the end
+/// of `run` and `merge`, after the other reports. Nothing here may cost the run its reports or
+/// its exit code: a picture that cannot be drawn is left out (report.html says why), and a file
+/// that cannot be written, or a panic while drawing, is a warning on stderr.
+pub fn after_run(end: &RunEnd, rows: &mut IterationRows) {
+    let pictures = if end.plots {
+        let with_jobs: HashSet<&str> = end.jobs.iter().map(|j| j.variant).collect();
+        let variants = present(end.variants.iter(), |v| with_jobs.contains(v));
+        let pairs = first_against_others(&variants);
+        let drawn = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let unfinished = unfinished(end.manifest, end.jobs.len());
+            plot::pictures(
+                end.jobs,
+                end.instances,
+                &variants,
+                &pairs,
+                unfinished.as_deref(),
+                rows,
+            )
+        }));
+        drawn.unwrap_or_else(|_| Pictures {
+            drawn: Vec::new(),
+            notes: vec![
+                "the plots were not drawn: drawing them failed (see the panic on stderr)".into(),
+            ],
+        })
+    } else {
+        Pictures {
+            drawn: Vec::new(),
+            notes: vec!["no plots: the run was given --no-plots".into()],
+        }
+    };
+    for (name, svg) in &pictures.drawn {
+        if let Err(e) = write_file(&end.dir.join(name), svg.as_bytes()) {
+            note(format_args!("warning: {e}; the reports are whole"));
+        }
+    }
+    let page = html::RunReport {
+        name: run_name(end.dir),
+        manifest: Some(end.manifest),
+        summaries: Ok(end.summaries),
+        pictures: &pictures,
+        files: html::report_files(end.dir, end.dir, &html::RUN_FILES),
+    };
+    if let Err(e) = write_file(&end.dir.join(html::FILE), html::run_page(&page).as_bytes()) {
+        note(format_args!("warning: {e}; the reports are whole"));
+    }
+}
+
+/// Writes the pictures of a comparison (unless not `plots`) and its report.html into `dir`
+/// (created if missing), for `compare --out`: as at the end of a run, a failure is a warning on
+/// stderr and changes no verdict or exit code.
+pub fn after_compare(dir: &Path, compared: &Compared, plots: bool) {
+    if let Err(e) = std::fs::create_dir_all(dir) {
+        note(format_args!(
+            "warning: {}: {e}: the comparison's pictures and report.html are not written",
+            dir.display()
+        ));
+        return;
+    }
+    let pictures = if plots {
+        let drawn = std::panic::catch_unwind(|| plot::comparison_pictures(compared));
+        let pictures = drawn.unwrap_or_else(|_| Pictures {
+            drawn: Vec::new(),
+            notes: vec![
+                "the pictures were not drawn: drawing them failed (see the panic on stderr)".into(),
+            ],
+        });
+        for said in &pictures.notes {
+            note(format_args!("note: {said}"));
+        }
+        pictures
+    } else {
+        Pictures {
+            drawn: Vec::new(),
+            notes: vec!["no pictures: compare was given --no-plots".into()],
+        }
+    };
+    let page = html::compare_page(compared, &pictures, dir);
+    let files = pictures
+        .drawn
+        .iter()
+        .map(|(name, svg)| (name.as_str(), svg));
+    for (name, text) in files.chain([(html::FILE, &page)]) {
+        if let Err(e) = write_file(&dir.join(name), text.as_bytes()) {
+            note(format_args!("warning: {e}"));
+        }
+    }
+}
+
+/// Writes `path` whole (see `atomic`).
+fn write_file(path: &Path, bytes: &[u8]) -> Result<(), Error> {
+    atomic::write_with(path, |file| file.write_all(bytes)).map_err(|e| match e {
+        Failure::Fill(e) | Failure::Io(e) => Error::io(path, e),
+    })
+}
+
+/// The run's variants: in the manifest's order when it has one (the order of `--heuristic`,
+/// `--step`, `--reverse-pruning`), then any others in the order runs.csv first names them.
+fn variants(run: &SavedRun) -> Vec<String> {
+    let listed = run.manifest.iter().flat_map(|m| m.variants.iter());
+    present(listed.chain(run.records.iter().map(|r| &r.variant)), |v| {
+        run.records.iter().any(|r| r.variant == *v)
+    })
+}
+
+/// The scatter plots to draw: `asked`, checked against the run's variants, or the first variant
+/// against each other one.
+fn pairs(variants: &[String], asked: &[(String, String)]) -> Result<Vec<(String, String)>, Error> {
+    if asked.is_empty() {
+        return Ok(first_against_others(variants));
+    }
+    for (a, b) in asked {
+        for v in [a, b] {
+            if !variants.contains(v) {
+                return Err(Error::usage(format!(
+                    "--pair {a},{b}: the run has no variant `{v}`; it has {}",
+                    variants.join(", ")
+                )));
+            }
+        }
+        if a == b {
+            return Err(Error::usage(format!(
+                "--pair {a},{b}: expected two different variants"
+            )));
+        }
+    }
+    Ok(asked.to_vec())
+}

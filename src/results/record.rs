@@ -1,0 +1,603 @@
+//! What a run leaves on disk, as serde types: one `Record` per job (a row of runs.csv), and the
+//! run's `Manifest`. Written by `run`, read back by `compare` and `--resume`.
+
+use crate::results::shard::Shard;
+use crate::tables::store::TableInfo;
+use crate::util::text;
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::path::Path;
+
+/// What became of one job, spelled in runs.csv as `solved`, `over_cap`, ... `Suboptimal`, `Wrong`
+/// (against the dataset's reference) and `Error` are given by the batch runner, which knows the
+/// reference length and catches failures; `Cancelled` is a search stopped from outside, never
+/// written to a report.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    Solved,
+    Unsolvable,
+    OverCap,
+    NodeLimit,
+    TimeLimit,
+    Suboptimal,
+    Wrong,
+    Error,
+    Cancelled,
+}
+
+impl Status {
+    /// Every status a report may hold (all but `Cancelled`).
+    pub const WRITTEN: [Status; 8] = [
+        Status::Solved,
+        Status::Unsolvable,
+        Status::OverCap,
+        Status::NodeLimit,
+        Status::TimeLimit,
+        Status::Suboptimal,
+        Status::Wrong,
+        Status::Error,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Solved => "solved",
+            Status::Unsolvable => "unsolvable",
+            Status::OverCap => "over_cap",
+            Status::NodeLimit => "node_limit",
+            Status::TimeLimit => "time_limit",
+            Status::Suboptimal => "suboptimal",
+            Status::Wrong => "wrong",
+            Status::Error => "error",
+            Status::Cancelled => "cancelled",
+        }
+    }
+
+    /// A solution was found (and replayed), shortest or not.
+    pub fn has_solution(self) -> bool {
+        matches!(self, Status::Solved | Status::Suboptimal)
+    }
+
+    /// The search ran to an answer: a solution, or a proof that there is none within the cap.
+    pub fn answered(self) -> bool {
+        self.has_solution() || matches!(self, Status::Unsolvable | Status::OverCap)
+    }
+
+    /// Stopped by a per-job limit.
+    pub fn limited(self) -> bool {
+        matches!(self, Status::NodeLimit | Status::TimeLimit)
+    }
+}
+
+impl std::fmt::Display for Status {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// One job's result: a row of runs.csv. Units are in the column names; empty cells are `None`.
+/// The text is `String` when read back; a run writes rows that borrow it from the job (`Cow`),
+/// so that a job's row costs no allocation of the names every job repeats.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Record<S = String> {
+    /// The dataset file's stem, e.g. `korf100` for datasets/korf100.csv.
+    pub dataset: S,
+    /// The instance's `id` in its dataset.
+    pub instance: S,
+    pub domain: S,
+    pub size: S,
+    /// Stable variant name, e.g. `manhattan/step2/prune`.
+    pub variant: S,
+    pub heuristic: S,
+    /// `1`, `2` or `next`.
+    pub step: S,
+    /// `on` or `off`.
+    pub reverse_pruning: S,
+    pub status: Status,
+    pub length: Option<u32>,
+    /// The dataset's reference length, when it has one.
+    pub optimal: Option<u32>,
+    pub nodes_generated: u64,
+    pub nodes_expanded: u64,
+    pub iterations: u32,
+    pub final_bound: u32,
+    pub time_wall_s: f64,
+    /// CPU time of the job on every thread that searched it: the honest figure when jobs share
+    /// cores.
+    pub time_cpu_s: f64,
+    /// nodes_generated / time_cpu_s (0 when no time was measured).
+    pub nodes_per_s: f64,
+    pub initial_h: u32,
+    /// False when the variant cannot promise a shortest path (step 2 without a known parity).
+    pub optimal_guaranteed: bool,
+    /// Why a job is `error` or `wrong`; empty otherwise.
+    pub message: S,
+    /// The solution's moves (tiles: the blank's motion as U D L R).
+    pub path: S,
+}
+
+impl<S: AsRef<str>> Record<S> {
+    /// The key that identifies a job across runs.
+    pub fn key(&self) -> (&str, &str, &str) {
+        (
+            self.dataset.as_ref(),
+            self.instance.as_ref(),
+            self.variant.as_ref(),
+        )
+    }
+
+    /// Appends the row to `out` as csv's serializer writes it (quoted only where a field holds a
+    /// comma, a quote or a line break; numbers as itoa and ryu spell them), without serde's and
+    /// csv's per-field machinery: rows are written once per job, and for tiny jobs that was a
+    /// large part of the harness's cost.
+    pub fn write_csv(&self, out: &mut Vec<u8>) {
+        let text = |out: &mut Vec<u8>, s: &S| field(out, s.as_ref().as_bytes());
+        let int = |out: &mut Vec<u8>, n: u64| {
+            out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
+            out.push(b',');
+        };
+        let float = |out: &mut Vec<u8>, x: f64| {
+            // ryu spells a whole number of at most 16 digits as its digits and `.0`: itoa is
+            // several times quicker at it, and `nodes_per_s` is always whole.
+            if x.fract() == 0.0 && x.is_sign_positive() && x < 1e16 {
+                out.extend_from_slice(itoa::Buffer::new().format(x as u64).as_bytes());
+                out.extend_from_slice(b".0");
+            } else {
+                out.extend_from_slice(ryu::Buffer::new().format(x).as_bytes());
+            }
+            out.push(b',');
+        };
+        let opt = |out: &mut Vec<u8>, n: Option<u32>| match n {
+            Some(n) => int(out, n.into()),
+            None => out.push(b','),
+        };
+        for s in [
+            &self.dataset,
+            &self.instance,
+            &self.domain,
+            &self.size,
+            &self.variant,
+            &self.heuristic,
+            &self.step,
+            &self.reverse_pruning,
+        ] {
+            text(out, s);
+        }
+        field(out, self.status.name().as_bytes());
+        opt(out, self.length);
+        opt(out, self.optimal);
+        int(out, self.nodes_generated);
+        int(out, self.nodes_expanded);
+        int(out, self.iterations.into());
+        int(out, self.final_bound.into());
+        float(out, self.time_wall_s);
+        float(out, self.time_cpu_s);
+        float(out, self.nodes_per_s);
+        int(out, self.initial_h.into());
+        field(
+            out,
+            if self.optimal_guaranteed {
+                b"true"
+            } else {
+                b"false"
+            },
+        );
+        text(out, &self.message);
+        text(out, &self.path);
+        // The last field's comma becomes the line's end.
+        if let Some(last) = out.last_mut() {
+            *last = b'\n';
+        }
+    }
+}
+
+/// Appends `value` and a comma, quoted as csv quotes by default: only a field holding the
+/// delimiter, a quote, CR or LF is quoted, with its quotes doubled.
+pub(crate) fn field(out: &mut Vec<u8>, value: &[u8]) {
+    if value
+        .iter()
+        .any(|&b| matches!(b, b',' | b'"' | b'\r' | b'\n'))
+    {
+        out.push(b'"');
+        for &b in value {
+            if b == b'"' {
+                out.push(b'"');
+            }
+            out.push(b);
+        }
+        out.push(b'"');
+    } else {
+        out.extend_from_slice(value);
+    }
+    out.push(b',');
+}
+
+/// The `reverse_pruning` column's spelling.
+pub fn on_off(on: bool) -> &'static str {
+    if on {
+        "on"
+    } else {
+        "off"
+    }
+}
+
+/// One dataset file a run read.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DatasetInfo {
+    pub path: String,
+    pub name: String,
+    pub sha256: String,
+    pub instances: usize,
+}
+
+/// Where, how and on what a run was made: manifest.json.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Manifest {
+    pub idabench_version: String,
+    pub git_commit: Option<String>,
+    pub rustc_version: String,
+    pub build_profile: String,
+    pub cpu_model: String,
+    pub cores: usize,
+    pub jobs: usize,
+    pub command_line: Vec<String>,
+    pub datasets: Vec<DatasetInfo>,
+    pub variants: Vec<String>,
+    pub max_nodes: Option<u64>,
+    pub time_limit_s: Option<f64>,
+    /// UTC, RFC 3339.
+    pub start_time: String,
+    /// Empty while the run is going (and after a hard kill); set when it ends, interrupted or not.
+    pub end_time: String,
+    /// Whether every planned job has its row: false while the run is going and after an
+    /// interrupt. Absent (`None`) in manifests written before these fields existed.
+    #[serde(default)]
+    pub complete: Option<bool>,
+    /// The jobs the run planned: instances x the variants that apply to them.
+    #[serde(default)]
+    pub jobs_total: Option<usize>,
+    /// Planned jobs without a row in runs.csv; `--resume` runs them.
+    #[serde(default)]
+    pub jobs_missing: Option<usize>,
+    /// The pattern databases the run's heuristics read, with their checksums.
+    #[serde(default)]
+    pub pattern_databases: Vec<TableInfo>,
+    /// The machine's host name, when it has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub host: Option<String>,
+    /// Which share of a run this is (`run --shard K/N`); absent for a whole run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<Shard>,
+    /// Of a merged report (`merge`): the shards it was made from.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub shards: Vec<ShardInfo>,
+    /// `--split` as given (`auto`, `off` or a depth): how a job's search was shared between the
+    /// workers. It changes times, never counts. Absent in manifests written before it existed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub split: Option<String>,
+}
+
+/// One shard of a merged report, as its own manifest told it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ShardInfo {
+    /// The shard's report directory, as given to `merge`.
+    pub dir: String,
+    pub shard: Shard,
+    pub host: Option<String>,
+    pub cpu_model: String,
+    pub cores: usize,
+    pub jobs: usize,
+    pub start_time: String,
+    pub end_time: String,
+    pub jobs_total: usize,
+    /// The shard's jobs without a row (only with `merge --allow-missing`).
+    pub jobs_missing: usize,
+}
+
+impl Manifest {
+    /// The run ended with every job done: it has an end time and does not say it is incomplete.
+    /// A run still going or killed has no end time; an interrupted one says `complete: false`.
+    pub fn finished(&self) -> bool {
+        !self.end_time.is_empty() && self.complete != Some(false)
+    }
+
+    /// The per-job limits, e.g. `1000000 nodes, 5 s`, or `none`.
+    pub fn limits_text(&self) -> String {
+        let nodes = |n: u64| {
+            if n == 1 {
+                "1 node".into()
+            } else {
+                format!("{n} nodes")
+            }
+        };
+        match (self.max_nodes, self.time_limit_s) {
+            (None, None) => "none".into(),
+            (Some(n), None) => nodes(n),
+            (None, Some(t)) => format!("{t} s"),
+            (Some(n), Some(t)) => format!("{}, {t} s", nodes(n)),
+        }
+    }
+}
+
+/// The columns of runs.csv, in order (a test checks them against the header `Record`
+/// serializes to).
+pub const RUNS_HEADER: [&str; 22] = [
+    "dataset",
+    "instance",
+    "domain",
+    "size",
+    "variant",
+    "heuristic",
+    "step",
+    "reverse_pruning",
+    "status",
+    "length",
+    "optimal",
+    "nodes_generated",
+    "nodes_expanded",
+    "iterations",
+    "final_bound",
+    "time_wall_s",
+    "time_cpu_s",
+    "nodes_per_s",
+    "initial_h",
+    "optimal_guaranteed",
+    "message",
+    "path",
+];
+
+/// Reads a runs.csv; every error names the file and line. A job listed twice is an error: it
+/// would make joining two runs ambiguous.
+pub fn read_runs(path: &Path) -> Result<Vec<Record>, String> {
+    parse_runs(path, &text::read_file(path)?)
+}
+
+/// Parses the bytes of the runs.csv at `path` as `read_runs` does.
+pub fn parse_runs(path: &Path, bytes: &[u8]) -> Result<Vec<Record>, String> {
+    let mut reader = csv::Reader::from_reader(bytes);
+    let headers = reader
+        .headers()
+        .map_err(|e| csv_error(path, None, &e))?
+        .clone();
+    let missing: Vec<&str> = RUNS_HEADER
+        .into_iter()
+        .filter(|column| !headers.iter().any(|h| h == *column))
+        .collect();
+    // An empty file has no header at all: the callers say it holds no jobs.
+    if !missing.is_empty() && !headers.is_empty() {
+        let line = headers.position().map_or(1, csv::Position::line);
+        let found = headers.iter().collect::<Vec<_>>().join(",");
+        let mut lacks: Vec<String> = missing.iter().take(3).map(|c| format!("`{c}`")).collect();
+        if missing.len() > 3 {
+            lacks.push(format!(
+                "{} more of its {} columns",
+                missing.len() - 3,
+                RUNS_HEADER.len()
+            ));
+        }
+        return Err(format!(
+            "{}:{line}: not a runs.csv of idabench: the header lacks {} (found '{}')",
+            path.display(),
+            lacks.join(", "),
+            text::shorten(&found)
+        ));
+    }
+    let mut records = Vec::new();
+    let mut first_line: HashMap<(String, String, String), u64> = HashMap::new();
+    for row in reader.records() {
+        let row = row.map_err(|e| csv_error(path, Some(&headers), &e))?;
+        let record: Record = row
+            .deserialize(Some(&headers))
+            .map_err(|e| csv_error(path, Some(&headers), &e))?;
+        let line = row.position().map_or(0, csv::Position::line);
+        check_measured(path, line, &record)?;
+        if record.status == Status::Cancelled {
+            return Err(format!(
+                "{}:{line}: column `status`: `cancelled` is never written to a report: expected {}",
+                path.display(),
+                Status::WRITTEN.map(Status::name).join(", ")
+            ));
+        }
+        let (dataset, instance, variant) = record.key();
+        let key = (dataset.to_owned(), instance.to_owned(), variant.to_owned());
+        if let Some(first) = first_line.insert(key, line) {
+            return Err(format!(
+                "{}:{line}: job (dataset {dataset}, instance {instance}, variant {variant}) appears again; first at line {first}",
+                path.display()
+            ));
+        }
+        records.push(record);
+    }
+    Ok(records)
+}
+
+/// Times and rates are measured, so finite and at least 0: anything else is a damaged file, whose
+/// NaN or negative times would pass through `compare` as untimed jobs and into the totals of the
+/// summaries `--resume` writes.
+fn check_measured(path: &Path, line: u64, record: &Record) -> Result<(), String> {
+    let measured = [
+        ("time_wall_s", record.time_wall_s),
+        ("time_cpu_s", record.time_cpu_s),
+        ("nodes_per_s", record.nodes_per_s),
+    ];
+    match measured
+        .into_iter()
+        .find(|(_, value)| !value.is_finite() || *value < 0.0)
+    {
+        Some((column, value)) => Err(format!(
+            "{}:{line}: column `{column}`: expected a finite number of at least 0, found {value}",
+            path.display()
+        )),
+        None => Ok(()),
+    }
+}
+
+/// Names the file, the line and, where csv knows it, the column.
+fn csv_error(path: &Path, headers: Option<&csv::StringRecord>, error: &csv::Error) -> String {
+    let place = match error.position() {
+        Some(pos) => format!("{}:{}", path.display(), pos.line()),
+        None => path.display().to_string(),
+    };
+    let what = match error.kind() {
+        csv::ErrorKind::Deserialize { err, .. } => {
+            let column = err
+                .field()
+                .and_then(|i| headers?.get(usize::try_from(i).ok()?));
+            match column {
+                Some(column) => format!("column `{column}`: {}", err.kind()),
+                None => err.kind().to_string(),
+            }
+        }
+        csv::ErrorKind::UnequalLengths {
+            expected_len, len, ..
+        } => format!("expected {expected_len} fields like the header, found {len}"),
+        _ => error.to_string(),
+    };
+    format!("{place}: {what}")
+}
+
+pub fn read_manifest(path: &Path) -> Result<Manifest, String> {
+    let bytes = text::read_file(path)?;
+    serde_json::from_slice(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_status_is_spelled_in_reports_as_it_is_named() {
+        for status in Status::WRITTEN.into_iter().chain([Status::Cancelled]) {
+            let json = serde_json::to_string(&status).unwrap();
+            assert_eq!(json, format!("\"{}\"", status.name()));
+            assert_eq!(serde_json::from_str::<Status>(&json).unwrap(), status);
+        }
+    }
+
+    #[test]
+    fn a_cancelled_row_and_a_device_are_refused() {
+        let dir = std::env::temp_dir().join(format!("idabench-record-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("runs.csv");
+        let mut w = csv::Writer::from_path(&path).unwrap();
+        w.serialize(Record::<String> {
+            dataset: "d".into(),
+            instance: "1".into(),
+            domain: "tiles".into(),
+            size: "3x3".into(),
+            variant: "manhattan/stepnext/prune".into(),
+            heuristic: "manhattan".into(),
+            step: "next".into(),
+            reverse_pruning: "on".into(),
+            status: Status::Cancelled,
+            length: None,
+            optimal: None,
+            nodes_generated: 1,
+            nodes_expanded: 0,
+            iterations: 1,
+            final_bound: 0,
+            time_wall_s: 0.0,
+            time_cpu_s: 0.0,
+            nodes_per_s: 0.0,
+            initial_h: 0,
+            optimal_guaranteed: true,
+            message: String::new(),
+            path: String::new(),
+        })
+        .unwrap();
+        w.flush().unwrap();
+        drop(w);
+        let e = read_runs(&path).unwrap_err();
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert!(
+            e.ends_with("runs.csv:2: column `status`: `cancelled` is never written to a report: expected solved, unsolvable, over_cap, node_limit, time_limit, suboptimal, wrong, error"),
+            "{e}"
+        );
+        let e = read_runs(Path::new("/dev/zero")).unwrap_err();
+        assert!(
+            e.starts_with("/dev/zero:1: line longer than the limit"),
+            "{e}"
+        );
+        let e = read_manifest(Path::new("/dev/zero")).unwrap_err();
+        assert!(
+            e.starts_with("/dev/zero:1: line longer than the limit"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn rows_are_written_as_csv_serializes_them() {
+        let plain = Record::<String> {
+            dataset: "korf100".into(),
+            instance: "7".into(),
+            domain: "tiles".into(),
+            size: "4x4".into(),
+            variant: "manhattan/step2/noprune".into(),
+            heuristic: "manhattan".into(),
+            step: "2".into(),
+            reverse_pruning: "off".into(),
+            status: Status::NodeLimit,
+            length: None,
+            optimal: Some(57),
+            nodes_generated: u64::MAX,
+            nodes_expanded: 0,
+            iterations: u32::MAX,
+            final_bound: 55,
+            time_wall_s: 1.042e-6,
+            time_cpu_s: 0.0,
+            nodes_per_s: 933707.0,
+            initial_h: 41,
+            optimal_guaranteed: false,
+            message: String::new(),
+            path: String::new(),
+        };
+        let odd = Record {
+            dataset: "a,b".into(),
+            instance: "say \"hi\"".into(),
+            size: " spaced ".into(),
+            status: Status::Wrong,
+            length: Some(0),
+            time_wall_s: 123456789.125,
+            time_cpu_s: 1e-300,
+            nodes_per_s: 1e21,
+            optimal_guaranteed: true,
+            message: "two\nlines\r\nand a \"quote\", é".into(),
+            path: "\"".into(),
+            ..plain.clone()
+        };
+        let mut records = vec![plain.clone(), odd];
+        // Whole numbers take a shortcut: around it, and at its edges.
+        for x in [
+            0.0,
+            -0.0,
+            1.0,
+            0.5,
+            933707.0,
+            1e15,
+            9999999999999998.0,
+            1e16,
+            1.5e16,
+            f64::MAX,
+            f64::NAN,
+            f64::INFINITY,
+        ] {
+            records.push(Record {
+                nodes_per_s: x,
+                time_cpu_s: -x,
+                ..plain.clone()
+            });
+        }
+        for r in records {
+            let mut w = csv::WriterBuilder::new()
+                .has_headers(false)
+                .from_writer(Vec::new());
+            w.serialize(&r).unwrap();
+            let mut mine = Vec::new();
+            r.write_csv(&mut mine);
+            assert_eq!(
+                String::from_utf8(mine).unwrap(),
+                String::from_utf8(w.into_inner().unwrap()).unwrap()
+            );
+        }
+    }
+}

@@ -1,0 +1,452 @@
+//! The report files of a run beside runs.csv: summary.csv, summary.md and manifest.json, and
+//! the one step that writes every report of a finished (or interrupted) run. Every file but the
+//! streamed runs.csv and iterations.csv is written whole or not at all (a temporary name, then a
+//! rename).
+
+use crate::domains::Spec;
+use crate::error::Error;
+use crate::results::iterations::{self, Spans};
+use crate::results::record::{on_off, Manifest, Status};
+use crate::results::runs::{write_atomic, write_runs, Rows, Tally};
+use hdrhistogram::Histogram;
+use serde::{Deserialize, Serialize};
+use std::io;
+use std::path::Path;
+
+/// One variant's figures: a row of summary.csv.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct VariantSummary {
+    pub variant: String,
+    pub heuristic: String,
+    pub step: String,
+    pub reverse_pruning: String,
+    pub jobs: u64,
+    pub solved: u64,
+    /// Jobs stopped by `--max-nodes` or `--time-limit`.
+    pub limited: u64,
+    pub unsolvable: u64,
+    pub over_cap: u64,
+    pub suboptimal: u64,
+    pub wrong: u64,
+    pub error: u64,
+    /// Jobs whose answer is not guaranteed shortest (step 2 on a domain without a known parity).
+    pub not_guaranteed_optimal: u64,
+    pub nodes_generated_total: u64,
+    pub nodes_expanded_total: u64,
+    /// This variant's instances that every variant running them solved: the set the geometric
+    /// means are taken over (heuristics run on their own domains only).
+    pub common_solved: u64,
+    pub nodes_generated_geomean: Option<f64>,
+    pub time_cpu_geomean_s: Option<f64>,
+    pub time_cpu_p50_s: Option<f64>,
+    pub time_cpu_p90_s: Option<f64>,
+    pub time_cpu_p99_s: Option<f64>,
+    pub time_cpu_max_s: Option<f64>,
+    pub time_cpu_total_s: f64,
+    pub nodes_per_s: Option<f64>,
+    /// Mean penalised time: a job's CPU time when it was answered, else twice the time limit
+    /// (twice its own time when no time limit was set).
+    pub par2_s: Option<f64>,
+    /// The first variant's geometric-mean time over this one's (above 1: this one is faster);
+    /// `None` unless both means are over the same instances.
+    pub speedup: Option<f64>,
+}
+
+fn geomean(values: impl Iterator<Item = f64>) -> Option<f64> {
+    let (mut sum, mut n) = (0.0, 0u64);
+    for v in values {
+        sum += v.max(1e-9).ln();
+        n += 1;
+    }
+    (n > 0).then(|| (sum / n as f64).exp())
+}
+
+/// A finished job as the summaries see it: its instance (numbered across the run's datasets),
+/// its variant (an index into the run's variants) and its tally.
+pub type Finished<'t> = (usize, usize, &'t Tally);
+
+/// One summary row per variant, in the order of `variants` (`names[k]` is `variants[k].name()`).
+/// `finished` is in job order, which fixes the order of the floating-point sums. `time_limit_s`
+/// is the run's limit, for PAR-2.
+pub fn summarize<'t>(
+    finished: impl IntoIterator<Item = Finished<'t>>,
+    variants: &[Spec],
+    names: &[String],
+    time_limit_s: Option<f64>,
+) -> Vec<VariantSummary> {
+    let mut by_variant: Vec<Vec<(usize, &Tally)>> = vec![Vec::new(); names.len()];
+    for (instance, variant, tally) in finished {
+        by_variant[variant].push((instance, tally));
+    }
+    // Instances not solved by every variant that ran them: a heuristic runs only on its own
+    // domain, so "every variant" means every one that had a job there.
+    let instances = by_variant.iter().flatten().map(|&(i, _)| i + 1).max();
+    let mut unsolved = vec![false; instances.unwrap_or(0)];
+    for &(i, t) in by_variant.iter().flatten() {
+        unsolved[i] |= !t.status.has_solution();
+    }
+    // The instances each variant's geometric means are over, ascending.
+    let mean_sets: Vec<Vec<usize>> = by_variant
+        .iter()
+        .map(|jobs| {
+            let mut set: Vec<usize> = jobs
+                .iter()
+                .map(|&(i, _)| i)
+                .filter(|&i| !unsolved[i])
+                .collect();
+            set.sort_unstable();
+            set
+        })
+        .collect();
+    let mut rows: Vec<VariantSummary> = names
+        .iter()
+        .zip(variants)
+        .zip(&by_variant)
+        .map(|((name, spec), jobs)| summarize_one(name, spec, jobs, &unsolved, time_limit_s))
+        .collect();
+    // A ratio of geometric means says something only when both are over the same instances:
+    // not between heuristics of different domains, nor in a run cut short.
+    let first = rows.first().and_then(|r| r.time_cpu_geomean_s);
+    for (row, set) in rows.iter_mut().zip(&mean_sets) {
+        row.speedup = match (first, row.time_cpu_geomean_s) {
+            (Some(a), Some(b)) if b > 0.0 && mean_sets.first() == Some(set) => Some(a / b),
+            _ => None,
+        };
+    }
+    rows
+}
+
+/// The row of variant `name` from its jobs (instance, tally); its geometric means are over the
+/// instances not `unsolved`.
+fn summarize_one(
+    name: &str,
+    spec: &Spec,
+    jobs: &[(usize, &Tally)],
+    unsolved: &[bool],
+    time_limit_s: Option<f64>,
+) -> VariantSummary {
+    let records: Vec<&Tally> = jobs.iter().map(|&(_, t)| t).collect();
+    let in_common: Vec<&Tally> = jobs
+        .iter()
+        .filter(|&&(i, _)| !unsolved[i])
+        .map(|&(_, t)| t)
+        .collect();
+    let count = |status: Status| records.iter().filter(|r| r.status == status).count() as u64;
+    // Microseconds up to a week, 3 significant digits.
+    let mut hist = Histogram::<u64>::new_with_bounds(1, 604_800_000_000, 3).expect("valid bounds");
+    for r in &records {
+        hist.saturating_record(((r.time_cpu_s * 1e6).round() as u64).max(1));
+    }
+    let quantile = |q: f64| (!records.is_empty()).then(|| hist.value_at_quantile(q) as f64 / 1e6);
+    let cpu_total: f64 = records.iter().map(|r| r.time_cpu_s).sum();
+    let nodes_total: u64 = records.iter().map(|r| r.nodes_generated).sum();
+    let par2 = (!records.is_empty()).then(|| {
+        records
+            .iter()
+            .map(|r| {
+                if r.status.answered() {
+                    r.time_cpu_s
+                } else {
+                    2.0 * time_limit_s.unwrap_or(r.time_cpu_s)
+                }
+            })
+            .sum::<f64>()
+            / records.len() as f64
+    });
+    // A variant without a job (no domain of the datasets takes its heuristic) says nothing.
+    let column = |text: &str| {
+        if records.is_empty() {
+            String::new()
+        } else {
+            text.to_string()
+        }
+    };
+    VariantSummary {
+        variant: name.to_string(),
+        heuristic: column(spec.heuristic.name()),
+        step: column(spec.step.name()),
+        reverse_pruning: column(on_off(spec.reverse_pruning)),
+        jobs: records.len() as u64,
+        solved: count(Status::Solved),
+        limited: count(Status::NodeLimit) + count(Status::TimeLimit),
+        unsolvable: count(Status::Unsolvable),
+        over_cap: count(Status::OverCap),
+        suboptimal: count(Status::Suboptimal),
+        wrong: count(Status::Wrong),
+        error: count(Status::Error),
+        not_guaranteed_optimal: records.iter().filter(|r| !r.optimal_guaranteed).count() as u64,
+        nodes_generated_total: nodes_total,
+        nodes_expanded_total: records.iter().map(|r| r.nodes_expanded).sum(),
+        common_solved: in_common.len() as u64,
+        nodes_generated_geomean: geomean(in_common.iter().map(|r| r.nodes_generated as f64)),
+        time_cpu_geomean_s: geomean(in_common.iter().map(|r| r.time_cpu_s)),
+        time_cpu_p50_s: quantile(0.5),
+        time_cpu_p90_s: quantile(0.9),
+        time_cpu_p99_s: quantile(0.99),
+        time_cpu_max_s: (!records.is_empty()).then(|| hist.max() as f64 / 1e6),
+        time_cpu_total_s: cpu_total,
+        nodes_per_s: (cpu_total > 0.0).then(|| nodes_total as f64 / cpu_total),
+        par2_s: par2,
+        speedup: None,
+    }
+}
+
+/// Reads summary.csv back; an error names the file and line.
+pub fn read_summary(path: &Path) -> Result<Vec<VariantSummary>, String> {
+    let bytes = crate::util::text::read_file(path)?;
+    let mut reader = csv::Reader::from_reader(bytes.as_slice());
+    reader
+        .deserialize()
+        .map(|row| {
+            row.map_err(|e: csv::Error| {
+                let line = e.position().map_or(0, csv::Position::line);
+                format!("{}:{line}: {e}", path.display())
+            })
+        })
+        .collect()
+}
+
+pub fn summary_csv(rows: &[VariantSummary]) -> Result<Vec<u8>, String> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    for r in rows {
+        w.serialize(r).map_err(|e| e.to_string())?;
+    }
+    w.into_inner().map_err(|e| e.to_string())
+}
+
+/// summary.md: a title, the run's setting, whether jobs are missing, and one table row per
+/// variant.
+pub fn summary_md(rows: &[VariantSummary], manifest: &Manifest) -> String {
+    let datasets: Vec<String> = manifest
+        .datasets
+        .iter()
+        .map(|d| {
+            let plural = if d.instances == 1 { "" } else { "s" };
+            format!("`{}` ({} instance{plural})", d.name, d.instances)
+        })
+        .collect();
+    let mut out = format!(
+        "## idabench run\n\n{} on {} with {} worker{}; limits: {}.\n\n",
+        datasets.join(", "),
+        manifest.cpu_model,
+        manifest.jobs,
+        if manifest.jobs == 1 { "" } else { "s" },
+        manifest.limits_text(),
+    );
+    if !manifest.shards.is_empty() {
+        out.push_str(&format!(
+            "Merged from {} shard(s) of {}; manifest.json lists each one's machine.\n\n",
+            manifest.shards.len(),
+            manifest.shards[0].shard.count
+        ));
+    }
+    match (manifest.jobs_missing, manifest.jobs_total) {
+        (Some(missing @ 1..), Some(total)) if !manifest.shards.is_empty() => {
+            out.push_str(&format!(
+                "**Incomplete merge: {missing} of {total} jobs are missing (their shards are \
+                 unfinished or were not given; missing.csv lists those of unfinished shards). \
+                 The figures below are over the finished jobs only.**\n\n"
+            ));
+        }
+        (Some(missing @ 1..), Some(total)) => {
+            out.push_str(&format!(
+                "**Incomplete run: {missing} of {total} jobs are missing (it was interrupted); \
+                 `--resume` runs them. The figures below are over the finished jobs only.**\n\n"
+            ));
+        }
+        _ => {}
+    }
+    out.push_str(
+        "| variant | jobs | solved | limited | other | nodes generated | geomean nodes | geomean CPU s | p50 s | p90 s | p99 s | max s | Mnodes/s | PAR-2 s | speed-up |\n\
+         |---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n",
+    );
+    for r in rows {
+        let other = r.jobs - r.solved - r.limited;
+        out.push_str(&format!(
+            "| `{}` | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+            r.variant,
+            r.jobs,
+            r.solved,
+            r.limited,
+            other,
+            r.nodes_generated_total,
+            fmt(r.nodes_generated_geomean, 0),
+            seconds(r.time_cpu_geomean_s),
+            seconds(r.time_cpu_p50_s),
+            seconds(r.time_cpu_p90_s),
+            seconds(r.time_cpu_p99_s),
+            seconds(r.time_cpu_max_s),
+            fmt(r.nodes_per_s.map(|v| v / 1e6), 1),
+            seconds(r.par2_s),
+            fmt(r.speedup, 2),
+        ));
+    }
+    let unguaranteed: Vec<String> = rows
+        .iter()
+        .filter(|r| r.not_guaranteed_optimal > 0)
+        .map(|r| format!("`{}` ({} jobs)", r.variant, r.not_guaranteed_optimal))
+        .collect();
+    if !unguaranteed.is_empty() {
+        out.push_str(&format!(
+            "\nNot guaranteed shortest (step 2 where the domain has no solution parity): {}.\n",
+            unguaranteed.join(", ")
+        ));
+    }
+    let problems: u64 = rows.iter().map(|r| r.suboptimal + r.wrong + r.error).sum();
+    out.push_str(&format!(
+        "\nGeometric means are over the instances solved by every variant that ran them ({} for the first variant; `common_solved` in summary.csv); a speed-up is given only between means over the same instances. Times are CPU seconds of the job, on every thread that searched it.{}\n",
+        rows.first().map_or(0, |r| r.common_solved),
+        if problems > 0 {
+            format!(" **{problems} job(s) are suboptimal, wrong or failed: see runs.csv.**")
+        } else {
+            String::new()
+        }
+    ));
+    out
+}
+
+/// Seconds to three significant digits, so that microsecond jobs do not all read 0.0000.
+pub fn seconds(v: Option<f64>) -> String {
+    match v {
+        None => "-".into(),
+        Some(v) if v >= 100.0 => format!("{v:.0}"),
+        Some(v) if v > 0.0 => {
+            let decimals = (2 - v.log10().floor() as i32).max(0) as usize;
+            format!("{v:.decimals$}")
+        }
+        Some(v) => format!("{v}"),
+    }
+}
+
+/// `v` with `decimals` decimals, or `-`.
+pub fn fmt(v: Option<f64>, decimals: usize) -> String {
+    v.map_or_else(|| "-".into(), |v| format!("{v:.decimals$}"))
+}
+
+pub fn manifest_json(m: &Manifest) -> Result<Vec<u8>, String> {
+    let mut bytes = serde_json::to_vec_pretty(m).map_err(|e| format!("manifest.json: {e}"))?;
+    bytes.push(b'\n');
+    Ok(bytes)
+}
+
+/// Writes a finished (or interrupted) run's reports into `dir`: runs.csv and iterations.csv
+/// (from where `iterations` says each job's rows lie; none without it) in job order,
+/// summary.csv, summary.md and manifest.json. Every report a run leaves is written here.
+pub fn write_reports(
+    dir: &Path,
+    rows: &Rows,
+    iterations: Option<&mut Spans>,
+    manifest: &Manifest,
+    summaries: &[VariantSummary],
+) -> Result<(), Error> {
+    let iterations_path = dir.join(iterations::FILE);
+    // The two big files side by side, on two threads: each is a copy of rows from the file the
+    // run appended them to, and the run's wall time waits for both.
+    let (runs, iterations) = std::thread::scope(|scope| {
+        let runs = scope.spawn(|| write_runs(&dir.join("runs.csv"), rows));
+        let iterations = match iterations {
+            Some(spans) => {
+                iterations::write_in_order(&iterations_path, spans).map_err(Error::runtime)
+            }
+            None => match std::fs::remove_file(&iterations_path) {
+                Err(e) if e.kind() != io::ErrorKind::NotFound => {
+                    Err(Error::io(&iterations_path, e))
+                }
+                _ => Ok(()),
+            },
+        };
+        let runs = runs
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (runs, iterations)
+    });
+    runs.map_err(Error::runtime)?;
+    iterations?;
+    let files: [(&str, Result<Vec<u8>, String>); 3] = [
+        ("summary.csv", summary_csv(summaries)),
+        (
+            "summary.md",
+            Ok(summary_md(summaries, manifest).into_bytes()),
+        ),
+        // Last: a manifest with an end time marks the other reports as final.
+        ("manifest.json", manifest_json(manifest)),
+    ];
+    for (name, bytes) in files {
+        write_atomic(&dir.join(name), &bytes.map_err(Error::runtime)?).map_err(Error::runtime)?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::results::fixtures::{manifest, record};
+
+    fn spec(heuristic: &str) -> Spec {
+        Spec {
+            heuristic: crate::domains::HeuristicKind::parse(heuristic).unwrap(),
+            step: crate::search::Step::Next,
+            reverse_pruning: true,
+        }
+    }
+
+    #[test]
+    fn summaries_count_statuses_and_take_geometric_means_over_common_instances() {
+        let mut a = Tally::of(&record());
+        let mut b = a;
+        b.status = Status::NodeLimit;
+        let mut c = a;
+        c.time_cpu_s = 1.0;
+        a.nodes_generated = 100;
+        let specs = [spec("manhattan"), spec("zero")];
+        let names: Vec<String> = specs.iter().map(Spec::name).collect();
+        // Instance 0 under both variants, instance 1 under the first.
+        let rows = summarize(
+            [(0, 0, &a), (1, 0, &b), (0, 1, &c)],
+            &specs,
+            &names,
+            Some(10.0),
+        );
+        assert_eq!((rows[0].jobs, rows[0].solved, rows[0].limited), (2, 1, 1));
+        assert_eq!(
+            (rows[1].variant.as_str(), rows[1].heuristic.as_str()),
+            ("zero/stepnext/prune", "zero")
+        );
+        // Instance 1 was not solved by every variant that ran it: only instance 0 is common.
+        assert_eq!(rows[0].common_solved, 1);
+        let close = |v: Option<f64>, want: f64| (v.unwrap() - want).abs() < 1e-9 * want;
+        assert!(close(rows[0].nodes_generated_geomean, 100.0));
+        // PAR-2: (0.25 + 2 x 10) / 2.
+        assert!(close(rows[0].par2_s, 10.125));
+        assert!(close(rows[1].speedup, 0.25));
+    }
+
+    #[test]
+    fn no_speedup_between_variants_over_different_instances() {
+        let t = Tally::of(&record());
+        // A tiles instance under manhattan, a rotation instance under center, and a variant
+        // whose heuristic took no instance.
+        let specs = [spec("manhattan"), spec("center"), spec("zero")];
+        let names: Vec<String> = specs.iter().map(Spec::name).collect();
+        let rows = summarize([(0, 0, &t), (1, 1, &t)], &specs, &names, None);
+        assert_eq!((rows[2].jobs, rows[2].heuristic.as_str()), (0, ""));
+        assert_eq!(rows[0].speedup, Some(1.0));
+        assert_eq!(rows[1].speedup, None);
+        assert!(rows[1].time_cpu_geomean_s.is_some());
+        let md = summary_md(&rows, &manifest());
+        assert!(md.contains("| 1.00 |\n| `center/stepnext/prune` |"), "{md}");
+        assert!(md.contains("| - |\n\nGeometric means"), "{md}");
+    }
+
+    #[test]
+    fn the_summary_of_an_interrupted_run_says_how_many_jobs_are_missing() {
+        let mut m = manifest();
+        assert!(!summary_md(&[], &m).contains("Incomplete"));
+        m.complete = Some(false);
+        m.jobs_total = Some(30);
+        m.jobs_missing = Some(7);
+        assert!(summary_md(&[], &m).contains(
+            "**Incomplete run: 7 of 30 jobs are missing (it was interrupted); `--resume` runs them."
+        ));
+    }
+}

@@ -1,0 +1,413 @@
+//! One job: an instance under a variant, solved (alone, or sharing its large iterations with the
+//! pool's other workers), its answer checked against the dataset's reference length and made a
+//! runs.csv record, a panic or an error included.
+
+use crate::dataset::{Dataset, Instance};
+use crate::domains::{Puzzle, Spec};
+use crate::results::record::{on_off, Record, Status};
+use crate::runner::solve::{self, thread_cpu_time, Answer};
+use crate::search::{Helpers, Iteration, Limits, Split, SplitDepth};
+use std::borrow::Cow;
+use std::cell::Cell;
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// One instance under one variant.
+#[derive(Clone, Copy)]
+pub struct Job<'a> {
+    /// The job's place in the run's deterministic order.
+    pub index: usize,
+    pub dataset: &'a Dataset,
+    pub instance: &'a Instance,
+    pub spec: Spec,
+    /// `spec.name()`, made once per variant rather than once per job.
+    pub variant: &'a str,
+}
+
+/// A finished job's record, which borrows the job's names.
+pub type JobRecord<'a> = Record<Cow<'a, str>>;
+
+/// A job as its worker finishes it.
+pub(super) struct FinishedJob<'a> {
+    /// The job's place in the run's order.
+    pub(super) index: usize,
+    pub(super) record: JobRecord<'a>,
+    /// The search's counts of each iteration.
+    pub(super) iterations: Vec<Iteration>,
+}
+
+/// How sharing a search with other threads skews its own thread's CPU clock: the time this
+/// thread spent on other jobs' subtrees meanwhile, and the time others spent on this job's.
+#[derive(Clone, Copy, Default)]
+pub(super) struct Shared {
+    lent: Duration,
+    helped: Duration,
+}
+
+impl Shared {
+    /// The job's CPU time on every thread, given its own thread's.
+    pub(super) fn cpu(self, own: Duration) -> Duration {
+        own.saturating_sub(self.lent) + self.helped
+    }
+}
+
+/// Solves one job on the calling thread alone, its iterations never split: what `worker` times,
+/// one job at a time. `None` when it was cancelled.
+pub fn solve_job<'a>(job: &Job<'a>, limits: Limits<'_>) -> Option<JobRecord<'a>> {
+    guarded(job, || {
+        solve::solve(&job.instance.puzzle, &job.spec, limits)
+    })
+    .map(|f| f.record)
+}
+
+/// Solves one puzzle on `threads` threads of its own: `split` cuts its large iterations for them.
+pub fn solve_alone(
+    puzzle: &Puzzle,
+    spec: &Spec,
+    limits: Limits<'_>,
+    split: Option<SplitDepth>,
+    threads: usize,
+) -> Result<Answer, String> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.max(1))
+        .build()
+        .map_err(|e| format!("cannot start {threads} thread(s): {e}"))?;
+    pool.install(|| solve_shared(puzzle, spec, limits, split))
+}
+
+/// Solves one puzzle on the current rayon worker, lending its split iterations' subtrees to the
+/// pool's other workers whenever they are free. The answer's CPU time is the job's on every
+/// thread: this one's, less what it spent on other jobs' subtrees meanwhile, plus its helpers'.
+pub fn solve_shared(
+    puzzle: &Puzzle,
+    spec: &Spec,
+    limits: Limits<'_>,
+    split: Option<SplitDepth>,
+) -> Result<Answer, String> {
+    let wall = Instant::now();
+    let cpu = thread_cpu_time();
+    let (mut answer, shared) = search_shared(puzzle, spec, limits, split)?;
+    answer.wall = wall.elapsed();
+    answer.cpu = shared.cpu(thread_cpu_time().saturating_sub(cpu));
+    Ok(answer)
+}
+
+/// `solve_shared` without the timing: the answer, and how sharing skews this thread's clock.
+pub(super) fn search_shared(
+    puzzle: &Puzzle,
+    spec: &Spec,
+    limits: Limits<'_>,
+    split: Option<SplitDepth>,
+) -> Result<(Answer, Shared), String> {
+    let helpers = Pool {
+        threads: rayon::current_num_threads(),
+        owner: std::thread::current().id(),
+        cpu_ns: AtomicU64::new(0),
+    };
+    let limits = Limits {
+        split: split.map(|depth| Split {
+            depth,
+            helpers: &helpers,
+        }),
+        ..limits
+    };
+    let lent = LENT.with(Cell::get);
+    let answer = solve::search(puzzle, spec, limits)?;
+    let shared = Shared {
+        lent: LENT.with(Cell::get).saturating_sub(lent),
+        helped: Duration::from_nanos(helpers.cpu_ns.load(Ordering::Relaxed)),
+    };
+    Ok((answer, shared))
+}
+
+thread_local! {
+    /// CPU time this thread spent on other jobs' subtrees (`solve_shared` takes it off its own).
+    static LENT: Cell<Duration> = const { Cell::new(Duration::ZERO) };
+}
+
+/// The rayon pool's workers as helpers of one job's search.
+struct Pool {
+    threads: usize,
+    /// The thread that runs the job.
+    owner: std::thread::ThreadId,
+    /// CPU time other threads spent on the job's subtrees.
+    cpu_ns: AtomicU64,
+}
+
+impl Helpers for Pool {
+    fn threads(&self) -> usize {
+        self.threads
+    }
+
+    fn help(&self, work: &(dyn Fn() + Sync)) {
+        // One offer per other worker: a worker busy with a job of its own takes it up only once
+        // it finds no whole job left; an offer nobody took is run (and finds nothing to do) by
+        // the owner at the end of the scope.
+        rayon::in_place_scope(|scope| {
+            for _ in 1..self.threads {
+                scope.spawn(|_| {
+                    if std::thread::current().id() == self.owner {
+                        return work();
+                    }
+                    let cpu = thread_cpu_time();
+                    work();
+                    let spent = thread_cpu_time().saturating_sub(cpu);
+                    let ns = u64::try_from(spent.as_nanos()).unwrap_or(u64::MAX);
+                    self.cpu_ns.fetch_add(ns, Ordering::Relaxed);
+                    LENT.with(|l| l.set(l.get() + spent));
+                });
+            }
+            work();
+        });
+    }
+}
+
+/// `job` finished by `solve`, which may panic: a panic becomes an `error` record (the run goes
+/// on with the other jobs); a cancelled search gives nothing.
+pub(super) fn guarded<'a>(
+    job: &Job<'a>,
+    solve: impl FnOnce() -> Result<Answer, String>,
+) -> Option<FinishedJob<'a>> {
+    let result = panic::catch_unwind(AssertUnwindSafe(solve));
+    let answer = match result {
+        Ok(Ok(answer)) if answer.status == Status::Cancelled => return None,
+        Ok(Ok(answer)) => Ok(answer),
+        Ok(Err(message)) => Err(message),
+        Err(panic) => Err(panic_message(panic.as_ref())),
+    };
+    Some(finished(job, answer))
+}
+
+fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
+    let text = panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".into());
+    format!("the search panicked: {text}")
+}
+
+/// A finished job: its record, the answer checked against the dataset's reference length, and
+/// its iterations. The record owns only the answer's path and a message: the names every job
+/// repeats are the job's.
+fn finished<'a>(job: &Job<'a>, answer: Result<Answer, String>) -> FinishedJob<'a> {
+    let spec = &job.spec;
+    let optimal = job.instance.optimal;
+    let mut r = Record {
+        dataset: Cow::Borrowed(job.dataset.name.as_str()),
+        instance: Cow::Borrowed(job.instance.id.as_str()),
+        domain: Cow::Borrowed(job.instance.domain.name()),
+        size: Cow::Borrowed(&job.instance.size),
+        variant: Cow::Borrowed(job.variant),
+        heuristic: Cow::Borrowed(spec.heuristic.name()),
+        step: Cow::Borrowed(spec.step.name()),
+        reverse_pruning: Cow::Borrowed(on_off(spec.reverse_pruning)),
+        status: Status::Error,
+        length: None,
+        optimal,
+        nodes_generated: 0,
+        nodes_expanded: 0,
+        iterations: 0,
+        final_bound: 0,
+        time_wall_s: 0.0,
+        time_cpu_s: 0.0,
+        nodes_per_s: 0.0,
+        initial_h: 0,
+        optimal_guaranteed: true,
+        message: Cow::Borrowed(""),
+        path: Cow::Borrowed(""),
+    };
+    let mut a = match answer {
+        Ok(a) => a,
+        Err(message) => {
+            r.status = Status::Error;
+            r.message = Cow::Owned(message);
+            return FinishedJob {
+                index: job.index,
+                record: r,
+                iterations: Vec::new(),
+            };
+        }
+    };
+    let (status, message) = judge(&a, optimal);
+    r.status = status;
+    r.message = Cow::Owned(message);
+    r.length = a.length;
+    r.nodes_generated = a.stats.generated;
+    r.nodes_expanded = a.stats.expanded;
+    r.iterations = a.stats.iterations.len() as u32;
+    r.final_bound = a.stats.final_bound;
+    set_times(&mut r, a.wall, a.cpu);
+    r.initial_h = a.stats.initial_h;
+    r.optimal_guaranteed = a.optimal_guaranteed;
+    r.path = Cow::Owned(a.path.unwrap_or_default());
+    FinishedJob {
+        index: job.index,
+        record: r,
+        iterations: std::mem::take(&mut a.stats.iterations),
+    }
+}
+
+pub(super) fn set_times<S>(r: &mut Record<S>, wall: Duration, cpu: Duration) {
+    r.time_wall_s = wall.as_secs_f64();
+    r.time_cpu_s = cpu.as_secs_f64();
+    r.nodes_per_s = if r.time_cpu_s > 0.0 {
+        (r.nodes_generated as f64 / r.time_cpu_s).round()
+    } else {
+        0.0
+    };
+}
+
+/// The status to report, given the dataset's reference length. Shorter than the reference is
+/// `wrong`; longer is `wrong` too when the variant guarantees a shortest path (the search or the
+/// dataset is in error), and `suboptimal` when it does not. No solution (unsolvable, or none
+/// within the depth cap) where the reference has a length is `wrong`.
+fn judge(a: &Answer, optimal: Option<u32>) -> (Status, String) {
+    match (a.status, a.length, optimal) {
+        (Status::Wrong, _, _) => (
+            Status::Wrong,
+            "the returned path does not replay to the goal".into(),
+        ),
+        (Status::Solved, Some(len), Some(opt)) if len < opt => (
+            Status::Wrong,
+            format!("length {len} is shorter than the reference {opt}"),
+        ),
+        (Status::Solved, Some(len), Some(opt)) if len > opt && a.optimal_guaranteed => (
+            Status::Wrong,
+            format!(
+                "length {len} is longer than the reference {opt}, from a variant that guarantees a shortest path"
+            ),
+        ),
+        (Status::Solved, Some(len), Some(opt)) if len > opt => (
+            Status::Suboptimal,
+            format!("length {len} is longer than the reference {opt}"),
+        ),
+        (Status::Unsolvable, _, Some(opt)) => (
+            Status::Wrong,
+            format!("reported unsolvable, but the reference length is {opt}"),
+        ),
+        (Status::OverCap, _, Some(opt)) if a.depth_cap.is_none_or(|cap| opt <= cap) => (
+            Status::Wrong,
+            format!("no solution within the depth cap, but the reference length is {opt}"),
+        ),
+        (status, _, _) => (status, String::new()),
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::dataset;
+    use crate::domains::HeuristicKind;
+    use crate::search::Step;
+    use std::path::Path;
+
+    /// A one-instance dataset: the 8-puzzle one move from the goal, reference length 1.
+    pub(crate) fn dataset() -> Dataset {
+        let csv = b"id,domain,size,start,goal,optimal\none,tiles,3x3,1 2 3 4 5 6 7 0 8,,1\n";
+        dataset::parse(Path::new("t.csv"), csv).unwrap()
+    }
+
+    pub(crate) fn job(d: &Dataset) -> Job<'_> {
+        Job {
+            index: 0,
+            dataset: d,
+            instance: &d.instances[0],
+            spec: Spec {
+                heuristic: HeuristicKind::parse("manhattan").unwrap(),
+                step: Step::Next,
+                reverse_pruning: true,
+            },
+            variant: "manhattan/stepnext/prune",
+        }
+    }
+
+    fn answer(status: Status, length: Option<u32>, optimal_guaranteed: bool) -> Answer {
+        Answer {
+            status,
+            path: length.map(|n| "L".repeat(n as usize)),
+            length,
+            stats: Default::default(),
+            optimal_guaranteed,
+            depth_cap: Some(4),
+            wall: Duration::ZERO,
+            cpu: Duration::ZERO,
+            split: Default::default(),
+        }
+    }
+
+    #[test]
+    fn a_shared_search_counts_its_helpers_time_and_not_what_it_lent() {
+        let ms = Duration::from_millis;
+        // A job that lent its thread to other jobs' subtrees, and was helped.
+        let shared = Shared {
+            lent: ms(3),
+            helped: ms(7),
+        };
+        assert_eq!(shared.cpu(ms(10)), ms(14));
+        assert_eq!(shared.cpu(ms(2)), ms(7));
+    }
+
+    #[test]
+    fn a_panicking_job_becomes_an_error_record() {
+        let d = dataset();
+        let r = guarded(&job(&d), || panic!("no such tile"))
+            .expect("a record")
+            .record;
+        assert_eq!(r.status, Status::Error);
+        assert_eq!(r.message, "the search panicked: no such tile");
+        assert_eq!(r.key(), ("t", "one", "manhattan/stepnext/prune"));
+        assert_eq!((r.length, r.optimal), (None, Some(1)));
+        // A formatted panic message is kept too.
+        let r = guarded(&job(&d), || panic!("tile {}", 9))
+            .expect("a record")
+            .record;
+        assert_eq!(r.message, "the search panicked: tile 9");
+    }
+
+    #[test]
+    fn a_cancelled_job_gives_no_record_and_a_solved_one_is_judged() {
+        let d = dataset();
+        assert!(guarded(&job(&d), || Ok(answer(Status::Cancelled, None, true))).is_none());
+        let mut solved = answer(Status::Solved, Some(1), true);
+        solved.stats.iterations = vec![Iteration {
+            bound: 1,
+            generated: 3,
+            expanded: 1,
+        }];
+        let f = guarded(&job(&d), || Ok(solved)).unwrap();
+        assert_eq!(
+            (f.record.status, f.record.length),
+            (Status::Solved, Some(1))
+        );
+        assert_eq!((f.index, f.iterations.len()), (0, 1));
+    }
+
+    #[test]
+    fn verdicts_against_the_reference_length() {
+        let verdict = |status, length, guaranteed, optimal| {
+            judge(&answer(status, length, guaranteed), optimal).0
+        };
+        use Status::*;
+        // Equal, or no reference: the search's own status.
+        assert_eq!(verdict(Solved, Some(6), true, Some(6)), Solved);
+        assert_eq!(verdict(Solved, Some(6), false, None), Solved);
+        assert_eq!(verdict(OverCap, None, true, None), OverCap);
+        // Shorter than the reference: always wrong.
+        assert_eq!(verdict(Solved, Some(5), true, Some(6)), Wrong);
+        assert_eq!(verdict(Solved, Some(5), false, Some(6)), Wrong);
+        // Longer: wrong from a variant that guarantees optimality, else suboptimal.
+        assert_eq!(verdict(Solved, Some(7), true, Some(6)), Wrong);
+        assert_eq!(verdict(Solved, Some(7), false, Some(6)), Suboptimal);
+        // No solution where the reference has one.
+        assert_eq!(verdict(Unsolvable, None, true, Some(6)), Wrong);
+        assert_eq!(verdict(OverCap, None, true, Some(4)), Wrong);
+        // Beyond the domain's cap (4 here), over_cap is the right answer.
+        assert_eq!(verdict(OverCap, None, true, Some(6)), OverCap);
+        // Limits are no answer: nothing to judge.
+        assert_eq!(verdict(NodeLimit, None, true, Some(6)), NodeLimit);
+        let (_, message) = judge(&answer(Solved, Some(7), true), Some(6));
+        assert!(message.contains("guarantees"), "{message}");
+    }
+}

@@ -1,0 +1,74 @@
+//! The step of `run`, `solve` and `worker` that makes a heuristic's pattern databases ready
+//! before the first search needs them.
+
+use crate::domains::tiles::TilesHeuristic;
+use crate::domains::{HeuristicKind, HeuristicSet, PrepareError, Puzzle};
+use crate::error::Error;
+use crate::runner::plan::TableOptions;
+use crate::tables::store::{self, StoreError, TableInfo};
+use std::path::{Path, PathBuf};
+
+/// The cache directory `pdb_dir` names, or the default.
+pub fn cache_dir(pdb_dir: Option<&Path>) -> Result<PathBuf, Error> {
+    pdb_dir.map(Path::to_path_buf).or_else(store::default_dir).ok_or_else(|| {
+        Error::usage("no cache directory for pattern databases: neither XDG_CACHE_HOME nor HOME is set; give --pdb-dir DIR")
+    })
+}
+
+/// Makes the tables of heuristic `h` ready for every puzzle family in `puzzles` (one puzzle of
+/// each board and goal is enough), returning what was used, each table once. `place(i)` says
+/// where the `i`-th puzzle comes from, for an error (`file:line: instance 'id'`), if anywhere.
+pub fn prepare<'a>(
+    puzzles: impl IntoIterator<Item = (&'a Puzzle, HeuristicKind)>,
+    place: impl Fn(usize) -> Option<String>,
+    tables: &TableOptions,
+    quiet: bool,
+) -> Result<Vec<TableInfo>, Error> {
+    let mut options = None;
+    let mut used: Vec<TableInfo> = Vec::new();
+    let mut done: Vec<(usize, HeuristicKind)> = Vec::new();
+    for (i, (puzzle, h)) in puzzles.into_iter().enumerate() {
+        let key = (puzzle.family_id(), h);
+        if done.contains(&key) {
+            continue;
+        }
+        done.push(key);
+        // Checked without a store first: most heuristics have no tables, and those need no
+        // cache directory. A heuristic that does not fit the board is refused naming the
+        // puzzle's place.
+        puzzle.prepare(h, None).map_err(|e| match (e, place(i)) {
+            (PrepareError::Unfit(m), Some(at)) => Error::usage(format!("{at}: {m}")),
+            (e, _) => prepare_error(e),
+        })?;
+        if !needs_tables(puzzle, h) {
+            continue;
+        }
+        if options.is_none() {
+            options = Some(store::Options {
+                dir: cache_dir(tables.pdb_dir.as_deref())?,
+                build: !tables.no_build,
+                rebuild: false,
+                quiet,
+            });
+        }
+        for info in puzzle.prepare(h, options.as_ref()).map_err(prepare_error)? {
+            if !used.contains(&info) {
+                used.push(info);
+            }
+        }
+    }
+    Ok(used)
+}
+
+fn needs_tables(puzzle: &Puzzle, h: HeuristicKind) -> bool {
+    matches!(puzzle, Puzzle::Tiles { .. })
+        && TilesHeuristic::parse(h.name()).is_some_and(|t| t.partition().is_some())
+}
+
+fn prepare_error(e: PrepareError) -> Error {
+    match e {
+        PrepareError::Unfit(m) => Error::usage(m),
+        PrepareError::Store(StoreError::Missing(m)) => Error::usage(m),
+        PrepareError::Store(StoreError::Io(m)) => Error::runtime(m),
+    }
+}

@@ -1,0 +1,296 @@
+//! One instance under one variant: the puzzle's family and the variant's heuristic become types
+//! (through `Puzzle::with` and `Family::with_heuristic`) and meet in a monomorphic search
+//! (`Domain::search`); the answer comes back domain-free (path as text, figures, times).
+
+use crate::domains::Spec;
+use crate::domains::{DomainKind, Family, FieldError, HeuristicSet, Puzzle, UsePuzzle, UseSearch};
+use crate::results::record::Status;
+use crate::search::{self, Domain, Heuristic, Limits, Outcome, Variant};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// The answer to one job, with no search types left in it.
+#[derive(Clone, Debug)]
+pub struct Answer {
+    pub status: Status,
+    pub path: Option<String>,
+    pub length: Option<u32>,
+    pub stats: search::Stats,
+    /// False when the variant cannot promise a shortest path (step 2 without a known parity).
+    pub optimal_guaranteed: bool,
+    /// The domain's depth cap: `OverCap` means no solution of this length or less.
+    pub depth_cap: Option<u32>,
+    pub wall: Duration,
+    /// CPU time of the search, on every thread that worked on it.
+    pub cpu: Duration,
+    /// How the search was shared between threads.
+    pub split: search::SplitStats,
+}
+
+/// Solves `puzzle` under `spec` and times it on this thread's clocks; an error names a heuristic
+/// the domain does not have, or one that does not fit this puzzle (`Family::prepare`).
+pub fn solve(puzzle: &Puzzle, spec: &Spec, limits: Limits<'_>) -> Result<Answer, String> {
+    let wall = Instant::now();
+    let cpu = thread_cpu_time();
+    let mut answer = search(puzzle, spec, limits)?;
+    answer.wall = wall.elapsed();
+    answer.cpu = thread_cpu_time().saturating_sub(cpu);
+    Ok(answer)
+}
+
+/// `solve` without the timing: the answer's `wall` and `cpu` are zero, for a caller that reads
+/// the clocks itself.
+pub fn search(puzzle: &Puzzle, spec: &Spec, limits: Limits<'_>) -> Result<Answer, String> {
+    puzzle.with(Solve { spec, limits })
+}
+
+/// `solve` once the family is known.
+struct Solve<'a, 'l> {
+    spec: &'a Spec,
+    limits: Limits<'l>,
+}
+
+impl UsePuzzle for Solve<'_, '_> {
+    type Output = Result<Answer, String>;
+
+    fn with<F: Family>(self, d: &Arc<F>, start: &F::State) -> Result<Answer, String> {
+        let Some(h) = F::Heuristics::parse(self.spec.heuristic.name()) else {
+            let names: Vec<&str> = F::Heuristics::ALL.iter().map(|h| h.name()).collect();
+            return Err(format!(
+                "heuristic '{}' does not apply to {}: expected one of {}",
+                self.spec.heuristic.name(),
+                F::NAME,
+                names.join(", ")
+            ));
+        };
+        F::prepare(d, h, None).map_err(|e| e.to_string())?;
+        if !d.solvable(start) {
+            return Ok(unsolvable(d.solution_parity(start).is_some()));
+        }
+        Ok(F::with_heuristic(
+            d,
+            start,
+            h,
+            Search {
+                variant: self.spec.variant(),
+                limits: self.limits,
+            },
+        ))
+    }
+}
+
+/// `solve` once the domain type and the heuristic are known too.
+struct Search<'l> {
+    variant: Variant,
+    limits: Limits<'l>,
+}
+
+impl UseSearch for Search<'_> {
+    type Output = Answer;
+
+    fn with<D: Domain, H: Heuristic<D>>(self, d: &D, start: &D::State, h: &H) -> Answer {
+        let r = d.search(h, start, self.variant, self.limits);
+        let (status, path) = match &r.outcome {
+            Outcome::Solved(p) => (Status::Solved, Some(p)),
+            Outcome::Wrong(p) => (Status::Wrong, Some(p)),
+            Outcome::Unsolvable => (Status::Unsolvable, None),
+            Outcome::OverCap => (Status::OverCap, None),
+            Outcome::NodeLimit => (Status::NodeLimit, None),
+            Outcome::TimeLimit => (Status::TimeLimit, None),
+            Outcome::Cancelled => (Status::Cancelled, None),
+        };
+        Answer {
+            status,
+            length: path.map(|p| p.len() as u32),
+            path: path.map(|p| d.path_string(start, p)),
+            stats: r.stats,
+            optimal_guaranteed: r.optimal_guaranteed,
+            depth_cap: d.depth_cap(),
+            wall: Duration::ZERO,
+            cpu: Duration::ZERO,
+            split: r.split,
+        }
+    }
+}
+
+fn unsolvable(optimal_guaranteed: bool) -> Answer {
+    Answer {
+        status: Status::Unsolvable,
+        path: None,
+        length: None,
+        stats: search::Stats::default(),
+        optimal_guaranteed,
+        depth_cap: None,
+        wall: Duration::ZERO,
+        cpu: Duration::ZERO,
+        split: search::SplitStats::default(),
+    }
+}
+
+impl Puzzle {
+    /// A puzzle of any family from its fields (see `DomainKind::instance`). An error names the
+    /// field at fault.
+    pub fn fixed(
+        kind: DomainKind,
+        size: &str,
+        start: &str,
+        goal: Option<&str>,
+    ) -> Result<Puzzle, FieldError> {
+        kind.instance(Some(size), start, goal)
+    }
+
+    /// The size written in reports: `WxH` for tiles, the number of books, `5x5` for knights.
+    pub fn size(&self) -> String {
+        struct Size;
+        impl UsePuzzle for Size {
+            type Output = String;
+            fn with<F: Family>(self, d: &Arc<F>, _: &F::State) -> String {
+                d.size()
+            }
+        }
+        self.with(Size)
+    }
+
+    /// The start state as the dataset's tokens.
+    pub fn start_tokens(&self) -> String {
+        struct Tokens;
+        impl UsePuzzle for Tokens {
+            type Output = String;
+            fn with<F: Family>(self, d: &Arc<F>, start: &F::State) -> String {
+                d.tokens(start)
+            }
+        }
+        self.with(Tokens)
+    }
+}
+
+/// CPU time consumed so far by the calling thread.
+pub fn thread_cpu_time() -> Duration {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime only writes the timespec it is given.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    if rc != 0 {
+        return Duration::ZERO;
+    }
+    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dataset;
+    use crate::domains::HeuristicKind;
+    use crate::search::Step;
+    use std::path::Path;
+
+    fn bundled(name: &str) -> dataset::Dataset {
+        dataset::load(
+            &Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("datasets")
+                .join(name),
+        )
+        .expect("bundled dataset")
+    }
+
+    fn spec(heuristic: HeuristicKind) -> Spec {
+        Spec {
+            heuristic,
+            step: Step::Next,
+            reverse_pruning: true,
+        }
+    }
+
+    /// Every heuristic a family lists is the one that runs: on the bundled instances each gives
+    /// the start an estimate of its own (only `zero` gives 0 everywhere), so no name falls back
+    /// to blind search, and each still finds the dataset's optimal length.
+    #[test]
+    fn every_listed_heuristic_runs_under_its_own_name() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets");
+        let mut files: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "csv"))
+            .collect();
+        files.sort();
+        let instances: Vec<dataset::Instance> = files
+            .iter()
+            .flat_map(|f| dataset::load(f).expect("bundled dataset").instances)
+            .collect();
+        for kind in DomainKind::ALL {
+            let mine: Vec<_> = instances
+                .iter()
+                .filter(|i| i.domain == kind)
+                .take(6)
+                .collect();
+            assert!(
+                !mine.is_empty(),
+                "datasets/ has no {} instance: every family ships a dataset",
+                kind.name()
+            );
+            for h in kind.heuristics() {
+                // The 7-8 databases take minutes and gigabytes to build: not in a unit test
+                // (tests/pdb.rs checks the code that builds them on small patterns).
+                if h.name().starts_with("pdb-78") {
+                    continue;
+                }
+                let mut estimates = Vec::new();
+                for i in mine.iter().filter(|i| i.puzzle.prepare(h, None).is_ok()) {
+                    let limits = Limits {
+                        max_nodes: Some(2_000_000),
+                        ..Limits::default()
+                    };
+                    let a = solve(&i.puzzle, &spec(h), limits).unwrap();
+                    estimates.push(a.stats.initial_h);
+                    if a.status == Status::Solved {
+                        assert_eq!(a.length, i.optimal, "{} {} {}", kind.name(), h.name(), i.id);
+                    }
+                }
+                // A heuristic for other boards (pdb-6666 on these 4x4 starts) has no estimates.
+                if !estimates.is_empty() {
+                    let blind = estimates.iter().all(|&e| e == 0);
+                    assert_eq!(blind, h.name() == "zero", "{} {}", kind.name(), h.name());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn names_parse_back_and_defaults_come_first() {
+        for kind in DomainKind::ALL {
+            assert_eq!(DomainKind::parse(kind.name()), Some(kind));
+            let names = kind.heuristics();
+            assert_eq!(kind.default_heuristic(), names[0]);
+            for (i, h) in names.iter().enumerate() {
+                assert_eq!(HeuristicKind::parse(h.name()), Some(*h));
+                assert!(kind.accepts(*h));
+                assert!(
+                    !names[..i].contains(h),
+                    "{} twice in {}",
+                    h.name(),
+                    kind.name()
+                );
+                assert!(crate::domains::heuristic_long_help("").contains(h.name()));
+            }
+        }
+        assert_eq!(
+            HeuristicKind::parse("center").map(|h| h.name()),
+            Some("center")
+        );
+        assert!(!DomainKind::Tiles.accepts(HeuristicKind::parse("center").unwrap()));
+        assert_eq!(HeuristicKind::parse("manhatan"), None);
+    }
+
+    #[test]
+    fn a_heuristic_of_another_family_is_an_error_naming_the_ones_that_apply() {
+        let puzzle = &bundled("rotation.csv").instances[0].puzzle;
+        let h = HeuristicKind::parse("manhattan").unwrap();
+        let e = solve(puzzle, &spec(h), Limits::default()).unwrap_err();
+        assert_eq!(
+            e,
+            "heuristic 'manhattan' does not apply to rotation: expected one of center, zero"
+        );
+    }
+}
