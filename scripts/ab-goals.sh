@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Repeats the measurement behind README's "How sensitive ab is": identical builds, and builds
-# made 1%, 3%, 10% or 30% slower per expansion (the inject-slowdown feature), judged by `ab`
-# (paired, --jobs 2) and by `run` + `run` + `compare` (unpaired, each run --jobs 2), on Korf's
-# 13 instances of datasets/korf13.csv with Manhattan and linear conflict. Prints one line per
-# repetition and a tally per case.
+# Repeats the measurement behind "How sensitive ab is" (docs/compare-and-ab.md): identical
+# builds, and builds made 1%, 3%, 10% or 30% slower per expansion (the inject-slowdown
+# feature), judged by `ab` (paired, --jobs 2) and by `run` + `run` + `compare` (unpaired, each
+# run --jobs 2), on Korf's 13 instances of datasets/korf13.csv with Manhattan and linear
+# conflict. Prints one line per repetition and a tally per case.
 #
 #   scripts/ab-goals.sh [REPS] [ROUNDS] [CASES]
 #

@@ -657,7 +657,7 @@ fn the_slurm_script_is_valid_bash_and_its_tasks_and_merge_run_here() {
 #[test]
 fn real_slurm_runs_the_array_and_the_merge() {
     if std::env::var_os("IDABENCH_SLURM_TEST").is_none() {
-        eprintln!("skipped: set IDABENCH_SLURM_TEST=1 to submit to a real Slurm (see README)");
+        eprintln!("skipped: set IDABENCH_SLURM_TEST=1 to submit to a real Slurm (see docs/shards-and-slurm.md)");
         return;
     }
     let tmp = Tmp::new("real-slurm");

@@ -20,11 +20,11 @@ static PERCENT: OnceLock<f64> = OnceLock::new();
 pub(super) const EVERY: u64 = 256;
 
 /// The spins of `spin` that take as long as one expansion of
-/// Korf's 15-puzzle instances on the fixed 4x4 board, measured on the 2-core machine README's
-/// figures come from: about 35 with Manhattan distance (11 ns an expansion) and 80 with linear
-/// conflict (28 ns); this is near their geometric mean. The percentage is of that nominal
-/// cost, so the same setting slows a search with a cheaper heuristic by more and one with a
-/// costlier heuristic by less (README gives the measured factors).
+/// Korf's 15-puzzle instances on the fixed 4x4 board, measured on the 2-core machine
+/// docs/speed.md's figures come from: about 35 with Manhattan distance (11 ns an expansion) and
+/// 80 with linear conflict (28 ns); this is near their geometric mean. The percentage is of that
+/// nominal cost, so the same setting slows a search with a cheaper heuristic by more and one
+/// with a costlier heuristic by less (docs/compare-and-ab.md gives the measured factors).
 #[cfg(feature = "inject-slowdown")]
 const SPINS_PER_EXPANSION: f64 = 52.0;
 

@@ -19,8 +19,8 @@ pub struct Partition {
 
 /// The 7-8 and 6-6-6-6 partitions are Korf & Felner's (2002), as their published code reads them.
 /// Their papers show the 5-5-5 and 6-6-3 ones only as figures; these are the ones public solvers
-/// use for this goal (e.g. alexyuisingwu/sliding-puzzle-database-generator), and README compares
-/// the node counts they give with the published ones.
+/// use for this goal (e.g. alexyuisingwu/sliding-puzzle-database-generator), and
+/// docs/pattern-databases.md compares the node counts they give with the published ones.
 pub const PDB_555: Partition = Partition {
     name: "5-5-5",
     width: 4,
