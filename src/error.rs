@@ -2,6 +2,10 @@
 
 use crate::compare::CompareError;
 use crate::dataset::DatasetError;
+use crate::domains::PrepareError;
+use crate::results::ReportError;
+use crate::runner::job::SolveError;
+use crate::tables::store::StoreError;
 use std::path::Path;
 use thiserror::Error;
 
@@ -38,6 +42,17 @@ pub enum Error {
     Dataset(#[from] DatasetError),
     #[error(transparent)]
     Compare(#[from] CompareError),
+    /// A heuristic that does not fit a board, or tables that cannot be had.
+    #[error(transparent)]
+    Prepare(#[from] PrepareError),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// One instance that could not be searched (`solve`).
+    #[error(transparent)]
+    Solve(#[from] SolveError),
+    /// A report file that cannot be read (input) or written (runtime).
+    #[error(transparent)]
+    Report(#[from] ReportError),
     /// Input other than datasets: reports read back, judge input, states on the command line.
     #[error("{0}")]
     Input(String),
@@ -82,7 +97,21 @@ pub fn exit_code(result: &Result<Done, Error>) -> u8 {
         Ok(Done::Interrupted) => EXIT_INTERRUPTED,
         Ok(Done::Failed) => EXIT_RUNTIME,
         Err(Error::Usage(_) | Error::Dataset(_) | Error::Input(_)) => EXIT_INPUT,
-        Err(Error::Compare(_)) => EXIT_INPUT,
-        Err(Error::Io { .. } | Error::Runtime(_)) => EXIT_RUNTIME,
+        Err(Error::Compare(_) | Error::Report(ReportError::Read(_))) => EXIT_INPUT,
+        Err(Error::Report(ReportError::Write(_))) => EXIT_RUNTIME,
+        // A heuristic that does not fit, or no good table under --no-build (or no cache
+        // directory): what was asked cannot be done; a cache that cannot be written: runtime.
+        Err(
+            Error::Prepare(PrepareError::Unfit(_) | PrepareError::Store(StoreError::Missing(_)))
+            | Error::Store(StoreError::Missing(_)),
+        ) => EXIT_INPUT,
+        Err(
+            Error::Prepare(PrepareError::Store(StoreError::Io(_)))
+            | Error::Store(StoreError::Io(_)),
+        ) => EXIT_RUNTIME,
+        Err(Error::Solve(SolveError::Refused(_))) => EXIT_INPUT,
+        Err(Error::Io { .. } | Error::Runtime(_) | Error::Solve(SolveError::Threads(_))) => {
+            EXIT_RUNTIME
+        }
     }
 }

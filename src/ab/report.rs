@@ -107,7 +107,7 @@ pub(super) fn write_report(
         ("manifest.json", &json),
     ];
     for (name, bytes) in files {
-        runs::write_atomic(&dir.join(name), bytes).map_err(Error::runtime)?;
+        runs::write_atomic(&dir.join(name), bytes)?;
     }
     Ok(())
 }

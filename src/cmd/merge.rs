@@ -8,6 +8,7 @@ use crate::error::{Done, Error};
 
 use crate::plot;
 use crate::report;
+use crate::results;
 use crate::results::iterations::{self, Found, Span, Spans};
 use crate::results::record::{self, Manifest, Record, ShardInfo};
 use crate::results::runs::verdict;
@@ -210,7 +211,7 @@ fn draw_plots(out: &Path, parts: &[Part], rows: &Rows, spans: Option<&Spans>, en
     report::after_run(&run_end, &mut |chosen| {
         let spans = spans.ok_or("the shards have no iterations.csv")?;
         let wanted: Vec<Span> = chosen.iter().map(|&k| spans.jobs[index[k]]).collect();
-        iterations::read_spans(&spans.sources, &wanted)
+        iterations::read_spans(&spans.sources, &wanted).map_err(|e| e.to_string())
     });
 }
 
@@ -278,7 +279,7 @@ fn read_part(dir: &Path) -> Result<Part, Error> {
             dir.display()
         )));
     }
-    let planned = shard::read_jobs(&dir.join(shard::JOBS_FILE)).map_err(Error::input)?;
+    let planned = shard::read_jobs(&dir.join(shard::JOBS_FILE))?;
     if manifest.jobs_total.is_some_and(|n| n != planned.len()) {
         return Err(Error::input(format!(
             "{}: {} lists {} jobs, its manifest.json {}",
@@ -290,13 +291,13 @@ fn read_part(dir: &Path) -> Result<Part, Error> {
     }
     let runs = dir.join("runs.csv");
     let rows = if runs.exists() {
-        let mut bytes = crate::util::text::read_file(&runs).map_err(Error::input)?;
+        let mut bytes = results::read_file(&runs)?;
         let whole = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
         bytes.truncate(whole);
         if bytes.is_empty() {
             Vec::new()
         } else {
-            record::parse_runs(&runs, &bytes).map_err(Error::input)?
+            record::parse_runs(&runs, &bytes)?
         }
     } else {
         Vec::new()
@@ -641,7 +642,7 @@ fn write_missing(
         w.into_inner().map_err(|e| e.into_error().into())
     };
     let bytes = write().map_err(|e| Error::runtime(format!("{}: {e}", path.display())))?;
-    runs::write_atomic(&path, &bytes).map_err(Error::runtime)
+    Ok(runs::write_atomic(&path, &bytes)?)
 }
 
 #[cfg(test)]

@@ -53,18 +53,20 @@ pub fn main() -> ExitCode {
             libc::signal(libc::SIGPIPE, libc::SIG_DFL);
         }
     }
-    // Read once, before any search starts; a bad value is a usage error like a bad flag.
-    #[cfg(feature = "inject-slowdown")]
-    if let Err(e) = crate::search::slowdown::init_from_env() {
-        let _ = writeln!(std::io::stderr(), "Error: {e}");
-        return ExitCode::from(error::EXIT_INPUT);
-    }
-    let result = run(cli);
+    let result = slowdown_from_env().and_then(|()| run(cli));
     if let Err(e) = &result {
         // Nowhere else to tell: a full or closed stderr leaves only the exit code.
         let _ = writeln!(std::io::stderr(), "Error: {e}");
     }
     ExitCode::from(error::exit_code(&result))
+}
+
+/// Reads IDABENCH_SLOWDOWN (the inject-slowdown feature) once, before any search starts; a bad
+/// value is a usage error like a bad flag.
+fn slowdown_from_env() -> Result<(), Error> {
+    #[cfg(feature = "inject-slowdown")]
+    crate::search::slowdown::init_from_env().map_err(Error::usage)?;
+    Ok(())
 }
 
 /// Runs a parsed command line; the exit code on success.

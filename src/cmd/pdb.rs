@@ -6,13 +6,13 @@ use crate::domains::tiles::{default_goal, Tiles, TilesHeuristic};
 use crate::domains::HeuristicSet;
 use crate::error::{Done, Error};
 use crate::runner::prepare;
-use crate::tables::store::{self, StoreError, Unusable, EXTENSION};
+use crate::tables::store::{self, Unusable, EXTENSION};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// The cache directory `--pdb-dir` names, or the default.
 fn dir(args: &PdbDirArgs) -> Result<PathBuf, Error> {
-    prepare::cache_dir(args.pdb_dir.as_deref())
+    Ok(prepare::cache_dir(args.pdb_dir.as_deref())?)
 }
 
 /// Runs `idabench pdb ...`.
@@ -83,9 +83,8 @@ fn build(args: &PdbBuildArgs, stdout: &mut dyn Write) -> Result<Done, Error> {
                 }
                 done.push(key);
                 let path = dir.join(format!("{}.{EXTENSION}", pattern.key()));
-                let info = store::ensure(&pattern, &options).map_err(|e| match e {
-                    StoreError::Missing(m) | StoreError::Io(m) => Error::runtime(m),
-                })?;
+                // Built when missing: never `StoreError::Missing` here.
+                let info = store::ensure(&pattern, &options)?;
                 out(
                     stdout,
                     &format!(

@@ -7,6 +7,7 @@ use crate::error::{Done, Error};
 
 use crate::plot;
 use crate::report;
+use crate::results;
 use crate::results::iterations::{self, Span, Spans};
 use crate::results::record::{self, DatasetInfo, Manifest};
 use crate::results::runs::{self, verdict, Rows, RunsWriter};
@@ -125,7 +126,7 @@ fn write_shard_jobs(dir: &Path, jobs: &[Job<'_>], places: &[usize]) -> Result<()
     });
     let path = dir.join(shard::JOBS_FILE);
     let bytes = shard::jobs_csv(lines).map_err(|e| Error::io(&path, e))?;
-    runs::write_atomic(&path, &bytes).map_err(Error::runtime)
+    Ok(runs::write_atomic(&path, &bytes)?)
 }
 
 /// A run directory, locked by this process until the value is dropped: a second `run` or
@@ -356,16 +357,16 @@ fn resume(
     }
     manifest.start_time = old.start_time;
     let runs_path = dir.join("runs.csv");
-    let mut bytes = crate::util::text::read_file(&runs_path).map_err(Error::Input)?;
+    let mut bytes = results::read_file(&runs_path)?;
     if !bytes.is_empty() && !bytes.ends_with(b"\n") {
         let keep = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
         bytes.truncate(keep);
-        runs::write_atomic(&runs_path, &bytes).map_err(Error::runtime)?;
+        runs::write_atomic(&runs_path, &bytes)?;
     }
     let done = if bytes.is_empty() {
         Vec::new()
     } else {
-        record::read_runs(&runs_path).map_err(Error::input)?
+        record::read_runs(&runs_path)?
     };
     let order: HashMap<(&str, &str, &str), usize> = jobs
         .iter()
@@ -451,17 +452,13 @@ fn run_missing(
     };
     manifest.jobs_missing = Some(todo.len());
     let manifest_path = dir.join("manifest.json");
-    runs::write_atomic(
-        &manifest_path,
-        &summary::manifest_json(manifest).map_err(Error::runtime)?,
-    )
-    .map_err(Error::runtime)?;
+    runs::write_atomic(&manifest_path, &summary::manifest_json(manifest)?)?;
     // The rewritten file holds exactly the kept rows; new rows are appended to it.
     let runs_path = dir.join("runs.csv");
-    runs::write_runs(&runs_path, rows).map_err(Error::runtime)?;
+    runs::write_runs(&runs_path, rows)?;
     let mut writer = RunsWriter::append_to(&runs_path).map_err(|e| Error::io(&runs_path, e))?;
     let iterations_path = dir.join(iterations::FILE);
-    iterations::write_in_order(&iterations_path, spans).map_err(Error::runtime)?;
+    iterations::write_in_order(&iterations_path, spans)?;
     let mut appender = iterations::Appender::append_to(&iterations_path)
         .map_err(|e| Error::io(&iterations_path, e))?;
     let opts = BatchOptions {
@@ -482,10 +479,8 @@ fn run_missing(
     batch::run(&todo, &opts, format, |(runs, iterations)| {
         // Iteration rows first: a job whose runs.csv row is on disk has its iteration rows
         // there too, and --resume drops iteration rows of jobs that have no runs.csv row.
-        appender
-            .append_formatted(&iterations.map_err(Error::runtime)?, spans)
-            .map_err(Error::runtime)?;
-        writer.append(&runs, rows).map_err(Error::runtime)
+        appender.append_formatted(&iterations?, spans)?;
+        Ok(writer.append(&runs, rows)?)
     })
 }
 
@@ -577,6 +572,6 @@ fn draw_plots(
     };
     report::after_run(&end, &mut |chosen| {
         let wanted: Vec<Span> = chosen.iter().map(|&k| spans.jobs[index[k]]).collect();
-        iterations::read_spans(&spans.sources, &wanted)
+        iterations::read_spans(&spans.sources, &wanted).map_err(|e| e.to_string())
     });
 }

@@ -68,8 +68,7 @@ pub(super) fn solve(args: SolveArgs) -> Result<Done, Error> {
         limits(&args.limits),
         args.split.split.0,
         threads,
-    )
-    .map_err(Error::input)?;
+    )?;
     let st = &a.stats;
     match args.format {
         Format::Text => {

@@ -19,7 +19,10 @@ pub fn load(path: &Path) -> Result<SavedRun, CompareError> {
     };
     let records = read_records(&csv_path)?;
     let manifest = if manifest_path.is_file() {
-        Some(record::read_manifest(&manifest_path).map_err(CompareError::BadManifest)?)
+        Some(
+            record::read_manifest(&manifest_path)
+                .map_err(|e| CompareError::BadManifest(e.to_string()))?,
+        )
     } else {
         None
     };
@@ -31,7 +34,7 @@ pub fn load(path: &Path) -> Result<SavedRun, CompareError> {
 }
 
 fn read_records(path: &Path) -> Result<Vec<Record>, CompareError> {
-    let records = record::read_runs(path).map_err(CompareError::BadRuns)?;
+    let records = record::read_runs(path).map_err(|e| CompareError::BadRuns(e.to_string()))?;
     if records.is_empty() {
         return Err(CompareError::NoJobs {
             path: path.to_path_buf(),

@@ -128,7 +128,7 @@ pub fn plot(report: &Path, opts: &PlotOptions, out: &mut dyn Write) -> Result<Do
     let page = html::RunReport {
         name: run_name(&report_dir),
         manifest: run.manifest.as_ref(),
-        summaries: summaries.as_deref().map_err(Clone::clone),
+        summaries: summaries.as_deref().map_err(ToString::to_string),
         pictures: &pictures,
         files: html::report_files(&report_dir, &dir, &html::RUN_FILES),
     };

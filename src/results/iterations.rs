@@ -8,6 +8,7 @@
 //! order. A job's rows are written together, so they are one stretch of the file.
 
 use crate::results::record::{field, Record};
+use crate::results::ReportError;
 use crate::search::Iteration;
 use crate::util::atomic;
 use crate::util::mapped::Mapped;
@@ -128,12 +129,16 @@ impl Appender {
         &mut self,
         jobs: impl IntoIterator<Item = (usize, &'r Record<S>, &'r [Iteration])>,
         spans: &mut Spans,
-    ) -> Result<(), String> {
+    ) -> Result<(), ReportError> {
         self.append_formatted(&Formatted::of(&self.path, jobs)?, spans)
     }
 
     /// `append` for rows formatted already.
-    pub fn append_formatted(&mut self, rows: &Formatted, spans: &mut Spans) -> Result<(), String> {
+    pub fn append_formatted(
+        &mut self,
+        rows: &Formatted,
+        spans: &mut Spans,
+    ) -> Result<(), ReportError> {
         let mut start = self.len;
         for &(job, len) in &rows.jobs {
             spans.jobs[job] = match len {
@@ -146,9 +151,9 @@ impl Appender {
             };
             start += u64::from(len);
         }
-        self.file
-            .write_all(&rows.bytes)
-            .map_err(|e| format!("{}: cannot write: {e}", self.path.display()))?;
+        self.file.write_all(&rows.bytes).map_err(|e| {
+            ReportError::Write(format!("{}: cannot write: {e}", self.path.display()))
+        })?;
         self.len += rows.bytes.len() as u64;
         Ok(())
     }
@@ -168,19 +173,19 @@ impl Formatted {
     pub fn of<'r, S: AsRef<str> + 'r>(
         path: &Path,
         jobs: impl IntoIterator<Item = (usize, &'r Record<S>, &'r [Iteration])>,
-    ) -> Result<Formatted, String> {
+    ) -> Result<Formatted, ReportError> {
         let mut rows = Formatted::default();
         for (job, r, iterations) in jobs {
             let start = rows.bytes.len();
             write_rows(&mut rows.bytes, r.key(), iterations);
             let len = u32::try_from(rows.bytes.len() - start).map_err(|_| {
-                format!(
+                ReportError::Write(format!(
                     "{}: job (dataset {}, instance {}, variant {}) has more iteration rows than a span holds",
                     path.display(),
                     r.dataset.as_ref(),
                     r.instance.as_ref(),
                     r.variant.as_ref()
-                )
+                ))
             })?;
             rows.jobs.push((job, len));
         }
@@ -191,7 +196,7 @@ impl Formatted {
 /// Writes `path` whole (see `atomic`): the header, then the rows of every job in job order,
 /// copied from where `spans` says they lie; `spans` then point into `path`. A source may be
 /// `path` itself (a run's rewrite): it is read through the file opened before the rename.
-pub fn write_in_order(path: &Path, spans: &mut Spans) -> Result<(), String> {
+pub fn write_in_order(path: &Path, spans: &mut Spans) -> Result<(), ReportError> {
     let mut sources: Vec<Mapped> = spans.sources.iter().map(|p| Mapped::new(p)).collect();
     let header = header_line();
     let mut moved = Vec::with_capacity(spans.jobs.len());
@@ -216,9 +221,11 @@ pub fn write_in_order(path: &Path, spans: &mut Spans) -> Result<(), String> {
         }
         Ok(())
     })
-    .map_err(|e| match e {
-        atomic::Failure::Fill(e) => e,
-        atomic::Failure::Io(e) => format!("{}: cannot write: {e}", path.display()),
+    .map_err(|e| {
+        ReportError::Write(match e {
+            atomic::Failure::Fill(e) => e,
+            atomic::Failure::Io(e) => format!("{}: cannot write: {e}", path.display()),
+        })
     })?;
     *spans = Spans {
         sources: vec![path.to_path_buf()],
@@ -327,7 +334,11 @@ pub fn select(path: &Path, wanted: &[(&str, &str, &str)]) -> Result<Vec<(usize, 
 }
 
 /// The rows of the jobs whose spans are given, read from `spans`' sources: one list per span.
-pub fn read_spans(sources: &[PathBuf], spans: &[Span]) -> Result<Vec<Vec<Row>>, String> {
+pub fn read_spans(sources: &[PathBuf], spans: &[Span]) -> Result<Vec<Vec<Row>>, ReportError> {
+    read_spans_text(sources, spans).map_err(ReportError::Read)
+}
+
+fn read_spans_text(sources: &[PathBuf], spans: &[Span]) -> Result<Vec<Vec<Row>>, String> {
     let mut sources_read: Vec<Mapped> = sources.iter().map(|p| Mapped::new(p)).collect();
     spans
         .iter()

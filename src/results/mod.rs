@@ -9,3 +9,21 @@ pub mod record;
 pub mod runs;
 pub mod shard;
 pub mod summary;
+
+use thiserror::Error;
+
+/// Why a report file could not be read or written; the message names the file (and the line).
+#[derive(Debug, Error)]
+pub enum ReportError {
+    /// A report file that is missing, unreadable or malformed.
+    #[error("{0}")]
+    Read(String),
+    /// A report file that could not be written.
+    #[error("{0}")]
+    Write(String),
+}
+
+/// The bytes of a report file, read within the bounds datasets have (see `text::read_file`).
+pub fn read_file(path: &std::path::Path) -> Result<Vec<u8>, ReportError> {
+    crate::util::text::read_file(path).map_err(ReportError::Read)
+}

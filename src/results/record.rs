@@ -2,6 +2,7 @@
 //! run's `Manifest`. Written by `run`, read back by `compare` and `--resume`.
 
 use crate::results::shard::Shard;
+use crate::results::{read_file, ReportError};
 use crate::tables::store::TableInfo;
 use crate::util::text;
 use serde::{Deserialize, Serialize};
@@ -348,12 +349,16 @@ pub const RUNS_HEADER: [&str; 22] = [
 
 /// Reads a runs.csv; every error names the file and line. A job listed twice is an error: it
 /// would make joining two runs ambiguous.
-pub fn read_runs(path: &Path) -> Result<Vec<Record>, String> {
-    parse_runs(path, &text::read_file(path)?)
+pub fn read_runs(path: &Path) -> Result<Vec<Record>, ReportError> {
+    parse_runs(path, &read_file(path)?)
 }
 
 /// Parses the bytes of the runs.csv at `path` as `read_runs` does.
-pub fn parse_runs(path: &Path, bytes: &[u8]) -> Result<Vec<Record>, String> {
+pub fn parse_runs(path: &Path, bytes: &[u8]) -> Result<Vec<Record>, ReportError> {
+    parse_rows(path, bytes).map_err(ReportError::Read)
+}
+
+fn parse_rows(path: &Path, bytes: &[u8]) -> Result<Vec<Record>, String> {
     let mut reader = csv::Reader::from_reader(bytes);
     let headers = reader
         .headers()
@@ -456,9 +461,10 @@ fn csv_error(path: &Path, headers: Option<&csv::StringRecord>, error: &csv::Erro
     format!("{place}: {what}")
 }
 
-pub fn read_manifest(path: &Path) -> Result<Manifest, String> {
-    let bytes = text::read_file(path)?;
-    serde_json::from_slice(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+pub fn read_manifest(path: &Path) -> Result<Manifest, ReportError> {
+    let bytes = read_file(path)?;
+    serde_json::from_slice(&bytes)
+        .map_err(|e| ReportError::Read(format!("{}: {e}", path.display())))
 }
 
 #[cfg(test)]
@@ -507,18 +513,22 @@ mod tests {
         .unwrap();
         w.flush().unwrap();
         drop(w);
-        let e = read_runs(&path).unwrap_err();
+        let e = read_runs(&path).unwrap_err().to_string();
         std::fs::remove_dir_all(&dir).unwrap();
         assert!(
             e.ends_with("runs.csv:2: column `status`: `cancelled` is never written to a report: expected solved, unsolvable, over_cap, node_limit, time_limit, suboptimal, wrong, error"),
             "{e}"
         );
         let e = read_runs(Path::new("/dev/zero")).unwrap_err();
+        assert!(matches!(e, ReportError::Read(_)), "{e}");
+        let e = e.to_string();
         assert!(
             e.starts_with("/dev/zero:1: line longer than the limit"),
             "{e}"
         );
-        let e = read_manifest(Path::new("/dev/zero")).unwrap_err();
+        let e = read_manifest(Path::new("/dev/zero"))
+            .unwrap_err()
+            .to_string();
         assert!(
             e.starts_with("/dev/zero:1: line longer than the limit"),
             "{e}"

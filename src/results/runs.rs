@@ -4,6 +4,7 @@
 
 use crate::error::Done;
 use crate::results::record::{Record, Status, RUNS_HEADER};
+use crate::results::ReportError;
 use crate::util::atomic;
 use crate::util::mapped::Mapped;
 use crate::util::term::note;
@@ -38,10 +39,10 @@ impl RunsWriter {
     }
 
     /// Appends `rows` and keeps them in `kept` as rows of this file.
-    pub fn append(&mut self, rows: &Formatted, kept: &mut Rows) -> Result<(), String> {
-        self.file
-            .write_all(&rows.bytes)
-            .map_err(|e| format!("{}: cannot write: {e}", self.path.display()))?;
+    pub fn append(&mut self, rows: &Formatted, kept: &mut Rows) -> Result<(), ReportError> {
+        self.file.write_all(&rows.bytes).map_err(|e| {
+            ReportError::Write(format!("{}: cannot write: {e}", self.path.display()))
+        })?;
         kept.keep_written(rows, &self.path, self.len);
         self.len += rows.bytes.len() as u64;
         Ok(())
@@ -50,15 +51,15 @@ impl RunsWriter {
 
 /// Writes `bytes` to `path` whole (see `atomic`): on failure the old file stays and no temporary
 /// file is left.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), String> {
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ReportError> {
     atomic::write_with(path, |out| out.write_all(bytes))
-        .map_err(|e| format!("{}: cannot write: {e}", path.display()))
+        .map_err(|e| ReportError::Write(format!("{}: cannot write: {e}", path.display())))
 }
 
 /// Writes runs.csv whole (see `write_atomic`): the header, then `rows` in job order.
-pub fn write_runs(path: &Path, rows: &Rows) -> Result<(), String> {
+pub fn write_runs(path: &Path, rows: &Rows) -> Result<(), ReportError> {
     atomic::write_with(path, |out| rows.write_csv(out))
-        .map_err(|e| format!("{}: cannot write: {e}", path.display()))
+        .map_err(|e| ReportError::Write(format!("{}: cannot write: {e}", path.display())))
 }
 
 /// What the summaries and the progress line read of a finished job.
@@ -304,7 +305,8 @@ mod tests {
             .map(|e| e.unwrap().file_name())
             .collect();
         fs::remove_dir_all(&dir).unwrap();
-        assert!(e.contains("summary.csv: cannot write"), "{e}");
+        assert!(matches!(e, ReportError::Write(_)), "{e}");
+        assert!(e.to_string().contains("summary.csv: cannot write"), "{e}");
         assert_eq!(left, ["summary.csv"]);
     }
 }

@@ -1,6 +1,7 @@
 //! Shards of a run: the `K/N` spec, which jobs belong to which shard, and shard_jobs.csv, the
 //! file that tells `merge` where each of a shard's jobs stands in the whole run's order.
 
+use crate::results::{read_file, ReportError};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::io;
@@ -97,14 +98,14 @@ pub fn jobs_csv<'a>(
 }
 
 /// Reads a shard's shard_jobs.csv; errors name the file and line.
-pub fn read_jobs(path: &Path) -> Result<Vec<PlannedJob>, String> {
-    let bytes = crate::util::text::read_file(path)?;
+pub fn read_jobs(path: &Path) -> Result<Vec<PlannedJob>, ReportError> {
+    let bytes = read_file(path)?;
     let mut reader = csv::Reader::from_reader(bytes.as_slice());
     let mut jobs = Vec::new();
     for row in reader.deserialize() {
         let job: PlannedJob = row.map_err(|e| {
             let line = e.position().map_or(0, csv::Position::line);
-            format!("{}:{line}: {e}", path.display())
+            ReportError::Read(format!("{}:{line}: {e}", path.display()))
         })?;
         jobs.push(job);
     }

@@ -4,10 +4,10 @@
 //! rename).
 
 use crate::domains::Spec;
-use crate::error::Error;
 use crate::results::iterations::{self, Spans};
 use crate::results::record::{on_off, Manifest, Status};
 use crate::results::runs::{write_atomic, write_runs, Rows, Tally};
+use crate::results::{read_file, ReportError};
 use hdrhistogram::Histogram;
 use serde::{Deserialize, Serialize};
 use std::io;
@@ -192,26 +192,27 @@ fn summarize_one(
 }
 
 /// Reads summary.csv back; an error names the file and line.
-pub fn read_summary(path: &Path) -> Result<Vec<VariantSummary>, String> {
-    let bytes = crate::util::text::read_file(path)?;
+pub fn read_summary(path: &Path) -> Result<Vec<VariantSummary>, ReportError> {
+    let bytes = read_file(path)?;
     let mut reader = csv::Reader::from_reader(bytes.as_slice());
     reader
         .deserialize()
         .map(|row| {
             row.map_err(|e: csv::Error| {
                 let line = e.position().map_or(0, csv::Position::line);
-                format!("{}:{line}: {e}", path.display())
+                ReportError::Read(format!("{}:{line}: {e}", path.display()))
             })
         })
         .collect()
 }
 
-pub fn summary_csv(rows: &[VariantSummary]) -> Result<Vec<u8>, String> {
+pub fn summary_csv(rows: &[VariantSummary]) -> Result<Vec<u8>, ReportError> {
+    let failed = |e: String| ReportError::Write(format!("summary.csv: {e}"));
     let mut w = csv::Writer::from_writer(Vec::new());
     for r in rows {
-        w.serialize(r).map_err(|e| e.to_string())?;
+        w.serialize(r).map_err(|e| failed(e.to_string()))?;
     }
-    w.into_inner().map_err(|e| e.to_string())
+    w.into_inner().map_err(|e| failed(e.to_string()))
 }
 
 /// summary.md: a title, the run's setting, whether jobs are missing, and one table row per
@@ -323,8 +324,9 @@ pub fn fmt(v: Option<f64>, decimals: usize) -> String {
     v.map_or_else(|| "-".into(), |v| format!("{v:.decimals$}"))
 }
 
-pub fn manifest_json(m: &Manifest) -> Result<Vec<u8>, String> {
-    let mut bytes = serde_json::to_vec_pretty(m).map_err(|e| format!("manifest.json: {e}"))?;
+pub fn manifest_json(m: &Manifest) -> Result<Vec<u8>, ReportError> {
+    let mut bytes = serde_json::to_vec_pretty(m)
+        .map_err(|e| ReportError::Write(format!("manifest.json: {e}")))?;
     bytes.push(b'\n');
     Ok(bytes)
 }
@@ -338,20 +340,19 @@ pub fn write_reports(
     iterations: Option<&mut Spans>,
     manifest: &Manifest,
     summaries: &[VariantSummary],
-) -> Result<(), Error> {
+) -> Result<(), ReportError> {
     let iterations_path = dir.join(iterations::FILE);
     // The two big files side by side, on two threads: each is a copy of rows from the file the
     // run appended them to, and the run's wall time waits for both.
     let (runs, iterations) = std::thread::scope(|scope| {
         let runs = scope.spawn(|| write_runs(&dir.join("runs.csv"), rows));
         let iterations = match iterations {
-            Some(spans) => {
-                iterations::write_in_order(&iterations_path, spans).map_err(Error::runtime)
-            }
+            Some(spans) => iterations::write_in_order(&iterations_path, spans),
             None => match std::fs::remove_file(&iterations_path) {
-                Err(e) if e.kind() != io::ErrorKind::NotFound => {
-                    Err(Error::io(&iterations_path, e))
-                }
+                Err(e) if e.kind() != io::ErrorKind::NotFound => Err(ReportError::Write(format!(
+                    "{}: {e}",
+                    iterations_path.display()
+                ))),
                 _ => Ok(()),
             },
         };
@@ -360,9 +361,9 @@ pub fn write_reports(
             .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
         (runs, iterations)
     });
-    runs.map_err(Error::runtime)?;
+    runs?;
     iterations?;
-    let files: [(&str, Result<Vec<u8>, String>); 3] = [
+    let files: [(&str, Result<Vec<u8>, ReportError>); 3] = [
         ("summary.csv", summary_csv(summaries)),
         (
             "summary.md",
@@ -372,7 +373,7 @@ pub fn write_reports(
         ("manifest.json", manifest_json(manifest)),
     ];
     for (name, bytes) in files {
-        write_atomic(&dir.join(name), &bytes.map_err(Error::runtime)?).map_err(Error::runtime)?;
+        write_atomic(&dir.join(name), &bytes?)?;
     }
     Ok(())
 }

@@ -61,6 +61,18 @@ pub fn solve_job<'a>(job: &Job<'a>, limits: Limits<'_>) -> Option<JobRecord<'a>>
     .map(|f| f.record)
 }
 
+/// Why `solve_alone` could not search an instance.
+#[derive(Debug, thiserror::Error)]
+pub enum SolveError {
+    /// The variant does not apply to the instance (a heuristic of another domain, tables that do
+    /// not fit the board).
+    #[error("{0}")]
+    Refused(String),
+    /// The threads to search on could not be started.
+    #[error("{0}")]
+    Threads(String),
+}
+
 /// Solves one puzzle on `threads` threads of its own: `split` cuts its large iterations for them.
 pub fn solve_alone(
     puzzle: &Puzzle,
@@ -68,12 +80,13 @@ pub fn solve_alone(
     limits: Limits<'_>,
     split: Option<SplitDepth>,
     threads: usize,
-) -> Result<Answer, String> {
+) -> Result<Answer, SolveError> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads.max(1))
         .build()
-        .map_err(|e| format!("cannot start {threads} thread(s): {e}"))?;
+        .map_err(|e| SolveError::Threads(format!("cannot start {threads} thread(s): {e}")))?;
     pool.install(|| solve_shared(puzzle, spec, limits, split))
+        .map_err(SolveError::Refused)
 }
 
 /// Solves one puzzle on the current rayon worker, lending its split iterations' subtrees to the

@@ -3,15 +3,14 @@
 
 use crate::domains::tiles::TilesHeuristic;
 use crate::domains::{HeuristicKind, HeuristicSet, PrepareError, Puzzle};
-use crate::error::Error;
 use crate::runner::plan::TableOptions;
 use crate::tables::store::{self, StoreError, TableInfo};
 use std::path::{Path, PathBuf};
 
 /// The cache directory `pdb_dir` names, or the default.
-pub fn cache_dir(pdb_dir: Option<&Path>) -> Result<PathBuf, Error> {
+pub fn cache_dir(pdb_dir: Option<&Path>) -> Result<PathBuf, StoreError> {
     pdb_dir.map(Path::to_path_buf).or_else(store::default_dir).ok_or_else(|| {
-        Error::usage("no cache directory for pattern databases: neither XDG_CACHE_HOME nor HOME is set; give --pdb-dir DIR")
+        StoreError::Missing("no cache directory for pattern databases: neither XDG_CACHE_HOME nor HOME is set; give --pdb-dir DIR".into())
     })
 }
 
@@ -23,7 +22,7 @@ pub fn prepare<'a>(
     place: impl Fn(usize) -> Option<String>,
     tables: &TableOptions,
     quiet: bool,
-) -> Result<Vec<TableInfo>, Error> {
+) -> Result<Vec<TableInfo>, PrepareError> {
     let mut options = None;
     let mut used: Vec<TableInfo> = Vec::new();
     let mut done: Vec<(usize, HeuristicKind)> = Vec::new();
@@ -37,8 +36,8 @@ pub fn prepare<'a>(
         // cache directory. A heuristic that does not fit the board is refused naming the
         // puzzle's place.
         puzzle.prepare(h, None).map_err(|e| match (e, place(i)) {
-            (PrepareError::Unfit(m), Some(at)) => Error::usage(format!("{at}: {m}")),
-            (e, _) => prepare_error(e),
+            (PrepareError::Unfit(m), Some(at)) => PrepareError::Unfit(format!("{at}: {m}")),
+            (e, _) => e,
         })?;
         if !needs_tables(puzzle, h) {
             continue;
@@ -51,7 +50,7 @@ pub fn prepare<'a>(
                 quiet,
             });
         }
-        for info in puzzle.prepare(h, options.as_ref()).map_err(prepare_error)? {
+        for info in puzzle.prepare(h, options.as_ref())? {
             if !used.contains(&info) {
                 used.push(info);
             }
@@ -63,12 +62,4 @@ pub fn prepare<'a>(
 fn needs_tables(puzzle: &Puzzle, h: HeuristicKind) -> bool {
     matches!(puzzle, Puzzle::Tiles { .. })
         && TilesHeuristic::parse(h.name()).is_some_and(|t| t.partition().is_some())
-}
-
-fn prepare_error(e: PrepareError) -> Error {
-    match e {
-        PrepareError::Unfit(m) => Error::usage(m),
-        PrepareError::Store(StoreError::Missing(m)) => Error::usage(m),
-        PrepareError::Store(StoreError::Io(m)) => Error::runtime(m),
-    }
 }
