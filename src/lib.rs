@@ -8,14 +8,14 @@
 //! (two builds measured side by side) and `cmd` (the subcommands). `error` is where every
 //! outcome becomes an exit code.
 
-pub mod ab;
+mod ab;
 pub mod cmd;
-pub mod compare;
+mod compare;
 pub mod dataset;
 pub mod domains;
 pub mod error;
-pub mod plot;
-pub mod report;
+mod plot;
+mod report;
 pub mod results;
 pub mod runner;
 pub mod search;

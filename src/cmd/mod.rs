@@ -2,16 +2,16 @@
 //! stdout. Each command's arguments become calls of the wings that do the work.
 
 mod ab;
-pub mod args;
+mod args;
 mod compare;
 mod generate;
-pub mod merge;
-pub mod pdb;
+mod merge;
+mod pdb;
 mod plot;
-pub mod run;
-pub mod slurm;
+mod run;
+mod slurm;
 mod solve;
-pub mod worker;
+mod worker;
 
 use crate::cmd::args::{Cli, Command};
 use crate::domains::DomainKind;

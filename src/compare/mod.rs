@@ -121,19 +121,6 @@ pub struct SavedRun {
     pub source: String,
 }
 
-/// Compares two runs and writes the report to `out`; returns how it went (see
-/// `Comparison::done`). Warnings go to stderr. Input problems (a missing file, an unreadable
-/// CSV, different datasets, no job in common, a threshold below 1, a negative timing floor) are
-/// `CompareError`: exit code 2. A failed write to `out` is `Error::Io`: exit code 1.
-pub fn run(
-    baseline: &Path,
-    current: &Path,
-    opts: &CompareOptions,
-    out: &mut dyn std::io::Write,
-) -> Result<Done, Error> {
-    compared(baseline, current, opts)?.write(opts.format, out)
-}
-
 /// Two runs read and compared.
 #[derive(Clone, Debug)]
 pub struct Compared {
@@ -142,7 +129,9 @@ pub struct Compared {
     pub comparison: Comparison,
 }
 
-/// Reads and compares two runs, with the checks of `run`; warnings go to stderr.
+/// Reads and compares two runs; warnings go to stderr. Input problems (a missing file, an
+/// unreadable CSV, different datasets, no job in common, a threshold below 1, a negative timing
+/// floor) are `CompareError`: exit code 2.
 pub fn compared(baseline: &Path, current: &Path, opts: &CompareOptions) -> Result<Compared, Error> {
     if !opts.time_threshold.is_finite() || opts.time_threshold < 1.0 {
         return Err(CompareError::BadThreshold(opts.time_threshold).into());
@@ -291,6 +280,16 @@ impl Comparison {
 #[cfg(test)]
 mod tests {
     use super::fixtures::*;
+
+    /// Compares two runs and writes the report to `out`, as `idabench compare` does.
+    fn run(
+        baseline: &Path,
+        current: &Path,
+        opts: &CompareOptions,
+        out: &mut dyn std::io::Write,
+    ) -> Result<Done, Error> {
+        compared(baseline, current, opts)?.write(opts.format, out)
+    }
     use super::*;
 
     #[test]

@@ -36,7 +36,7 @@ macro_rules! heuristic_set {
 }
 
 pub mod booksort;
-pub mod judge;
+pub(crate) mod judge;
 pub mod knights;
 pub mod rotation;
 mod spec;

@@ -123,17 +123,8 @@ impl Appender {
         })
     }
 
-    /// Appends the rows of `jobs` (job index, record, iterations) and records their spans in
-    /// `spans`, whose source 0 must be this file.
-    pub fn append<'r, S: AsRef<str> + 'r>(
-        &mut self,
-        jobs: impl IntoIterator<Item = (usize, &'r Record<S>, &'r [Iteration])>,
-        spans: &mut Spans,
-    ) -> Result<(), ReportError> {
-        self.append_formatted(&Formatted::of(&self.path, jobs)?, spans)
-    }
-
-    /// `append` for rows formatted already.
+    /// Appends rows formatted by `Formatted::of` and records their spans in `spans`, whose
+    /// source 0 must be this file.
     pub fn append_formatted(
         &mut self,
         rows: &Formatted,
@@ -535,37 +526,21 @@ mod tests {
         let path = dir.path().join(FILE);
         let mut spans = Spans::new(path.clone(), 3);
         write_in_order(&path, &mut spans).unwrap();
-        let record = |instance: &str| Record::<String> {
-            dataset: "d".into(),
+        let record = |instance: &str| Record {
             instance: instance.into(),
-            domain: "tiles".into(),
-            size: "3x3".into(),
             variant: "v".into(),
-            heuristic: "manhattan".into(),
-            step: "next".into(),
-            reverse_pruning: "on".into(),
-            status: crate::results::record::Status::Solved,
-            length: Some(4),
-            optimal: None,
-            nodes_generated: 0,
-            nodes_expanded: 0,
-            iterations: 0,
-            final_bound: 0,
-            time_wall_s: 0.0,
-            time_cpu_s: 0.0,
-            nodes_per_s: 0.0,
-            initial_h: 0,
-            optimal_guaranteed: true,
-            message: String::new(),
-            path: String::new(),
+            ..crate::results::fixtures::record()
         };
         let (a, b, c) = (record("a"), record("b"), record("c"));
         let two = iterations(&[(4, 5, 1), (6, 40, 17)]);
         let one = iterations(&[(3, 9, 4)]);
         let mut w = Appender::append_to(&path).unwrap();
-        w.append([(2, &c, &one[..])], &mut spans).unwrap();
-        w.append([(0, &a, &two[..]), (1, &b, &[][..])], &mut spans)
-            .unwrap();
+        let mut append = |jobs: &[(usize, &Record, &[Iteration])], spans: &mut Spans| {
+            let rows = Formatted::of(&path, jobs.iter().copied()).unwrap();
+            w.append_formatted(&rows, spans).unwrap();
+        };
+        append(&[(2, &c, &one[..])], &mut spans);
+        append(&[(0, &a, &two[..]), (1, &b, &[][..])], &mut spans);
         drop(w);
         assert_eq!(spans.jobs[1], Span::default());
         write_in_order(&path, &mut spans).unwrap();

@@ -4,11 +4,11 @@
 
 #[cfg(test)]
 mod fixtures;
-pub mod iterations;
+pub(crate) mod iterations;
 pub mod record;
-pub mod runs;
-pub mod shard;
-pub mod summary;
+pub(crate) mod runs;
+pub(crate) mod shard;
+pub(crate) mod summary;
 
 use thiserror::Error;
 

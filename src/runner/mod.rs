@@ -3,10 +3,10 @@
 
 pub mod batch;
 pub mod job;
-pub mod machine;
+pub(crate) mod machine;
 mod meter;
-pub mod plan;
-pub mod prepare;
+pub(crate) mod plan;
+pub(crate) mod prepare;
 mod progress;
-pub mod protocol;
+pub(crate) mod protocol;
 pub mod solve;

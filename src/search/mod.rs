@@ -20,7 +20,7 @@ mod engine;
 // In tests without the feature too, for the reading of its setting; nothing of it reaches a
 // search without the feature.
 #[cfg(any(test, feature = "inject-slowdown"))]
-pub mod slowdown;
+pub(crate) mod slowdown;
 mod split;
 
 pub use engine::{ida_star, ida_star_fixed};
