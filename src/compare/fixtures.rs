@@ -59,14 +59,7 @@ pub(super) fn scaled(factor: impl Fn(usize) -> f64) -> SavedRun {
 
 pub(super) fn manifest(cpu_model: &str, sha256: &str) -> Manifest {
     Manifest {
-        idabench_version: "0.1.0".to_owned(),
-        git_commit: None,
-        rustc_version: "rustc 1.95.0".to_owned(),
-        build_profile: "release".to_owned(),
         cpu_model: cpu_model.to_owned(),
-        cores: 2,
-        jobs: 2,
-        command_line: vec!["idabench".to_owned(), "run".to_owned()],
         datasets: vec![DatasetInfo {
             path: "datasets/korf100.csv".to_owned(),
             name: "korf100".to_owned(),
@@ -74,18 +67,8 @@ pub(super) fn manifest(cpu_model: &str, sha256: &str) -> Manifest {
             instances: 20,
         }],
         variants: VARIANTS.map(str::to_owned).to_vec(),
-        max_nodes: None,
-        time_limit_s: None,
-        start_time: "2026-01-01T00:00:00Z".to_owned(),
-        end_time: "2026-01-01T00:01:00Z".to_owned(),
-        complete: Some(true),
         jobs_total: Some(20 * VARIANTS.len()),
-        jobs_missing: Some(0),
-        pattern_databases: Vec::new(),
-        host: None,
-        shard: None,
-        shards: Vec::new(),
-        split: None,
+        ..crate::results::fixtures::manifest()
     }
 }
 

@@ -3,7 +3,7 @@
 //! (`iterations`), and shard files (`shard`).
 
 #[cfg(test)]
-mod fixtures;
+pub(crate) mod fixtures;
 pub(crate) mod iterations;
 pub mod record;
 pub(crate) mod runs;

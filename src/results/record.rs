@@ -486,29 +486,9 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("runs.csv");
         let mut w = csv::Writer::from_path(&path).unwrap();
-        w.serialize(Record::<String> {
-            dataset: "d".into(),
-            instance: "1".into(),
-            domain: "tiles".into(),
-            size: "3x3".into(),
-            variant: "manhattan/stepnext/prune".into(),
-            heuristic: "manhattan".into(),
-            step: "next".into(),
-            reverse_pruning: "on".into(),
+        w.serialize(Record {
             status: Status::Cancelled,
-            length: None,
-            optimal: None,
-            nodes_generated: 1,
-            nodes_expanded: 0,
-            iterations: 1,
-            final_bound: 0,
-            time_wall_s: 0.0,
-            time_cpu_s: 0.0,
-            nodes_per_s: 0.0,
-            initial_h: 0,
-            optimal_guaranteed: true,
-            message: String::new(),
-            path: String::new(),
+            ..crate::results::fixtures::record()
         })
         .unwrap();
         w.flush().unwrap();
