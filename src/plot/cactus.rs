@@ -81,18 +81,9 @@ pub(super) fn cactus(
         ),
     };
     let height = CHART_HEIGHT + legend_height(&entries);
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (WIDTH, height)).into_drawing_area();
-        root.fill(&WHITE).map_err(drawing)?;
-        let (top, bottom) = root.split_vertically(CHART_HEIGHT);
-        let mut chart = ChartBuilder::on(&top)
-            .caption(title, (FONT, 24))
-            .margin(16)
-            // Room for the last tick label, centred on the right end of the x axis.
-            .margin_right(36)
-            .x_label_area_size(50)
-            .y_label_area_size(75)
+    picture(height, |_, top, bottom| {
+        // Room on the right for the last tick label, centred on the right end of the x axis.
+        let mut chart = house_chart(&top, &title, 36, 75)
             // Headroom above the top count, so that a marker there is not cut in half.
             .build_cartesian_2d(
                 LogAxis::new(x_lo, x_hi, X_PIXELS, X_GAP),
@@ -139,7 +130,6 @@ pub(super) fn cactus(
             )?;
         }
         draw_legend(&bottom, &entries)?;
-        root.present().map_err(drawing)?;
-    }
-    Ok(svg)
+        Ok(())
+    })
 }

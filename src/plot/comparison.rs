@@ -176,11 +176,7 @@ fn time(
     );
 
     let height = CHART_HEIGHT + legend_height(&entries);
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (WIDTH, height)).into_drawing_area();
-        root.fill(&WHITE).map_err(drawing)?;
-        let (top, bottom) = root.split_vertically(CHART_HEIGHT);
+    picture(height, |_, top, bottom| {
         // The title over both panels, so that their y axes line up.
         let top = top.titled(&title, (FONT, 24)).map_err(drawing)?;
         let (left, right) = top.split_horizontally(WIDTH - SIDE);
@@ -234,9 +230,8 @@ fn time(
         }
         side_panel(&right, &per_variant, reach, ticks, overall.geomean)?;
         draw_legend(&bottom, &entries)?;
-        root.present().map_err(drawing)?;
-    }
-    Ok(svg)
+        Ok(())
+    })
 }
 
 /// A variant's place in the run's order, its geometric mean ratio and its 95% interval.
@@ -434,17 +429,8 @@ fn nodes(jobs: &[(&Record, &Record)], compared: &Compared) -> Result<String, Str
         thousands(jobs.len())
     );
     let height = CHART_HEIGHT + legend_height(&entries);
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (WIDTH, height)).into_drawing_area();
-        root.fill(&WHITE).map_err(drawing)?;
-        let (top, bottom) = root.split_vertically(CHART_HEIGHT);
-        let mut chart = ChartBuilder::on(&top)
-            .caption(title, (FONT, 24))
-            .margin(16)
-            .margin_right(36)
-            .x_label_area_size(50)
-            .y_label_area_size(70)
+    picture(height, |_, top, bottom| {
+        let mut chart = house_chart(&top, &title, 36, 70)
             .build_cartesian_2d(
                 LogAxis::new(lo, hi, X_PIXELS, X_GAP),
                 LogAxis::new(lo, hi, Y_PIXELS, Y_GAP),
@@ -470,9 +456,8 @@ fn nodes(jobs: &[(&Record, &Record)], compared: &Compared) -> Result<String, Str
             }
         }
         draw_legend(&bottom, &entries)?;
-        root.present().map_err(drawing)?;
-    }
-    Ok(svg)
+        Ok(())
+    })
 }
 
 #[cfg(test)]

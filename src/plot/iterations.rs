@@ -156,18 +156,9 @@ fn draw(lines: &[Line], variants: &[String], title: &str) -> Result<String, Stri
         }
     }
     let height = CHART_HEIGHT + legend_height(&entries);
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (WIDTH, height)).into_drawing_area();
-        root.fill(&WHITE).map_err(drawing)?;
-        let (top, bottom) = root.split_vertically(CHART_HEIGHT);
-        let mut chart = ChartBuilder::on(&top)
-            .caption(title, (FONT, 24))
-            .margin(16)
-            // Room for the instance labels right of the lines' last points.
-            .margin_right(90)
-            .x_label_area_size(50)
-            .y_label_area_size(70)
+    picture(height, |root, top, bottom| {
+        // Room on the right for the instance labels right of the lines' last points.
+        let mut chart = house_chart(&top, title, 90, 70)
             .build_cartesian_2d(x_range, LogAxis::new(y_lo, y_hi, Y_PIXELS, Y_GAP))
             .map_err(drawing)?;
         house_mesh(&mut chart.configure_mesh())
@@ -235,9 +226,8 @@ fn draw(lines: &[Line], variants: &[String], title: &str) -> Result<String, Stri
                 .map_err(drawing)?;
         }
         draw_legend(&bottom, &entries)?;
-        root.present().map_err(drawing)?;
-    }
-    Ok(svg)
+        Ok(())
+    })
 }
 
 /// Where a label that belongs at pixel (x, y) goes: there, or a step of `LABEL_GAP` above or

@@ -174,11 +174,7 @@ pub(super) fn scatter(jobs: &[Job], a: &str, b: &str) -> Result<String, String> 
         thousands(on)
     );
     let height = CHART_HEIGHT + legend_height(&entries);
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (WIDTH, height)).into_drawing_area();
-        root.fill(&WHITE).map_err(drawing)?;
-        let (top, bottom) = root.split_vertically(CHART_HEIGHT);
+    picture(height, |_, top, bottom| {
         let top = top
             .titled(&title, (FONT, 21))
             .map_err(drawing)?
@@ -224,9 +220,8 @@ pub(super) fn scatter(jobs: &[Job], a: &str, b: &str) -> Result<String, String> 
             }
         }
         draw_legend(&bottom, &entries)?;
-        root.present().map_err(drawing)?;
-    }
-    Ok(svg)
+        Ok(())
+    })
 }
 
 /// The title naming both variants, in at most 88 characters (about 750 px at its size): long

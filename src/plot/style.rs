@@ -143,6 +143,44 @@ pub(super) fn grown_markers<DB: DrawingBackend, CT: CoordTranslate<From = (f64, 
     done.map(|_| ()).map_err(drawing)
 }
 
+/// The house chart on `area`: `title` above it, the margins and the label areas; `right` is the
+/// right margin (room for what the chart puts there), `y_labels` the y label area's width.
+pub(super) fn house_chart<'a, 'b>(
+    area: &'a Area<'b>,
+    title: &str,
+    right: u32,
+    y_labels: u32,
+) -> ChartBuilder<'a, 'b, SVGBackend<'b>> {
+    let mut chart = ChartBuilder::on(area);
+    chart
+        .caption(title, (FONT, 24))
+        .margin(16)
+        .margin_right(right)
+        .x_label_area_size(50)
+        .y_label_area_size(y_labels);
+    chart
+}
+
+/// A picture's drawing area on the SVG it is drawn into.
+pub(super) type Area<'b> = DrawingArea<SVGBackend<'b>, Shift>;
+
+/// A picture `height` pixels high, as SVG on a white ground: `draw` gets the whole area, the
+/// chart's (the top `CHART_HEIGHT` pixels) and the legend's below it.
+pub(super) fn picture(
+    height: u32,
+    draw: impl FnOnce(&Area<'_>, Area<'_>, Area<'_>) -> Result<(), String>,
+) -> Result<String, String> {
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (WIDTH, height)).into_drawing_area();
+        root.fill(&WHITE).map_err(drawing)?;
+        let (top, bottom) = root.split_vertically(CHART_HEIGHT);
+        draw(&root, top, bottom)?;
+        root.present().map_err(drawing)?;
+    }
+    Ok(svg)
+}
+
 pub(super) fn drawing<E: std::fmt::Display>(e: E) -> String {
     format!("drawing failed: {e}")
 }
