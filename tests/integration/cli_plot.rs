@@ -7,14 +7,11 @@
 //! well-formedness parser and string matching of tests/common/svg.rs (no XML crate is in the
 //! dependency tree). Nothing here asserts on a time beyond reading it back from runs.csv.
 
-#[path = "common/svg.rs"]
-mod svg;
-
 use idabench::record::{read_runs, Record, Status};
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use svg::*;
+use crate::common::svg::*;
 
 fn idabench(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_idabench"))

@@ -8,13 +8,8 @@
 //! Only 3x3, 2x4, 4x2, 2x3 boards and the 5-5-5 and 6-6-3 databases are built here: the larger
 //! ones take minutes. Nothing here asserts on a time.
 
-#[path = "common/korf.rs"]
-mod korf;
-#[path = "common/oracle.rs"]
-mod oracle;
-
-use korf::{korf100, Korf};
-use oracle::neighbours;
+use crate::common::korf::{korf100, Korf};
+use crate::common::oracle::neighbours;
 
 use idabench::domains::tiles::pattern::{self, Pattern, UNREACHED};
 use idabench::domains::tiles::pdb::{Partition, PatternDbs, PDB_555, PDB_663, PDB_6666, PDB_78};

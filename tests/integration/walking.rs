@@ -4,13 +4,8 @@
 //! incremental value against the one from scratch; Korf's first ten 15-puzzles solved optimally;
 //! the 5x5 board's fixed-size kernel against the general one; boards over 5x5 refused.
 
-#[path = "common/korf.rs"]
-mod korf;
-#[path = "common/oracle.rs"]
-mod oracle;
-
-use korf::korf100;
-use oracle::bfs;
+use crate::common::korf::korf100;
+use crate::common::oracle::bfs;
 
 use idabench::domains::tiles::{FixedTiles, Grid, Manhattan, Tiles, WalkingDistance};
 use idabench::domains::{DomainKind, HeuristicKind, Puzzle};

@@ -421,8 +421,8 @@ fn a_worker_that_dies_leaves_the_pairs_measured_and_exits_1() {
 }
 
 /// Built with `--features inject-slowdown` only (`.ci/run` lints it; run it with
-/// `cargo test --release --features inject-slowdown --test cli_ab`): the busy work leaves every
-/// node count as it was, and a bad setting is a usage error.
+/// `cargo test --release --features inject-slowdown --test integration cli_ab`): the busy work
+/// leaves every node count as it was, and a bad setting is a usage error.
 #[cfg(feature = "inject-slowdown")]
 #[test]
 fn the_injected_slowdown_keeps_node_counts_and_refuses_bad_settings() {

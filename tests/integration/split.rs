@@ -3,9 +3,7 @@
 //! depths 1 to 6 and `auto`, on 1, 2, 3 and 8 threads, and under node limits anywhere in a
 //! search; `run` writes the same rows with `--split` as without. Nothing here asserts on a time.
 
-#[path = "common/korf.rs"]
-mod korf;
-
+use crate::common::korf;
 use idabench::batch::solve_shared;
 use idabench::dataset::{self, Instance};
 use idabench::domains::HeuristicKind;

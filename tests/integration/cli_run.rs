@@ -5,10 +5,7 @@
 //! Only std: the binary is run with `std::process::Command`, its CSV and JSON are read by the
 //! small parsers at the end of this file. Nothing here asserts on a time.
 
-#[path = "common/cli.rs"]
-mod cli;
-
-use cli::{assert_exit, command, idabench, show, text, Tmp};
+use crate::common::{assert_exit, command, idabench, show, text, Tmp};
 use std::collections::{BTreeMap, HashSet};
 use std::fs;
 use std::os::unix::process::CommandExt;

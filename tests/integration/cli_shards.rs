@@ -3,10 +3,7 @@
 //! together are refused; the Slurm script is valid bash and its parts run here. Nothing here
 //! asserts on a time.
 
-#[path = "common/cli.rs"]
-mod cli;
-
-use cli::{assert_exit, command, idabench, show, Tmp};
+use crate::common::{assert_exit, command, idabench, show, Tmp};
 use std::collections::BTreeSet;
 use std::fs;
 use std::path::Path;

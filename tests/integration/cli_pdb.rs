@@ -8,10 +8,7 @@
 //! point there too, so that nothing touches the user's cache. Only the 5-5-5 and 6-6-3 databases
 //! are built. Nothing here asserts on a time.
 
-#[path = "common/korf.rs"]
-mod korf;
-
-use korf::korf100;
+use crate::common::korf::korf100;
 
 use idabench::domains::tiles::pattern::{self, Pattern};
 use idabench::domains::tiles::pdb::{Partition, PDB_555, PDB_663};

@@ -1,8 +1,12 @@
-//! Running the idabench binary from the CLI tests: a scratch directory per test, the command run
-//! in it, and an output described for assertion messages.
+//! What the test modules share. Running the idabench binary from the CLI tests: a scratch
+//! directory per test, the command run in it, and an output described for assertion messages.
 
-// Each test file that includes this module uses only part of it.
+// Each test module uses only part of it.
 #![allow(dead_code)]
+
+pub mod korf;
+pub mod oracle;
+pub mod svg;
 
 use std::fs;
 use std::path::{Path, PathBuf};

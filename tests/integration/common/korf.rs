@@ -16,7 +16,7 @@ pub struct Korf {
 
 /// Every instance, in the dataset's order.
 pub fn korf100() -> Vec<Korf> {
-    include_str!("../../datasets/korf100.csv")
+    include_str!("../../../datasets/korf100.csv")
         .lines()
         .skip(1)
         .map(|line| {

@@ -1,13 +1,10 @@
 //! `idabench compare` as CI uses it, on the committed baseline and edited copies of it, and the
 //! pictures it writes with --out.
 
-#[path = "common/svg.rs"]
-mod svg;
-
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use svg::*;
+use crate::common::svg::*;
 
 fn idabench(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_idabench"))

@@ -1,9 +1,6 @@
 //! The 15-puzzle: Korf's 1985 node counts, the seed's four cases, every variant on easy states.
 
-#[path = "common/korf.rs"]
-mod korf;
-
-use korf::korf100;
+use crate::common::korf::korf100;
 
 use idabench::domains::tiles::{self, LinearConflict, Manhattan, Misplaced, Tiles};
 use idabench::domains::{DomainKind, HeuristicKind, Puzzle};

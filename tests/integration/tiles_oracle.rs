@@ -7,10 +7,7 @@ use idabench::rng::Rng;
 use idabench::search::{
     ida_star, ida_star_fixed, Domain, Heuristic, Limits, Outcome, SearchResult, Step, Variant, Zero,
 };
-#[path = "common/oracle.rs"]
-mod oracle;
-
-use oracle::bfs;
+use crate::common::oracle::bfs;
 
 fn solve<H: Heuristic<Tiles>>(d: &Tiles, h: &H, s: &TileState, v: Variant) -> SearchResult<u8> {
     ida_star(d, h, s, v, Limits::default())
