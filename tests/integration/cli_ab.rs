@@ -4,16 +4,18 @@
 //! around this one. Nothing here asserts on a time: the datasets' jobs are under the timing
 //! floor, so no verdict depends on the machine.
 
+use crate::common::dataset;
 use std::fs;
 use std::io::Write;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
+use std::sync::LazyLock;
 
 const BIN: &str = env!("CARGO_BIN_EXE_idabench");
 
 /// 31 8-puzzle states of at most 30 moves: each job takes microseconds, under the 1 ms floor.
-const EIGHT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/datasets/p1379.csv");
+static EIGHT: LazyLock<String> = LazyLock::new(|| dataset("p1379.csv"));
 
 fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("idabench-cli-ab-{}-{name}", std::process::id()));
@@ -35,7 +37,12 @@ fn ab(baseline: &Path, out: &Path, extra: &[&str]) -> Output {
         .arg("ab")
         .arg("--baseline")
         .arg(baseline)
-        .args([EIGHT, "--heuristic", "manhattan,linear-conflict", "--out"])
+        .args([
+            EIGHT.as_str(),
+            "--heuristic",
+            "manhattan,linear-conflict",
+            "--out",
+        ])
         .arg(out)
         .args(["--name", "ab"])
         .args(extra)
@@ -200,7 +207,7 @@ fn missing_and_foreign_binaries_are_usage_errors() {
     let out = Command::new(BIN)
         .args(["ab", "--baseline", BIN, "--current"])
         .arg(&newer)
-        .arg(EIGHT)
+        .arg(&*EIGHT)
         .arg("--out")
         .arg(dir.join("newer-out"))
         .output()
@@ -253,7 +260,7 @@ fn a_build_without_the_worker_mode_is_run_in_groups() {
 #[test]
 fn the_worker_answers_each_job_with_a_row_and_refuses_unknown_ones() {
     let mut child = Command::new(BIN)
-        .args(["worker", EIGHT, "--heuristic", "manhattan"])
+        .args(["worker", EIGHT.as_str(), "--heuristic", "manhattan"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
@@ -351,7 +358,12 @@ fn a_signal_stops_the_workers_and_the_pairs_measured_are_reported() {
         .arg("ab")
         .arg("--baseline")
         .arg(&stuck)
-        .args([EIGHT, "--heuristic", "manhattan,linear-conflict", "--out"])
+        .args([
+            EIGHT.as_str(),
+            "--heuristic",
+            "manhattan,linear-conflict",
+            "--out",
+        ])
         .arg(&dir)
         .args(["--name", "ab", "--rounds", "2", "--format", "csv"])
         .stdin(Stdio::null())
@@ -435,7 +447,12 @@ fn the_injected_slowdown_keeps_node_counts_and_refuses_bad_settings() {
     let out = Command::new(BIN)
         .args(["ab", "--baseline", BIN, "--current"])
         .arg(&slow)
-        .args([EIGHT, "--heuristic", "manhattan,linear-conflict", "--out"])
+        .args([
+            EIGHT.as_str(),
+            "--heuristic",
+            "manhattan,linear-conflict",
+            "--out",
+        ])
         .arg(&dir)
         .args(["--name", "ab", "--rounds", "2", "--format", "csv"])
         .env_remove("IDABENCH_SLOWDOWN")
@@ -445,7 +462,7 @@ fn the_injected_slowdown_keeps_node_counts_and_refuses_bad_settings() {
     assert!(text(&out.stdout).contains("\noverall,62,0,0,0,"));
 
     let out = Command::new(BIN)
-        .args(["run", EIGHT, "--out"])
+        .args(["run", EIGHT.as_str(), "--out"])
         .arg(&dir)
         .args(["--name", "bad", "--quiet"])
         .env("IDABENCH_SLOWDOWN", "lots")

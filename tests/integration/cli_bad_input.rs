@@ -6,6 +6,7 @@
 //! the message names the flag, file or field at fault, that it stays short, and that nothing
 //! panicked.
 
+use crate::common::root;
 use std::fs;
 use std::io::{BufRead, BufReader, Write};
 use std::os::unix::process::CommandExt;
@@ -137,7 +138,7 @@ fn shown(s: &str) -> String {
 }
 
 fn bad_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/bad")
+    root().join("tests/data/bad")
 }
 
 #[test]

@@ -1,10 +1,11 @@
 //! `idabench compare` as CI uses it, on the committed baseline and edited copies of it, and the
 //! pictures it writes with --out.
 
+use crate::common::baseline;
+use crate::common::svg::*;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use crate::common::svg::*;
 
 fn idabench(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_idabench"))
@@ -13,11 +14,9 @@ fn idabench(args: &[&str]) -> Output {
         .expect("run idabench")
 }
 
-const BASELINE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/reports/baseline");
-
 /// A copy of the baseline whose runs.csv went through `edit(column name, value, row) -> value`.
 fn edited_copy(name: &str, edit: impl Fn(&str, &str, usize) -> String) -> PathBuf {
-    edited_copy_of(Path::new(BASELINE), name, edit)
+    edited_copy_of(Path::new(&baseline()), name, edit)
 }
 
 /// A copy of the report directory `source` whose runs.csv went through `edit`.
@@ -79,7 +78,7 @@ fn timed_baseline(name: &str) -> PathBuf {
 
 #[test]
 fn the_baseline_against_itself_is_ok() {
-    let out = idabench(&["compare", BASELINE, BASELINE]);
+    let out = idabench(&["compare", &baseline(), &baseline()]);
     assert_eq!(code(&out), 0, "{}", String::from_utf8_lossy(&out.stderr));
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("unchanged"), "{text}");
@@ -99,13 +98,13 @@ fn an_edited_node_count_exits_4_and_names_the_job() {
             v.to_string()
         }
     });
-    let out = idabench(&["compare", BASELINE, dir.to_str().unwrap()]);
+    let out = idabench(&["compare", &baseline(), dir.to_str().unwrap()]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(code(&out), 4, "{text}");
     assert!(text.contains("nodes_generated"), "{text}");
     let allowed = idabench(&[
         "compare",
-        BASELINE,
+        &baseline(),
         dir.to_str().unwrap(),
         "--allow-node-changes",
     ]);
@@ -175,7 +174,7 @@ fn missing_jobs_are_listed_without_failing_and_bad_inputs_exit_2() {
     let runs = fs::read_to_string(dir.join("runs.csv")).unwrap();
     let kept: Vec<&str> = runs.lines().take(runs.lines().count() - 3).collect();
     fs::write(dir.join("runs.csv"), kept.join("\n") + "\n").unwrap();
-    let out = idabench(&["compare", BASELINE, dir.to_str().unwrap()]);
+    let out = idabench(&["compare", &baseline(), dir.to_str().unwrap()]);
     let text = String::from_utf8_lossy(&out.stdout);
     // Missing jobs are listed, but only changed results (status, length, node counts) exit 4.
     assert_eq!(code(&out), 0, "{text}");
@@ -191,11 +190,11 @@ fn missing_jobs_are_listed_without_failing_and_bad_inputs_exit_2() {
     );
     assert!(text.contains("3 missing in current"), "{text}");
 
-    let out = idabench(&["compare", BASELINE, "/nonexistent/run"]);
+    let out = idabench(&["compare", &baseline(), "/nonexistent/run"]);
     assert_eq!(code(&out), 2);
     assert!(String::from_utf8_lossy(&out.stderr).contains("/nonexistent/run"));
     fs::write(dir.join("runs.csv"), "dataset,instance\nnot,a,run\n").unwrap();
-    let out = idabench(&["compare", BASELINE, dir.to_str().unwrap()]);
+    let out = idabench(&["compare", &baseline(), dir.to_str().unwrap()]);
     assert_eq!(code(&out), 2);
     // The header is what is wrong, on line 1.
     let stderr = String::from_utf8_lossy(&out.stderr);
@@ -213,7 +212,7 @@ fn other_limits_are_a_warning_not_a_failure() {
     assert!(manifest.contains("\"max_nodes\": 5000000,"));
     let manifest = manifest.replace("\"max_nodes\": 5000000,", "\"max_nodes\": null,");
     fs::write(dir.join("manifest.json"), manifest).unwrap();
-    let out = idabench(&["compare", BASELINE, dir.to_str().unwrap()]);
+    let out = idabench(&["compare", &baseline(), dir.to_str().unwrap()]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(code(&out), 0, "{stderr}");
     assert!(
@@ -236,7 +235,7 @@ fn csv_output_lists_the_changed_jobs_under_the_summary() {
     });
     let out = idabench(&[
         "compare",
-        BASELINE,
+        &baseline(),
         dir.to_str().unwrap(),
         "--format",
         "csv",
@@ -271,7 +270,7 @@ fn a_negative_time_is_an_input_error_naming_line_and_column() {
             v.to_string()
         }
     });
-    let out = idabench(&["compare", BASELINE, dir.to_str().unwrap()]);
+    let out = idabench(&["compare", &baseline(), dir.to_str().unwrap()]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(code(&out), 2, "{stderr}");
     assert!(

@@ -1,6 +1,7 @@
 //! The Rotation Game, Booksort and Knight's Spirit through the command line: solve, the judges'
 //! formats on stdin, generate, and run on the bundled datasets.
 
+use crate::common::dataset;
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
@@ -151,10 +152,9 @@ fn generate_and_run_the_fixed_board_domains() {
 #[test]
 fn bundled_datasets_run_solved_at_their_lengths() {
     let out_dir = std::env::temp_dir().join(format!("idabench-cli-domains-{}", std::process::id()));
-    let root = env!("CARGO_MANIFEST_DIR");
     let sets: Vec<String> = ["rotation", "booksort", "knights"]
         .iter()
-        .map(|d| format!("{root}/datasets/{d}.csv"))
+        .map(|d| dataset(&format!("{d}.csv")))
         .collect();
     let mut args = vec!["run"];
     args.extend(sets.iter().map(String::as_str));

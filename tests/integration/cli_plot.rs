@@ -7,11 +7,12 @@
 //! well-formedness parser and string matching of tests/common/svg.rs (no XML crate is in the
 //! dependency tree). Nothing here asserts on a time beyond reading it back from runs.csv.
 
+use crate::common::dataset;
+use crate::common::svg::*;
 use idabench::record::{read_runs, Record, Status};
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use crate::common::svg::*;
 
 fn idabench(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_idabench"))
@@ -21,10 +22,7 @@ fn idabench(args: &[&str]) -> Output {
 }
 
 fn smoke() -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("datasets/smoke.csv")
-        .display()
-        .to_string()
+    dataset("smoke.csv")
 }
 
 /// Runs `dataset` with `extra` flags into `out/name`, without its own plots, and returns the

@@ -1027,7 +1027,7 @@ fn limits_stop_a_job_and_the_run_goes_on() {
 #[test]
 fn every_bad_dataset_exits_2_naming_the_file_and_the_fault() {
     let tmp = Tmp::new("bad");
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/bad");
+    let dir = crate::common::root().join("tests/data/bad");
     let mut csvs: Vec<PathBuf> = fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())

@@ -6,7 +6,8 @@
 //! fix the generator, do not regenerate the file, unless the format change is deliberate and
 //! announced.
 
-use std::path::{Path, PathBuf};
+use crate::common::root;
+use std::path::PathBuf;
 use std::process::{Command, Output};
 
 /// Each golden file and the `generate` arguments that wrote it.
@@ -99,7 +100,7 @@ const GOLDEN: &[(&str, &[&str])] = &[
 ];
 
 fn golden_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/golden")
+    root().join("tests/data/golden")
 }
 
 fn generate(args: &[&str]) -> Output {

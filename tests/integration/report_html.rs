@@ -4,6 +4,7 @@
 //! where Chromium is installed, a headless Chromium that loads the page of a run and of a
 //! comparison and finds every image loaded (skipped with a message otherwise).
 
+use crate::common::{baseline, dataset};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -16,13 +17,8 @@ fn idabench(args: &[&str]) -> Output {
 }
 
 fn smoke() -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("datasets/smoke.csv")
-        .display()
-        .to_string()
+    dataset("smoke.csv")
 }
-
-const BASELINE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/reports/baseline");
 
 /// A run of `dataset` under two variants into `out/name`, with its plots and report.html.
 fn run(out: &Path, name: &str, dataset: &str) -> PathBuf {
@@ -177,8 +173,8 @@ fn compare_out_writes_a_report_html_that_needs_nothing_else() {
     let out = tmp.path().join("c");
     let o = idabench(&[
         "compare",
-        BASELINE,
-        BASELINE,
+        &baseline(),
+        &baseline(),
         "--out",
         out.to_str().unwrap(),
     ]);
@@ -193,7 +189,7 @@ fn compare_out_writes_a_report_html_that_needs_nothing_else() {
     for role in ["Baseline", "Current"] {
         assert!(html.contains(&format!("<h2>{role} run: <code>")), "{role}");
     }
-    let baseline = Path::new(BASELINE).canonicalize().unwrap();
+    let baseline = Path::new(&baseline()).canonicalize().unwrap();
     let up = out.canonicalize().unwrap();
     let common = up.ancestors().find(|a| baseline.starts_with(a)).unwrap();
     let link = format!(
@@ -294,8 +290,8 @@ fn every_image_loads_in_headless_chromium() {
     let compare = tmp.path().join("c");
     let o = idabench(&[
         "compare",
-        BASELINE,
-        BASELINE,
+        &baseline(),
+        &baseline(),
         "--out",
         compare.to_str().unwrap(),
     ]);

@@ -3,7 +3,7 @@
 //! depths 1 to 6 and `auto`, on 1, 2, 3 and 8 threads, and under node limits anywhere in a
 //! search; `run` writes the same rows with `--split` as without. Nothing here asserts on a time.
 
-use crate::common::korf;
+use crate::common::{self, korf};
 use idabench::batch::solve_shared;
 use idabench::dataset::{self, Instance};
 use idabench::domains::HeuristicKind;
@@ -97,8 +97,8 @@ fn check(
 
 /// The deepest `take` instances of a bundled dataset.
 fn deepest(file: &str, take: usize) -> Vec<Instance> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("datasets/{file}.csv"));
-    let mut instances = dataset::load(&path).unwrap().instances;
+    let path = common::dataset(&format!("{file}.csv"));
+    let mut instances = dataset::load(Path::new(&path)).unwrap().instances;
     instances.sort_by_key(|i| std::cmp::Reverse(i.optimal));
     instances.truncate(take);
     instances
@@ -164,8 +164,7 @@ fn every_domain_and_variant_split_at_any_depth_on_any_threads_searches_as_one_th
 #[test]
 fn auto_cuts_large_searches_and_keeps_their_answer() {
     let pools = pools();
-    let d =
-        dataset::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets/korf100.csv")).unwrap();
+    let d = dataset::load(Path::new(&common::dataset("korf100.csv"))).unwrap();
     let korf = korf::korf100();
     for id in [5, 2] {
         let instance = &d.instances[id - 1];
@@ -219,8 +218,7 @@ fn auto_cuts_large_searches_and_keeps_their_answer() {
 #[test]
 fn node_limits_stop_a_split_search_where_they_stop_the_sequential_one() {
     let pools = pools();
-    let d =
-        dataset::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets/korf100.csv")).unwrap();
+    let d = dataset::load(Path::new(&common::dataset("korf100.csv"))).unwrap();
     let instance = &d.instances[8];
     let spec = Spec {
         heuristic: HeuristicKind::parse("manhattan").unwrap(),
@@ -284,7 +282,7 @@ fn rows_without_times(dir: &Path) -> Vec<String> {
 #[test]
 fn run_writes_the_same_rows_with_and_without_split() {
     let out = tempfile::tempdir().unwrap();
-    let dataset = Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets/smoke.csv");
+    let dataset = common::dataset("smoke.csv");
     let mut rows = Vec::new();
     for (name, split, jobs) in [
         ("off", "off", "2"),

@@ -1,5 +1,6 @@
 //! The sliding-tile solver against an exhaustive BFS of the 8-puzzle and small boards.
 
+use crate::common::oracle::bfs;
 use idabench::domains::tiles::{
     self, LinearConflict, Manhattan, Misplaced, TileState, Tiles, Tiles3x3,
 };
@@ -7,7 +8,6 @@ use idabench::rng::Rng;
 use idabench::search::{
     ida_star, ida_star_fixed, Domain, Heuristic, Limits, Outcome, SearchResult, Step, Variant, Zero,
 };
-use crate::common::oracle::bfs;
 
 fn solve<H: Heuristic<Tiles>>(d: &Tiles, h: &H, s: &TileState, v: Variant) -> SearchResult<u8> {
     ida_star(d, h, s, v, Limits::default())

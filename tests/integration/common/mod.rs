@@ -12,6 +12,27 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+/// The project's root, which holds datasets/, reports/baseline and tests/data: the one place
+/// the tests learn where it is.
+pub fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The bundled dataset `datasets/NAME`, as a command-line argument.
+pub fn dataset(name: &str) -> String {
+    root()
+        .join("datasets")
+        .join(name)
+        .to_str()
+        .unwrap()
+        .to_owned()
+}
+
+/// The committed report CI compares against, `reports/baseline`.
+pub fn baseline() -> String {
+    root().join("reports/baseline").to_str().unwrap().to_owned()
+}
+
 /// A scratch directory, removed at the end (kept, and named, when the test failed).
 pub struct Tmp(PathBuf);
 
