@@ -7,26 +7,15 @@
 //! well-formedness parser and string matching of tests/common/svg.rs (no XML crate is in the
 //! dependency tree). Nothing here asserts on a time beyond reading it back from runs.csv.
 
-use crate::common::dataset;
 use crate::common::svg::*;
+use crate::common::{dataset, idabench, Tmp};
 use idabench::record::{read_runs, Record, Status};
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
-fn idabench(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_idabench"))
-        .args(args)
-        .output()
-        .expect("runs the binary")
-}
-
-fn smoke() -> String {
-    dataset("smoke.csv")
-}
-
-/// Runs `dataset` with `extra` flags into `out/name`, without its own plots, and returns the
-/// report directory.
+/// Runs `dataset` with `extra` flags into `out/name` (from `out`), without its own plots, and
+/// returns the report directory.
 fn run(out: &Path, name: &str, dataset: &str, extra: &[&str]) -> PathBuf {
     let out_s = out.display().to_string();
     let mut args = vec![
@@ -40,7 +29,7 @@ fn run(out: &Path, name: &str, dataset: &str, extra: &[&str]) -> PathBuf {
         "--no-plots",
     ];
     args.extend_from_slice(extra);
-    let o = idabench(&args);
+    let o = idabench(out, &args);
     assert!(
         o.status.success(),
         "run failed: {}",
@@ -49,10 +38,11 @@ fn run(out: &Path, name: &str, dataset: &str, extra: &[&str]) -> PathBuf {
     out.join(name)
 }
 
-fn plot(args: &[&str]) -> Output {
+/// `plot ARGS...`, run from `cwd`.
+fn plot(cwd: &Path, args: &[&str]) -> Output {
     let mut all = vec!["plot"];
     all.extend_from_slice(args);
-    idabench(&all)
+    idabench(cwd, &all)
 }
 
 fn records(dir: &Path) -> Vec<Record> {
@@ -392,11 +382,11 @@ fn check_scatter(svg: &Svg, records: &[Record], a: &str, b: &str) {
 
 #[test]
 fn plots_of_a_run_cover_its_data() {
-    let tmp = tempfile::tempdir().unwrap();
+    let tmp = Tmp::new("plot");
     let dir = run(
         tmp.path(),
         "r",
-        &smoke(),
+        &dataset("smoke.csv"),
         &[
             "--max-nodes",
             "20000",
@@ -406,7 +396,7 @@ fn plots_of_a_run_cover_its_data() {
             "2,next",
         ],
     );
-    let o = plot(&[dir.to_str().unwrap()]);
+    let o = plot(tmp.path(), &[dir.to_str().unwrap()]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let records = records(&dir);
     let vs = variants(&records);
@@ -445,11 +435,11 @@ fn plots_of_a_run_cover_its_data() {
 
 #[test]
 fn pair_and_out_choose_the_scatter_and_the_directory() {
-    let tmp = tempfile::tempdir().unwrap();
+    let tmp = Tmp::new("plot");
     let dir = run(
         tmp.path(),
         "r",
-        &smoke(),
+        &dataset("smoke.csv"),
         &[
             "--max-nodes",
             "20000",
@@ -458,13 +448,16 @@ fn pair_and_out_choose_the_scatter_and_the_directory() {
         ],
     );
     let out = tmp.path().join("pictures");
-    let o = plot(&[
-        dir.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "--pair",
-        "misplaced/stepnext/prune,linear-conflict/stepnext/prune",
-    ]);
+    let o = plot(
+        tmp.path(),
+        &[
+            dir.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--pair",
+            "misplaced/stepnext/prune,linear-conflict/stepnext/prune",
+        ],
+    );
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let mut files: Vec<String> = std::fs::read_dir(&out)
         .unwrap()
@@ -492,11 +485,11 @@ fn pair_and_out_choose_the_scatter_and_the_directory() {
 
 #[test]
 fn twelve_variants_each_have_a_series_and_a_look_of_their_own() {
-    let tmp = tempfile::tempdir().unwrap();
+    let tmp = Tmp::new("plot");
     let dir = run(
         tmp.path(),
         "r",
-        &smoke(),
+        &dataset("smoke.csv"),
         &[
             "--max-nodes",
             "20000",
@@ -508,7 +501,7 @@ fn twelve_variants_each_have_a_series_and_a_look_of_their_own() {
             "on,off",
         ],
     );
-    let o = plot(&[dir.to_str().unwrap()]);
+    let o = plot(tmp.path(), &[dir.to_str().unwrap()]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let records = records(&dir);
     let vs = variants(&records);
@@ -545,9 +538,9 @@ fn twelve_variants_each_have_a_series_and_a_look_of_their_own() {
 
 #[test]
 fn a_run_of_one_instance_plots() {
-    let tmp = tempfile::tempdir().unwrap();
+    let tmp = Tmp::new("plot");
     let dataset = tmp.path().join("one.csv");
-    let smoke = std::fs::read_to_string(smoke()).unwrap();
+    let smoke = std::fs::read_to_string(crate::common::dataset("smoke.csv")).unwrap();
     let two_lines: Vec<&str> = smoke.lines().take(2).collect();
     std::fs::write(&dataset, two_lines.join("\n") + "\n").unwrap();
     let dir = run(
@@ -556,7 +549,7 @@ fn a_run_of_one_instance_plots() {
         dataset.to_str().unwrap(),
         &["--heuristic", "manhattan,misplaced"],
     );
-    let o = plot(&[dir.to_str().unwrap()]);
+    let o = plot(tmp.path(), &[dir.to_str().unwrap()]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let records = records(&dir);
     assert_eq!(records.len(), 2);
@@ -578,7 +571,7 @@ fn a_run_of_one_instance_plots() {
 
     // One variant: the cactus plots, and a note that there is no pair to scatter.
     let single = run(tmp.path(), "single", dataset.to_str().unwrap(), &[]);
-    let o = plot(&[single.to_str().unwrap()]);
+    let o = plot(tmp.path(), &[single.to_str().unwrap()]);
     assert!(o.status.success());
     let stderr = String::from_utf8(o.stderr).unwrap();
     assert!(
@@ -590,15 +583,15 @@ fn a_run_of_one_instance_plots() {
 
 #[test]
 fn a_run_that_solved_nothing_says_why_there_is_no_plot() {
-    let tmp = tempfile::tempdir().unwrap();
+    let tmp = Tmp::new("plot");
     let dir = run(
         tmp.path(),
         "none",
-        &smoke(),
+        &dataset("smoke.csv"),
         &["--max-nodes", "1", "--heuristic", "manhattan,misplaced"],
     );
     assert!(records(&dir).iter().all(|r| !r.status.has_solution()));
-    let o = plot(&[dir.to_str().unwrap()]);
+    let o = plot(tmp.path(), &[dir.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(0));
     // No plot, only report.html: every job stopped in an unfinished iteration.
     assert_eq!(
@@ -629,21 +622,24 @@ fn a_run_that_solved_nothing_says_why_there_is_no_plot() {
 /// overlapping markers; each picture stays small. `--no-plots` draws none.
 #[test]
 fn a_large_run_draws_pictures_of_a_bounded_size() {
-    let tmp = tempfile::tempdir().unwrap();
+    let tmp = Tmp::new("plot");
     let dataset = tmp.path().join("many.csv");
-    let o = idabench(&[
-        "generate",
-        "--domain",
-        "tiles",
-        "--size",
-        "3x3",
-        "--count",
-        "3000",
-        "--seed",
-        "3",
-        "--out",
-        dataset.to_str().unwrap(),
-    ]);
+    let o = idabench(
+        tmp.path(),
+        &[
+            "generate",
+            "--domain",
+            "tiles",
+            "--size",
+            "3x3",
+            "--count",
+            "3000",
+            "--seed",
+            "3",
+            "--out",
+            dataset.to_str().unwrap(),
+        ],
+    );
     assert!(o.status.success());
     let out = tmp.path().display().to_string();
     let args = |name: &'static str, extra: &'static str| {
@@ -656,7 +652,7 @@ fn a_large_run_draws_pictures_of_a_bounded_size() {
             name,
         ];
         a.extend(["--step", "2,next", "--quiet", extra]);
-        idabench(&a)
+        idabench(tmp.path(), &a)
     };
     let o = args("big", "--jobs=2");
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
@@ -722,21 +718,24 @@ fn a_large_run_draws_pictures_of_a_bounded_size() {
 /// its other plots and its exit code are as without it.
 #[test]
 fn a_plot_that_cannot_be_written_only_warns() {
-    let tmp = tempfile::tempdir().unwrap();
+    let tmp = Tmp::new("plot");
     let dir = tmp.path().join("r");
     std::fs::create_dir_all(dir.join("cactus.svg")).unwrap();
     let out = tmp.path().display().to_string();
-    let o = idabench(&[
-        "run",
-        &smoke(),
-        "--out",
-        &out,
-        "--name",
-        "r",
-        "--quiet",
-        "--max-nodes",
-        "20000",
-    ]);
+    let o = idabench(
+        tmp.path(),
+        &[
+            "run",
+            &dataset("smoke.csv"),
+            "--out",
+            &out,
+            "--name",
+            "r",
+            "--quiet",
+            "--max-nodes",
+            "20000",
+        ],
+    );
     assert_eq!(o.status.code(), Some(0));
     let stderr = String::from_utf8(o.stderr).unwrap();
     assert!(
@@ -759,23 +758,23 @@ fn a_plot_that_cannot_be_written_only_warns() {
 
 #[test]
 fn bad_input_exits_2() {
-    let tmp = tempfile::tempdir().unwrap();
+    let tmp = Tmp::new("plot");
     let empty = tmp.path().join("empty");
     std::fs::create_dir(&empty).unwrap();
-    let o = plot(&[empty.to_str().unwrap()]);
+    let o = plot(tmp.path(), &[empty.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("runs.csv"));
 
-    let o = plot(&[tmp.path().join("nowhere").to_str().unwrap()]);
+    let o = plot(tmp.path(), &[tmp.path().join("nowhere").to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
 
     // A dataset given for a run: its header is what is wrong, on line 1.
-    let o = plot(&[&smoke()]);
+    let o = plot(tmp.path(), &[&dataset("smoke.csv")]);
     assert_eq!(o.status.code(), Some(2));
     let want = format!(
         "{}:1: not a runs.csv of idabench: the header lacks `dataset`, `instance`, `variant`, \
          16 more of its 22 columns (found 'id,domain,size,start,goal,optimal')",
-        smoke()
+        dataset("smoke.csv")
     );
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert!(stderr.contains(&want), "{stderr}");
@@ -783,12 +782,15 @@ fn bad_input_exits_2() {
     let dir = run(
         tmp.path(),
         "r",
-        &smoke(),
+        &dataset("smoke.csv"),
         &["--max-nodes", "2000", "--heuristic", "manhattan,misplaced"],
     );
     let file = tmp.path().join("a-file");
     std::fs::write(&file, "").unwrap();
-    let o = plot(&[dir.to_str().unwrap(), "--out", file.to_str().unwrap()]);
+    let o = plot(
+        tmp.path(),
+        &[dir.to_str().unwrap(), "--out", file.to_str().unwrap()],
+    );
     assert_eq!(o.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert!(stderr.contains("a-file: not a directory"), "{stderr}");
@@ -797,7 +799,7 @@ fn bad_input_exits_2() {
         "manhattan/stepnext/prune,manhattan/stepnext/prune",
         "manhattan/stepnext/prune",
     ] {
-        let o = plot(&[dir.to_str().unwrap(), "--pair", pair]);
+        let o = plot(tmp.path(), &[dir.to_str().unwrap(), "--pair", pair]);
         assert_eq!(o.status.code(), Some(2), "--pair {pair}");
         assert!(!dir.join("cactus.svg").exists());
     }
@@ -821,11 +823,11 @@ fn the_test_parsers_read_what_they_should() {
 /// place of a count of instances that is not the dataset's.
 #[test]
 fn an_interrupted_run_says_so_in_its_cactus_titles() {
-    let tmp = tempfile::tempdir().unwrap();
+    let tmp = Tmp::new("plot");
     let dir = run(
         tmp.path(),
         "cut",
-        &smoke(),
+        &dataset("smoke.csv"),
         &["--max-nodes", "20000", "--heuristic", "manhattan,misplaced"],
     );
     // As an interrupt leaves it: rows for some jobs, a manifest saying the rest are missing.
@@ -839,7 +841,7 @@ fn an_interrupted_run_says_so_in_its_cactus_titles() {
     manifest["complete"] = false.into();
     manifest["jobs_missing"] = (total - 4).into();
     std::fs::write(&path, manifest.to_string()).unwrap();
-    let o = plot(&[dir.to_str().unwrap()]);
+    let o = plot(tmp.path(), &[dir.to_str().unwrap()]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     for name in ["cactus.svg", "cactus-nodes.svg"] {
         let svg = read_svg(&dir.join(name));

@@ -1905,9 +1905,7 @@ fn dataset_and_out_paths_need_not_be_utf8() {
     let dataset = tmp.path().join(OsStr::from_bytes(b"eight\xff.csv"));
     fs::write(&dataset, format!("{HEADER}{}", rows("3x3", &EIGHT[1..3]))).unwrap();
     let out_dir = tmp.path().join(OsStr::from_bytes(b"out\xfe"));
-    let out = Command::new(env!("CARGO_BIN_EXE_idabench"))
-        .current_dir(tmp.path())
-        .arg("run")
+    let out = command(tmp.path(), &["run"])
         .arg(&dataset)
         .arg("--out")
         .arg(&out_dir)

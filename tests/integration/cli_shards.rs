@@ -3,16 +3,12 @@
 //! together are refused; the Slurm script is valid bash and its parts run here. Nothing here
 //! asserts on a time.
 
-use crate::common::{assert_exit, command, idabench, show, Tmp};
+use crate::common::{assert_exit, command, idabench, show, text, Tmp};
 use std::collections::BTreeSet;
 use std::fs;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
 
 /// 8-puzzle states at several depths, in two datasets, under four variants: 40 jobs.
 fn two_datasets(tmp: &Tmp) -> Vec<String> {
@@ -210,10 +206,10 @@ fn shards_1_2_3_and_7_merge_to_the_rows_of_one_run() {
     // But never a run that is not a merge, nor a shard.
     let out = merge(&tmp, &shard_dirs("n2", 2), &["--out", "reports/whole"]);
     assert_exit(&out, 2);
-    assert!(stderr(&out).contains("already holds a run that is not a merge"));
+    assert!(text(&out.stderr).contains("already holds a run that is not a merge"));
     let out = merge(&tmp, &shard_dirs("n2", 2), &["--out", "reports/n2-1"]);
     assert_exit(&out, 2);
-    assert!(stderr(&out).contains("is one of the shards"));
+    assert!(text(&out.stderr).contains("is one of the shards"));
 }
 
 /// 15-puzzle random walks that misplaced tiles takes tens of milliseconds each to give up on:
@@ -278,7 +274,7 @@ fn a_killed_shard_resumes_and_still_merges_to_the_same_rows() {
     let dirs = shard_dirs("k", 2);
     let out = merge(&tmp, &dirs, &["--out", "reports/k"]);
     assert_exit(&out, 2);
-    let e = stderr(&out);
+    let e = text(&out.stderr);
     assert!(e.contains("reports/k-1 (shard 1/2) is unfinished"), "{e}");
     assert!(e.contains("(slow, "), "{e}");
     // With --allow-missing: a report that says what is missing.
@@ -304,7 +300,7 @@ fn a_killed_shard_resumes_and_still_merges_to_the_same_rows() {
     again.push("--resume");
     let out = run(&tmp, "k", &data, &again, 2);
     assert!(
-        stderr(&out).contains("is a merge of shards"),
+        text(&out.stderr).contains("is a merge of shards"),
         "{}",
         show(&out)
     );
@@ -323,12 +319,12 @@ fn a_killed_shard_resumes_and_still_merges_to_the_same_rows() {
     other.extend(["--shard", "2/2", "--resume"]);
     let out = run(&tmp, "k-1", &data, &other, 2);
     assert!(
-        stderr(&out).contains("is shard 1/2 of a run of 24 jobs, not shard 2/2"),
+        text(&out.stderr).contains("is shard 1/2 of a run of 24 jobs, not shard 2/2"),
         "{}",
         show(&out)
     );
     let out = run(&tmp, "whole", &data, &other, 2);
-    assert!(stderr(&out).contains("is a whole run (no --shard)"));
+    assert!(text(&out.stderr).contains("is a whole run (no --shard)"));
 }
 
 #[test]
@@ -359,7 +355,7 @@ fn shards_that_do_not_belong_together_are_refused() {
         |names: &[&str]| -> Vec<String> { names.iter().map(|n| format!("reports/{n}")).collect() };
     let out = merge(&tmp, &dirs(&["s-1", "s-2", "x-3"]), &["--out", "m"]);
     assert_exit(&out, 2);
-    let e = stderr(&out);
+    let e = text(&out.stderr);
     assert!(
         e.contains("reports/s-1 (shard 1/3) and reports/x-3 (shard 3/3) are not shards of one run (different datasets)"),
         "{e}"
@@ -370,7 +366,7 @@ fn shards_that_do_not_belong_together_are_refused() {
     let out = merge(&tmp, &dirs(&["s-1", "s-2", "v-3"]), &["--out", "m"]);
     assert_exit(&out, 2);
     assert!(
-        stderr(&out).contains("(different variants)"),
+        text(&out.stderr).contains("(different variants)"),
         "{}",
         show(&out)
     );
@@ -380,7 +376,7 @@ fn shards_that_do_not_belong_together_are_refused() {
     let out = merge(&tmp, &dirs(&["s-1", "s-2", "l-3"]), &["--out", "m"]);
     assert_exit(&out, 2);
     assert!(
-        stderr(&out).contains("(different limits)"),
+        text(&out.stderr).contains("(different limits)"),
         "{}",
         show(&out)
     );
@@ -388,21 +384,21 @@ fn shards_that_do_not_belong_together_are_refused() {
     let out = merge(&tmp, &dirs(&["s-1", "s-2", "s-2"]), &["--out", "m"]);
     assert_exit(&out, 2);
     assert!(
-        stderr(&out).contains("are the same shard"),
+        text(&out.stderr).contains("are the same shard"),
         "{}",
         show(&out)
     );
     let out = merge(&tmp, &dirs(&["s-1", "s-3"]), &["--out", "m"]);
     assert_exit(&out, 2);
     assert!(
-        stderr(&out).contains("shard(s) 2 of 3 are not among the directories given"),
+        text(&out.stderr).contains("shard(s) 2 of 3 are not among the directories given"),
         "{}",
         show(&out)
     );
     run(&tmp, "plain", &datasets, VARIANTS, 0);
     let out = merge(&tmp, &dirs(&["s-1", "plain"]), &["--out", "m"]);
     assert_exit(&out, 2);
-    assert!(stderr(&out).contains("not a shard"), "{}", show(&out));
+    assert!(text(&out.stderr).contains("not a shard"), "{}", show(&out));
     // A shard whose iterations.csv lacks a row of one of its jobs.
     let lost = tmp.path().join("reports/lost-3");
     fs::create_dir_all(&lost).unwrap();
@@ -420,8 +416,8 @@ fn shards_that_do_not_belong_together_are_refused() {
     let out = merge(&tmp, &dirs(&["s-1", "s-2", "lost-3"]), &["--out", "m"]);
     assert_exit(&out, 2);
     assert!(
-        stderr(&out).contains("reports/lost-3 (shard 3/3): iterations.csv holds")
-            && stderr(&out).contains("resume the shard"),
+        text(&out.stderr).contains("reports/lost-3 (shard 3/3): iterations.csv holds")
+            && text(&out.stderr).contains("resume the shard"),
         "{}",
         show(&out)
     );
@@ -433,15 +429,15 @@ fn shards_that_do_not_belong_together_are_refused() {
         .nth(1)
         .unwrap()
         .to_string();
-    let mut text = fs::read_to_string(&two).unwrap();
-    let at = text.find('\n').unwrap() + 1;
-    let end = at + text[at..].find('\n').unwrap() + 1;
-    text.replace_range(at..end, &format!("{first_line}\n"));
-    fs::write(&two, text).unwrap();
+    let mut jobs = fs::read_to_string(&two).unwrap();
+    let at = jobs.find('\n').unwrap() + 1;
+    let end = at + jobs[at..].find('\n').unwrap() + 1;
+    jobs.replace_range(at..end, &format!("{first_line}\n"));
+    fs::write(&two, jobs).unwrap();
     let out = merge(&tmp, &dirs(&["s-1", "s-2", "s-3"]), &["--out", "m"]);
     assert_exit(&out, 2);
     assert!(
-        stderr(&out)
+        text(&out.stderr)
             .contains("reports/s-1 (shard 1/3) and reports/s-2 (shard 2/3) both hold 1 job(s): ("),
         "{}",
         show(&out)
@@ -466,7 +462,11 @@ fn shards_that_do_not_belong_together_are_refused() {
     copy("debug-3", &|m| m["build_profile"] = "debug".into());
     let out = merge(&tmp, &dirs(&["s-1", "s-2", "debug-3"]), &["--out", "m"]);
     assert_exit(&out, 2);
-    assert!(stderr(&out).contains("(different build)"), "{}", show(&out));
+    assert!(
+        text(&out.stderr).contains("(different build)"),
+        "{}",
+        show(&out)
+    );
     for (name, field, value) in [
         (
             "huge-3",
@@ -480,7 +480,7 @@ fn shards_that_do_not_belong_together_are_refused() {
         let out = merge(&tmp, &dirs(&["s-1", "s-2", name]), &["--out", "m"]);
         assert_exit(&out, 2);
         assert!(
-            stderr(&out).contains("cannot hold"),
+            text(&out.stderr).contains("cannot hold"),
             "{name}: {}",
             show(&out)
         );
@@ -490,7 +490,7 @@ fn shards_that_do_not_belong_together_are_refused() {
         let out = idabench(tmp.path(), &["run", &datasets[0], "--shard", bad]);
         assert_exit(&out, 2);
         assert!(
-            stderr(&out).contains("expected K/N with 1 <= K <= N"),
+            text(&out.stderr).contains("expected K/N with 1 <= K <= N"),
             "{}",
             show(&out)
         );
@@ -576,7 +576,7 @@ fn the_slurm_script_is_valid_bash_and_its_tasks_and_merge_run_here() {
     // A task submitted again resumes its finished shard.
     let out = bash(&elsewhere, "../study.sbatch", &["shard", "2"], &[]);
     assert_exit(&out, 0);
-    assert!(stderr(&out).contains("resuming"), "{}", show(&out));
+    assert!(text(&out.stderr).contains("resuming"), "{}", show(&out));
     let out = bash(&elsewhere, "../study.sbatch", &["merge"], &[]);
     assert_exit(&out, 0);
     assert_same_report(
@@ -645,7 +645,7 @@ fn the_slurm_script_is_valid_bash_and_its_tasks_and_merge_run_here() {
         args.extend(extra);
         let out = idabench(tmp.path(), &args);
         assert_exit(&out, 2);
-        assert!(stderr(&out).contains(says), "{says}: {}", show(&out));
+        assert!(text(&out.stderr).contains(says), "{says}: {}", show(&out));
     }
 }
 

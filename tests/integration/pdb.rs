@@ -10,6 +10,7 @@
 
 use crate::common::korf::{korf100, Korf};
 use crate::common::oracle::neighbours;
+use crate::common::Tmp;
 
 use idabench::domains::tiles::pattern::{self, Pattern, UNREACHED};
 use idabench::domains::tiles::pdb::{Partition, PatternDbs, PDB_555, PDB_663, PDB_6666, PDB_78};
@@ -791,10 +792,7 @@ fn renamed_and_turned_goals_find_the_optimal_lengths() {
 #[test]
 fn a_stored_table_reads_back_as_built_and_damage_is_named() {
     use std::io::Read;
-    let dir = tempfile::Builder::new()
-        .prefix("idabench-pdb-store-")
-        .tempdir()
-        .unwrap();
+    let dir = Tmp::new("store");
     // Patterns no other test asks for: the store keeps a table by name for the whole process, so
     // `prepare` would not touch the disk for one already held.
     let p = Pattern::new(3, 4, 0, &[1, 2, 4, 5]).unwrap();

@@ -4,37 +4,30 @@
 //! where Chromium is installed, a headless Chromium that loads the page of a run and of a
 //! comparison and finds every image loaded (skipped with a message otherwise).
 
-use crate::common::{baseline, dataset};
+use crate::common::{baseline, dataset, idabench, Tmp};
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
-fn idabench(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_idabench"))
-        .args(args)
-        .output()
-        .expect("runs the binary")
-}
-
-fn smoke() -> String {
-    dataset("smoke.csv")
-}
-
-/// A run of `dataset` under two variants into `out/name`, with its plots and report.html.
+/// A run of `dataset` under two variants into `out/name` (from `out`), with its plots and
+/// report.html.
 fn run(out: &Path, name: &str, dataset: &str) -> PathBuf {
-    let o = idabench(&[
-        "run",
-        dataset,
-        "--out",
-        out.to_str().unwrap(),
-        "--name",
-        name,
-        "--quiet",
-        "--max-nodes",
-        "20000",
-        "--heuristic",
-        "manhattan,misplaced",
-    ]);
+    let o = idabench(
+        out,
+        &[
+            "run",
+            dataset,
+            "--out",
+            out.to_str().unwrap(),
+            "--name",
+            name,
+            "--quiet",
+            "--max-nodes",
+            "20000",
+            "--heuristic",
+            "manhattan,misplaced",
+        ],
+    );
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     out.join(name)
 }
@@ -79,8 +72,8 @@ fn check_self_contained(html: &str, pictures: &[String]) {
 
 #[test]
 fn a_run_writes_a_report_html_that_needs_nothing_else() {
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = run(tmp.path(), "r", &smoke());
+    let tmp = Tmp::new("html");
+    let dir = run(tmp.path(), "r", &dataset("smoke.csv"));
     let pictures = svgs(&dir);
     // cactus.svg, cactus-nodes.svg, iterations.svg and one scatter plot.
     assert_eq!(pictures.len(), 4, "{pictures:?}");
@@ -115,12 +108,15 @@ fn a_run_writes_a_report_html_that_needs_nothing_else() {
 
     // `plot --out` elsewhere writes a page whose links lead back to the run's files.
     let pictures_dir = tmp.path().join("pictures");
-    let o = idabench(&[
-        "plot",
-        dir.to_str().unwrap(),
-        "--out",
-        pictures_dir.to_str().unwrap(),
-    ]);
+    let o = idabench(
+        tmp.path(),
+        &[
+            "plot",
+            dir.to_str().unwrap(),
+            "--out",
+            pictures_dir.to_str().unwrap(),
+        ],
+    );
     assert!(o.status.success());
     let listed = String::from_utf8(o.stdout).unwrap();
     assert!(listed.ends_with(&format!("{}\n", pictures_dir.join("report.html").display())));
@@ -132,16 +128,19 @@ fn a_run_writes_a_report_html_that_needs_nothing_else() {
     );
 
     // --no-plots: the page, without pictures, saying why.
-    let o = idabench(&[
-        "run",
-        &smoke(),
-        "--out",
-        tmp.path().to_str().unwrap(),
-        "--name",
-        "bare",
-        "--quiet",
-        "--no-plots",
-    ]);
+    let o = idabench(
+        tmp.path(),
+        &[
+            "run",
+            &dataset("smoke.csv"),
+            "--out",
+            tmp.path().to_str().unwrap(),
+            "--name",
+            "bare",
+            "--quiet",
+            "--no-plots",
+        ],
+    );
     assert!(o.status.success());
     let html = fs::read_to_string(tmp.path().join("bare/report.html")).unwrap();
     check_self_contained(&html, &[]);
@@ -150,8 +149,8 @@ fn a_run_writes_a_report_html_that_needs_nothing_else() {
 
 #[test]
 fn names_from_the_user_are_escaped() {
-    let tmp = tempfile::tempdir().unwrap();
-    let smoke = fs::read_to_string(smoke()).unwrap();
+    let tmp = Tmp::new("html");
+    let smoke = fs::read_to_string(dataset("smoke.csv")).unwrap();
     let mut lines = smoke.lines();
     let header = lines.next().unwrap();
     let row = lines.nth(2).unwrap();
@@ -169,15 +168,18 @@ fn names_from_the_user_are_escaped() {
 
 #[test]
 fn compare_out_writes_a_report_html_that_needs_nothing_else() {
-    let tmp = tempfile::tempdir().unwrap();
+    let tmp = Tmp::new("html");
     let out = tmp.path().join("c");
-    let o = idabench(&[
-        "compare",
-        &baseline(),
-        &baseline(),
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let o = idabench(
+        tmp.path(),
+        &[
+            "compare",
+            &baseline(),
+            &baseline(),
+            "--out",
+            out.to_str().unwrap(),
+        ],
+    );
     assert_eq!(o.status.code(), Some(0));
     let pictures = svgs(&out);
     assert_eq!(pictures, ["compare-nodes.svg", "compare-time.svg"]);
@@ -285,22 +287,25 @@ fn every_image_loads_in_headless_chromium() {
         );
         return;
     };
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = run(tmp.path(), "r", &smoke());
+    let tmp = Tmp::new("html");
+    let dir = run(tmp.path(), "r", &dataset("smoke.csv"));
     let compare = tmp.path().join("c");
-    let o = idabench(&[
-        "compare",
-        &baseline(),
-        &baseline(),
-        "--out",
-        compare.to_str().unwrap(),
-    ]);
+    let o = idabench(
+        tmp.path(),
+        &[
+            "compare",
+            &baseline(),
+            &baseline(),
+            "--out",
+            compare.to_str().unwrap(),
+        ],
+    );
     assert_eq!(o.status.code(), Some(0));
     for (page, want) in [
         (dir.join("report.html"), 4),
         (compare.join("report.html"), 2),
     ] {
-        let scratch = tempfile::tempdir().unwrap();
+        let scratch = Tmp::new("html");
         let images = images_in_chromium(&browser, &page, scratch.path());
         assert_eq!(images.len(), want, "{}: {images:?}", page.display());
         for (complete, width, height) in images {

@@ -3,14 +3,13 @@
 //! depths 1 to 6 and `auto`, on 1, 2, 3 and 8 threads, and under node limits anywhere in a
 //! search; `run` writes the same rows with `--split` as without. Nothing here asserts on a time.
 
-use crate::common::{self, korf};
+use crate::common::{self, command, korf, Tmp};
 use idabench::batch::solve_shared;
 use idabench::dataset::{self, Instance};
 use idabench::domains::HeuristicKind;
 use idabench::search::{Limits, SplitDepth, SplitStats, Step};
 use idabench::solve::{solve, Answer, Spec};
 use std::path::Path;
-use std::process::Command;
 
 const THREADS: [usize; 4] = [1, 2, 3, 8];
 
@@ -281,7 +280,7 @@ fn rows_without_times(dir: &Path) -> Vec<String> {
 
 #[test]
 fn run_writes_the_same_rows_with_and_without_split() {
-    let out = tempfile::tempdir().unwrap();
+    let out = Tmp::new("split");
     let dataset = common::dataset("smoke.csv");
     let mut rows = Vec::new();
     for (name, split, jobs) in [
@@ -289,21 +288,23 @@ fn run_writes_the_same_rows_with_and_without_split() {
         ("cut", "3", "3"),
         ("auto", "auto", "2"),
     ] {
-        let status = Command::new(env!("CARGO_BIN_EXE_idabench"))
-            .args([
+        let status = command(
+            out.path(),
+            &[
                 "run", "--quiet", "--split", split, "--jobs", jobs, "--name", name,
-            ])
-            .args([
-                "--heuristic",
-                "manhattan,linear-conflict",
-                "--step",
-                "1,next",
-            ])
-            .arg("--out")
-            .arg(out.path())
-            .arg(&dataset)
-            .output()
-            .unwrap();
+            ],
+        )
+        .args([
+            "--heuristic",
+            "manhattan,linear-conflict",
+            "--step",
+            "1,next",
+        ])
+        .arg("--out")
+        .arg(out.path())
+        .arg(&dataset)
+        .output()
+        .unwrap();
         assert!(status.status.success(), "{status:?}");
         rows.push(rows_without_times(&out.path().join(name)));
     }
@@ -314,12 +315,15 @@ fn run_writes_the_same_rows_with_and_without_split() {
 
 #[test]
 fn a_split_that_is_not_auto_off_or_a_depth_is_a_usage_error() {
+    let tmp = Tmp::new("split");
     for bad in ["0", "-1", "deep", ""] {
-        let out = Command::new(env!("CARGO_BIN_EXE_idabench"))
-            .args(["solve", "--size", "3x3", "--start", "1 2 3 4 5 6 7 0 8"])
-            .arg(format!("--split={bad}"))
-            .output()
-            .unwrap();
+        let out = command(
+            tmp.path(),
+            &["solve", "--size", "3x3", "--start", "1 2 3 4 5 6 7 0 8"],
+        )
+        .arg(format!("--split={bad}"))
+        .output()
+        .unwrap();
         assert_eq!(out.status.code(), Some(2), "--split {bad:?}");
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains("auto, off, or a depth"), "{err}");
