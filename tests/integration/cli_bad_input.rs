@@ -6,7 +6,7 @@
 //! the message names the flag, file or field at fault, that it stays short, and that nothing
 //! panicked.
 
-use crate::common::{command, names, root, with_stdin, Tmp};
+use crate::common::{assert_exit, command, idabench, names, root, show, text, with_stdin, Tmp};
 use std::fs;
 use std::io::{BufRead, BufReader};
 use std::os::unix::process::CommandExt;
@@ -88,6 +88,8 @@ fn bad_dir() -> PathBuf {
     root().join("tests/data/bad")
 }
 
+/// Every file of tests/data/bad through `run`: exit 2 with the message its `.expect` file holds,
+/// naming the file, and no report or run directory; a dataset that does not exist, likewise.
 #[test]
 fn every_bad_dataset_stops_run_with_its_message() {
     let tmp = Tmp::new("datasets");
@@ -102,18 +104,42 @@ fn every_bad_dataset_stops_run_with_its_message() {
     let mut failures = Vec::new();
     for csv in &csvs {
         let expect = fs::read_to_string(csv.with_extension("expect")).unwrap();
+        let expect = expect.trim_end_matches(['\n', '\r']);
         let name = csv.file_name().unwrap().to_str().unwrap();
-        let args = ["run", csv.to_str().unwrap(), "--out", &reports, "--quiet"];
+        let args = [
+            "run",
+            csv.to_str().unwrap(),
+            "--out",
+            &reports,
+            "--name",
+            "bad",
+            "--quiet",
+        ];
         let out = with_stdin(command(tmp.path(), &args), b"");
-        if let Some(why) = fault(&out, 2, &[name, expect.trim_end()]) {
+        if let Some(why) = fault(&out, 2, &[name, expect]) {
             failures.push(format!("{name}: {why}"));
         }
     }
     assert!(failures.is_empty(), "\n{}", failures.join("\n\n"));
     assert!(
+        !tmp.run_dir("bad").exists(),
+        "no run directory for bad input"
+    );
+    assert!(
         names(tmp.path()).is_empty(),
         "a refused run wrote {:?}",
         names(tmp.path())
+    );
+
+    // A missing dataset file.
+    let missing = tmp.at("no_such_dataset.csv");
+    let args = ["run", &missing, "--out", &reports, "--name", "missing"];
+    let out = idabench(tmp.path(), &args);
+    assert_exit(&out, 2);
+    assert!(
+        text(&out.stderr).contains("no_such_dataset.csv"),
+        "{}",
+        show(&out)
     );
 }
 

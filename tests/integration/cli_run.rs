@@ -9,7 +9,7 @@ use crate::common::{assert_exit, command, idabench, show, text, Tmp};
 use std::collections::{BTreeMap, HashSet};
 use std::fs;
 use std::os::unix::process::CommandExt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
 
@@ -1023,62 +1023,6 @@ fn limits_stop_a_job_and_the_run_goes_on() {
 
 // ---------------------------------------------------------------------------------------------
 // 6, 7: exit codes, wrong rows, unsolvable rows
-
-#[test]
-fn every_bad_dataset_exits_2_naming_the_file_and_the_fault() {
-    let tmp = Tmp::new("bad");
-    let dir = crate::common::root().join("tests/data/bad");
-    let mut csvs: Vec<PathBuf> = fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "csv"))
-        .collect();
-    csvs.sort();
-    assert!(csvs.len() >= 22, "{} bad files", csvs.len());
-    let mut failures = Vec::new();
-    for csv in &csvs {
-        let name = csv.file_name().unwrap().to_string_lossy().into_owned();
-        let expect = fs::read_to_string(csv.with_extension("expect")).unwrap();
-        let expect = expect.trim_end_matches(['\n', '\r']);
-        let out = idabench(
-            tmp.path(),
-            &[
-                "run",
-                csv.to_str().unwrap(),
-                "--out",
-                &tmp.out(),
-                "--name",
-                "bad",
-                "-q",
-            ],
-        );
-        let stderr = text(&out.stderr);
-        if out.status.code() != Some(2)
-            || !stderr.contains(&name)
-            || !stderr.contains(expect)
-            || stderr.contains("panicked")
-        {
-            failures.push(format!(
-                "{name}: wanted exit 2 and '{expect}':\n{}",
-                show(&out)
-            ));
-        }
-    }
-    assert!(failures.is_empty(), "\n{}", failures.join("\n"));
-    assert!(
-        !tmp.run_dir("bad").exists(),
-        "no run directory for bad input"
-    );
-
-    // A missing dataset file.
-    let missing = tmp.path().join("no_such_dataset.csv");
-    let out = run(&tmp, "missing", &[missing.to_str().unwrap()], &[], 2);
-    assert!(
-        text(&out.stderr).contains("no_such_dataset.csv"),
-        "{}",
-        show(&out)
-    );
-}
 
 #[test]
 fn a_row_shorter_than_its_reference_is_wrong_and_exits_4() {
