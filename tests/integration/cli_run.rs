@@ -1791,14 +1791,16 @@ fn a_full_stdout_is_an_error_and_a_full_stderr_is_ignored() {
 }
 
 /// The write end of a pipe whose reader is already gone: a write to it fails with EPIPE, or
-/// kills a process that has not ignored SIGPIPE.
+/// kills a process that has not ignored SIGPIPE. Both ends are close-on-exec: a child that
+/// another test starts meanwhile must not inherit the read end (the pipe would keep a reader);
+/// the child given the write end gets it as its stdout or stderr, which are not closed on exec.
 fn closed_pipe() -> Stdio {
     use std::os::fd::FromRawFd;
     let mut fds = [0; 2];
-    // SAFETY: `pipe` fills the two descriptors; the read end is closed at once and the write end
+    // SAFETY: `pipe2` fills the two descriptors; the read end is closed at once and the write end
     // is owned by the returned `Stdio` alone.
     unsafe {
-        assert_eq!(libc::pipe(fds.as_mut_ptr()), 0);
+        assert_eq!(libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC), 0);
         libc::close(fds[0]);
         Stdio::from_raw_fd(fds[1])
     }
