@@ -3,9 +3,9 @@
 //! cover the data read back from runs.csv and iterations.csv; a run with one instance, a run
 //! where nothing is solved, a run of 12 variants and one of 3,000 instances; bad input exits 2.
 //!
-//! Runs are small (the smoke set under --max-nodes 20000). The SVG is checked by the small
-//! well-formedness parser and string matching of tests/common/svg.rs (no XML crate is in the
-//! dependency tree). Nothing here asserts on a time beyond reading it back from runs.csv.
+//! Runs are small (the smoke set under --max-nodes 20000). The SVG is read with roxmltree
+//! (common/svg.rs), which checks that it is well-formed. Nothing here asserts on a time beyond
+//! reading it back from runs.csv.
 
 use crate::common::svg::*;
 use crate::common::{dataset, idabench, Tmp};
@@ -100,7 +100,7 @@ fn check_cactus(svg: &Svg, records: &[Record], measure: fn(&Record) -> f64, unit
     lines.sort_unstable();
     assert_eq!(drawn, lines, "points per series");
     // A marker per point and one per legend entry; the white background is the only other rect.
-    let markers = svg.count("<circle") + svg.count("<polygon") + svg.count("<rect") - 1;
+    let markers = svg.markers() - 1;
     assert_eq!(markers, points + variants.len());
 
     let values: Vec<f64> = records
@@ -216,7 +216,7 @@ fn check_iterations(svg: &Svg, dir: &Path, records: &[Record]) {
     want.sort_unstable();
     assert_eq!(drawn, want, "points per line");
     let points: usize = lines.iter().map(|l| l.2.len()).sum();
-    let markers = svg.count("<circle") + svg.count("<polygon") + svg.count("<rect") - 1;
+    let markers = svg.markers() - 1;
     assert_eq!(markers, points + legend);
 
     let all: Vec<(f64, f64)> = lines.iter().flat_map(|l| l.2.iter().copied()).collect();
@@ -319,8 +319,8 @@ fn check_scatter(svg: &Svg, records: &[Record], a: &str, b: &str) {
     }
     // Only "solved by both" is drawn with circles, and "unsolved by both" with squares: one per
     // instance and the legend's (the white background is the other rect).
-    assert_eq!(svg.count("<circle"), kinds[0] + 1);
-    assert_eq!(svg.count("<rect"), kinds[3] + 2);
+    assert_eq!(svg.count("circle"), kinds[0] + 1);
+    assert_eq!(svg.count("rect"), kinds[3] + 2);
     // The solved values lie inside the chart; the border, labelled `unsolved` on both axes and
     // by no number, beyond them.
     let values: Vec<f64> = records
@@ -688,7 +688,7 @@ fn a_large_run_draws_pictures_of_a_bounded_size() {
                 .windows(2)
                 .all(|w| w[0].0 <= w[1].0 && w[0].1 >= w[1].1));
         }
-        let markers = svg.count("<circle") + svg.count("<polygon") + svg.count("<rect") - 1;
+        let markers = svg.markers() - 1;
         assert_eq!(markers, 2 * 50 + 2);
         // The top of each line is at the count of instances solved: the 3,000 tick or above.
         let ticks = svg.tick_values("end", "");
@@ -699,7 +699,7 @@ fn a_large_run_draws_pictures_of_a_bounded_size() {
         .texts()
         .iter()
         .any(|t| t.content == "solved by both (3,000; overlapping markers merged)"));
-    let circles = svg.count("<circle");
+    let circles = svg.count("circle");
     assert!(circles > 10 && circles < 2000, "{circles} markers");
     assert!(svg.texts().iter().any(|t| t
         .content
@@ -812,6 +812,11 @@ fn the_test_parsers_read_what_they_should() {
     assert!(check_well_formed("<svg a=1/>").is_err());
     assert!(check_well_formed("<svg>&nbsp;</svg>").is_err());
     assert!(check_well_formed("<svg/><svg/>").is_err());
+    assert!(check_well_formed("<html/>").is_err());
+    let svg = Svg::parse("<svg><text x=\"1 &lt; 2\"> x &amp; y </text><rect/></svg>").unwrap();
+    assert_eq!(svg.texts()[0].content, "x & y");
+    assert_eq!(svg.texts()[0].attr("x"), Some("1 < 2"));
+    assert_eq!((svg.count("rect"), svg.markers()), (1, 1));
     assert!((si_value("10 µs", "s").unwrap() - 1e-5).abs() < 1e-18);
     assert_eq!(si_value("20 k", ""), Some(2e4));
     assert_eq!(si_value("100", ""), Some(100.0));

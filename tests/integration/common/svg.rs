@@ -1,9 +1,7 @@
-//! Reading the SVG that plotters writes, for the tests of the pictures: a small well-formedness
-//! parser (no XML crate is in the dependency tree), the text elements, the 2 px polylines that
-//! draw series, tick labels read as numbers, the plotting area and its axes.
-
-// Each test file that includes this module uses only part of it.
-#![allow(dead_code)]
+//! Reading the SVG that plotters writes, for the tests of the pictures: parsed by roxmltree, which
+//! checks that it is well-formed XML (one root, `svg`), then its elements in document order, the
+//! text elements, the 2 px polylines that draw series, tick labels read as numbers, the plotting
+//! area and its axes.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -14,8 +12,7 @@ pub const CHART_HEIGHT: f64 = 540.0;
 /// Reads the SVG at `path`, checking that it is well-formed.
 pub fn read_svg(path: &Path) -> Svg {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    check_well_formed(&text).unwrap_or_else(|e| panic!("{}: not XML: {e}", path.display()));
-    Svg::new(text)
+    Svg::parse(&text).unwrap_or_else(|e| panic!("{}: not XML: {e}", path.display()))
 }
 
 pub fn min_max(values: &[f64]) -> (f64, f64) {
@@ -27,175 +24,93 @@ pub fn min_max(values: &[f64]) -> (f64, f64) {
         })
 }
 
-/// Checks that `text` is well-formed XML as far as plotters' output goes: one root `svg`,
-/// every element closed in order, attributes quoted, no stray `<` or `&` in text.
+/// Checks that `text` is well-formed XML whose one root element is `svg`.
 pub fn check_well_formed(text: &str) -> Result<(), String> {
-    let mut stack: Vec<&str> = Vec::new();
-    let mut rest = text;
-    let mut roots = 0;
-    while let Some(open) = rest.find('<') {
-        check_text(&rest[..open])?;
-        rest = &rest[open..];
-        if let Some(after) = rest.strip_prefix("<?") {
-            rest = &after[after.find("?>").ok_or("unclosed <?")? + 2..];
-            continue;
-        }
-        if let Some(after) = rest.strip_prefix("<!--") {
-            rest = &after[after.find("-->").ok_or("unclosed comment")? + 3..];
-            continue;
-        }
-        let end = tag_end(rest).ok_or("unclosed tag")?;
-        let tag = &rest[1..end];
-        rest = &rest[end + 1..];
-        if let Some(name) = tag.strip_prefix('/') {
-            match stack.pop() {
-                Some(open) if open == name.trim() => {}
-                other => return Err(format!("</{name}> closes {other:?}")),
-            }
-            continue;
-        }
-        let self_closing = tag.ends_with('/');
-        let body = tag.trim_end_matches('/');
-        let name = body.split_whitespace().next().ok_or("empty tag")?;
-        check_attributes(&body[name.len()..])?;
-        if stack.is_empty() {
-            roots += 1;
-            if name != "svg" {
-                return Err(format!("root <{name}>"));
-            }
-        }
-        if !self_closing {
-            stack.push(name);
-        }
-    }
-    check_text(rest)?;
-    match (roots, stack.is_empty()) {
-        (1, true) => Ok(()),
-        (n, _) => Err(format!("{n} roots, unclosed {stack:?}")),
-    }
+    Svg::parse(text).map(|_| ())
 }
 
-/// The index of the `>` ending the tag at the start of `s`, outside quoted values.
-pub fn tag_end(s: &str) -> Option<usize> {
-    let mut quote = None;
-    for (i, c) in s.char_indices() {
-        match (quote, c) {
-            (None, '"' | '\'') => quote = Some(c),
-            (Some(q), c) if c == q => quote = None,
-            (None, '>') => return Some(i),
-            _ => {}
-        }
-    }
-    None
-}
-
-pub fn check_attributes(mut s: &str) -> Result<(), String> {
-    loop {
-        s = s.trim_start();
-        if s.is_empty() {
-            return Ok(());
-        }
-        let eq = s
-            .find('=')
-            .ok_or_else(|| format!("attribute without value: {s}"))?;
-        let name = s[..eq].trim();
-        if name.is_empty() || name.contains(char::is_whitespace) {
-            return Err(format!("bad attribute name `{name}`"));
-        }
-        let value = s[eq + 1..].trim_start();
-        let q = value.chars().next().ok_or("no value")?;
-        if q != '"' && q != '\'' {
-            return Err(format!("unquoted value of {name}"));
-        }
-        let close = value[1..].find(q).ok_or("unclosed value")? + 1;
-        check_text(&value[1..close])?;
-        s = &value[close + 1..];
-    }
-}
-
-pub fn check_text(s: &str) -> Result<(), String> {
-    let mut rest = s;
-    while let Some(amp) = rest.find('&') {
-        let after = &rest[amp + 1..];
-        let semi = after.find(';').ok_or("bare &")?;
-        let entity = &after[..semi];
-        let known = ["lt", "gt", "amp", "quot", "apos"].contains(&entity)
-            || entity.starts_with('#') && entity.len() > 1;
-        if !known {
-            return Err(format!("unknown entity &{entity};"));
-        }
-        rest = &after[semi + 1..];
-    }
-    if s.contains('>') && s.contains('<') {
-        return Err("stray <".into());
-    }
-    Ok(())
-}
-
-pub struct Svg {
-    pub text: String,
-}
-
-pub struct TextElement {
+/// An element: its name, its attributes (values unescaped) and its text, trimmed.
+pub struct Element {
+    pub name: String,
     pub attributes: HashMap<String, String>,
     pub content: String,
 }
 
+/// A `<text>` element.
+pub type TextElement = Element;
+
+pub struct Svg {
+    /// Every element, in document order.
+    elements: Vec<Element>,
+    /// The `text` elements, in document order.
+    texts: Vec<TextElement>,
+}
+
 impl Svg {
-    pub fn new(text: String) -> Svg {
-        Svg { text }
-    }
-
-    pub fn count(&self, needle: &str) -> usize {
-        self.text.matches(needle).count()
-    }
-
-    /// Every element as (name, attributes), in order.
-    pub fn elements(&self) -> Vec<(String, HashMap<String, String>)> {
-        let mut out = Vec::new();
-        let mut rest = self.text.as_str();
-        while let Some(open) = rest.find('<') {
-            rest = &rest[open..];
-            let end = tag_end(rest).unwrap();
-            let tag = &rest[1..end];
-            rest = &rest[end + 1..];
-            if tag.starts_with('/') || tag.starts_with('?') || tag.starts_with('!') {
-                continue;
-            }
-            let body = tag.trim_end_matches('/');
-            let name = body.split_whitespace().next().unwrap().to_owned();
-            out.push((name.clone(), attributes(&body[name.len()..])));
+    /// Parses `text`: well-formed XML (no DTD) whose root element is `svg`.
+    pub fn parse(text: &str) -> Result<Svg, String> {
+        let doc = roxmltree::Document::parse(text).map_err(|e| e.to_string())?;
+        let root = doc.root_element();
+        if root.tag_name().name() != "svg" {
+            return Err(format!("root <{}>", root.tag_name().name()));
         }
-        out
+        let element = |n: roxmltree::Node| Element {
+            name: n.tag_name().name().to_owned(),
+            attributes: n
+                .attributes()
+                .map(|a| (a.name().to_owned(), a.value().to_owned()))
+                .collect(),
+            content: n
+                .descendants()
+                .filter_map(|d| d.is_text().then(|| d.text()).flatten())
+                .collect::<String>()
+                .trim()
+                .to_owned(),
+        };
+        let elements: Vec<Element> = root
+            .descendants()
+            .filter(|n| n.is_element())
+            .map(element)
+            .collect();
+        let texts = root
+            .descendants()
+            .filter(|n| n.is_element() && n.tag_name().name() == "text")
+            .map(element)
+            .collect();
+        Ok(Svg { elements, texts })
     }
 
-    pub fn texts(&self) -> Vec<TextElement> {
-        let mut out = Vec::new();
-        let mut rest = self.text.as_str();
-        while let Some(open) = rest.find("<text") {
-            rest = &rest[open..];
-            let end = tag_end(rest).unwrap();
-            let attrs = attributes(&rest[5..end]);
-            let close = rest.find("</text>").unwrap();
-            out.push(TextElement {
-                attributes: attrs,
-                content: unescape(rest[end + 1..close].trim()),
-            });
-            rest = &rest[close..];
-        }
-        out
+    /// How many elements are named `name`.
+    pub fn count(&self, name: &str) -> usize {
+        self.elements.iter().filter(|e| e.name == name).count()
+    }
+
+    /// How many markers are drawn: circles, polygons and rectangles (the white background is
+    /// one of them).
+    pub fn markers(&self) -> usize {
+        self.count("circle") + self.count("polygon") + self.count("rect")
+    }
+
+    /// How many elements have `attribute` set to `value`.
+    pub fn count_with(&self, attribute: &str, value: &str) -> usize {
+        self.elements
+            .iter()
+            .filter(|e| e.attributes.get(attribute).is_some_and(|v| v == value))
+            .count()
+    }
+
+    pub fn texts(&self) -> &[TextElement] {
+        &self.texts
     }
 
     /// The points of each 2 px polyline: series lines and their legend samples (axes, ticks and
     /// the diagonal are 1 px).
     pub fn series_lines(&self) -> Vec<Vec<(f64, f64)>> {
-        self.elements()
-            .into_iter()
-            .filter(|(name, a)| {
-                name == "polyline" && a.get("stroke-width").map(String::as_str) == Some("2")
-            })
-            .map(|(_, a)| {
-                a["points"]
+        self.elements
+            .iter()
+            .filter(|e| e.name == "polyline" && e.attr("stroke-width") == Some("2"))
+            .map(|e| {
+                e.attributes["points"]
                     .split_whitespace()
                     .map(|p| {
                         let (x, y) = p.split_once(',').unwrap();
@@ -208,24 +123,24 @@ impl Svg {
 
     /// Each legend sample's (line colour, the marker element after it and its fill or stroke).
     pub fn legend_looks(&self) -> Vec<(String, String)> {
-        let elements = self.elements();
+        let elements = &self.elements;
         let mut out = Vec::new();
-        for (i, (name, a)) in elements.iter().enumerate() {
-            let below = a.get("points").is_some_and(|p| {
+        for (i, e) in elements.iter().enumerate() {
+            let below = e.attr("points").is_some_and(|p| {
                 p.split_whitespace().all(|xy| {
                     xy.split_once(',')
                         .is_some_and(|(_, y)| y.parse::<f64>().unwrap() >= CHART_HEIGHT)
                 })
             });
-            if name == "polyline" && below && a.get("stroke-width").map(String::as_str) == Some("2")
-            {
-                let (marker, m) = &elements[i + 1];
+            if e.name == "polyline" && below && e.attr("stroke-width") == Some("2") {
+                let m = &elements[i + 1];
                 out.push((
-                    a["stroke"].clone(),
+                    e.attributes["stroke"].clone(),
                     format!(
-                        "{marker} fill={} stroke={}",
-                        m.get("fill").map_or("", String::as_str),
-                        m.get("stroke").map_or("", String::as_str)
+                        "{} fill={} stroke={}",
+                        m.name,
+                        m.attr("fill").unwrap_or(""),
+                        m.attr("stroke").unwrap_or("")
                     ),
                 ));
             }
@@ -237,10 +152,10 @@ impl Svg {
     /// horizontal lines.
     pub fn plot_area_x(&self) -> (f64, f64) {
         let spans: Vec<(f64, f64)> = self
-            .elements()
-            .into_iter()
-            .filter(|(name, a)| name == "line" && a["y1"] == a["y2"])
-            .map(|(_, a)| (a["x1"].parse().unwrap(), a["x2"].parse().unwrap()))
+            .elements
+            .iter()
+            .filter(|e| e.name == "line" && e.attributes["y1"] == e.attributes["y2"])
+            .map(|e| (e.number("x1"), e.number("x2")))
             .collect();
         assert!(!spans.is_empty(), "no mesh lines");
         spans[0]
@@ -250,9 +165,9 @@ impl Svg {
     /// tick labels (a linear axis).
     pub fn x_axis(&self) -> impl Fn(f64) -> f64 {
         let ticks: Vec<(f64, f64)> = self
-            .texts()
+            .texts
             .iter()
-            .filter(|t| t.attributes.get("text-anchor").map(String::as_str) == Some("middle"))
+            .filter(|t| t.attr("text-anchor") == Some("middle"))
             .filter_map(|t| Some((t.content.parse().ok()?, t.attributes["x"].parse().ok()?)))
             .collect();
         assert!(ticks.len() >= 2, "{ticks:?}");
@@ -266,11 +181,11 @@ impl Svg {
     pub fn x_axis_log(&self) -> impl Fn(f64) -> f64 {
         let (_, _, _, bottom) = self.plot_area();
         let ticks: Vec<(f64, f64)> = self
-            .texts()
+            .texts
             .iter()
-            .filter(|t| t.attributes.get("text-anchor").map(String::as_str) == Some("middle"))
+            .filter(|t| t.attr("text-anchor") == Some("middle"))
             .filter(|t| {
-                let y: f64 = t.attributes["y"].parse().unwrap();
+                let y = t.number("y");
                 y > bottom && y < bottom + 30.0
             })
             .filter_map(|t| Some((si_value(&t.content, "")?, t.attributes["x"].parse().ok()?)))
@@ -284,26 +199,20 @@ impl Svg {
     /// The chart's plotting area in pixels, (left, right, top, bottom): the extent of the mesh's
     /// horizontal and vertical lines.
     pub fn plot_area(&self) -> (f64, f64, f64, f64) {
-        let lines: Vec<HashMap<String, String>> = self
-            .elements()
-            .into_iter()
-            .filter(|(name, _)| name == "line")
-            .map(|(_, a)| a)
-            .collect();
-        let number = |a: &HashMap<String, String>, k: &str| a[k].parse::<f64>().unwrap();
+        let lines: Vec<&Element> = self.elements.iter().filter(|e| e.name == "line").collect();
         let across = lines
             .iter()
-            .find(|a| a["y1"] == a["y2"])
+            .find(|e| e.attributes["y1"] == e.attributes["y2"])
             .expect("a horizontal line");
         let down = lines
             .iter()
-            .find(|a| a["x1"] == a["x2"])
+            .find(|e| e.attributes["x1"] == e.attributes["x2"])
             .expect("a vertical line");
         (
-            number(across, "x1"),
-            number(across, "x2"),
-            number(down, "y2"),
-            number(down, "y1"),
+            across.number("x1"),
+            across.number("x2"),
+            down.number("y2"),
+            down.number("y1"),
         )
     }
 
@@ -311,9 +220,9 @@ impl Svg {
     /// numeric tick labels (anchored at their end).
     pub fn y_axis_log(&self) -> impl Fn(f64) -> f64 {
         let ticks: Vec<(f64, f64)> = self
-            .texts()
+            .texts
             .iter()
-            .filter(|t| t.attributes.get("text-anchor").map(String::as_str) == Some("end"))
+            .filter(|t| t.attr("text-anchor") == Some("end"))
             .filter_map(|t| {
                 Some((
                     t.content.parse::<f64>().ok()?,
@@ -339,16 +248,12 @@ impl Svg {
     /// line high.
     pub fn assert_ticks_apart(&self) {
         let (_, _, _, bottom) = self.plot_area();
-        let texts = self.texts();
         let anchored = |anchor: &str| -> Vec<(f64, f64, String)> {
-            texts
+            self.texts
                 .iter()
-                .filter(|t| t.attributes.get("text-anchor").map(String::as_str) == Some(anchor))
+                .filter(|t| t.attr("text-anchor") == Some(anchor))
                 .filter(|t| !t.content.is_empty())
-                .map(|t| {
-                    let at = |k: &str| t.attributes[k].parse::<f64>().unwrap();
-                    (at("x"), at("y"), t.content.clone())
-                })
+                .map(|t| (t.number("x"), t.number("y"), t.content.clone()))
                 .collect()
         };
         let mut x: Vec<_> = anchored("middle")
@@ -372,35 +277,24 @@ impl Svg {
     /// The values of the tick labels anchored `anchor` (`middle`: x axis, `end`: y axis, empty:
     /// both) that read as a number with an SI prefix and `unit`, e.g. `10 µs`, `20 k`, `100`.
     pub fn tick_values(&self, anchor: &str, unit: &str) -> Vec<f64> {
-        self.texts()
+        self.texts
             .iter()
-            .filter(|t| {
-                anchor.is_empty()
-                    || t.attributes.get("text-anchor").map(String::as_str) == Some(anchor)
-            })
+            .filter(|t| anchor.is_empty() || t.attr("text-anchor") == Some(anchor))
             .filter_map(|t| si_value(&t.content, unit))
             .collect()
     }
 }
 
-pub fn attributes(s: &str) -> HashMap<String, String> {
-    let mut out = HashMap::new();
-    let mut rest = s;
-    while let Some(eq) = rest.find("=\"") {
-        let name = rest[..eq].trim().to_owned();
-        let value_end = rest[eq + 2..].find('"').unwrap();
-        out.insert(name, unescape(&rest[eq + 2..eq + 2 + value_end]));
-        rest = &rest[eq + 2 + value_end + 1..];
+impl Element {
+    /// The value of `attribute`, if the element has it.
+    pub fn attr(&self, attribute: &str) -> Option<&str> {
+        self.attributes.get(attribute).map(String::as_str)
     }
-    out
-}
 
-pub fn unescape(s: &str) -> String {
-    s.replace("&lt;", "<")
-        .replace("&gt;", ">")
-        .replace("&quot;", "\"")
-        .replace("&apos;", "'")
-        .replace("&amp;", "&")
+    /// The value of `attribute`, which must be there and be a number.
+    fn number(&self, attribute: &str) -> f64 {
+        self.attributes[attribute].parse().unwrap()
+    }
 }
 
 /// `10 µs` with unit `s` is 1e-5; `20 k` with no unit is 20000; anything else is `None`.
