@@ -39,6 +39,17 @@ fn edited_copy_of(
     dir
 }
 
+/// Adds 1 to the count in `column` of the eighth job.
+fn one_more(column: &'static str) -> impl Fn(&str, &str, usize) -> String {
+    move |h, v, i| {
+        if h == column && i == 7 {
+            (v.parse::<u64>().unwrap() + 1).to_string()
+        } else {
+            v.to_string()
+        }
+    }
+}
+
 /// Multiplies every `time_cpu_s` by `factor`.
 fn times(factor: f64) -> impl Fn(&str, &str, usize) -> String {
     move |h, v, _| {
@@ -63,6 +74,29 @@ fn timed_baseline(tmp: &Tmp) -> PathBuf {
     })
 }
 
+/// `compare BASE CURRENT --format csv` exits `code`, with an overall row that judges all 198
+/// jobs timed (none changed or missing) `verdict`, unpaired.
+fn assert_overall(tmp: &Tmp, base: &Path, current: &Path, code: i32, verdict: &str) {
+    let out = idabench(
+        tmp.path(),
+        &[
+            "compare",
+            base.to_str().unwrap(),
+            current.to_str().unwrap(),
+            "--format",
+            "csv",
+        ],
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(code), "{text}");
+    let end = format!(",{verdict},overall,,,,,,unpaired");
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("overall,198,0,0,0,198,0,") && l.ends_with(&end)),
+        "{text}"
+    );
+}
+
 #[test]
 fn the_baseline_against_itself_is_ok() {
     let tmp = Tmp::new("compare");
@@ -85,13 +119,7 @@ fn the_baseline_against_itself_is_ok() {
 #[test]
 fn an_edited_node_count_exits_4_and_names_the_job() {
     let tmp = Tmp::new("compare");
-    let dir = edited_copy(&tmp, "nodes", |h, v, i| {
-        if h == "nodes_generated" && i == 7 {
-            (v.parse::<u64>().unwrap() + 1).to_string()
-        } else {
-            v.to_string()
-        }
-    });
+    let dir = edited_copy(&tmp, "nodes", one_more("nodes_generated"));
     let out = idabench(tmp.path(), &["compare", &baseline(), dir.to_str().unwrap()]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(4), "{text}");
@@ -113,24 +141,7 @@ fn every_time_one_and_a_half_times_slower_exits_3() {
     let tmp = Tmp::new("compare");
     let base = timed_baseline(&tmp);
     let dir = edited_copy_of(&tmp, &base, "slow", times(1.5));
-    let out = idabench(
-        tmp.path(),
-        &[
-            "compare",
-            base.to_str().unwrap(),
-            dir.to_str().unwrap(),
-            "--format",
-            "csv",
-        ],
-    );
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(3), "{text}");
-    assert!(
-        text.lines()
-            .any(|l| l.starts_with("overall,198,0,0,0,198,0,")
-                && l.ends_with(",regressed,overall,,,,,,unpaired")),
-        "{text}"
-    );
+    assert_overall(&tmp, &base, &dir, 3, "regressed");
 }
 
 #[test]
@@ -148,24 +159,7 @@ fn a_noisy_mix_straddling_the_threshold_is_inconclusive_and_exits_0() {
             v.to_string()
         }
     });
-    let out = idabench(
-        tmp.path(),
-        &[
-            "compare",
-            base.to_str().unwrap(),
-            dir.to_str().unwrap(),
-            "--format",
-            "csv",
-        ],
-    );
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(0), "{text}");
-    assert!(
-        text.lines()
-            .any(|l| l.starts_with("overall,198,0,0,0,198,0,")
-                && l.ends_with(",inconclusive,overall,,,,,,unpaired")),
-        "{text}"
-    );
+    assert_overall(&tmp, &base, &dir, 0, "inconclusive");
 }
 
 #[test]
@@ -227,13 +221,7 @@ fn other_limits_are_a_warning_not_a_failure() {
 #[test]
 fn csv_output_lists_the_changed_jobs_under_the_summary() {
     let tmp = Tmp::new("compare");
-    let dir = edited_copy(&tmp, "csv-changed", |h, v, i| {
-        if h == "nodes_expanded" && i == 7 {
-            (v.parse::<u64>().unwrap() + 1).to_string()
-        } else {
-            v.to_string()
-        }
-    });
+    let dir = edited_copy(&tmp, "csv-changed", one_more("nodes_expanded"));
     let out = idabench(
         tmp.path(),
         &[

@@ -8,7 +8,7 @@
 //! point there too, so that nothing touches the user's cache. Only the 5-5-5 and 6-6-3 databases
 //! are built. Nothing here asserts on a time.
 
-use crate::common::korf::korf100;
+use crate::common::korf::{korf100, KORF_GOAL};
 use crate::common::{assert_exit, command, names, show, text, Tmp};
 
 use idabench::domains::tiles::pattern::{self, Pattern};
@@ -70,8 +70,6 @@ fn s(p: &Path) -> &str {
 
 // ---------------------------------------------------------------------------------------------
 // Databases and instances
-
-const KORF_GOAL: &str = "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15";
 
 /// The patterns of `partition` for the goal with the blank first (`true`) or last.
 fn patterns(partition: Partition, blank_first: bool) -> Vec<Pattern> {

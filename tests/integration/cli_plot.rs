@@ -38,6 +38,25 @@ fn run(out: &Path, name: &str, dataset: &str, extra: &[&str]) -> PathBuf {
     out.join(name)
 }
 
+/// The smoke set under `--max-nodes 20000` and `extra` into `tmp/name`, without its own plots;
+/// the report directory.
+fn smoke_run(tmp: &Tmp, name: &str, extra: &[&str]) -> PathBuf {
+    let limit = ["--max-nodes", "20000"];
+    run(
+        tmp.path(),
+        name,
+        &dataset("smoke.csv"),
+        &[&limit, extra].concat(),
+    )
+}
+
+/// `plot DIR`, which must succeed: its output, and the records of the run in `dir`.
+fn plot_ok(tmp: &Tmp, dir: &Path) -> (Output, Vec<Record>) {
+    let o = plot(tmp.path(), &[dir.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    (o, records(dir))
+}
+
 /// `plot ARGS...`, run from `cwd`.
 fn plot(cwd: &Path, args: &[&str]) -> Output {
     let mut all = vec!["plot"];
@@ -88,12 +107,7 @@ fn check_cactus(svg: &Svg, records: &[Record], measure: fn(&Record) -> f64, unit
         points += n;
     }
     // Series lines are the 2 px polylines inside the chart; those below it are legend samples.
-    let mut drawn: Vec<usize> = svg
-        .series_lines()
-        .iter()
-        .filter(|p| p.iter().all(|&(_, y)| y < CHART_HEIGHT))
-        .map(Vec::len)
-        .collect();
+    let mut drawn: Vec<usize> = svg.chart_lines().iter().map(Vec::len).collect();
     let legend_samples = svg.series_lines().len() - drawn.len();
     assert_eq!(legend_samples, variants.len());
     drawn.sort_unstable();
@@ -205,12 +219,7 @@ fn check_iterations(svg: &Svg, dir: &Path, records: &[Record]) {
             "no legend entry {entry}"
         );
     }
-    let mut drawn: Vec<usize> = svg
-        .series_lines()
-        .iter()
-        .filter(|p| p.iter().all(|&(_, y)| y < CHART_HEIGHT))
-        .map(Vec::len)
-        .collect();
+    let mut drawn: Vec<usize> = svg.chart_lines().iter().map(Vec::len).collect();
     let mut want: Vec<usize> = lines.iter().map(|l| l.2.len()).filter(|&n| n > 1).collect();
     drawn.sort_unstable();
     want.sort_unstable();
@@ -383,22 +392,12 @@ fn check_scatter(svg: &Svg, records: &[Record], a: &str, b: &str) {
 #[test]
 fn plots_of_a_run_cover_its_data() {
     let tmp = Tmp::new("plot");
-    let dir = run(
-        tmp.path(),
+    let dir = smoke_run(
+        &tmp,
         "r",
-        &dataset("smoke.csv"),
-        &[
-            "--max-nodes",
-            "20000",
-            "--heuristic",
-            "manhattan,misplaced",
-            "--step",
-            "2,next",
-        ],
+        &["--heuristic", "manhattan,misplaced", "--step", "2,next"],
     );
-    let o = plot(tmp.path(), &[dir.to_str().unwrap()]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let records = records(&dir);
+    let (o, records) = plot_ok(&tmp, &dir);
     let vs = variants(&records);
     assert_eq!(vs.len(), 4);
     let written: Vec<String> = String::from_utf8(o.stdout)
@@ -436,16 +435,10 @@ fn plots_of_a_run_cover_its_data() {
 #[test]
 fn pair_and_out_choose_the_scatter_and_the_directory() {
     let tmp = Tmp::new("plot");
-    let dir = run(
-        tmp.path(),
+    let dir = smoke_run(
+        &tmp,
         "r",
-        &dataset("smoke.csv"),
-        &[
-            "--max-nodes",
-            "20000",
-            "--heuristic",
-            "manhattan,linear-conflict,misplaced",
-        ],
+        &["--heuristic", "manhattan,linear-conflict,misplaced"],
     );
     let out = tmp.path().join("pictures");
     let o = plot(
@@ -486,13 +479,10 @@ fn pair_and_out_choose_the_scatter_and_the_directory() {
 #[test]
 fn twelve_variants_each_have_a_series_and_a_look_of_their_own() {
     let tmp = Tmp::new("plot");
-    let dir = run(
-        tmp.path(),
+    let dir = smoke_run(
+        &tmp,
         "r",
-        &dataset("smoke.csv"),
         &[
-            "--max-nodes",
-            "20000",
             "--heuristic",
             "manhattan,linear-conflict,misplaced",
             "--step",
@@ -501,9 +491,7 @@ fn twelve_variants_each_have_a_series_and_a_look_of_their_own() {
             "on,off",
         ],
     );
-    let o = plot(tmp.path(), &[dir.to_str().unwrap()]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let records = records(&dir);
+    let (o, records) = plot_ok(&tmp, &dir);
     let vs = variants(&records);
     assert_eq!(vs.len(), 12);
     let svg = read_svg(&dir.join("cactus.svg"));
@@ -549,9 +537,7 @@ fn a_run_of_one_instance_plots() {
         dataset.to_str().unwrap(),
         &["--heuristic", "manhattan,misplaced"],
     );
-    let o = plot(tmp.path(), &[dir.to_str().unwrap()]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let records = records(&dir);
+    let (_, records) = plot_ok(&tmp, &dir);
     assert_eq!(records.len(), 2);
     check_cactus(&read_svg(&dir.join("cactus.svg")), &records, cpu, "s");
     check_cactus(
@@ -675,11 +661,7 @@ fn a_large_run_draws_pictures_of_a_bounded_size() {
             let entry = format!("{v} (3,000)");
             assert!(svg.texts().iter().any(|t| t.content == entry), "{entry}");
         }
-        let lines: Vec<Vec<(f64, f64)>> = svg
-            .series_lines()
-            .into_iter()
-            .filter(|p| p.iter().all(|&(_, y)| y < CHART_HEIGHT))
-            .collect();
+        let lines = svg.chart_lines();
         assert_eq!(lines.len(), 2);
         for line in &lines {
             // Fewer points than instances, at most one per pixel passed, rising to the right.
@@ -829,12 +811,7 @@ fn the_test_parsers_read_what_they_should() {
 #[test]
 fn an_interrupted_run_says_so_in_its_cactus_titles() {
     let tmp = Tmp::new("plot");
-    let dir = run(
-        tmp.path(),
-        "cut",
-        &dataset("smoke.csv"),
-        &["--max-nodes", "20000", "--heuristic", "manhattan,misplaced"],
-    );
+    let dir = smoke_run(&tmp, "cut", &["--heuristic", "manhattan,misplaced"]);
     // As an interrupt leaves it: rows for some jobs, a manifest saying the rest are missing.
     let runs = std::fs::read_to_string(dir.join("runs.csv")).unwrap();
     let kept: Vec<&str> = runs.lines().take(5).collect();
@@ -846,8 +823,7 @@ fn an_interrupted_run_says_so_in_its_cactus_titles() {
     manifest["complete"] = false.into();
     manifest["jobs_missing"] = (total - 4).into();
     std::fs::write(&path, manifest.to_string()).unwrap();
-    let o = plot(tmp.path(), &[dir.to_str().unwrap()]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    plot_ok(&tmp, &dir);
     for name in ["cactus.svg", "cactus-nodes.svg"] {
         let svg = read_svg(&dir.join(name));
         let want = format!("(interrupted: 4 of {total} jobs)");

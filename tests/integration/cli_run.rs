@@ -5,6 +5,7 @@
 //! Only std: the binary is run with `std::process::Command`, its CSV and JSON are read by the
 //! small parsers at the end of this file. Nothing here asserts on a time.
 
+use crate::common::korf::KORF_GOAL;
 use crate::common::{assert_exit, command, idabench, show, text, Tmp};
 use std::collections::{BTreeMap, HashSet};
 use std::fs;
@@ -75,9 +76,19 @@ const WALK36: &[&str] = &[
     "5 1 2 7 10 0 3 8 15 6 14 4 9 13 12 11",
 ];
 
+/// The settings of the runs of WALK36: one worker, quiet (the last argument).
+const WALK36_ARGS: [&str; 7] = [
+    "--heuristic",
+    "misplaced",
+    "--max-nodes",
+    "3000000",
+    "--jobs",
+    "1",
+    "--quiet",
+];
+
 /// Korf's instance #1 (goal: blank first), optimal 57: far beyond misplaced tiles' reach.
 const KORF1: &str = "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3";
-const KORF_GOAL: &str = "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15";
 
 const HEADER: &str = "id,domain,size,start,goal,optimal\n";
 
@@ -296,16 +307,7 @@ fn variant_product_writes_every_report_and_column() {
     assert_iterations_match_runs(&dir);
     // The run's plots, drawn at its end: 8 variants, so 7 scatter plots of the first against
     // each other one.
-    let svgs = |dir: &Path| {
-        let mut names: Vec<String> = fs::read_dir(dir)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .filter(|n| n.ends_with(".svg"))
-            .collect();
-        names.sort();
-        names
-    };
-    let drawn = svgs(&dir);
+    let drawn = crate::common::svg::svgs(&dir);
     assert_eq!(drawn.len(), 3 + 7, "{drawn:?}");
     assert_eq!(
         drawn[..3],
@@ -610,15 +612,7 @@ fn start_and_signal(
 fn resume_after_a_kill_matches_a_clean_run() {
     let tmp = Tmp::new("resume");
     let walk = tmp.write("walk36.csv", &walk36_csv());
-    let args = [
-        "--heuristic",
-        "misplaced",
-        "--max-nodes",
-        "3000000",
-        "--jobs",
-        "1",
-        "--quiet",
-    ];
+    let args = WALK36_ARGS;
     let clean = {
         run(&tmp, "clean", &[&walk], &args, 0);
         runs(&tmp.run_dir("clean"))
@@ -643,14 +637,12 @@ fn resume_after_a_kill_matches_a_clean_run() {
     let partial = runs(&dir);
     assert_eq!(partial.rows.len(), kept);
 
-    // Resume without --quiet: it says what it keeps.
-    let resumed = run(
-        &tmp,
-        &name,
-        &[&walk],
-        &[&args[..args.len() - 1], &["--resume"]].concat(),
-        0,
-    );
+    // Resume without --quiet (the last argument): it says what it keeps.
+    let resume = |name: &str| {
+        let again = [&args[..args.len() - 1], &["--resume"]].concat();
+        run(&tmp, name, &[&walk], &again, 0)
+    };
+    let resumed = resume(&name);
     let stderr = text(&resumed.stderr);
     assert!(
         stderr.contains(&format!(
@@ -702,13 +694,7 @@ fn resume_after_a_kill_matches_a_clean_run() {
     let mut iterations_cut = clean_iterations.clone();
     iterations_cut.extend_from_slice(b"walk36,w3,misplaced/stepnext/prune,1,2");
     fs::write(cut.join("iterations.csv"), &iterations_cut).unwrap();
-    let out = run(
-        &tmp,
-        "cut",
-        &[&walk],
-        &[&args[..args.len() - 1], &["--resume"]].concat(),
-        0,
-    );
+    let out = resume("cut");
     assert!(
         text(&out.stderr).contains(&format!("5 job(s) done, {} to run", WALK36.len() - 5)),
         "{}",
@@ -740,13 +726,7 @@ fn resume_after_a_kill_matches_a_clean_run() {
         text_lost.replacen(&format!("{first_row_of_second}\n"), "", 1),
     )
     .unwrap();
-    let out = run(
-        &tmp,
-        "lost",
-        &[&walk],
-        &[&args[..args.len() - 1], &["--resume"]].concat(),
-        0,
-    );
+    let out = resume("lost");
     let stderr = text(&out.stderr);
     assert!(
         stderr.contains(
@@ -762,13 +742,7 @@ fn resume_after_a_kill_matches_a_clean_run() {
 
     // Resuming a finished run runs nothing and leaves runs.csv as it was, byte for byte.
     let before = fs::read(tmp.run_dir("clean").join("runs.csv")).unwrap();
-    let out = run(
-        &tmp,
-        "clean",
-        &[&walk],
-        &[&args[..args.len() - 1], &["--resume"]].concat(),
-        0,
-    );
+    let out = resume("clean");
     assert!(
         text(&out.stderr).contains(&format!("{} job(s) done, 0 to run", WALK36.len())),
         "{}",
@@ -1234,6 +1208,14 @@ impl Table {
         &row[self.col(name)]
     }
 
+    /// Each row's values in the columns `a`, `b` and `c`.
+    fn triples(&self, [a, b, c]: [&str; 3]) -> Vec<(&str, &str, &str)> {
+        self.rows
+            .iter()
+            .map(|r| (self.get(r, a), self.get(r, b), self.get(r, c)))
+            .collect()
+    }
+
     fn num(&self, row: &[String], name: &str) -> f64 {
         let v = self.get(row, name);
         v.parse()
@@ -1452,15 +1434,7 @@ impl JsonParser<'_> {
 fn ctrl_c_stops_cleanly_and_resume_finishes_the_run() {
     let tmp = Tmp::new("sigint");
     let walk = tmp.write("walk36.csv", &walk36_csv());
-    let args = [
-        "--heuristic",
-        "misplaced",
-        "--max-nodes",
-        "3000000",
-        "--jobs",
-        "1",
-        "--quiet",
-    ];
+    let args = WALK36_ARGS;
     run(&tmp, "clean", &[&walk], &args, 0);
     let clean = runs(&tmp.run_dir("clean"));
     // Caught before its end in one of three tries, as in the SIGKILL test.
@@ -1544,19 +1518,8 @@ fn answers_that_contradict_the_reference_from_guaranteed_variants_are_wrong() {
         show(&out)
     );
     let t = runs(&tmp.run_dir("v"));
-    let got: Vec<(&str, &str, &str)> = t
-        .rows
-        .iter()
-        .map(|r| {
-            (
-                t.get(r, "instance"),
-                t.get(r, "status"),
-                t.get(r, "message"),
-            )
-        })
-        .collect();
     assert_eq!(
-        got,
+        t.triples(["instance", "status", "message"]),
         [
             (
                 "six",
@@ -1578,31 +1541,24 @@ fn answers_that_contradict_the_reference_from_guaranteed_variants_are_wrong() {
     );
 }
 
+/// Two 8-puzzle rows and a Knight's Spirit one.
+fn tiles_and_knights_csv() -> String {
+    format!(
+        "{HEADER}{}w4-1,knights,,1 1 1 1 1 1 1 1 1 0 0 0 * 1 1 0 0 0 0 1 0 0 0 0 0,,4\n",
+        rows("3x3", &EIGHT[1..3])
+    )
+}
+
 #[test]
 fn without_heuristic_each_domain_runs_only_its_own_default() {
     let tmp = Tmp::new("defaults");
     // Knights' default `misplaced` is also a tiles heuristic: it must not run on the tiles rows.
-    let data = format!(
-        "{HEADER}{}w4-1,knights,,1 1 1 1 1 1 1 1 1 0 0 0 * 1 1 0 0 0 0 1 0 0 0 0 0,,4\n",
-        rows("3x3", &EIGHT[1..3])
-    );
-    let path = tmp.write("mixed.csv", &data);
+    let path = tmp.write("mixed.csv", &tiles_and_knights_csv());
     run(&tmp, "d", &[&path], &["-q"], 0);
     let dir = tmp.run_dir("d");
     let t = runs(&dir);
-    let got: Vec<(&str, &str, &str)> = t
-        .rows
-        .iter()
-        .map(|r| {
-            (
-                t.get(r, "instance"),
-                t.get(r, "variant"),
-                t.get(r, "status"),
-            )
-        })
-        .collect();
     assert_eq!(
-        got,
+        t.triples(["instance", "variant", "status"]),
         [
             ("one", "manhattan/stepnext/prune", "solved"),
             ("two", "manhattan/stepnext/prune", "solved"),
@@ -1624,11 +1580,7 @@ fn without_heuristic_each_domain_runs_only_its_own_default() {
 #[test]
 fn resume_refuses_options_that_plan_other_jobs_and_keeps_every_row() {
     let tmp = Tmp::new("replan");
-    let data = format!(
-        "{HEADER}{}w4-1,knights,,1 1 1 1 1 1 1 1 1 0 0 0 * 1 1 0 0 0 0 1 0 0 0 0 0,,4\n",
-        rows("3x3", &EIGHT[1..3])
-    );
-    let path = tmp.write("mixed.csv", &data);
+    let path = tmp.write("mixed.csv", &tiles_and_knights_csv());
     // The same two variant names either way: with --heuristic, misplaced also runs on tiles.
     for (name, first, again) in [
         ("both", &["--heuristic", "manhattan,misplaced"][..], &[][..]),

@@ -125,6 +125,15 @@ fn assert_iterations_of_runs(dir: &Path) {
     );
 }
 
+/// Copies the files of directory `from` into a new directory `to`.
+fn copy_dir(from: &Path, to: &Path) {
+    fs::create_dir_all(to).unwrap();
+    for f in fs::read_dir(from).unwrap() {
+        let f = f.unwrap().path();
+        fs::copy(&f, to.join(f.file_name().unwrap())).unwrap();
+    }
+}
+
 fn manifest(dir: &Path) -> serde_json::Value {
     serde_json::from_slice(&fs::read(dir.join("manifest.json")).unwrap()).unwrap()
 }
@@ -351,61 +360,41 @@ fn shards_that_do_not_belong_together_are_refused() {
         &extra,
         0,
     );
-    let dirs =
-        |names: &[&str]| -> Vec<String> { names.iter().map(|n| format!("reports/{n}")).collect() };
-    let out = merge(&tmp, &dirs(&["s-1", "s-2", "x-3"]), &["--out", "m"]);
-    assert_exit(&out, 2);
-    let e = text(&out.stderr);
-    assert!(
-        e.contains("reports/s-1 (shard 1/3) and reports/x-3 (shard 3/3) are not shards of one run (different datasets)"),
-        "{e}"
+    // A merge into m of the shards `names` under reports/: refused (exit 2), saying each of `says`.
+    let refused = |names: &[&str], says: &[&str]| {
+        let dirs: Vec<String> = names.iter().map(|n| format!("reports/{n}")).collect();
+        let out = merge(&tmp, &dirs, &["--out", "m"]);
+        assert_exit(&out, 2);
+        let stderr = text(&out.stderr);
+        assert!(
+            says.iter().all(|s| stderr.contains(s)),
+            "{names:?}: {}",
+            show(&out)
+        );
+    };
+    refused(
+        &["s-1", "s-2", "x-3"],
+        &["reports/s-1 (shard 1/3) and reports/x-3 (shard 3/3) are not shards of one run (different datasets)"],
     );
     // Other variants or limits.
     let mut extra = vec!["--heuristic", "manhattan", "--shard", "3/3"];
     run(&tmp, "v-3", &datasets, &extra, 0);
-    let out = merge(&tmp, &dirs(&["s-1", "s-2", "v-3"]), &["--out", "m"]);
-    assert_exit(&out, 2);
-    assert!(
-        text(&out.stderr).contains("(different variants)"),
-        "{}",
-        show(&out)
-    );
+    refused(&["s-1", "s-2", "v-3"], &["(different variants)"]);
     extra = VARIANTS.to_vec();
     extra.extend(["--max-nodes", "1000000", "--shard", "3/3"]);
     run(&tmp, "l-3", &datasets, &extra, 0);
-    let out = merge(&tmp, &dirs(&["s-1", "s-2", "l-3"]), &["--out", "m"]);
-    assert_exit(&out, 2);
-    assert!(
-        text(&out.stderr).contains("(different limits)"),
-        "{}",
-        show(&out)
-    );
+    refused(&["s-1", "s-2", "l-3"], &["(different limits)"]);
     // A shard given twice; a shard absent; a directory that is no shard.
-    let out = merge(&tmp, &dirs(&["s-1", "s-2", "s-2"]), &["--out", "m"]);
-    assert_exit(&out, 2);
-    assert!(
-        text(&out.stderr).contains("are the same shard"),
-        "{}",
-        show(&out)
-    );
-    let out = merge(&tmp, &dirs(&["s-1", "s-3"]), &["--out", "m"]);
-    assert_exit(&out, 2);
-    assert!(
-        text(&out.stderr).contains("shard(s) 2 of 3 are not among the directories given"),
-        "{}",
-        show(&out)
+    refused(&["s-1", "s-2", "s-2"], &["are the same shard"]);
+    refused(
+        &["s-1", "s-3"],
+        &["shard(s) 2 of 3 are not among the directories given"],
     );
     run(&tmp, "plain", &datasets, VARIANTS, 0);
-    let out = merge(&tmp, &dirs(&["s-1", "plain"]), &["--out", "m"]);
-    assert_exit(&out, 2);
-    assert!(text(&out.stderr).contains("not a shard"), "{}", show(&out));
+    refused(&["s-1", "plain"], &["not a shard"]);
     // A shard whose iterations.csv lacks a row of one of its jobs.
     let lost = tmp.path().join("reports/lost-3");
-    fs::create_dir_all(&lost).unwrap();
-    for f in fs::read_dir(tmp.path().join("reports/s-3")).unwrap() {
-        let f = f.unwrap().path();
-        fs::copy(&f, lost.join(f.file_name().unwrap())).unwrap();
-    }
+    copy_dir(&tmp.path().join("reports/s-3"), &lost);
     let rows = fs::read_to_string(lost.join("iterations.csv")).unwrap();
     let second = rows.lines().nth(1).unwrap().to_string();
     fs::write(
@@ -413,13 +402,12 @@ fn shards_that_do_not_belong_together_are_refused() {
         rows.replacen(&format!("{second}\n"), "", 1),
     )
     .unwrap();
-    let out = merge(&tmp, &dirs(&["s-1", "s-2", "lost-3"]), &["--out", "m"]);
-    assert_exit(&out, 2);
-    assert!(
-        text(&out.stderr).contains("reports/lost-3 (shard 3/3): iterations.csv holds")
-            && text(&out.stderr).contains("resume the shard"),
-        "{}",
-        show(&out)
+    refused(
+        &["s-1", "s-2", "lost-3"],
+        &[
+            "reports/lost-3 (shard 3/3): iterations.csv holds",
+            "resume the shard",
+        ],
     );
     // A job that two shards hold (a shard_jobs.csv edited by hand).
     let two = tmp.path().join("reports/s-2/shard_jobs.csv");
@@ -434,39 +422,22 @@ fn shards_that_do_not_belong_together_are_refused() {
     let end = at + jobs[at..].find('\n').unwrap() + 1;
     jobs.replace_range(at..end, &format!("{first_line}\n"));
     fs::write(&two, jobs).unwrap();
-    let out = merge(&tmp, &dirs(&["s-1", "s-2", "s-3"]), &["--out", "m"]);
-    assert_exit(&out, 2);
-    assert!(
-        text(&out.stderr)
-            .contains("reports/s-1 (shard 1/3) and reports/s-2 (shard 2/3) both hold 1 job(s): ("),
-        "{}",
-        show(&out)
+    refused(
+        &["s-1", "s-2", "s-3"],
+        &["reports/s-1 (shard 1/3) and reports/s-2 (shard 2/3) both hold 1 job(s): ("],
     );
     // A refused merge leaves no directory behind.
     assert!(!tmp.path().join("m").exists());
     // A shard of another build; a manifest whose shard cannot be one (it must not size the merge).
     let copy = |name: &str, edit: &dyn Fn(&mut serde_json::Value)| {
-        let (from, to) = (
-            tmp.path().join("reports/s-3"),
-            tmp.path().join("reports").join(name),
-        );
-        fs::create_dir_all(&to).unwrap();
-        for f in fs::read_dir(&from).unwrap() {
-            let f = f.unwrap().path();
-            fs::copy(&f, to.join(f.file_name().unwrap())).unwrap();
-        }
+        let to = tmp.path().join("reports").join(name);
+        copy_dir(&tmp.path().join("reports/s-3"), &to);
         let mut m = manifest(&to);
         edit(&mut m);
         fs::write(to.join("manifest.json"), m.to_string()).unwrap();
     };
     copy("debug-3", &|m| m["build_profile"] = "debug".into());
-    let out = merge(&tmp, &dirs(&["s-1", "s-2", "debug-3"]), &["--out", "m"]);
-    assert_exit(&out, 2);
-    assert!(
-        text(&out.stderr).contains("(different build)"),
-        "{}",
-        show(&out)
-    );
+    refused(&["s-1", "s-2", "debug-3"], &["(different build)"]);
     for (name, field, value) in [
         (
             "huge-3",
@@ -477,13 +448,7 @@ fn shards_that_do_not_belong_together_are_refused() {
         ("zero-3", "index", serde_json::json!(0)),
     ] {
         copy(name, &|m| m["shard"][field] = value.clone());
-        let out = merge(&tmp, &dirs(&["s-1", "s-2", name]), &["--out", "m"]);
-        assert_exit(&out, 2);
-        assert!(
-            text(&out.stderr).contains("cannot hold"),
-            "{name}: {}",
-            show(&out)
-        );
+        refused(&["s-1", "s-2", name], &["cannot hold"]);
     }
     // Bad shard specs are usage errors.
     for bad in ["0/3", "4/3", "3", "1/0"] {

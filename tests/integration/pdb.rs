@@ -10,6 +10,7 @@
 
 use crate::common::korf::{korf100, Korf};
 use crate::common::oracle::neighbours;
+use crate::common::search::{length, KORF};
 use crate::common::Tmp;
 
 use idabench::domains::tiles::pattern::{self, Pattern, UNREACHED};
@@ -20,7 +21,7 @@ use idabench::heuristics::store::{self, Unusable};
 use idabench::record::Status;
 use idabench::rng::Rng;
 use idabench::search::{
-    ida_star, ida_star_fixed, Domain, Heuristic, Limits, Outcome, SearchResult, Step, Variant,
+    ida_star, ida_star_fixed, Domain, Heuristic, Limits, Outcome, SearchResult, Step,
 };
 use idabench::solve::{solve, Spec};
 use std::collections::VecDeque;
@@ -60,20 +61,6 @@ fn korf_goal() -> Vec<u8> {
 /// The cell `cell` becomes when a square board of side `w` is reflected about its main diagonal.
 fn mirrored(w: usize, cell: usize) -> usize {
     (cell % w) * w + cell / w
-}
-
-fn variant() -> Variant {
-    Variant {
-        step: Step::Next,
-        reverse_pruning: true,
-    }
-}
-
-fn solved_length<M>(r: &SearchResult<M>) -> u32 {
-    match &r.outcome {
-        Outcome::Solved(p) => p.len() as u32,
-        _ => panic!("not solved"),
-    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -723,12 +710,12 @@ fn both_kernels_and_both_boards_search_the_same_tree() {
             let (tiles, optimal) = (&k.start, &k.optimal);
             let s = d.state(tiles).unwrap();
             let fs = fixed.state(&s);
-            let general = ida_star(&d, &h, &s, variant(), Limits::default());
-            assert_eq!(solved_length(&general), *optimal, "#{id}");
+            let general = ida_star(&d, &h, &s, KORF, Limits::default());
+            assert_eq!(length(&general), *optimal, "#{id}");
             let want = summary(&d, &s, &general);
-            let unrolled = ida_star_fixed(&fixed, &h, &fs, variant(), Limits::default());
+            let unrolled = ida_star_fixed(&fixed, &h, &fs, KORF, Limits::default());
             assert_eq!(summary(&fixed, &fs, &unrolled), want, "#{id} {name}");
-            let generic = ida_star(&fixed, &h, &fs, variant(), Limits::default());
+            let generic = ida_star(&fixed, &h, &fs, KORF, Limits::default());
             assert_eq!(summary(&fixed, &fs, &generic), want, "#{id} {name}");
             let a = solve(&puzzle(tiles, &korf_goal()), &spec(name), Limits::default()).unwrap();
             assert_eq!(a.stats, general.stats, "#{id} {name}");

@@ -4,6 +4,7 @@
 //! where Chromium is installed, a headless Chromium that loads the page of a run and of a
 //! comparison and finds every image loaded (skipped with a message otherwise).
 
+use crate::common::svg::svgs;
 use crate::common::{baseline, dataset, idabench, Tmp};
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -32,15 +33,21 @@ fn run(out: &Path, name: &str, dataset: &str) -> PathBuf {
     out.join(name)
 }
 
-/// The SVG files in `dir`.
-fn svgs(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| n.ends_with(".svg"))
-        .collect();
-    names.sort();
-    names
+/// `compare --out tmp/c` of the committed baseline with itself, which exits 0; its folder.
+fn compare_baseline(tmp: &Tmp) -> PathBuf {
+    let out = tmp.path().join("c");
+    let o = idabench(
+        tmp.path(),
+        &[
+            "compare",
+            &baseline(),
+            &baseline(),
+            "--out",
+            out.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(o.status.code(), Some(0));
+    out
 }
 
 /// Checks that `html` needs nothing from elsewhere and shows one image per name of `pictures`,
@@ -169,18 +176,7 @@ fn names_from_the_user_are_escaped() {
 #[test]
 fn compare_out_writes_a_report_html_that_needs_nothing_else() {
     let tmp = Tmp::new("html");
-    let out = tmp.path().join("c");
-    let o = idabench(
-        tmp.path(),
-        &[
-            "compare",
-            &baseline(),
-            &baseline(),
-            "--out",
-            out.to_str().unwrap(),
-        ],
-    );
-    assert_eq!(o.status.code(), Some(0));
+    let out = compare_baseline(&tmp);
     let pictures = svgs(&out);
     assert_eq!(pictures, ["compare-nodes.svg", "compare-time.svg"]);
     let html = fs::read_to_string(out.join("report.html")).unwrap();
@@ -289,18 +285,7 @@ fn every_image_loads_in_headless_chromium() {
     };
     let tmp = Tmp::new("html");
     let dir = run(tmp.path(), "r", &dataset("smoke.csv"));
-    let compare = tmp.path().join("c");
-    let o = idabench(
-        tmp.path(),
-        &[
-            "compare",
-            &baseline(),
-            &baseline(),
-            "--out",
-            compare.to_str().unwrap(),
-        ],
-    );
-    assert_eq!(o.status.code(), Some(0));
+    let compare = compare_baseline(&tmp);
     for (page, want) in [
         (dir.join("report.html"), 4),
         (compare.join("report.html"), 2),

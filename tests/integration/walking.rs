@@ -6,14 +6,13 @@
 
 use crate::common::korf::korf100;
 use crate::common::oracle::bfs;
+use crate::common::search::{random_walk, KORF};
 
 use idabench::domains::tiles::{FixedTiles, Grid, Manhattan, Tiles, WalkingDistance};
 use idabench::domains::{DomainKind, HeuristicKind, Puzzle};
 use idabench::record::Status;
 use idabench::rng::Rng;
-use idabench::search::{
-    ida_star, ida_star_fixed, Domain, Heuristic, Limits, Outcome, Step, Variant,
-};
+use idabench::search::{ida_star, ida_star_fixed, Domain, Heuristic, Limits, Outcome, Step};
 use idabench::solve::{solve, Spec};
 use std::collections::{HashMap, VecDeque};
 
@@ -211,16 +210,8 @@ fn the_five_by_five_kernels_agree() {
         let wd = WalkingDistance::new(&d);
         let mut rng = Rng::new(25);
         for _ in 0..3 {
-            let mut s = d.goal().clone();
-            for _ in 0..40 {
-                let moves = d.moves(&s);
-                let m = moves[rng.below(moves.len() as u64) as usize];
-                d.apply(&mut s, m);
-            }
-            let v = Variant {
-                step: Step::Next,
-                reverse_pruning: true,
-            };
+            let s = random_walk(&d, &mut rng, 40);
+            let v = KORF;
             let general = ida_star(&d, &wd, &s, v, Limits::default());
             let fs = f.state(&s);
             let fixed = ida_star_fixed(&f, &wd, &fs, v, Limits::default());

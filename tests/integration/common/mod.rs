@@ -1,9 +1,11 @@
 //! What the test modules share: the project's root, a scratch directory per test, the idabench
 //! binary run in it, and its output described for assertion messages; Korf's instances, a BFS
-//! oracle for small boards, and a reader of the SVG pictures.
+//! oracle for small boards, Korf's search variant and random walks, and a reader of the SVG
+//! pictures.
 
 pub mod korf;
 pub mod oracle;
+pub mod search;
 pub mod svg;
 
 use std::ffi::OsStr;

@@ -15,6 +15,14 @@ pub fn read_svg(path: &Path) -> Svg {
     Svg::parse(&text).unwrap_or_else(|e| panic!("{}: not XML: {e}", path.display()))
 }
 
+/// The names of the SVG files in `dir`, sorted.
+pub fn svgs(dir: &Path) -> Vec<String> {
+    super::names(dir)
+        .into_iter()
+        .filter(|n| n.ends_with(".svg"))
+        .collect()
+}
+
 pub fn min_max(values: &[f64]) -> (f64, f64) {
     assert!(!values.is_empty());
     values
@@ -118,6 +126,14 @@ impl Svg {
                     })
                     .collect()
             })
+            .collect()
+    }
+
+    /// The series lines inside the chart, without the legend samples drawn below it.
+    pub fn chart_lines(&self) -> Vec<Vec<(f64, f64)>> {
+        self.series_lines()
+            .into_iter()
+            .filter(|p| p.iter().all(|&(_, y)| y < CHART_HEIGHT))
             .collect()
     }
 
