@@ -5,7 +5,7 @@
 #   sudo apt-get install slurm-wlm        # Debian/Ubuntu; brings munge
 #   sudo scripts/slurm-local.sh [DIR]     # config, state and logs in DIR (default /tmp/idabench-slurm)
 #   export SLURM_CONF=DIR/slurm.conf
-#   IDABENCH_SLURM_TEST=1 cargo test --release --test cli_shards real_slurm
+#   IDABENCH_SLURM_TEST=1 cargo test --release --test integration cli_shards::real_slurm
 #
 # Runs as root (munge and the daemons). Stop it with: pkill -F DIR/slurmd.pid; pkill -F
 # DIR/slurmctld.pid.

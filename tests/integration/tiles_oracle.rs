@@ -1,16 +1,14 @@
 //! The sliding-tile solver against an exhaustive BFS of the 8-puzzle and small boards.
 
+use crate::common::oracle::bfs;
+use crate::common::search::{length, KORF};
 use idabench::domains::tiles::{
     self, LinearConflict, Manhattan, Misplaced, TileState, Tiles, Tiles3x3,
 };
-use idabench::rng::Rng;
 use idabench::search::{
     ida_star, ida_star_fixed, Domain, Heuristic, Limits, Outcome, SearchResult, Step, Variant, Zero,
 };
-#[path = "common/oracle.rs"]
-mod oracle;
-
-use oracle::bfs;
+use idabench::util::rng::Rng;
 
 fn solve<H: Heuristic<Tiles>>(d: &Tiles, h: &H, s: &TileState, v: Variant) -> SearchResult<u8> {
     ida_star(d, h, s, v, Limits::default())
@@ -35,18 +33,6 @@ fn same<A: Domain, B: Domain>(
     };
     assert_eq!((Some(pa), &ra.stats), (pb, &rb.stats));
 }
-
-fn length(r: &SearchResult<u8>) -> u32 {
-    match &r.outcome {
-        Outcome::Solved(p) => p.len() as u32,
-        other => panic!("not solved: {other:?}"),
-    }
-}
-
-const KORF: Variant = Variant {
-    step: Step::Next,
-    reverse_pruning: true,
-};
 
 fn all_variants() -> Vec<Variant> {
     let mut v = Vec::new();
@@ -99,16 +85,21 @@ fn eight_puzzle_every_state_manhattan_and_linear_conflict_are_exact() {
     }
 }
 
+/// The 8-puzzle with the default goal, and every state (tiles row-major, 0 = blank) with its
+/// distance from the BFS oracle, in order.
+fn eight_puzzle_states() -> (Tiles, Vec<(Vec<u8>, u32)>) {
+    let goal = tiles::default_goal(9);
+    let mut states: Vec<(Vec<u8>, u32)> = bfs(3, 3, &goal).into_iter().collect();
+    states.sort();
+    (Tiles::new(3, 3, &goal).unwrap(), states)
+}
+
 #[test]
 fn eight_puzzle_heuristics_never_exceed_the_distance_and_misplaced_is_exact_on_a_sample() {
-    let goal = tiles::default_goal(9);
-    let oracle = bfs(3, 3, &goal);
-    let d = Tiles::new(3, 3, &goal).unwrap();
+    let (d, states) = eight_puzzle_states();
     let manhattan = Manhattan::new(&d);
     let linear_conflict = LinearConflict::new(&d);
-    let mut states: Vec<_> = oracle.iter().collect();
-    states.sort();
-    for (i, (perm, &dist)) in states.iter().enumerate() {
+    for (i, &(ref perm, dist)) in states.iter().enumerate() {
         let s = d.state(perm).unwrap();
         let (mp, md, lc) = (
             Heuristic::<Tiles>::estimate(&Misplaced, Misplaced.init(&d, &s)),
@@ -128,14 +119,10 @@ fn eight_puzzle_heuristics_never_exceed_the_distance_and_misplaced_is_exact_on_a
 
 #[test]
 fn eight_puzzle_every_variant_is_optimal_and_pruning_never_saves_nodes_when_off() {
-    let goal = tiles::default_goal(9);
-    let oracle = bfs(3, 3, &goal);
-    let d = Tiles::new(3, 3, &goal).unwrap();
+    let (d, states) = eight_puzzle_states();
     let manhattan = Manhattan::new(&d);
     let linear_conflict = LinearConflict::new(&d);
-    let mut states: Vec<_> = oracle.iter().collect();
-    states.sort();
-    for (perm, &dist) in states.iter().step_by(1009) {
+    for &(ref perm, dist) in states.iter().step_by(1009) {
         let s = d.state(perm).unwrap();
         for v in all_variants().into_iter().filter(|v| v.reverse_pruning) {
             let runs = [

@@ -1,38 +1,25 @@
 //! `idabench compare` as CI uses it, on the committed baseline and edited copies of it, and the
 //! pictures it writes with --out.
 
-#[path = "common/svg.rs"]
-mod svg;
-
+use crate::common::svg::*;
+use crate::common::{baseline, idabench, Tmp};
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-use svg::*;
 
-fn idabench(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_idabench"))
-        .args(args)
-        .output()
-        .expect("run idabench")
+/// A copy of the baseline in `tmp/name` whose runs.csv went through `edit(column name, value,
+/// row) -> value`.
+fn edited_copy(tmp: &Tmp, name: &str, edit: impl Fn(&str, &str, usize) -> String) -> PathBuf {
+    edited_copy_of(tmp, Path::new(&baseline()), name, edit)
 }
 
-const BASELINE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/reports/baseline");
-
-/// A copy of the baseline whose runs.csv went through `edit(column name, value, row) -> value`.
-fn edited_copy(name: &str, edit: impl Fn(&str, &str, usize) -> String) -> PathBuf {
-    edited_copy_of(Path::new(BASELINE), name, edit)
-}
-
-/// A copy of the report directory `source` whose runs.csv went through `edit`.
+/// A copy of the report directory `source` in `tmp/name` whose runs.csv went through `edit`.
 fn edited_copy_of(
+    tmp: &Tmp,
     source: &Path,
     name: &str,
     edit: impl Fn(&str, &str, usize) -> String,
 ) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "idabench-cli-compare-{}-{name}",
-        std::process::id()
-    ));
+    let dir = tmp.path().join(name);
     fs::create_dir_all(&dir).unwrap();
     fs::copy(source.join("manifest.json"), dir.join("manifest.json")).unwrap();
     let mut reader = csv::Reader::from_path(source.join("runs.csv")).unwrap();
@@ -52,8 +39,15 @@ fn edited_copy_of(
     dir
 }
 
-fn code(out: &Output) -> i32 {
-    out.status.code().expect("exit code")
+/// Adds 1 to the count in `column` of the eighth job.
+fn one_more(column: &'static str) -> impl Fn(&str, &str, usize) -> String {
+    move |h, v, i| {
+        if h == column && i == 7 {
+            (v.parse::<u64>().unwrap() + 1).to_string()
+        } else {
+            v.to_string()
+        }
+    }
 }
 
 /// Multiplies every `time_cpu_s` by `factor`.
@@ -70,8 +64,8 @@ fn times(factor: f64) -> impl Fn(&str, &str, usize) -> String {
 /// A copy of the baseline with 10 ms added to every CPU time. Many committed jobs take
 /// microseconds, under the 1 ms timing floor, and are not timed; with the offset every job is
 /// timed, whatever machine made the baseline, so the tests below judge all 198 ratios.
-fn timed_baseline(name: &str) -> PathBuf {
-    edited_copy(&format!("{name}-base"), |h, v, _| {
+fn timed_baseline(tmp: &Tmp) -> PathBuf {
+    edited_copy(tmp, "base", |h, v, _| {
         if h == "time_cpu_s" {
             (v.parse::<f64>().unwrap() + 0.01).to_string()
         } else {
@@ -80,10 +74,39 @@ fn timed_baseline(name: &str) -> PathBuf {
     })
 }
 
+/// `compare BASE CURRENT --format csv` exits `code`, with an overall row that judges all 198
+/// jobs timed (none changed or missing) `verdict`, unpaired.
+fn assert_overall(tmp: &Tmp, base: &Path, current: &Path, code: i32, verdict: &str) {
+    let out = idabench(
+        tmp.path(),
+        &[
+            "compare",
+            base.to_str().unwrap(),
+            current.to_str().unwrap(),
+            "--format",
+            "csv",
+        ],
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(code), "{text}");
+    let end = format!(",{verdict},overall,,,,,,unpaired");
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("overall,198,0,0,0,198,0,") && l.ends_with(&end)),
+        "{text}"
+    );
+}
+
 #[test]
 fn the_baseline_against_itself_is_ok() {
-    let out = idabench(&["compare", BASELINE, BASELINE]);
-    assert_eq!(code(&out), 0, "{}", String::from_utf8_lossy(&out.stderr));
+    let tmp = Tmp::new("compare");
+    let out = idabench(tmp.path(), &["compare", &baseline(), &baseline()]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("unchanged"), "{text}");
     // The 8-puzzle jobs of a few nodes take microseconds: too fast to time, and said so.
@@ -95,57 +118,40 @@ fn the_baseline_against_itself_is_ok() {
 
 #[test]
 fn an_edited_node_count_exits_4_and_names_the_job() {
-    let dir = edited_copy("nodes", |h, v, i| {
-        if h == "nodes_generated" && i == 7 {
-            (v.parse::<u64>().unwrap() + 1).to_string()
-        } else {
-            v.to_string()
-        }
-    });
-    let out = idabench(&["compare", BASELINE, dir.to_str().unwrap()]);
+    let tmp = Tmp::new("compare");
+    let dir = edited_copy(&tmp, "nodes", one_more("nodes_generated"));
+    let out = idabench(tmp.path(), &["compare", &baseline(), dir.to_str().unwrap()]);
     let text = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(code(&out), 4, "{text}");
+    assert_eq!(out.status.code(), Some(4), "{text}");
     assert!(text.contains("nodes_generated"), "{text}");
-    let allowed = idabench(&[
-        "compare",
-        BASELINE,
-        dir.to_str().unwrap(),
-        "--allow-node-changes",
-    ]);
-    assert_eq!(code(&allowed), 0);
-    fs::remove_dir_all(dir).unwrap();
+    let allowed = idabench(
+        tmp.path(),
+        &[
+            "compare",
+            &baseline(),
+            dir.to_str().unwrap(),
+            "--allow-node-changes",
+        ],
+    );
+    assert_eq!(allowed.status.code(), Some(0));
 }
 
 #[test]
 fn every_time_one_and_a_half_times_slower_exits_3() {
-    let base = timed_baseline("slow");
-    let dir = edited_copy_of(&base, "slow", times(1.5));
-    let out = idabench(&[
-        "compare",
-        base.to_str().unwrap(),
-        dir.to_str().unwrap(),
-        "--format",
-        "csv",
-    ]);
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(code(&out), 3, "{text}");
-    assert!(
-        text.lines()
-            .any(|l| l.starts_with("overall,198,0,0,0,198,0,")
-                && l.ends_with(",regressed,overall,,,,,,unpaired")),
-        "{text}"
-    );
-    fs::remove_dir_all(dir).unwrap();
-    fs::remove_dir_all(base).unwrap();
+    let tmp = Tmp::new("compare");
+    let base = timed_baseline(&tmp);
+    let dir = edited_copy_of(&tmp, &base, "slow", times(1.5));
+    assert_overall(&tmp, &base, &dir, 3, "regressed");
 }
 
 #[test]
 fn a_noisy_mix_straddling_the_threshold_is_inconclusive_and_exits_0() {
+    let tmp = Tmp::new("compare");
     // Rows run variant by variant within an instance: alternate by instance, so that every
     // variant sees a mix.
     let variants = 18;
-    let base = timed_baseline("noisy");
-    let dir = edited_copy_of(&base, "noisy", |h, v, i| {
+    let base = timed_baseline(&tmp);
+    let dir = edited_copy_of(&tmp, &base, "noisy", |h, v, i| {
         if h == "time_cpu_s" {
             let factor = if (i / variants) % 2 == 0 { 0.8 } else { 1.5 };
             (v.parse::<f64>().unwrap() * factor).to_string()
@@ -153,35 +159,20 @@ fn a_noisy_mix_straddling_the_threshold_is_inconclusive_and_exits_0() {
             v.to_string()
         }
     });
-    let out = idabench(&[
-        "compare",
-        base.to_str().unwrap(),
-        dir.to_str().unwrap(),
-        "--format",
-        "csv",
-    ]);
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(code(&out), 0, "{text}");
-    assert!(
-        text.lines()
-            .any(|l| l.starts_with("overall,198,0,0,0,198,0,")
-                && l.ends_with(",inconclusive,overall,,,,,,unpaired")),
-        "{text}"
-    );
-    fs::remove_dir_all(dir).unwrap();
-    fs::remove_dir_all(base).unwrap();
+    assert_overall(&tmp, &base, &dir, 0, "inconclusive");
 }
 
 #[test]
 fn missing_jobs_are_listed_without_failing_and_bad_inputs_exit_2() {
-    let dir = edited_copy("missing", |_, v, _| v.to_string());
+    let tmp = Tmp::new("compare");
+    let dir = edited_copy(&tmp, "missing", |_, v, _| v.to_string());
     let runs = fs::read_to_string(dir.join("runs.csv")).unwrap();
     let kept: Vec<&str> = runs.lines().take(runs.lines().count() - 3).collect();
     fs::write(dir.join("runs.csv"), kept.join("\n") + "\n").unwrap();
-    let out = idabench(&["compare", BASELINE, dir.to_str().unwrap()]);
+    let out = idabench(tmp.path(), &["compare", &baseline(), dir.to_str().unwrap()]);
     let text = String::from_utf8_lossy(&out.stdout);
     // Missing jobs are listed, but only changed results (status, length, node counts) exit 4.
-    assert_eq!(code(&out), 0, "{text}");
+    assert_eq!(out.status.code(), Some(0), "{text}");
     assert!(text.contains("missing in current (3 jobs):\n"), "{text}");
     let last = runs.lines().last().unwrap();
     let (dataset, rest) = last.split_once(',').unwrap();
@@ -194,58 +185,55 @@ fn missing_jobs_are_listed_without_failing_and_bad_inputs_exit_2() {
     );
     assert!(text.contains("3 missing in current"), "{text}");
 
-    let out = idabench(&["compare", BASELINE, "/nonexistent/run"]);
-    assert_eq!(code(&out), 2);
+    let out = idabench(tmp.path(), &["compare", &baseline(), "/nonexistent/run"]);
+    assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("/nonexistent/run"));
     fs::write(dir.join("runs.csv"), "dataset,instance\nnot,a,run\n").unwrap();
-    let out = idabench(&["compare", BASELINE, dir.to_str().unwrap()]);
-    assert_eq!(code(&out), 2);
+    let out = idabench(tmp.path(), &["compare", &baseline(), dir.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
     // The header is what is wrong, on line 1.
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
         stderr.contains("runs.csv:1: not a runs.csv of idabench: the header lacks `domain`"),
         "{stderr}"
     );
-    fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]
 fn other_limits_are_a_warning_not_a_failure() {
-    let dir = edited_copy("limits", |_, v, _| v.to_string());
+    let tmp = Tmp::new("compare");
+    let dir = edited_copy(&tmp, "limits", |_, v, _| v.to_string());
     let manifest = fs::read_to_string(dir.join("manifest.json")).unwrap();
     assert!(manifest.contains("\"max_nodes\": 5000000,"));
     let manifest = manifest.replace("\"max_nodes\": 5000000,", "\"max_nodes\": null,");
     fs::write(dir.join("manifest.json"), manifest).unwrap();
-    let out = idabench(&["compare", BASELINE, dir.to_str().unwrap()]);
+    let out = idabench(tmp.path(), &["compare", &baseline(), dir.to_str().unwrap()]);
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(code(&out), 0, "{stderr}");
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
     assert!(
         stderr
             .lines()
             .any(|l| l == "warning: max_nodes differs: baseline `5000000`, current `none`"),
         "{stderr}"
     );
-    fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]
 fn csv_output_lists_the_changed_jobs_under_the_summary() {
-    let dir = edited_copy("csv-changed", |h, v, i| {
-        if h == "nodes_expanded" && i == 7 {
-            (v.parse::<u64>().unwrap() + 1).to_string()
-        } else {
-            v.to_string()
-        }
-    });
-    let out = idabench(&[
-        "compare",
-        BASELINE,
-        dir.to_str().unwrap(),
-        "--format",
-        "csv",
-    ]);
+    let tmp = Tmp::new("compare");
+    let dir = edited_copy(&tmp, "csv-changed", one_more("nodes_expanded"));
+    let out = idabench(
+        tmp.path(),
+        &[
+            "compare",
+            &baseline(),
+            dir.to_str().unwrap(),
+            "--format",
+            "csv",
+        ],
+    );
     let text = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(code(&out), 4, "{text}");
+    assert_eq!(out.status.code(), Some(4), "{text}");
     let mut reader = csv::Reader::from_reader(out.stdout.as_slice());
     let header = reader.headers().unwrap().clone();
     let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
@@ -262,28 +250,27 @@ fn csv_output_lists_the_changed_jobs_under_the_summary() {
     assert_eq!(cell(changed[0], "current"), (before + 1).to_string());
     let overall = rows.iter().find(|r| cell(r, "kind") == "overall").unwrap();
     assert_eq!(cell(overall, "changed"), "1");
-    fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]
 fn a_negative_time_is_an_input_error_naming_line_and_column() {
-    let dir = edited_copy("negative", |h, v, i| {
+    let tmp = Tmp::new("compare");
+    let dir = edited_copy(&tmp, "negative", |h, v, i| {
         if h == "time_cpu_s" && i == 7 {
             "-0.001".to_string()
         } else {
             v.to_string()
         }
     });
-    let out = idabench(&["compare", BASELINE, dir.to_str().unwrap()]);
+    let out = idabench(tmp.path(), &["compare", &baseline(), dir.to_str().unwrap()]);
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(code(&out), 2, "{stderr}");
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(
         stderr.contains(
             "runs.csv:9: column `time_cpu_s`: expected a finite number of at least 0, found -0.001"
         ),
         "{stderr}"
     );
-    fs::remove_dir_all(dir).unwrap();
 }
 
 /// The jobs of a report's runs.csv: (dataset, instance, variant) -> (CPU time, nodes generated).
@@ -310,26 +297,26 @@ fn jobs(dir: &Path) -> std::collections::HashMap<Vec<String>, (f64, f64)> {
 
 #[test]
 fn out_writes_the_pictures_of_the_comparison() {
-    let base = timed_baseline("pictures");
+    let tmp = Tmp::new("compare");
+    let base = timed_baseline(&tmp);
     // Every third job 1.5 times slower; two node counts changed.
-    let cur = edited_copy_of(&base, "pictures", |h, v, i| match h {
+    let cur = edited_copy_of(&tmp, &base, "pictures", |h, v, i| match h {
         "time_cpu_s" if i % 3 == 0 => (v.parse::<f64>().unwrap() * 1.5).to_string(),
         "nodes_generated" if i == 7 || i == 40 => (v.parse::<u64>().unwrap() * 3).to_string(),
         _ => v.to_string(),
     });
-    let out = tempfile::tempdir().unwrap();
-    let pictures = out.path().join("pictures");
+    let pictures = tmp.path().join("pictures");
     let args = |extra: &[&str]| {
         let mut a = vec!["compare", base.to_str().unwrap(), cur.to_str().unwrap()];
         a.extend(["--format", "csv"]);
         a.extend(extra);
-        idabench(&a)
+        idabench(tmp.path(), &a)
     };
     let plain = args(&[]);
     let with = args(&["--out", pictures.to_str().unwrap()]);
     // The report and the exit code do not depend on --out.
-    assert_eq!(code(&with), 4);
-    assert_eq!(code(&plain), code(&with));
+    assert_eq!(with.status.code(), Some(4));
+    assert_eq!(plain.status.code(), with.status.code());
     assert_eq!(plain.stdout, with.stdout);
     let text = String::from_utf8(with.stdout).unwrap();
     let overall = text.lines().find(|l| l.starts_with("overall,")).unwrap();
@@ -352,7 +339,7 @@ fn out_writes_the_pictures_of_the_comparison() {
         .iter()
         .any(|t| t.content.starts_with(&format!("overall {verdict}: "))));
     let variants = 18;
-    let markers = svg.count("<circle") + svg.count("<polygon") + svg.count("<rect");
+    let markers = svg.markers();
     // The jobs timed in both runs whose node count changed are ringed, and the legend shows a
     // ring.
     let changed = b
@@ -360,7 +347,7 @@ fn out_writes_the_pictures_of_the_comparison() {
         .filter(|(k, (t, n))| *t >= 0.001 && c[*k].0 >= 0.001 && c[*k].1 != *n)
         .count();
     assert_eq!(changed, 2);
-    assert_eq!(svg.count("r=\"9\""), changed + 1);
+    assert_eq!(svg.count_with("r", "9"), changed + 1);
     // Less the background and the interval's band: a marker per job, per variant in the legend
     // and per variant's ratio beside the chart, and the rings.
     assert_eq!(markers - 2, timed.len() + 2 * variants + changed + 1);
@@ -388,8 +375,8 @@ fn out_writes_the_pictures_of_the_comparison() {
         .texts()
         .iter()
         .any(|t| t.content == "Nodes per job, current against baseline: 2 of 198 changed"));
-    assert_eq!(svg.count("<polygon"), 2 + 1);
-    assert_eq!(svg.count("<circle"), 196 + 1);
+    assert_eq!(svg.count("polygon"), 2 + 1);
+    assert_eq!(svg.count("circle"), 196 + 1);
     let nodes: Vec<f64> = b
         .iter()
         .flat_map(|(k, (_, n))| [n.max(1.0), c[k].1.max(1.0)])
@@ -402,32 +389,34 @@ fn out_writes_the_pictures_of_the_comparison() {
     );
 
     // --no-plots: no pictures.
-    let none = out.path().join("none");
+    let none = tmp.path().join("none");
     let quiet = args(&["--out", none.to_str().unwrap(), "--no-plots"]);
-    assert_eq!(code(&quiet), 4);
+    assert_eq!(quiet.status.code(), Some(4));
     assert!(!none.join("compare-time.svg").exists());
-    fs::remove_dir_all(cur).unwrap();
-    fs::remove_dir_all(base).unwrap();
 }
 
 #[test]
 fn without_a_timed_job_the_time_picture_is_skipped_with_a_note() {
-    let fast = edited_copy("fast", |h, v, _| {
+    let tmp = Tmp::new("compare");
+    let fast = edited_copy(&tmp, "fast", |h, v, _| {
         if h == "time_cpu_s" {
             "0.0001".to_string()
         } else {
             v.to_string()
         }
     });
-    let out = tempfile::tempdir().unwrap();
-    let o = idabench(&[
-        "compare",
-        fast.to_str().unwrap(),
-        fast.to_str().unwrap(),
-        "--out",
-        out.path().to_str().unwrap(),
-    ]);
-    assert_eq!(code(&o), 0);
+    let out = tmp.path().join("pictures");
+    let o = idabench(
+        tmp.path(),
+        &[
+            "compare",
+            fast.to_str().unwrap(),
+            fast.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(o.status.code(), Some(0));
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert!(
         stderr.contains(
@@ -435,11 +424,10 @@ fn without_a_timed_job_the_time_picture_is_skipped_with_a_note() {
         ),
         "{stderr}"
     );
-    assert!(!out.path().join("compare-time.svg").exists());
-    let svg = read_svg(&out.path().join("compare-nodes.svg"));
+    assert!(!out.join("compare-time.svg").exists());
+    let svg = read_svg(&out.join("compare-nodes.svg"));
     assert!(svg
         .texts()
         .iter()
         .any(|t| t.content == "Nodes per job, current against baseline: 0 of 198 changed"));
-    fs::remove_dir_all(fast).unwrap();
 }

@@ -6,64 +6,12 @@
 //! the message names the flag, file or field at fault, that it stays short, and that nothing
 //! panicked.
 
+use crate::common::{assert_exit, command, idabench, names, root, show, text, with_stdin, Tmp};
 use std::fs;
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-
-/// A fresh directory under the system's temporary directory, removed when dropped.
-struct Tmp(PathBuf);
-
-impl Tmp {
-    fn new(name: &str) -> Tmp {
-        let dir =
-            std::env::temp_dir().join(format!("idabench-bad-input-{name}-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap();
-        Tmp(dir)
-    }
-
-    fn path(&self, name: &str) -> String {
-        self.0.join(name).to_str().unwrap().to_owned()
-    }
-
-    fn names(&self) -> Vec<String> {
-        let mut names: Vec<String> = fs::read_dir(&self.0)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        names.sort();
-        names
-    }
-}
-
-impl Drop for Tmp {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.0);
-    }
-}
-
-fn command(dir: &Path, args: &[&str]) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_idabench"));
-    c.args(args).current_dir(dir);
-    c
-}
-
-/// Runs idabench in `dir` with `stdin` as its input.
-fn idabench(dir: &Path, args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = command(dir, args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run idabench");
-    let mut input = child.stdin.take().unwrap();
-    // The program may stop reading early (a bound, or no need for stdin): a closed pipe is fine.
-    let _ = input.write_all(stdin);
-    drop(input);
-    child.wait_with_output().unwrap()
-}
+use std::process::{Output, Stdio};
 
 /// What a case must print on stderr, beyond the common checks.
 struct Case<'a> {
@@ -95,7 +43,7 @@ fn judge<'a>(problem: &'a str, stdin: &'a [u8], needles: &[&'a str]) -> Case<'a>
 fn check_all(dir: &Path, cases: &[Case]) -> usize {
     let mut failures = Vec::new();
     for c in cases {
-        let out = idabench(dir, &c.args, c.stdin);
+        let out = with_stdin(command(dir, &c.args), c.stdin);
         if let Some(why) = fault(&out, c.code, &c.needles) {
             failures.push(format!("idabench {}: {why}", shown(&c.args.join(" "))));
         }
@@ -137,9 +85,11 @@ fn shown(s: &str) -> String {
 }
 
 fn bad_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/bad")
+    root().join("tests/data/bad")
 }
 
+/// Every file of tests/data/bad through `run`: exit 2 with the message its `.expect` file holds,
+/// naming the file, and no report or run directory; a dataset that does not exist, likewise.
 #[test]
 fn every_bad_dataset_stops_run_with_its_message() {
     let tmp = Tmp::new("datasets");
@@ -150,22 +100,46 @@ fn every_bad_dataset_stops_run_with_its_message() {
         .collect();
     csvs.sort();
     assert!(csvs.len() >= 40, "only {} bad files", csvs.len());
-    let reports = tmp.path("reports");
+    let reports = tmp.at("reports");
     let mut failures = Vec::new();
     for csv in &csvs {
         let expect = fs::read_to_string(csv.with_extension("expect")).unwrap();
+        let expect = expect.trim_end_matches(['\n', '\r']);
         let name = csv.file_name().unwrap().to_str().unwrap();
-        let args = ["run", csv.to_str().unwrap(), "--out", &reports, "--quiet"];
-        let out = idabench(&tmp.0, &args, b"");
-        if let Some(why) = fault(&out, 2, &[name, expect.trim_end()]) {
+        let args = [
+            "run",
+            csv.to_str().unwrap(),
+            "--out",
+            &reports,
+            "--name",
+            "bad",
+            "--quiet",
+        ];
+        let out = with_stdin(command(tmp.path(), &args), b"");
+        if let Some(why) = fault(&out, 2, &[name, expect]) {
             failures.push(format!("{name}: {why}"));
         }
     }
     assert!(failures.is_empty(), "\n{}", failures.join("\n\n"));
     assert!(
-        tmp.names().is_empty(),
+        !tmp.run_dir("bad").exists(),
+        "no run directory for bad input"
+    );
+    assert!(
+        names(tmp.path()).is_empty(),
         "a refused run wrote {:?}",
-        tmp.names()
+        names(tmp.path())
+    );
+
+    // A missing dataset file.
+    let missing = tmp.at("no_such_dataset.csv");
+    let args = ["run", &missing, "--out", &reports, "--name", "missing"];
+    let out = idabench(tmp.path(), &args);
+    assert_exit(&out, 2);
+    assert!(
+        text(&out.stderr).contains("no_such_dataset.csv"),
+        "{}",
+        show(&out)
     );
 }
 
@@ -358,7 +332,7 @@ fn bad_solve_values_name_the_flag() {
         case(&["solve"], 2, &["--start"]),
         case(&["frobnicate"], 2, &["frobnicate"]),
     ];
-    assert!(check_all(&tmp.0, &cases) >= 25);
+    assert!(check_all(tmp.path(), &cases) >= 25);
 }
 
 #[test]
@@ -415,7 +389,7 @@ fn judge_input_that_is_not_the_judges_is_refused_by_line_or_case() {
             &["stdin:1: line longer than the limit of 1048576 bytes"],
         ),
     ];
-    assert!(check_all(&tmp.0, &cases) >= 10);
+    assert!(check_all(tmp.path(), &cases) >= 10);
 }
 
 #[test]
@@ -423,7 +397,7 @@ fn judge_input_from_an_endless_stream_stops_at_the_bound() {
     let tmp = Tmp::new("judge-zero");
     let zero = fs::File::open("/dev/zero").unwrap();
     let out = command(
-        &tmp.0,
+        tmp.path(),
         &["solve", "--format", "judge", "--problem", "p1379"],
     )
     .stdin(zero)
@@ -438,7 +412,7 @@ fn judge_input_from_an_endless_stream_stops_at_the_bound() {
 #[test]
 fn bad_generate_values_name_the_flag_and_write_nothing() {
     let tmp = Tmp::new("generate");
-    let out = tmp.path("out.csv");
+    let out = tmp.at("out.csv");
     let generate = |extra: &[&'static str]| {
         let mut args = vec!["generate"];
         args.extend_from_slice(extra);
@@ -529,15 +503,15 @@ fn bad_generate_values_name_the_flag_and_write_nothing() {
             &["--walk", "'far'"],
         ),
     ];
-    assert!(check_all(&tmp.0, &cases) >= 15);
-    assert!(tmp.names().is_empty(), "left {:?}", tmp.names());
+    assert!(check_all(tmp.path(), &cases) >= 15);
+    assert!(names(tmp.path()).is_empty(), "left {:?}", names(tmp.path()));
 }
 
 #[test]
 fn outputs_that_cannot_be_written_exit_1_and_leave_nothing_behind() {
     let tmp = Tmp::new("unwritable");
-    let missing = tmp.path("no/such/dir/out.csv");
-    let is_dir = tmp.path("taken");
+    let missing = tmp.at("no/such/dir/out.csv");
+    let is_dir = tmp.at("taken");
     fs::create_dir(&is_dir).unwrap();
     let cases = [
         case(
@@ -555,14 +529,14 @@ fn outputs_that_cannot_be_written_exit_1_and_leave_nothing_behind() {
             &[&is_dir],
         ),
     ];
-    check_all(&tmp.0, &cases);
-    assert_eq!(tmp.names(), ["taken"]);
+    check_all(tmp.path(), &cases);
+    assert_eq!(names(tmp.path()), ["taken"]);
 
     let full = fs::OpenOptions::new()
         .write(true)
         .open("/dev/full")
         .unwrap();
-    let out = command(&tmp.0, &["generate", "--size", "3x3", "--count", "5"])
+    let out = command(tmp.path(), &["generate", "--size", "3x3", "--count", "5"])
         .stdout(full)
         .output()
         .unwrap();
@@ -572,9 +546,9 @@ fn outputs_that_cannot_be_written_exit_1_and_leave_nothing_behind() {
 #[test]
 fn a_write_that_fails_halfway_removes_the_temporary_file() {
     let tmp = Tmp::new("halfway");
-    let path = tmp.path("big.csv");
+    let path = tmp.at("big.csv");
     let mut c = command(
-        &tmp.0,
+        tmp.path(),
         &[
             "generate", "--size", "4x4", "--count", "100000", "--out", &path,
         ],
@@ -595,7 +569,7 @@ fn a_write_that_fails_halfway_removes_the_temporary_file() {
     }
     let out = c.output().unwrap();
     assert_eq!(fault(&out, 1, &[&path, "too large"]), None);
-    assert!(tmp.names().is_empty(), "left {:?}", tmp.names());
+    assert!(names(tmp.path()).is_empty(), "left {:?}", names(tmp.path()));
 }
 
 #[test]
@@ -604,7 +578,7 @@ fn generate_streams_rows_instead_of_holding_them() {
     // the first rows can only arrive if they are written as they are made.
     let tmp = Tmp::new("stream");
     let mut c = command(
-        &tmp.0,
+        tmp.path(),
         &["generate", "--size", "3x3", "--count", "2000000000"],
     );
     // SAFETY: only async-signal-safe calls between fork and exec.
@@ -639,28 +613,28 @@ fn generate_streams_rows_instead_of_holding_them() {
 #[test]
 fn bad_dataset_files_and_run_values_name_the_file_or_flag() {
     let tmp = Tmp::new("run");
-    let reports = tmp.path("reports");
-    let good = tmp.path("good.csv");
+    let reports = tmp.at("reports");
+    let good = tmp.at("good.csv");
     fs::write(
         &good,
         format!("id,domain,size,start\n1,tiles,3x3,{EIGHT}\n"),
     )
     .unwrap();
-    let huge_token = tmp.path("huge_token.csv");
+    let huge_token = tmp.at("huge_token.csv");
     let row = format!(
         "id,domain,size,start\n1,tiles,3x3,1 2 {}\n",
         "7".repeat(10 << 20)
     );
     fs::write(&huge_token, row).unwrap();
-    let long_token = tmp.path("long_token.csv");
+    let long_token = tmp.at("long_token.csv");
     let token = "7".repeat(1_000_000);
     let row = format!("id,domain,size,start\n1,tiles,3x3,1 2 {token} 4 5 6 7 8 0\n");
     fs::write(&long_token, row).unwrap();
-    let long_id = tmp.path("long_id.csv");
+    let long_id = tmp.at("long_id.csv");
     let id = "i".repeat(500_000);
     let rows = format!("id,domain,size,start\n{id},tiles,3x3,{EIGHT}\n{id},tiles,3x3,{EIGHT}\n");
     fs::write(&long_id, rows).unwrap();
-    let missing = tmp.path("missing.csv");
+    let missing = tmp.at("missing.csv");
     let run = |extra: &[&str]| -> Vec<String> {
         let mut args: Vec<String> = vec!["run".into(), "--quiet".into(), "--out".into()];
         args.push(reports.clone());
@@ -677,9 +651,9 @@ fn bad_dataset_files_and_run_values_name_the_file_or_flag() {
             vec!["/dev/zero:1: line longer than the limit of 1048576 bytes (1 MiB)".into()],
         ),
         (
-            run(&[tmp.0.to_str().unwrap()]),
+            run(&[tmp.path().to_str().unwrap()]),
             vec![
-                format!("{}: cannot read the dataset", tmp.0.display()),
+                format!("{}: cannot read the dataset", tmp.path().display()),
                 "directory".into(),
             ],
         ),
@@ -741,7 +715,7 @@ fn bad_dataset_files_and_run_values_name_the_file_or_flag() {
     for (args, needles) in &cases {
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
         let needles: Vec<&str> = needles.iter().map(String::as_str).collect();
-        let out = idabench(&tmp.0, &args, b"");
+        let out = with_stdin(command(tmp.path(), &args), b"");
         if let Some(why) = fault(&out, 2, &needles) {
             failures.push(format!("idabench {}: {why}", shown(&args.join(" "))));
         }
@@ -753,10 +727,10 @@ fn bad_dataset_files_and_run_values_name_the_file_or_flag() {
 #[test]
 fn bad_compare_inputs_name_the_file() {
     let tmp = Tmp::new("compare");
-    let garbage = tmp.path("garbage");
+    let garbage = tmp.at("garbage");
     fs::create_dir(&garbage).unwrap();
-    fs::write(tmp.0.join("garbage/runs.csv"), "not,a\nreport\n").unwrap();
-    let missing = tmp.path("missing");
+    fs::write(tmp.path().join("garbage/runs.csv"), "not,a\nreport\n").unwrap();
+    let missing = tmp.at("missing");
     let cases = [
         case(&["compare", &missing, &missing], 2, &[&missing]),
         case(&["compare", &garbage, &garbage], 2, &["runs.csv"]),
@@ -782,5 +756,5 @@ fn bad_compare_inputs_name_the_file() {
             &["time threshold must be a number of at least 1"],
         ),
     ];
-    check_all(&tmp.0, &cases);
+    check_all(tmp.path(), &cases);
 }

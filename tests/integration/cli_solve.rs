@@ -1,13 +1,6 @@
 //! `idabench solve` as a user runs it: output lines, exit codes, error messages.
 
-use std::process::{Command, Output};
-
-fn idabench(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_idabench"))
-        .args(args)
-        .output()
-        .expect("run idabench")
-}
+use crate::common::{idabench, Tmp};
 
 fn field<'a>(stdout: &'a str, key: &str) -> &'a str {
     stdout
@@ -21,21 +14,25 @@ fn field<'a>(stdout: &'a str, key: &str) -> &'a str {
 
 #[test]
 fn solves_korf_79_with_its_published_count() {
-    let out = idabench(&[
-        "solve",
-        "--size",
-        "4x4",
-        "--start",
-        "0 1 9 7 11 13 5 3 14 12 4 2 8 6 10 15",
-        "--goal",
-        "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15",
-        "--heuristic",
-        "manhattan",
-        "--step",
-        "2",
-        "--reverse-pruning",
-        "on",
-    ]);
+    let tmp = Tmp::new("solve");
+    let out = idabench(
+        tmp.path(),
+        &[
+            "solve",
+            "--size",
+            "4x4",
+            "--start",
+            "0 1 9 7 11 13 5 3 14 12 4 2 8 6 10 15",
+            "--goal",
+            "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15",
+            "--heuristic",
+            "manhattan",
+            "--step",
+            "2",
+            "--reverse-pruning",
+            "on",
+        ],
+    );
     assert!(out.status.success());
     let s = String::from_utf8(out.stdout).unwrap();
     assert_eq!(field(&s, "status"), "solved");
@@ -51,17 +48,21 @@ fn solves_korf_79_with_its_published_count() {
 
 #[test]
 fn json_output_and_p1379_goal() {
-    let out = idabench(&[
-        "solve",
-        "--size",
-        "3x3",
-        "--start",
-        "2 8 3 1 0 4 7 6 5",
-        "--goal",
-        "1 2 3 8 0 4 7 6 5",
-        "--format",
-        "json",
-    ]);
+    let tmp = Tmp::new("solve");
+    let out = idabench(
+        tmp.path(),
+        &[
+            "solve",
+            "--size",
+            "3x3",
+            "--start",
+            "2 8 3 1 0 4 7 6 5",
+            "--goal",
+            "1 2 3 8 0 4 7 6 5",
+            "--format",
+            "json",
+        ],
+    );
     assert!(out.status.success());
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["status"], "solved");
@@ -71,7 +72,11 @@ fn json_output_and_p1379_goal() {
 
 #[test]
 fn unsolvable_is_an_answer() {
-    let out = idabench(&["solve", "--size", "3x3", "--start", "1 2 3 4 5 6 8 7 0"]);
+    let tmp = Tmp::new("solve");
+    let out = idabench(
+        tmp.path(),
+        &["solve", "--size", "3x3", "--start", "1 2 3 4 5 6 8 7 0"],
+    );
     assert_eq!(out.status.code(), Some(0));
     let s = String::from_utf8(out.stdout).unwrap();
     assert_eq!(field(&s, "status"), "unsolvable");
@@ -79,6 +84,7 @@ fn unsolvable_is_an_answer() {
 
 #[test]
 fn malformed_input_exits_2_with_a_message() {
+    let tmp = Tmp::new("solve");
     let cases: &[(&[&str], &str)] = &[
         (
             &["--size", "3x3", "--start", "1 2 3 4 5 6 7 8"],
@@ -143,7 +149,7 @@ fn malformed_input_exits_2_with_a_message() {
     for (args, expect) in cases {
         let mut all = vec!["solve"];
         all.extend_from_slice(args);
-        let out = idabench(&all);
+        let out = idabench(tmp.path(), &all);
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
         assert!(err.contains(expect), "{args:?}: {err}");
@@ -153,19 +159,23 @@ fn malformed_input_exits_2_with_a_message() {
 
 #[test]
 fn node_limit_is_reported_with_the_counts_reached() {
-    let out = idabench(&[
-        "solve",
-        "--size",
-        "4x4",
-        "--start",
-        "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3",
-        "--goal",
-        "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15",
-        "--heuristic",
-        "misplaced",
-        "--max-nodes",
-        "50000",
-    ]);
+    let tmp = Tmp::new("solve");
+    let out = idabench(
+        tmp.path(),
+        &[
+            "solve",
+            "--size",
+            "4x4",
+            "--start",
+            "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3",
+            "--goal",
+            "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15",
+            "--heuristic",
+            "misplaced",
+            "--max-nodes",
+            "50000",
+        ],
+    );
     assert!(out.status.success());
     let s = String::from_utf8(out.stdout).unwrap();
     assert_eq!(field(&s, "status"), "node_limit");

@@ -6,8 +6,9 @@
 //! fix the generator, do not regenerate the file, unless the format change is deliberate and
 //! announced.
 
+use crate::common::{command, root, Tmp};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 /// Each golden file and the `generate` arguments that wrote it.
 const GOLDEN: &[(&str, &[&str])] = &[
@@ -99,12 +100,12 @@ const GOLDEN: &[(&str, &[&str])] = &[
 ];
 
 fn golden_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/golden")
+    root().join("tests/data/golden")
 }
 
-fn generate(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_idabench"))
-        .arg("generate")
+/// `generate ARGS...`, run from `cwd`.
+fn generate(cwd: &Path, args: &[&str]) -> Output {
+    command(cwd, &["generate"])
         .args(args)
         .output()
         .expect("run idabench")
@@ -127,10 +128,11 @@ fn first_difference(want: &[u8], got: &[u8]) -> String {
 
 #[test]
 fn generate_writes_the_committed_bytes() {
+    let tmp = Tmp::new("golden");
     let mut failures = Vec::new();
     for (file, args) in GOLDEN {
         let want = std::fs::read(golden_dir().join(file)).expect("golden file");
-        let out = generate(args);
+        let out = generate(tmp.path(), args);
         assert!(
             out.status.success(),
             "generate {}: {}",
@@ -163,8 +165,8 @@ fn every_golden_file_is_checked() {
 
 #[test]
 fn out_file_holds_the_committed_bytes() {
-    let dir = std::env::temp_dir().join(format!("idabench-golden-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = Tmp::new("golden");
+    let dir = tmp.path();
     let path = dir.join("walk.csv");
     let (file, args) = GOLDEN
         .iter()
@@ -172,13 +174,12 @@ fn out_file_holds_the_committed_bytes() {
         .expect("listed");
     let mut with_out = args.to_vec();
     with_out.extend(["--out", path.to_str().unwrap()]);
-    let out = generate(&with_out);
+    let out = generate(dir, &with_out);
     let written = std::fs::read(&path);
-    let left: Vec<_> = std::fs::read_dir(&dir)
+    let left: Vec<_> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().file_name())
         .collect();
-    std::fs::remove_dir_all(&dir).unwrap();
     assert!(
         out.status.success(),
         "{}",

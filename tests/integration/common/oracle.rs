@@ -1,9 +1,6 @@
 //! The tests' own sliding-tile oracle: a board's neighbours and an exhaustive BFS over plain
 //! vectors, written without any of the library's tables.
 
-// Each test file that includes this module uses only part of it.
-#![allow(dead_code)]
-
 use std::collections::{HashMap, VecDeque};
 
 /// The cells next to `cell` on a `w` x `h` board, in the blank's order: up, left, right, down.

@@ -4,23 +4,15 @@
 //! around this one. Nothing here asserts on a time: the datasets' jobs are under the timing
 //! floor, so no verdict depends on the machine.
 
+use crate::common::{command, dataset, text, with_stdin, Tmp, BIN};
 use std::fs;
-use std::io::Write;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
-
-const BIN: &str = env!("CARGO_BIN_EXE_idabench");
+use std::sync::LazyLock;
 
 /// 31 8-puzzle states of at most 30 moves: each job takes microseconds, under the 1 ms floor.
-const EIGHT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/datasets/p1379.csv");
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("idabench-cli-ab-{}-{name}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
-}
+static EIGHT: LazyLock<String> = LazyLock::new(|| dataset("p1379.csv"));
 
 /// An executable shell script at `dir/name`.
 fn script(dir: &Path, name: &str, body: &str) -> PathBuf {
@@ -30,26 +22,28 @@ fn script(dir: &Path, name: &str, body: &str) -> PathBuf {
     path
 }
 
-fn ab(baseline: &Path, out: &Path, extra: &[&str]) -> Output {
-    Command::new(BIN)
-        .arg("ab")
-        .arg("--baseline")
-        .arg(baseline)
-        .args([EIGHT, "--heuristic", "manhattan,linear-conflict", "--out"])
+/// `ab` of `baseline` against this build (unless `extra` names another `--current`) into
+/// `out/ab`, run from `cwd`.
+fn ab_command(cwd: &Path, baseline: &Path, out: &Path, extra: &[&str]) -> Command {
+    let mut c = command(cwd, &["ab", "--baseline"]);
+    c.arg(baseline)
+        .args([
+            EIGHT.as_str(),
+            "--heuristic",
+            "manhattan,linear-conflict",
+            "--out",
+        ])
         .arg(out)
         .args(["--name", "ab"])
         .args(extra)
-        .stdin(Stdio::null())
+        .stdin(Stdio::null());
+    c
+}
+
+fn ab(cwd: &Path, baseline: &Path, out: &Path, extra: &[&str]) -> Output {
+    ab_command(cwd, baseline, out, extra)
         .output()
         .expect("run idabench ab")
-}
-
-fn code(out: &Output) -> i32 {
-    out.status.code().expect("an exit code")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
 }
 
 /// The rows of a report's runs-*.csv, by column name.
@@ -71,9 +65,15 @@ fn rows(path: &Path) -> Vec<std::collections::HashMap<String, String>> {
 
 #[test]
 fn the_same_build_twice_has_identical_counts_and_exits_0() {
-    let dir = temp_dir("same");
-    let out = ab(Path::new(BIN), &dir, &["--rounds", "3", "--format", "csv"]);
-    assert_eq!(code(&out), 0, "{}", text(&out.stderr));
+    let tmp = Tmp::new("same");
+    let dir = tmp.path();
+    let out = ab(
+        dir,
+        Path::new(BIN),
+        dir,
+        &["--rounds", "3", "--format", "csv"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let report = dir.join("ab");
     let [base, cur] = ["runs-baseline.csv", "runs-current.csv"].map(|f| rows(&report.join(f)));
     // 31 instances x 2 variants x 3 rounds.
@@ -117,20 +117,16 @@ fn the_same_build_twice_has_identical_counts_and_exits_0() {
         assert_eq!(manifest[side]["version"], env!("CARGO_PKG_VERSION"));
     }
     assert!(report.join("comparison.md").is_file());
-    fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn a_build_with_other_node_counts_exits_4() {
-    let dir = temp_dir("changed");
+    let tmp = Tmp::new("changed");
+    let dir = tmp.path();
     // The same binary, stopped after 50 nodes per job: other statuses and node counts.
-    let other = script(
-        &dir,
-        "limited",
-        &format!("exec {BIN} \"$@\" --max-nodes 50"),
-    );
-    let out = ab(&other, &dir, &["--rounds", "2"]);
-    assert_eq!(code(&out), 4, "{}", text(&out.stderr));
+    let other = script(dir, "limited", &format!("exec {BIN} \"$@\" --max-nodes 50"));
+    let out = ab(dir, &other, dir, &["--rounds", "2"]);
+    assert_eq!(out.status.code(), Some(4), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
     assert!(
         stdout.contains("FAIL (exit 4): results changed"),
@@ -139,19 +135,20 @@ fn a_build_with_other_node_counts_exits_4() {
     assert!(stdout.contains("nodes_generated"), "{stdout}");
     // Allowed, the same comparison passes (with compare's name for the threshold, too).
     let out = ab(
+        dir,
         &other,
         &dir.join("again"),
         &["--allow-node-changes", "--time-threshold", "1.2"],
     );
-    assert_eq!(code(&out), 0, "{}", text(&out.stderr));
-    fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
 }
 
 #[test]
 fn missing_and_foreign_binaries_are_usage_errors() {
-    let dir = temp_dir("foreign");
-    let out = ab(&dir.join("no-such-idabench"), &dir, &[]);
-    assert_eq!(code(&out), 2);
+    let tmp = Tmp::new("foreign");
+    let dir = tmp.path();
+    let out = ab(dir, &dir.join("no-such-idabench"), dir, &[]);
+    assert_eq!(out.status.code(), Some(2));
     let err = text(&out.stderr);
     assert!(
         err.contains("--baseline") && err.contains("cannot run it"),
@@ -160,20 +157,20 @@ fn missing_and_foreign_binaries_are_usage_errors() {
     // Refused before the report folder is made.
     assert!(!dir.join("ab").exists());
 
-    let out = ab(Path::new("/bin/echo"), &dir.join("echo"), &[]);
-    assert_eq!(code(&out), 2);
+    let out = ab(dir, Path::new("/bin/echo"), &dir.join("echo"), &[]);
+    assert_eq!(out.status.code(), Some(2));
     let err = text(&out.stderr);
     assert!(err.contains("not an idabench binary"), "{err}");
     assert!(!dir.join("echo").join("ab").exists());
 
     // Only the first line of a long --version is quoted.
     let chatty = script(
-        &dir,
+        dir,
         "chatty",
         "echo 'chatty 2.1'; echo 'Copyright (C) someone'; echo 'License: none'",
     );
-    let out = ab(&chatty, &dir.join("chatty"), &[]);
-    assert_eq!(code(&out), 2);
+    let out = ab(dir, &chatty, &dir.join("chatty"), &[]);
+    assert_eq!(out.status.code(), Some(2));
     let err = text(&out.stderr);
     assert!(
         err.contains("--version` printed `chatty 2.1`, expected"),
@@ -182,9 +179,9 @@ fn missing_and_foreign_binaries_are_usage_errors() {
     assert!(!err.contains("Copyright"), "{err}");
 
     // Waits for ever and says nothing: refused once the handshake's time is out.
-    let mute = script(&dir, "mute", "exec sleep 1000");
-    let out = ab(&mute, &dir.join("mute"), &[]);
-    assert_eq!(code(&out), 2);
+    let mute = script(dir, "mute", "exec sleep 1000");
+    let out = ab(dir, &mute, &dir.join("mute"), &[]);
+    assert_eq!(out.status.code(), Some(2));
     let err = text(&out.stderr);
     assert!(
         err.contains("--baseline") && err.contains("no handshake within 10 s"),
@@ -193,34 +190,33 @@ fn missing_and_foreign_binaries_are_usage_errors() {
     assert!(!dir.join("mute").join("ab").exists());
 
     let newer = script(
-        &dir,
+        dir,
         "newer",
         "echo 'idabench-worker protocol=99 version=9.0.0 commit=- build=release'; cat > /dev/null",
     );
-    let out = Command::new(BIN)
-        .args(["ab", "--baseline", BIN, "--current"])
+    let out = command(dir, &["ab", "--baseline", BIN, "--current"])
         .arg(&newer)
-        .arg(EIGHT)
+        .arg(&*EIGHT)
         .arg("--out")
         .arg(dir.join("newer-out"))
         .output()
         .unwrap();
-    assert_eq!(code(&out), 2);
+    assert_eq!(out.status.code(), Some(2));
     let err = text(&out.stderr);
     assert!(
         err.contains("--current") && err.contains("speaks protocol 99"),
         "{err}"
     );
-    fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn a_build_without_the_worker_mode_is_run_in_groups() {
-    let dir = temp_dir("old");
+    let tmp = Tmp::new("old");
+    let dir = tmp.path();
     // What an idabench from before `ab` answers to `worker`, and its `run` otherwise.
     // It also predates `--no-plots`: its `run --help` does not list it and its `run` refuses it.
     let old = script(
-        &dir,
+        dir,
         "old",
         &format!(
             "if [ \"$1\" = worker ]; then echo \"error: unrecognized subcommand 'worker'\" >&2; \
@@ -230,8 +226,8 @@ fn a_build_without_the_worker_mode_is_run_in_groups() {
              exec {BIN} \"$@\""
         ),
     );
-    let out = ab(&old, &dir, &["--rounds", "2"]);
-    assert_eq!(code(&out), 0, "{}", text(&out.stderr));
+    let out = ab(dir, &old, dir, &["--rounds", "2"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let err = text(&out.stderr);
     assert!(err.contains("has no worker mode"), "{err}");
     assert!(!err.contains("unrecognized subcommand"), "{err}");
@@ -247,26 +243,18 @@ fn a_build_without_the_worker_mode_is_run_in_groups() {
     assert_eq!(manifest["mode"], "run");
     assert_eq!(manifest["baseline"]["protocol"], serde_json::Value::Null);
     assert_eq!(manifest["baseline"]["build"], "release");
-    fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn the_worker_answers_each_job_with_a_row_and_refuses_unknown_ones() {
-    let mut child = Command::new(BIN)
-        .args(["worker", EIGHT, "--heuristic", "manhattan"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let tmp = Tmp::new("worker");
+    let worker = command(
+        tmp.path(),
+        &["worker", EIGHT.as_str(), "--heuristic", "manhattan"],
+    );
     let requests = "p1379,d05,manhattan/stepnext/prune\np1379,nope,manhattan/stepnext/prune\n\
                     one field\n";
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(requests.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = with_stdin(worker, requests.as_bytes());
     assert!(out.status.success());
     let stdout = text(&out.stdout);
     let lines: Vec<&str> = stdout.lines().collect();
@@ -333,28 +321,22 @@ fn gone(pid: i32) -> bool {
 
 #[test]
 fn a_signal_stops_the_workers_and_the_pairs_measured_are_reported() {
-    let dir = temp_dir("signal");
+    let tmp = Tmp::new("signal");
+    let dir = tmp.path();
     // Two warm-up jobs and three measured ones, then the baseline's worker never gets its part
     // of the fourth pair: the request is swallowed (once it is, the three pairs are done) and
     // `ab` waits until the signal. The swallowing subshell writes its pid, to check that it was
     // killed with the worker.
     let sleeper = dir.join("sleeper");
     let stuck = stalling(
-        &dir,
+        dir,
         5,
         &format!(
             "read -r line; sh -c 'echo $PPID' > {0}.tmp; mv {0}.tmp {0}; exec sleep 1000",
             sleeper.display()
         ),
     );
-    let child = Command::new(BIN)
-        .arg("ab")
-        .arg("--baseline")
-        .arg(&stuck)
-        .args([EIGHT, "--heuristic", "manhattan,linear-conflict", "--out"])
-        .arg(&dir)
-        .args(["--name", "ab", "--rounds", "2", "--format", "csv"])
-        .stdin(Stdio::null())
+    let child = ab_command(dir, &stuck, dir, &["--rounds", "2", "--format", "csv"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -369,7 +351,7 @@ fn a_signal_stops_the_workers_and_the_pairs_measured_are_reported() {
     // SAFETY: a signal to the child this test started and has not waited for.
     assert_eq!(unsafe { libc::kill(ab_pid, libc::SIGTERM) }, 0);
     let out = child.wait_with_output().unwrap();
-    assert_eq!(code(&out), 130, "{}", text(&out.stderr));
+    assert_eq!(out.status.code(), Some(130), "{}", text(&out.stderr));
     wait_for("the stuck worker's end", || gone(pid));
     let csv = text(&out.stdout);
     assert!(csv.contains("\noverall,3,0,0,0,"), "{csv}");
@@ -387,17 +369,17 @@ fn a_signal_stops_the_workers_and_the_pairs_measured_are_reported() {
     assert_eq!(manifest["pairs"], 3);
     assert_eq!(manifest["pairs_planned"], 124);
     assert_eq!(manifest["complete"], false);
-    fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn a_worker_that_dies_leaves_the_pairs_measured_and_exits_1() {
-    let dir = temp_dir("dies");
+    let tmp = Tmp::new("dies");
+    let dir = tmp.path();
     // After two warm-up jobs and three measured ones, the baseline's worker sees the end of its
     // input and ends.
-    let dying = stalling(&dir, 5, "true");
-    let out = ab(&dying, &dir, &["--rounds", "2"]);
-    assert_eq!(code(&out), 1, "{}", text(&out.stderr));
+    let dying = stalling(dir, 5, "true");
+    let out = ab(dir, &dying, dir, &["--rounds", "2"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
     let err = text(&out.stderr);
     assert!(
         err.contains("Error: --baseline") && err.contains("its worker"),
@@ -417,46 +399,45 @@ fn a_worker_that_dies_leaves_the_pairs_measured_and_exits_1() {
         .as_str()
         .unwrap()
         .contains("its worker"));
-    fs::remove_dir_all(&dir).unwrap();
 }
 
 /// Built with `--features inject-slowdown` only (`.ci/run` lints it; run it with
-/// `cargo test --release --features inject-slowdown --test cli_ab`): the busy work leaves every
-/// node count as it was, and a bad setting is a usage error.
+/// `cargo test --release --features inject-slowdown --test integration cli_ab`): the busy work
+/// leaves every node count as it was, and a bad setting is a usage error.
 #[cfg(feature = "inject-slowdown")]
 #[test]
 fn the_injected_slowdown_keeps_node_counts_and_refuses_bad_settings() {
-    let dir = temp_dir("slowdown");
+    let tmp = Tmp::new("slowdown");
+    let dir = tmp.path();
     let slow = script(
-        &dir,
+        dir,
         "slow",
         &format!("IDABENCH_SLOWDOWN=50 exec {BIN} \"$@\""),
     );
-    let out = Command::new(BIN)
-        .args(["ab", "--baseline", BIN, "--current"])
-        .arg(&slow)
-        .args([EIGHT, "--heuristic", "manhattan,linear-conflict", "--out"])
-        .arg(&dir)
-        .args(["--name", "ab", "--rounds", "2", "--format", "csv"])
-        .env_remove("IDABENCH_SLOWDOWN")
-        .output()
-        .unwrap();
-    assert_eq!(code(&out), 0, "{}", text(&out.stderr));
+    let slow = slow.to_str().unwrap();
+    let out = ab_command(
+        dir,
+        Path::new(BIN),
+        dir,
+        &["--current", slow, "--rounds", "2", "--format", "csv"],
+    )
+    .env_remove("IDABENCH_SLOWDOWN")
+    .output()
+    .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert!(text(&out.stdout).contains("\noverall,62,0,0,0,"));
 
-    let out = Command::new(BIN)
-        .args(["run", EIGHT, "--out"])
-        .arg(&dir)
+    let out = command(dir, &["run", EIGHT.as_str(), "--out"])
+        .arg(dir)
         .args(["--name", "bad", "--quiet"])
         .env("IDABENCH_SLOWDOWN", "lots")
         .output()
         .unwrap();
-    assert_eq!(code(&out), 2);
+    assert_eq!(out.status.code(), Some(2));
     let err = text(&out.stderr);
     assert!(
         err.contains("IDABENCH_SLOWDOWN: expected a percentage from 0 to 1000, got 'lots'"),
         "{err}"
     );
     assert!(!dir.join("bad").exists());
-    fs::remove_dir_all(&dir).unwrap();
 }

@@ -4,54 +4,50 @@
 //! where Chromium is installed, a headless Chromium that loads the page of a run and of a
 //! comparison and finds every image loaded (skipped with a message otherwise).
 
+use crate::common::svg::svgs;
+use crate::common::{baseline, dataset, idabench, Tmp};
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
-fn idabench(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_idabench"))
-        .args(args)
-        .output()
-        .expect("runs the binary")
-}
-
-fn smoke() -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("datasets/smoke.csv")
-        .display()
-        .to_string()
-}
-
-const BASELINE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/reports/baseline");
-
-/// A run of `dataset` under two variants into `out/name`, with its plots and report.html.
+/// A run of `dataset` under two variants into `out/name` (from `out`), with its plots and
+/// report.html.
 fn run(out: &Path, name: &str, dataset: &str) -> PathBuf {
-    let o = idabench(&[
-        "run",
-        dataset,
-        "--out",
-        out.to_str().unwrap(),
-        "--name",
-        name,
-        "--quiet",
-        "--max-nodes",
-        "20000",
-        "--heuristic",
-        "manhattan,misplaced",
-    ]);
+    let o = idabench(
+        out,
+        &[
+            "run",
+            dataset,
+            "--out",
+            out.to_str().unwrap(),
+            "--name",
+            name,
+            "--quiet",
+            "--max-nodes",
+            "20000",
+            "--heuristic",
+            "manhattan,misplaced",
+        ],
+    );
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     out.join(name)
 }
 
-/// The SVG files in `dir`.
-fn svgs(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| n.ends_with(".svg"))
-        .collect();
-    names.sort();
-    names
+/// `compare --out tmp/c` of the committed baseline with itself, which exits 0; its folder.
+fn compare_baseline(tmp: &Tmp) -> PathBuf {
+    let out = tmp.path().join("c");
+    let o = idabench(
+        tmp.path(),
+        &[
+            "compare",
+            &baseline(),
+            &baseline(),
+            "--out",
+            out.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(o.status.code(), Some(0));
+    out
 }
 
 /// Checks that `html` needs nothing from elsewhere and shows one image per name of `pictures`,
@@ -83,8 +79,8 @@ fn check_self_contained(html: &str, pictures: &[String]) {
 
 #[test]
 fn a_run_writes_a_report_html_that_needs_nothing_else() {
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = run(tmp.path(), "r", &smoke());
+    let tmp = Tmp::new("html");
+    let dir = run(tmp.path(), "r", &dataset("smoke.csv"));
     let pictures = svgs(&dir);
     // cactus.svg, cactus-nodes.svg, iterations.svg and one scatter plot.
     assert_eq!(pictures.len(), 4, "{pictures:?}");
@@ -119,12 +115,15 @@ fn a_run_writes_a_report_html_that_needs_nothing_else() {
 
     // `plot --out` elsewhere writes a page whose links lead back to the run's files.
     let pictures_dir = tmp.path().join("pictures");
-    let o = idabench(&[
-        "plot",
-        dir.to_str().unwrap(),
-        "--out",
-        pictures_dir.to_str().unwrap(),
-    ]);
+    let o = idabench(
+        tmp.path(),
+        &[
+            "plot",
+            dir.to_str().unwrap(),
+            "--out",
+            pictures_dir.to_str().unwrap(),
+        ],
+    );
     assert!(o.status.success());
     let listed = String::from_utf8(o.stdout).unwrap();
     assert!(listed.ends_with(&format!("{}\n", pictures_dir.join("report.html").display())));
@@ -136,16 +135,19 @@ fn a_run_writes_a_report_html_that_needs_nothing_else() {
     );
 
     // --no-plots: the page, without pictures, saying why.
-    let o = idabench(&[
-        "run",
-        &smoke(),
-        "--out",
-        tmp.path().to_str().unwrap(),
-        "--name",
-        "bare",
-        "--quiet",
-        "--no-plots",
-    ]);
+    let o = idabench(
+        tmp.path(),
+        &[
+            "run",
+            &dataset("smoke.csv"),
+            "--out",
+            tmp.path().to_str().unwrap(),
+            "--name",
+            "bare",
+            "--quiet",
+            "--no-plots",
+        ],
+    );
     assert!(o.status.success());
     let html = fs::read_to_string(tmp.path().join("bare/report.html")).unwrap();
     check_self_contained(&html, &[]);
@@ -154,8 +156,8 @@ fn a_run_writes_a_report_html_that_needs_nothing_else() {
 
 #[test]
 fn names_from_the_user_are_escaped() {
-    let tmp = tempfile::tempdir().unwrap();
-    let smoke = fs::read_to_string(smoke()).unwrap();
+    let tmp = Tmp::new("html");
+    let smoke = fs::read_to_string(dataset("smoke.csv")).unwrap();
     let mut lines = smoke.lines();
     let header = lines.next().unwrap();
     let row = lines.nth(2).unwrap();
@@ -173,16 +175,8 @@ fn names_from_the_user_are_escaped() {
 
 #[test]
 fn compare_out_writes_a_report_html_that_needs_nothing_else() {
-    let tmp = tempfile::tempdir().unwrap();
-    let out = tmp.path().join("c");
-    let o = idabench(&[
-        "compare",
-        BASELINE,
-        BASELINE,
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    assert_eq!(o.status.code(), Some(0));
+    let tmp = Tmp::new("html");
+    let out = compare_baseline(&tmp);
     let pictures = svgs(&out);
     assert_eq!(pictures, ["compare-nodes.svg", "compare-time.svg"]);
     let html = fs::read_to_string(out.join("report.html")).unwrap();
@@ -193,7 +187,7 @@ fn compare_out_writes_a_report_html_that_needs_nothing_else() {
     for role in ["Baseline", "Current"] {
         assert!(html.contains(&format!("<h2>{role} run: <code>")), "{role}");
     }
-    let baseline = Path::new(BASELINE).canonicalize().unwrap();
+    let baseline = Path::new(&baseline()).canonicalize().unwrap();
     let up = out.canonicalize().unwrap();
     let common = up.ancestors().find(|a| baseline.starts_with(a)).unwrap();
     let link = format!(
@@ -289,22 +283,14 @@ fn every_image_loads_in_headless_chromium() {
         );
         return;
     };
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = run(tmp.path(), "r", &smoke());
-    let compare = tmp.path().join("c");
-    let o = idabench(&[
-        "compare",
-        BASELINE,
-        BASELINE,
-        "--out",
-        compare.to_str().unwrap(),
-    ]);
-    assert_eq!(o.status.code(), Some(0));
+    let tmp = Tmp::new("html");
+    let dir = run(tmp.path(), "r", &dataset("smoke.csv"));
+    let compare = compare_baseline(&tmp);
     for (page, want) in [
         (dir.join("report.html"), 4),
         (compare.join("report.html"), 2),
     ] {
-        let scratch = tempfile::tempdir().unwrap();
+        let scratch = Tmp::new("html");
         let images = images_in_chromium(&browser, &page, scratch.path());
         assert_eq!(images.len(), want, "{}: {images:?}", page.display());
         for (complete, width, height) in images {

@@ -8,25 +8,23 @@
 //! Only 3x3, 2x4, 4x2, 2x3 boards and the 5-5-5 and 6-6-3 databases are built here: the larger
 //! ones take minutes. Nothing here asserts on a time.
 
-#[path = "common/korf.rs"]
-mod korf;
-#[path = "common/oracle.rs"]
-mod oracle;
-
-use korf::{korf100, Korf};
-use oracle::neighbours;
+use crate::common::korf::{korf100, Korf};
+use crate::common::oracle::neighbours;
+use crate::common::search::{length, KORF};
+use crate::common::Tmp;
 
 use idabench::domains::tiles::pattern::{self, Pattern, UNREACHED};
 use idabench::domains::tiles::pdb::{Partition, PatternDbs, PDB_555, PDB_663, PDB_6666, PDB_78};
 use idabench::domains::tiles::{self, FixedTiles, Grid, Manhattan, TileState, Tiles};
+use idabench::domains::Spec;
 use idabench::domains::{DomainKind, HeuristicKind, Puzzle};
-use idabench::heuristics::store::{self, Unusable};
-use idabench::record::Status;
-use idabench::rng::Rng;
+use idabench::results::record::Status;
+use idabench::runner::solve::solve;
 use idabench::search::{
-    ida_star, ida_star_fixed, Domain, Heuristic, Limits, Outcome, SearchResult, Step, Variant,
+    ida_star, ida_star_fixed, Domain, Heuristic, Limits, Outcome, SearchResult, Step,
 };
-use idabench::solve::{solve, Spec};
+use idabench::tables::store::{self, Unusable};
+use idabench::util::rng::Rng;
 use std::collections::VecDeque;
 use std::fmt::Debug;
 
@@ -64,20 +62,6 @@ fn korf_goal() -> Vec<u8> {
 /// The cell `cell` becomes when a square board of side `w` is reflected about its main diagonal.
 fn mirrored(w: usize, cell: usize) -> usize {
     (cell % w) * w + cell / w
-}
-
-fn variant() -> Variant {
-    Variant {
-        step: Step::Next,
-        reverse_pruning: true,
-    }
-}
-
-fn solved_length<M>(r: &SearchResult<M>) -> u32 {
-    match &r.outcome {
-        Outcome::Solved(p) => p.len() as u32,
-        _ => panic!("not solved"),
-    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -727,12 +711,12 @@ fn both_kernels_and_both_boards_search_the_same_tree() {
             let (tiles, optimal) = (&k.start, &k.optimal);
             let s = d.state(tiles).unwrap();
             let fs = fixed.state(&s);
-            let general = ida_star(&d, &h, &s, variant(), Limits::default());
-            assert_eq!(solved_length(&general), *optimal, "#{id}");
+            let general = ida_star(&d, &h, &s, KORF, Limits::default());
+            assert_eq!(length(&general), *optimal, "#{id}");
             let want = summary(&d, &s, &general);
-            let unrolled = ida_star_fixed(&fixed, &h, &fs, variant(), Limits::default());
+            let unrolled = ida_star_fixed(&fixed, &h, &fs, KORF, Limits::default());
             assert_eq!(summary(&fixed, &fs, &unrolled), want, "#{id} {name}");
-            let generic = ida_star(&fixed, &h, &fs, variant(), Limits::default());
+            let generic = ida_star(&fixed, &h, &fs, KORF, Limits::default());
             assert_eq!(summary(&fixed, &fs, &generic), want, "#{id} {name}");
             let a = solve(&puzzle(tiles, &korf_goal()), &spec(name), Limits::default()).unwrap();
             assert_eq!(a.stats, general.stats, "#{id} {name}");
@@ -796,10 +780,7 @@ fn renamed_and_turned_goals_find_the_optimal_lengths() {
 #[test]
 fn a_stored_table_reads_back_as_built_and_damage_is_named() {
     use std::io::Read;
-    let dir = tempfile::Builder::new()
-        .prefix("idabench-pdb-store-")
-        .tempdir()
-        .unwrap();
+    let dir = Tmp::new("store");
     // Patterns no other test asks for: the store keeps a table by name for the whole process, so
     // `prepare` would not touch the disk for one already held.
     let p = Pattern::new(3, 4, 0, &[1, 2, 4, 5]).unwrap();

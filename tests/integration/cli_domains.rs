@@ -1,31 +1,13 @@
 //! The Rotation Game, Booksort and Knight's Spirit through the command line: solve, the judges'
 //! formats on stdin, generate, and run on the bundled datasets.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use crate::common::{command, dataset, idabench, with_stdin, Tmp};
+use std::path::Path;
+use std::process::Output;
 
-fn idabench(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_idabench"))
-        .args(args)
-        .output()
-        .expect("run idabench")
-}
-
-fn judge(problem: &str, input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_idabench"))
-        .args(["solve", "--format", "judge", "--problem", problem])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run idabench");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
+fn judge(cwd: &Path, problem: &str, input: &str) -> Output {
+    let args = ["solve", "--format", "judge", "--problem", problem];
+    with_stdin(command(cwd, &args), input.as_bytes())
 }
 
 fn field(out: &Output, key: &str) -> String {
@@ -39,49 +21,66 @@ fn field(out: &Output, key: &str) -> String {
 
 #[test]
 fn solve_each_domain_with_its_default_heuristic() {
-    let rotation = idabench(&[
-        "solve",
-        "--domain",
-        "rotation",
-        "--start",
-        "1 1 1 1 3 2 3 2 3 1 3 2 2 3 1 2 2 2 3 1 2 1 3 3",
-    ]);
+    let tmp = Tmp::new("domains");
+    let rotation = idabench(
+        tmp.path(),
+        &[
+            "solve",
+            "--domain",
+            "rotation",
+            "--start",
+            "1 1 1 1 3 2 3 2 3 1 3 2 2 3 1 2 2 2 3 1 2 1 3 3",
+        ],
+    );
     assert_eq!(field(&rotation, "path"), "AC");
-    let books = idabench(&["solve", "--domain", "booksort", "--start", "5 4 3 2 1"]);
+    let books = idabench(
+        tmp.path(),
+        &["solve", "--domain", "booksort", "--start", "5 4 3 2 1"],
+    );
     assert_eq!(field(&books, "length"), "3");
-    let far = idabench(&[
-        "solve",
-        "--domain",
-        "booksort",
-        "--start",
-        "6 8 5 3 4 7 2 9 1 10",
-    ]);
+    let far = idabench(
+        tmp.path(),
+        &[
+            "solve",
+            "--domain",
+            "booksort",
+            "--start",
+            "6 8 5 3 4 7 2 9 1 10",
+        ],
+    );
     assert_eq!(field(&far, "status"), "over_cap");
-    let knights = idabench(&[
-        "solve",
-        "--domain",
-        "knights",
-        "--start",
-        "10110 01*11 10111 01001 00000",
-        "--step",
-        "2",
-    ]);
+    let knights = idabench(
+        tmp.path(),
+        &[
+            "solve",
+            "--domain",
+            "knights",
+            "--start",
+            "10110 01*11 10111 01001 00000",
+            "--step",
+            "2",
+        ],
+    );
     assert_eq!(field(&knights, "length"), "7");
     assert_eq!(field(&knights, "optimal_guaranteed"), "true");
-    let rotation_step2 = idabench(&[
-        "solve",
-        "--domain",
-        "rotation",
-        "--start",
-        "1 1 1 1 3 2 3 2 3 1 3 2 2 3 1 2 2 2 3 1 2 1 3 3",
-        "--step",
-        "2",
-    ]);
+    let rotation_step2 = idabench(
+        tmp.path(),
+        &[
+            "solve",
+            "--domain",
+            "rotation",
+            "--start",
+            "1 1 1 1 3 2 3 2 3 1 3 2 2 3 1 2 2 2 3 1 2 1 3 3",
+            "--step",
+            "2",
+        ],
+    );
     assert_eq!(field(&rotation_step2, "optimal_guaranteed"), "false");
 }
 
 #[test]
 fn judge_samples_byte_for_byte() {
+    let tmp = Tmp::new("domains");
     let cases = [
         (
             "poj2286",
@@ -106,7 +105,7 @@ fn judge_samples_byte_for_byte() {
         ),
     ];
     for (problem, input, expected) in cases {
-        let out = judge(problem, input);
+        let out = judge(tmp.path(), problem, input);
         assert!(
             out.status.success(),
             "{problem}: {}",
@@ -114,13 +113,14 @@ fn judge_samples_byte_for_byte() {
         );
         assert_eq!(String::from_utf8_lossy(&out.stdout), expected, "{problem}");
     }
-    let bad = judge("poj3460", "1\n3\n1 2\n");
+    let bad = judge(tmp.path(), "poj3460", "1\n3\n1 2\n");
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("poj3460"));
 }
 
 #[test]
 fn generate_and_run_the_fixed_board_domains() {
+    let tmp = Tmp::new("domains");
     for args in [
         &["--domain", "rotation", "--count", "5", "--seed", "3"][..],
         &[
@@ -132,8 +132,8 @@ fn generate_and_run_the_fixed_board_domains() {
     ] {
         let mut all = vec!["generate"];
         all.extend_from_slice(args);
-        let a = idabench(&all);
-        let b = idabench(&all);
+        let a = idabench(tmp.path(), &all);
+        let b = idabench(tmp.path(), &all);
         assert!(
             a.status.success(),
             "{args:?}: {}",
@@ -142,25 +142,28 @@ fn generate_and_run_the_fixed_board_domains() {
         assert_eq!(a.stdout, b.stdout, "{args:?}: same seed, same file");
         assert_eq!(String::from_utf8_lossy(&a.stdout).lines().count(), 6);
     }
-    let bad = idabench(&[
-        "generate", "--domain", "booksort", "--size", "16", "--count", "1",
-    ]);
+    let bad = idabench(
+        tmp.path(),
+        &[
+            "generate", "--domain", "booksort", "--size", "16", "--count", "1",
+        ],
+    );
     assert_eq!(bad.status.code(), Some(2));
 }
 
 #[test]
 fn bundled_datasets_run_solved_at_their_lengths() {
-    let out_dir = std::env::temp_dir().join(format!("idabench-cli-domains-{}", std::process::id()));
-    let root = env!("CARGO_MANIFEST_DIR");
+    let tmp = Tmp::new("domains");
+    let out_dir = tmp.path().join("reports");
     let sets: Vec<String> = ["rotation", "booksort", "knights"]
         .iter()
-        .map(|d| format!("{root}/datasets/{d}.csv"))
+        .map(|d| dataset(&format!("{d}.csv")))
         .collect();
     let mut args = vec!["run"];
     args.extend(sets.iter().map(String::as_str));
     args.extend(["--step", "1,next", "--reverse-pruning", "on,off", "--quiet"]);
     args.extend(["--out", out_dir.to_str().unwrap(), "--name", "all"]);
-    let out = idabench(&args);
+    let out = idabench(tmp.path(), &args);
     assert_eq!(
         out.status.code(),
         Some(0),
@@ -185,5 +188,4 @@ fn bundled_datasets_run_solved_at_their_lengths() {
     }
     // 62 instances x (1 heuristic x 2 steps x 2 pruning settings).
     assert_eq!(rows, 248);
-    std::fs::remove_dir_all(out_dir).unwrap();
 }

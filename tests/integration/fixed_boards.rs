@@ -5,10 +5,10 @@
 use idabench::domains::tiles::{
     FixedTiles, Grid, LinearConflict, Manhattan, Misplaced, TileState, Tiles, WalkingDistance,
 };
-use idabench::rng::Rng;
 use idabench::search::{
     ida_star, ida_star_fixed, Domain, Heuristic, Limits, Outcome, SearchResult, Step, Variant, Zero,
 };
+use idabench::util::rng::Rng;
 
 /// A state `moves` random moves from the goal of `d` (never straight back).
 fn walk(d: &Tiles, moves: usize, seed: u64) -> TileState {

@@ -1,23 +1,15 @@
 //! The 15-puzzle: Korf's 1985 node counts, the seed's four cases, every variant on easy states.
 
-#[path = "common/korf.rs"]
-mod korf;
-
-use korf::korf100;
+use crate::common::korf::korf100;
+use crate::common::search::{length, random_walk, KORF};
 
 use idabench::domains::tiles::{self, LinearConflict, Manhattan, Misplaced, Tiles};
+use idabench::domains::Spec;
 use idabench::domains::{DomainKind, HeuristicKind, Puzzle};
-use idabench::record::Status;
-use idabench::rng::Rng;
-use idabench::search::{ida_star, Domain, Limits, Outcome, SearchResult, Step, Variant};
-use idabench::solve::{solve, Spec};
-
-fn length(r: &SearchResult<u8>) -> u32 {
-    match &r.outcome {
-        Outcome::Solved(p) => p.len() as u32,
-        other => panic!("not solved: {other:?}"),
-    }
-}
+use idabench::results::record::Status;
+use idabench::runner::solve::solve;
+use idabench::search::{ida_star, Domain, Limits, Outcome, Step, Variant};
+use idabench::util::rng::Rng;
 
 /// Manhattan, first solution, moves up/left/right/down, no parent regeneration: Korf's own
 /// search, whose counts (nodes generated, the start included) were published in 1985.
@@ -82,10 +74,7 @@ fn seed_cases() {
         ("0 5 15 14 7 9 6 13 1 2 12 10 8 11 4 3", 62),
         ("6 10 3 15 14 8 7 11 5 1 0 2 13 12 9 4", 48),
     ];
-    let v = Variant {
-        step: Step::Next,
-        reverse_pruning: true,
-    };
+    let v = KORF;
     for (start, optimal) in cases {
         let s = d
             .state(&tiles::parse_permutation(start, 16).unwrap())
@@ -103,17 +92,8 @@ fn every_variant_on_easy_fifteen_puzzle_states() {
     let linear_conflict = LinearConflict::new(&d);
     let mut rng = Rng::new(2024);
     for _ in 0..12 {
-        let mut s = d.goal().clone();
-        for _ in 0..30 {
-            let moves = d.moves(&s);
-            let m = moves[rng.below(moves.len() as u64) as usize];
-            d.apply(&mut s, m);
-        }
-        let korf = Variant {
-            step: Step::Next,
-            reverse_pruning: true,
-        };
-        let optimal = length(&ida_star(&d, &linear_conflict, &s, korf, Limits::default()));
+        let s = random_walk(&d, &mut rng, 30);
+        let optimal = length(&ida_star(&d, &linear_conflict, &s, KORF, Limits::default()));
         for step in Step::ALL {
             let on = Variant {
                 step,
@@ -147,10 +127,7 @@ fn limits_stop_the_search_with_the_counts_reached() {
     let manhattan = Manhattan::new(&d);
     let start = korf100().into_iter().find(|k| k.id == 1).unwrap().start;
     let s = d.state(&start).unwrap();
-    let v = Variant {
-        step: Step::Next,
-        reverse_pruning: true,
-    };
+    let v = KORF;
     let limits = Limits {
         max_nodes: Some(100_000),
         ..Limits::default()

@@ -4,22 +4,17 @@
 //! incremental value against the one from scratch; Korf's first ten 15-puzzles solved optimally;
 //! the 5x5 board's fixed-size kernel against the general one; boards over 5x5 refused.
 
-#[path = "common/korf.rs"]
-mod korf;
-#[path = "common/oracle.rs"]
-mod oracle;
-
-use korf::korf100;
-use oracle::bfs;
+use crate::common::korf::korf100;
+use crate::common::oracle::bfs;
+use crate::common::search::{random_walk, KORF};
 
 use idabench::domains::tiles::{FixedTiles, Grid, Manhattan, Tiles, WalkingDistance};
+use idabench::domains::Spec;
 use idabench::domains::{DomainKind, HeuristicKind, Puzzle};
-use idabench::record::Status;
-use idabench::rng::Rng;
-use idabench::search::{
-    ida_star, ida_star_fixed, Domain, Heuristic, Limits, Outcome, Step, Variant,
-};
-use idabench::solve::{solve, Spec};
+use idabench::results::record::Status;
+use idabench::runner::solve::solve;
+use idabench::search::{ida_star, ida_star_fixed, Domain, Heuristic, Limits, Outcome, Step};
+use idabench::util::rng::Rng;
 use std::collections::{HashMap, VecDeque};
 
 /// One direction of the relaxation, by its definition: `line(cell)` is a cell's row (or column)
@@ -216,16 +211,8 @@ fn the_five_by_five_kernels_agree() {
         let wd = WalkingDistance::new(&d);
         let mut rng = Rng::new(25);
         for _ in 0..3 {
-            let mut s = d.goal().clone();
-            for _ in 0..40 {
-                let moves = d.moves(&s);
-                let m = moves[rng.below(moves.len() as u64) as usize];
-                d.apply(&mut s, m);
-            }
-            let v = Variant {
-                step: Step::Next,
-                reverse_pruning: true,
-            };
+            let s = random_walk(&d, &mut rng, 40);
+            let v = KORF;
             let general = ida_star(&d, &wd, &s, v, Limits::default());
             let fs = f.state(&s);
             let fixed = ida_star_fixed(&f, &wd, &fs, v, Limits::default());

@@ -3,16 +3,14 @@
 //! depths 1 to 6 and `auto`, on 1, 2, 3 and 8 threads, and under node limits anywhere in a
 //! search; `run` writes the same rows with `--split` as without. Nothing here asserts on a time.
 
-#[path = "common/korf.rs"]
-mod korf;
-
-use idabench::batch::solve_shared;
+use crate::common::{self, command, korf, Tmp};
 use idabench::dataset::{self, Instance};
 use idabench::domains::HeuristicKind;
+use idabench::domains::Spec;
+use idabench::runner::job::solve_shared;
+use idabench::runner::solve::{solve, Answer};
 use idabench::search::{Limits, SplitDepth, SplitStats, Step};
-use idabench::solve::{solve, Answer, Spec};
 use std::path::Path;
-use std::process::Command;
 
 const THREADS: [usize; 4] = [1, 2, 3, 8];
 
@@ -99,8 +97,8 @@ fn check(
 
 /// The deepest `take` instances of a bundled dataset.
 fn deepest(file: &str, take: usize) -> Vec<Instance> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("datasets/{file}.csv"));
-    let mut instances = dataset::load(&path).unwrap().instances;
+    let path = common::dataset(&format!("{file}.csv"));
+    let mut instances = dataset::load(Path::new(&path)).unwrap().instances;
     instances.sort_by_key(|i| std::cmp::Reverse(i.optimal));
     instances.truncate(take);
     instances
@@ -166,8 +164,7 @@ fn every_domain_and_variant_split_at_any_depth_on_any_threads_searches_as_one_th
 #[test]
 fn auto_cuts_large_searches_and_keeps_their_answer() {
     let pools = pools();
-    let d =
-        dataset::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets/korf100.csv")).unwrap();
+    let d = dataset::load(Path::new(&common::dataset("korf100.csv"))).unwrap();
     let korf = korf::korf100();
     for id in [5, 2] {
         let instance = &d.instances[id - 1];
@@ -221,8 +218,7 @@ fn auto_cuts_large_searches_and_keeps_their_answer() {
 #[test]
 fn node_limits_stop_a_split_search_where_they_stop_the_sequential_one() {
     let pools = pools();
-    let d =
-        dataset::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets/korf100.csv")).unwrap();
+    let d = dataset::load(Path::new(&common::dataset("korf100.csv"))).unwrap();
     let instance = &d.instances[8];
     let spec = Spec {
         heuristic: HeuristicKind::parse("manhattan").unwrap(),
@@ -285,29 +281,31 @@ fn rows_without_times(dir: &Path) -> Vec<String> {
 
 #[test]
 fn run_writes_the_same_rows_with_and_without_split() {
-    let out = tempfile::tempdir().unwrap();
-    let dataset = Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets/smoke.csv");
+    let out = Tmp::new("split");
+    let dataset = common::dataset("smoke.csv");
     let mut rows = Vec::new();
     for (name, split, jobs) in [
         ("off", "off", "2"),
         ("cut", "3", "3"),
         ("auto", "auto", "2"),
     ] {
-        let status = Command::new(env!("CARGO_BIN_EXE_idabench"))
-            .args([
+        let status = command(
+            out.path(),
+            &[
                 "run", "--quiet", "--split", split, "--jobs", jobs, "--name", name,
-            ])
-            .args([
-                "--heuristic",
-                "manhattan,linear-conflict",
-                "--step",
-                "1,next",
-            ])
-            .arg("--out")
-            .arg(out.path())
-            .arg(&dataset)
-            .output()
-            .unwrap();
+            ],
+        )
+        .args([
+            "--heuristic",
+            "manhattan,linear-conflict",
+            "--step",
+            "1,next",
+        ])
+        .arg("--out")
+        .arg(out.path())
+        .arg(&dataset)
+        .output()
+        .unwrap();
         assert!(status.status.success(), "{status:?}");
         rows.push(rows_without_times(&out.path().join(name)));
     }
@@ -318,12 +316,15 @@ fn run_writes_the_same_rows_with_and_without_split() {
 
 #[test]
 fn a_split_that_is_not_auto_off_or_a_depth_is_a_usage_error() {
+    let tmp = Tmp::new("split");
     for bad in ["0", "-1", "deep", ""] {
-        let out = Command::new(env!("CARGO_BIN_EXE_idabench"))
-            .args(["solve", "--size", "3x3", "--start", "1 2 3 4 5 6 7 0 8"])
-            .arg(format!("--split={bad}"))
-            .output()
-            .unwrap();
+        let out = command(
+            tmp.path(),
+            &["solve", "--size", "3x3", "--start", "1 2 3 4 5 6 7 0 8"],
+        )
+        .arg(format!("--split={bad}"))
+        .output()
+        .unwrap();
         assert_eq!(out.status.code(), Some(2), "--split {bad:?}");
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains("auto, off, or a depth"), "{err}");

@@ -3,19 +3,12 @@
 //! together are refused; the Slurm script is valid bash and its parts run here. Nothing here
 //! asserts on a time.
 
-#[path = "common/cli.rs"]
-mod cli;
-
-use cli::{assert_exit, command, idabench, show, Tmp};
+use crate::common::{assert_exit, command, idabench, show, text, Tmp};
 use std::collections::BTreeSet;
 use std::fs;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
 
 /// 8-puzzle states at several depths, in two datasets, under four variants: 40 jobs.
 fn two_datasets(tmp: &Tmp) -> Vec<String> {
@@ -132,6 +125,15 @@ fn assert_iterations_of_runs(dir: &Path) {
     );
 }
 
+/// Copies the files of directory `from` into a new directory `to`.
+fn copy_dir(from: &Path, to: &Path) {
+    fs::create_dir_all(to).unwrap();
+    for f in fs::read_dir(from).unwrap() {
+        let f = f.unwrap().path();
+        fs::copy(&f, to.join(f.file_name().unwrap())).unwrap();
+    }
+}
+
 fn manifest(dir: &Path) -> serde_json::Value {
     serde_json::from_slice(&fs::read(dir.join("manifest.json")).unwrap()).unwrap()
 }
@@ -213,10 +215,10 @@ fn shards_1_2_3_and_7_merge_to_the_rows_of_one_run() {
     // But never a run that is not a merge, nor a shard.
     let out = merge(&tmp, &shard_dirs("n2", 2), &["--out", "reports/whole"]);
     assert_exit(&out, 2);
-    assert!(stderr(&out).contains("already holds a run that is not a merge"));
+    assert!(text(&out.stderr).contains("already holds a run that is not a merge"));
     let out = merge(&tmp, &shard_dirs("n2", 2), &["--out", "reports/n2-1"]);
     assert_exit(&out, 2);
-    assert!(stderr(&out).contains("is one of the shards"));
+    assert!(text(&out.stderr).contains("is one of the shards"));
 }
 
 /// 15-puzzle random walks that misplaced tiles takes tens of milliseconds each to give up on:
@@ -281,7 +283,7 @@ fn a_killed_shard_resumes_and_still_merges_to_the_same_rows() {
     let dirs = shard_dirs("k", 2);
     let out = merge(&tmp, &dirs, &["--out", "reports/k"]);
     assert_exit(&out, 2);
-    let e = stderr(&out);
+    let e = text(&out.stderr);
     assert!(e.contains("reports/k-1 (shard 1/2) is unfinished"), "{e}");
     assert!(e.contains("(slow, "), "{e}");
     // With --allow-missing: a report that says what is missing.
@@ -307,7 +309,7 @@ fn a_killed_shard_resumes_and_still_merges_to_the_same_rows() {
     again.push("--resume");
     let out = run(&tmp, "k", &data, &again, 2);
     assert!(
-        stderr(&out).contains("is a merge of shards"),
+        text(&out.stderr).contains("is a merge of shards"),
         "{}",
         show(&out)
     );
@@ -326,12 +328,12 @@ fn a_killed_shard_resumes_and_still_merges_to_the_same_rows() {
     other.extend(["--shard", "2/2", "--resume"]);
     let out = run(&tmp, "k-1", &data, &other, 2);
     assert!(
-        stderr(&out).contains("is shard 1/2 of a run of 24 jobs, not shard 2/2"),
+        text(&out.stderr).contains("is shard 1/2 of a run of 24 jobs, not shard 2/2"),
         "{}",
         show(&out)
     );
     let out = run(&tmp, "whole", &data, &other, 2);
-    assert!(stderr(&out).contains("is a whole run (no --shard)"));
+    assert!(text(&out.stderr).contains("is a whole run (no --shard)"));
 }
 
 #[test]
@@ -358,61 +360,41 @@ fn shards_that_do_not_belong_together_are_refused() {
         &extra,
         0,
     );
-    let dirs =
-        |names: &[&str]| -> Vec<String> { names.iter().map(|n| format!("reports/{n}")).collect() };
-    let out = merge(&tmp, &dirs(&["s-1", "s-2", "x-3"]), &["--out", "m"]);
-    assert_exit(&out, 2);
-    let e = stderr(&out);
-    assert!(
-        e.contains("reports/s-1 (shard 1/3) and reports/x-3 (shard 3/3) are not shards of one run (different datasets)"),
-        "{e}"
+    // A merge into m of the shards `names` under reports/: refused (exit 2), saying each of `says`.
+    let refused = |names: &[&str], says: &[&str]| {
+        let dirs: Vec<String> = names.iter().map(|n| format!("reports/{n}")).collect();
+        let out = merge(&tmp, &dirs, &["--out", "m"]);
+        assert_exit(&out, 2);
+        let stderr = text(&out.stderr);
+        assert!(
+            says.iter().all(|s| stderr.contains(s)),
+            "{names:?}: {}",
+            show(&out)
+        );
+    };
+    refused(
+        &["s-1", "s-2", "x-3"],
+        &["reports/s-1 (shard 1/3) and reports/x-3 (shard 3/3) are not shards of one run (different datasets)"],
     );
     // Other variants or limits.
     let mut extra = vec!["--heuristic", "manhattan", "--shard", "3/3"];
     run(&tmp, "v-3", &datasets, &extra, 0);
-    let out = merge(&tmp, &dirs(&["s-1", "s-2", "v-3"]), &["--out", "m"]);
-    assert_exit(&out, 2);
-    assert!(
-        stderr(&out).contains("(different variants)"),
-        "{}",
-        show(&out)
-    );
+    refused(&["s-1", "s-2", "v-3"], &["(different variants)"]);
     extra = VARIANTS.to_vec();
     extra.extend(["--max-nodes", "1000000", "--shard", "3/3"]);
     run(&tmp, "l-3", &datasets, &extra, 0);
-    let out = merge(&tmp, &dirs(&["s-1", "s-2", "l-3"]), &["--out", "m"]);
-    assert_exit(&out, 2);
-    assert!(
-        stderr(&out).contains("(different limits)"),
-        "{}",
-        show(&out)
-    );
+    refused(&["s-1", "s-2", "l-3"], &["(different limits)"]);
     // A shard given twice; a shard absent; a directory that is no shard.
-    let out = merge(&tmp, &dirs(&["s-1", "s-2", "s-2"]), &["--out", "m"]);
-    assert_exit(&out, 2);
-    assert!(
-        stderr(&out).contains("are the same shard"),
-        "{}",
-        show(&out)
-    );
-    let out = merge(&tmp, &dirs(&["s-1", "s-3"]), &["--out", "m"]);
-    assert_exit(&out, 2);
-    assert!(
-        stderr(&out).contains("shard(s) 2 of 3 are not among the directories given"),
-        "{}",
-        show(&out)
+    refused(&["s-1", "s-2", "s-2"], &["are the same shard"]);
+    refused(
+        &["s-1", "s-3"],
+        &["shard(s) 2 of 3 are not among the directories given"],
     );
     run(&tmp, "plain", &datasets, VARIANTS, 0);
-    let out = merge(&tmp, &dirs(&["s-1", "plain"]), &["--out", "m"]);
-    assert_exit(&out, 2);
-    assert!(stderr(&out).contains("not a shard"), "{}", show(&out));
+    refused(&["s-1", "plain"], &["not a shard"]);
     // A shard whose iterations.csv lacks a row of one of its jobs.
     let lost = tmp.path().join("reports/lost-3");
-    fs::create_dir_all(&lost).unwrap();
-    for f in fs::read_dir(tmp.path().join("reports/s-3")).unwrap() {
-        let f = f.unwrap().path();
-        fs::copy(&f, lost.join(f.file_name().unwrap())).unwrap();
-    }
+    copy_dir(&tmp.path().join("reports/s-3"), &lost);
     let rows = fs::read_to_string(lost.join("iterations.csv")).unwrap();
     let second = rows.lines().nth(1).unwrap().to_string();
     fs::write(
@@ -420,13 +402,12 @@ fn shards_that_do_not_belong_together_are_refused() {
         rows.replacen(&format!("{second}\n"), "", 1),
     )
     .unwrap();
-    let out = merge(&tmp, &dirs(&["s-1", "s-2", "lost-3"]), &["--out", "m"]);
-    assert_exit(&out, 2);
-    assert!(
-        stderr(&out).contains("reports/lost-3 (shard 3/3): iterations.csv holds")
-            && stderr(&out).contains("resume the shard"),
-        "{}",
-        show(&out)
+    refused(
+        &["s-1", "s-2", "lost-3"],
+        &[
+            "reports/lost-3 (shard 3/3): iterations.csv holds",
+            "resume the shard",
+        ],
     );
     // A job that two shards hold (a shard_jobs.csv edited by hand).
     let two = tmp.path().join("reports/s-2/shard_jobs.csv");
@@ -436,40 +417,27 @@ fn shards_that_do_not_belong_together_are_refused() {
         .nth(1)
         .unwrap()
         .to_string();
-    let mut text = fs::read_to_string(&two).unwrap();
-    let at = text.find('\n').unwrap() + 1;
-    let end = at + text[at..].find('\n').unwrap() + 1;
-    text.replace_range(at..end, &format!("{first_line}\n"));
-    fs::write(&two, text).unwrap();
-    let out = merge(&tmp, &dirs(&["s-1", "s-2", "s-3"]), &["--out", "m"]);
-    assert_exit(&out, 2);
-    assert!(
-        stderr(&out)
-            .contains("reports/s-1 (shard 1/3) and reports/s-2 (shard 2/3) both hold 1 job(s): ("),
-        "{}",
-        show(&out)
+    let mut jobs = fs::read_to_string(&two).unwrap();
+    let at = jobs.find('\n').unwrap() + 1;
+    let end = at + jobs[at..].find('\n').unwrap() + 1;
+    jobs.replace_range(at..end, &format!("{first_line}\n"));
+    fs::write(&two, jobs).unwrap();
+    refused(
+        &["s-1", "s-2", "s-3"],
+        &["reports/s-1 (shard 1/3) and reports/s-2 (shard 2/3) both hold 1 job(s): ("],
     );
     // A refused merge leaves no directory behind.
     assert!(!tmp.path().join("m").exists());
     // A shard of another build; a manifest whose shard cannot be one (it must not size the merge).
     let copy = |name: &str, edit: &dyn Fn(&mut serde_json::Value)| {
-        let (from, to) = (
-            tmp.path().join("reports/s-3"),
-            tmp.path().join("reports").join(name),
-        );
-        fs::create_dir_all(&to).unwrap();
-        for f in fs::read_dir(&from).unwrap() {
-            let f = f.unwrap().path();
-            fs::copy(&f, to.join(f.file_name().unwrap())).unwrap();
-        }
+        let to = tmp.path().join("reports").join(name);
+        copy_dir(&tmp.path().join("reports/s-3"), &to);
         let mut m = manifest(&to);
         edit(&mut m);
         fs::write(to.join("manifest.json"), m.to_string()).unwrap();
     };
     copy("debug-3", &|m| m["build_profile"] = "debug".into());
-    let out = merge(&tmp, &dirs(&["s-1", "s-2", "debug-3"]), &["--out", "m"]);
-    assert_exit(&out, 2);
-    assert!(stderr(&out).contains("(different build)"), "{}", show(&out));
+    refused(&["s-1", "s-2", "debug-3"], &["(different build)"]);
     for (name, field, value) in [
         (
             "huge-3",
@@ -480,20 +448,14 @@ fn shards_that_do_not_belong_together_are_refused() {
         ("zero-3", "index", serde_json::json!(0)),
     ] {
         copy(name, &|m| m["shard"][field] = value.clone());
-        let out = merge(&tmp, &dirs(&["s-1", "s-2", name]), &["--out", "m"]);
-        assert_exit(&out, 2);
-        assert!(
-            stderr(&out).contains("cannot hold"),
-            "{name}: {}",
-            show(&out)
-        );
+        refused(&["s-1", "s-2", name], &["cannot hold"]);
     }
     // Bad shard specs are usage errors.
     for bad in ["0/3", "4/3", "3", "1/0"] {
         let out = idabench(tmp.path(), &["run", &datasets[0], "--shard", bad]);
         assert_exit(&out, 2);
         assert!(
-            stderr(&out).contains("expected K/N with 1 <= K <= N"),
+            text(&out.stderr).contains("expected K/N with 1 <= K <= N"),
             "{}",
             show(&out)
         );
@@ -579,7 +541,7 @@ fn the_slurm_script_is_valid_bash_and_its_tasks_and_merge_run_here() {
     // A task submitted again resumes its finished shard.
     let out = bash(&elsewhere, "../study.sbatch", &["shard", "2"], &[]);
     assert_exit(&out, 0);
-    assert!(stderr(&out).contains("resuming"), "{}", show(&out));
+    assert!(text(&out.stderr).contains("resuming"), "{}", show(&out));
     let out = bash(&elsewhere, "../study.sbatch", &["merge"], &[]);
     assert_exit(&out, 0);
     assert_same_report(
@@ -648,7 +610,7 @@ fn the_slurm_script_is_valid_bash_and_its_tasks_and_merge_run_here() {
         args.extend(extra);
         let out = idabench(tmp.path(), &args);
         assert_exit(&out, 2);
-        assert!(stderr(&out).contains(says), "{says}: {}", show(&out));
+        assert!(text(&out.stderr).contains(says), "{says}: {}", show(&out));
     }
 }
 

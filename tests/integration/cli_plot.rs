@@ -3,35 +3,19 @@
 //! cover the data read back from runs.csv and iterations.csv; a run with one instance, a run
 //! where nothing is solved, a run of 12 variants and one of 3,000 instances; bad input exits 2.
 //!
-//! Runs are small (the smoke set under --max-nodes 20000). The SVG is checked by the small
-//! well-formedness parser and string matching of tests/common/svg.rs (no XML crate is in the
-//! dependency tree). Nothing here asserts on a time beyond reading it back from runs.csv.
+//! Runs are small (the smoke set under --max-nodes 20000). The SVG is read with roxmltree
+//! (common/svg.rs), which checks that it is well-formed. Nothing here asserts on a time beyond
+//! reading it back from runs.csv.
 
-#[path = "common/svg.rs"]
-mod svg;
-
-use idabench::record::{read_runs, Record, Status};
+use crate::common::svg::*;
+use crate::common::{dataset, idabench, Tmp};
+use idabench::results::record::{read_runs, Record, Status};
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-use svg::*;
+use std::process::Output;
 
-fn idabench(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_idabench"))
-        .args(args)
-        .output()
-        .expect("runs the binary")
-}
-
-fn smoke() -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("datasets/smoke.csv")
-        .display()
-        .to_string()
-}
-
-/// Runs `dataset` with `extra` flags into `out/name`, without its own plots, and returns the
-/// report directory.
+/// Runs `dataset` with `extra` flags into `out/name` (from `out`), without its own plots, and
+/// returns the report directory.
 fn run(out: &Path, name: &str, dataset: &str, extra: &[&str]) -> PathBuf {
     let out_s = out.display().to_string();
     let mut args = vec![
@@ -45,7 +29,7 @@ fn run(out: &Path, name: &str, dataset: &str, extra: &[&str]) -> PathBuf {
         "--no-plots",
     ];
     args.extend_from_slice(extra);
-    let o = idabench(&args);
+    let o = idabench(out, &args);
     assert!(
         o.status.success(),
         "run failed: {}",
@@ -54,10 +38,30 @@ fn run(out: &Path, name: &str, dataset: &str, extra: &[&str]) -> PathBuf {
     out.join(name)
 }
 
-fn plot(args: &[&str]) -> Output {
+/// The smoke set under `--max-nodes 20000` and `extra` into `tmp/name`, without its own plots;
+/// the report directory.
+fn smoke_run(tmp: &Tmp, name: &str, extra: &[&str]) -> PathBuf {
+    let limit = ["--max-nodes", "20000"];
+    run(
+        tmp.path(),
+        name,
+        &dataset("smoke.csv"),
+        &[&limit, extra].concat(),
+    )
+}
+
+/// `plot DIR`, which must succeed: its output, and the records of the run in `dir`.
+fn plot_ok(tmp: &Tmp, dir: &Path) -> (Output, Vec<Record>) {
+    let o = plot(tmp.path(), &[dir.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    (o, records(dir))
+}
+
+/// `plot ARGS...`, run from `cwd`.
+fn plot(cwd: &Path, args: &[&str]) -> Output {
     let mut all = vec!["plot"];
     all.extend_from_slice(args);
-    idabench(&all)
+    idabench(cwd, &all)
 }
 
 fn records(dir: &Path) -> Vec<Record> {
@@ -103,19 +107,14 @@ fn check_cactus(svg: &Svg, records: &[Record], measure: fn(&Record) -> f64, unit
         points += n;
     }
     // Series lines are the 2 px polylines inside the chart; those below it are legend samples.
-    let mut drawn: Vec<usize> = svg
-        .series_lines()
-        .iter()
-        .filter(|p| p.iter().all(|&(_, y)| y < CHART_HEIGHT))
-        .map(Vec::len)
-        .collect();
+    let mut drawn: Vec<usize> = svg.chart_lines().iter().map(Vec::len).collect();
     let legend_samples = svg.series_lines().len() - drawn.len();
     assert_eq!(legend_samples, variants.len());
     drawn.sort_unstable();
     lines.sort_unstable();
     assert_eq!(drawn, lines, "points per series");
     // A marker per point and one per legend entry; the white background is the only other rect.
-    let markers = svg.count("<circle") + svg.count("<polygon") + svg.count("<rect") - 1;
+    let markers = svg.markers() - 1;
     assert_eq!(markers, points + variants.len());
 
     let values: Vec<f64> = records
@@ -220,18 +219,13 @@ fn check_iterations(svg: &Svg, dir: &Path, records: &[Record]) {
             "no legend entry {entry}"
         );
     }
-    let mut drawn: Vec<usize> = svg
-        .series_lines()
-        .iter()
-        .filter(|p| p.iter().all(|&(_, y)| y < CHART_HEIGHT))
-        .map(Vec::len)
-        .collect();
+    let mut drawn: Vec<usize> = svg.chart_lines().iter().map(Vec::len).collect();
     let mut want: Vec<usize> = lines.iter().map(|l| l.2.len()).filter(|&n| n > 1).collect();
     drawn.sort_unstable();
     want.sort_unstable();
     assert_eq!(drawn, want, "points per line");
     let points: usize = lines.iter().map(|l| l.2.len()).sum();
-    let markers = svg.count("<circle") + svg.count("<polygon") + svg.count("<rect") - 1;
+    let markers = svg.markers() - 1;
     assert_eq!(markers, points + legend);
 
     let all: Vec<(f64, f64)> = lines.iter().flat_map(|l| l.2.iter().copied()).collect();
@@ -334,8 +328,8 @@ fn check_scatter(svg: &Svg, records: &[Record], a: &str, b: &str) {
     }
     // Only "solved by both" is drawn with circles, and "unsolved by both" with squares: one per
     // instance and the legend's (the white background is the other rect).
-    assert_eq!(svg.count("<circle"), kinds[0] + 1);
-    assert_eq!(svg.count("<rect"), kinds[3] + 2);
+    assert_eq!(svg.count("circle"), kinds[0] + 1);
+    assert_eq!(svg.count("rect"), kinds[3] + 2);
     // The solved values lie inside the chart; the border, labelled `unsolved` on both axes and
     // by no number, beyond them.
     let values: Vec<f64> = records
@@ -397,23 +391,13 @@ fn check_scatter(svg: &Svg, records: &[Record], a: &str, b: &str) {
 
 #[test]
 fn plots_of_a_run_cover_its_data() {
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = run(
-        tmp.path(),
+    let tmp = Tmp::new("plot");
+    let dir = smoke_run(
+        &tmp,
         "r",
-        &smoke(),
-        &[
-            "--max-nodes",
-            "20000",
-            "--heuristic",
-            "manhattan,misplaced",
-            "--step",
-            "2,next",
-        ],
+        &["--heuristic", "manhattan,misplaced", "--step", "2,next"],
     );
-    let o = plot(&[dir.to_str().unwrap()]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let records = records(&dir);
+    let (o, records) = plot_ok(&tmp, &dir);
     let vs = variants(&records);
     assert_eq!(vs.len(), 4);
     let written: Vec<String> = String::from_utf8(o.stdout)
@@ -450,26 +434,23 @@ fn plots_of_a_run_cover_its_data() {
 
 #[test]
 fn pair_and_out_choose_the_scatter_and_the_directory() {
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = run(
-        tmp.path(),
+    let tmp = Tmp::new("plot");
+    let dir = smoke_run(
+        &tmp,
         "r",
-        &smoke(),
-        &[
-            "--max-nodes",
-            "20000",
-            "--heuristic",
-            "manhattan,linear-conflict,misplaced",
-        ],
+        &["--heuristic", "manhattan,linear-conflict,misplaced"],
     );
     let out = tmp.path().join("pictures");
-    let o = plot(&[
-        dir.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "--pair",
-        "misplaced/stepnext/prune,linear-conflict/stepnext/prune",
-    ]);
+    let o = plot(
+        tmp.path(),
+        &[
+            dir.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--pair",
+            "misplaced/stepnext/prune,linear-conflict/stepnext/prune",
+        ],
+    );
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let mut files: Vec<String> = std::fs::read_dir(&out)
         .unwrap()
@@ -497,14 +478,11 @@ fn pair_and_out_choose_the_scatter_and_the_directory() {
 
 #[test]
 fn twelve_variants_each_have_a_series_and_a_look_of_their_own() {
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = run(
-        tmp.path(),
+    let tmp = Tmp::new("plot");
+    let dir = smoke_run(
+        &tmp,
         "r",
-        &smoke(),
         &[
-            "--max-nodes",
-            "20000",
             "--heuristic",
             "manhattan,linear-conflict,misplaced",
             "--step",
@@ -513,9 +491,7 @@ fn twelve_variants_each_have_a_series_and_a_look_of_their_own() {
             "on,off",
         ],
     );
-    let o = plot(&[dir.to_str().unwrap()]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let records = records(&dir);
+    let (o, records) = plot_ok(&tmp, &dir);
     let vs = variants(&records);
     assert_eq!(vs.len(), 12);
     let svg = read_svg(&dir.join("cactus.svg"));
@@ -550,9 +526,9 @@ fn twelve_variants_each_have_a_series_and_a_look_of_their_own() {
 
 #[test]
 fn a_run_of_one_instance_plots() {
-    let tmp = tempfile::tempdir().unwrap();
+    let tmp = Tmp::new("plot");
     let dataset = tmp.path().join("one.csv");
-    let smoke = std::fs::read_to_string(smoke()).unwrap();
+    let smoke = std::fs::read_to_string(crate::common::dataset("smoke.csv")).unwrap();
     let two_lines: Vec<&str> = smoke.lines().take(2).collect();
     std::fs::write(&dataset, two_lines.join("\n") + "\n").unwrap();
     let dir = run(
@@ -561,9 +537,7 @@ fn a_run_of_one_instance_plots() {
         dataset.to_str().unwrap(),
         &["--heuristic", "manhattan,misplaced"],
     );
-    let o = plot(&[dir.to_str().unwrap()]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let records = records(&dir);
+    let (_, records) = plot_ok(&tmp, &dir);
     assert_eq!(records.len(), 2);
     check_cactus(&read_svg(&dir.join("cactus.svg")), &records, cpu, "s");
     check_cactus(
@@ -583,7 +557,7 @@ fn a_run_of_one_instance_plots() {
 
     // One variant: the cactus plots, and a note that there is no pair to scatter.
     let single = run(tmp.path(), "single", dataset.to_str().unwrap(), &[]);
-    let o = plot(&[single.to_str().unwrap()]);
+    let o = plot(tmp.path(), &[single.to_str().unwrap()]);
     assert!(o.status.success());
     let stderr = String::from_utf8(o.stderr).unwrap();
     assert!(
@@ -595,15 +569,15 @@ fn a_run_of_one_instance_plots() {
 
 #[test]
 fn a_run_that_solved_nothing_says_why_there_is_no_plot() {
-    let tmp = tempfile::tempdir().unwrap();
+    let tmp = Tmp::new("plot");
     let dir = run(
         tmp.path(),
         "none",
-        &smoke(),
+        &dataset("smoke.csv"),
         &["--max-nodes", "1", "--heuristic", "manhattan,misplaced"],
     );
     assert!(records(&dir).iter().all(|r| !r.status.has_solution()));
-    let o = plot(&[dir.to_str().unwrap()]);
+    let o = plot(tmp.path(), &[dir.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(0));
     // No plot, only report.html: every job stopped in an unfinished iteration.
     assert_eq!(
@@ -634,21 +608,24 @@ fn a_run_that_solved_nothing_says_why_there_is_no_plot() {
 /// overlapping markers; each picture stays small. `--no-plots` draws none.
 #[test]
 fn a_large_run_draws_pictures_of_a_bounded_size() {
-    let tmp = tempfile::tempdir().unwrap();
+    let tmp = Tmp::new("plot");
     let dataset = tmp.path().join("many.csv");
-    let o = idabench(&[
-        "generate",
-        "--domain",
-        "tiles",
-        "--size",
-        "3x3",
-        "--count",
-        "3000",
-        "--seed",
-        "3",
-        "--out",
-        dataset.to_str().unwrap(),
-    ]);
+    let o = idabench(
+        tmp.path(),
+        &[
+            "generate",
+            "--domain",
+            "tiles",
+            "--size",
+            "3x3",
+            "--count",
+            "3000",
+            "--seed",
+            "3",
+            "--out",
+            dataset.to_str().unwrap(),
+        ],
+    );
     assert!(o.status.success());
     let out = tmp.path().display().to_string();
     let args = |name: &'static str, extra: &'static str| {
@@ -661,7 +638,7 @@ fn a_large_run_draws_pictures_of_a_bounded_size() {
             name,
         ];
         a.extend(["--step", "2,next", "--quiet", extra]);
-        idabench(&a)
+        idabench(tmp.path(), &a)
     };
     let o = args("big", "--jobs=2");
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
@@ -684,11 +661,7 @@ fn a_large_run_draws_pictures_of_a_bounded_size() {
             let entry = format!("{v} (3,000)");
             assert!(svg.texts().iter().any(|t| t.content == entry), "{entry}");
         }
-        let lines: Vec<Vec<(f64, f64)>> = svg
-            .series_lines()
-            .into_iter()
-            .filter(|p| p.iter().all(|&(_, y)| y < CHART_HEIGHT))
-            .collect();
+        let lines = svg.chart_lines();
         assert_eq!(lines.len(), 2);
         for line in &lines {
             // Fewer points than instances, at most one per pixel passed, rising to the right.
@@ -697,7 +670,7 @@ fn a_large_run_draws_pictures_of_a_bounded_size() {
                 .windows(2)
                 .all(|w| w[0].0 <= w[1].0 && w[0].1 >= w[1].1));
         }
-        let markers = svg.count("<circle") + svg.count("<polygon") + svg.count("<rect") - 1;
+        let markers = svg.markers() - 1;
         assert_eq!(markers, 2 * 50 + 2);
         // The top of each line is at the count of instances solved: the 3,000 tick or above.
         let ticks = svg.tick_values("end", "");
@@ -708,7 +681,7 @@ fn a_large_run_draws_pictures_of_a_bounded_size() {
         .texts()
         .iter()
         .any(|t| t.content == "solved by both (3,000; overlapping markers merged)"));
-    let circles = svg.count("<circle");
+    let circles = svg.count("circle");
     assert!(circles > 10 && circles < 2000, "{circles} markers");
     assert!(svg.texts().iter().any(|t| t
         .content
@@ -727,21 +700,24 @@ fn a_large_run_draws_pictures_of_a_bounded_size() {
 /// its other plots and its exit code are as without it.
 #[test]
 fn a_plot_that_cannot_be_written_only_warns() {
-    let tmp = tempfile::tempdir().unwrap();
+    let tmp = Tmp::new("plot");
     let dir = tmp.path().join("r");
     std::fs::create_dir_all(dir.join("cactus.svg")).unwrap();
     let out = tmp.path().display().to_string();
-    let o = idabench(&[
-        "run",
-        &smoke(),
-        "--out",
-        &out,
-        "--name",
-        "r",
-        "--quiet",
-        "--max-nodes",
-        "20000",
-    ]);
+    let o = idabench(
+        tmp.path(),
+        &[
+            "run",
+            &dataset("smoke.csv"),
+            "--out",
+            &out,
+            "--name",
+            "r",
+            "--quiet",
+            "--max-nodes",
+            "20000",
+        ],
+    );
     assert_eq!(o.status.code(), Some(0));
     let stderr = String::from_utf8(o.stderr).unwrap();
     assert!(
@@ -764,23 +740,23 @@ fn a_plot_that_cannot_be_written_only_warns() {
 
 #[test]
 fn bad_input_exits_2() {
-    let tmp = tempfile::tempdir().unwrap();
+    let tmp = Tmp::new("plot");
     let empty = tmp.path().join("empty");
     std::fs::create_dir(&empty).unwrap();
-    let o = plot(&[empty.to_str().unwrap()]);
+    let o = plot(tmp.path(), &[empty.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("runs.csv"));
 
-    let o = plot(&[tmp.path().join("nowhere").to_str().unwrap()]);
+    let o = plot(tmp.path(), &[tmp.path().join("nowhere").to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
 
     // A dataset given for a run: its header is what is wrong, on line 1.
-    let o = plot(&[&smoke()]);
+    let o = plot(tmp.path(), &[&dataset("smoke.csv")]);
     assert_eq!(o.status.code(), Some(2));
     let want = format!(
         "{}:1: not a runs.csv of idabench: the header lacks `dataset`, `instance`, `variant`, \
          16 more of its 22 columns (found 'id,domain,size,start,goal,optimal')",
-        smoke()
+        dataset("smoke.csv")
     );
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert!(stderr.contains(&want), "{stderr}");
@@ -788,12 +764,15 @@ fn bad_input_exits_2() {
     let dir = run(
         tmp.path(),
         "r",
-        &smoke(),
+        &dataset("smoke.csv"),
         &["--max-nodes", "2000", "--heuristic", "manhattan,misplaced"],
     );
     let file = tmp.path().join("a-file");
     std::fs::write(&file, "").unwrap();
-    let o = plot(&[dir.to_str().unwrap(), "--out", file.to_str().unwrap()]);
+    let o = plot(
+        tmp.path(),
+        &[dir.to_str().unwrap(), "--out", file.to_str().unwrap()],
+    );
     assert_eq!(o.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert!(stderr.contains("a-file: not a directory"), "{stderr}");
@@ -802,7 +781,7 @@ fn bad_input_exits_2() {
         "manhattan/stepnext/prune,manhattan/stepnext/prune",
         "manhattan/stepnext/prune",
     ] {
-        let o = plot(&[dir.to_str().unwrap(), "--pair", pair]);
+        let o = plot(tmp.path(), &[dir.to_str().unwrap(), "--pair", pair]);
         assert_eq!(o.status.code(), Some(2), "--pair {pair}");
         assert!(!dir.join("cactus.svg").exists());
     }
@@ -815,6 +794,11 @@ fn the_test_parsers_read_what_they_should() {
     assert!(check_well_formed("<svg a=1/>").is_err());
     assert!(check_well_formed("<svg>&nbsp;</svg>").is_err());
     assert!(check_well_formed("<svg/><svg/>").is_err());
+    assert!(check_well_formed("<html/>").is_err());
+    let svg = Svg::parse("<svg><text x=\"1 &lt; 2\"> x &amp; y </text><rect/></svg>").unwrap();
+    assert_eq!(svg.texts()[0].content, "x & y");
+    assert_eq!(svg.texts()[0].attr("x"), Some("1 < 2"));
+    assert_eq!((svg.count("rect"), svg.markers()), (1, 1));
     assert!((si_value("10 µs", "s").unwrap() - 1e-5).abs() < 1e-18);
     assert_eq!(si_value("20 k", ""), Some(2e4));
     assert_eq!(si_value("100", ""), Some(100.0));
@@ -826,13 +810,8 @@ fn the_test_parsers_read_what_they_should() {
 /// place of a count of instances that is not the dataset's.
 #[test]
 fn an_interrupted_run_says_so_in_its_cactus_titles() {
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = run(
-        tmp.path(),
-        "cut",
-        &smoke(),
-        &["--max-nodes", "20000", "--heuristic", "manhattan,misplaced"],
-    );
+    let tmp = Tmp::new("plot");
+    let dir = smoke_run(&tmp, "cut", &["--heuristic", "manhattan,misplaced"]);
     // As an interrupt leaves it: rows for some jobs, a manifest saying the rest are missing.
     let runs = std::fs::read_to_string(dir.join("runs.csv")).unwrap();
     let kept: Vec<&str> = runs.lines().take(5).collect();
@@ -844,8 +823,7 @@ fn an_interrupted_run_says_so_in_its_cactus_titles() {
     manifest["complete"] = false.into();
     manifest["jobs_missing"] = (total - 4).into();
     std::fs::write(&path, manifest.to_string()).unwrap();
-    let o = plot(&[dir.to_str().unwrap()]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    plot_ok(&tmp, &dir);
     for name in ["cactus.svg", "cactus-nodes.svg"] {
         let svg = read_svg(&dir.join(name));
         let want = format!("(interrupted: 4 of {total} jobs)");

@@ -8,10 +8,8 @@
 //! point there too, so that nothing touches the user's cache. Only the 5-5-5 and 6-6-3 databases
 //! are built. Nothing here asserts on a time.
 
-#[path = "common/korf.rs"]
-mod korf;
-
-use korf::korf100;
+use crate::common::korf::{korf100, KORF_GOAL};
+use crate::common::{assert_exit, command, names, show, text, Tmp};
 
 use idabench::domains::tiles::pattern::{self, Pattern};
 use idabench::domains::tiles::pdb::{Partition, PDB_555, PDB_663};
@@ -24,85 +22,30 @@ use std::process::{Command, Output};
 // ---------------------------------------------------------------------------------------------
 // Running the binary
 
-/// A scratch directory, removed at the end (kept, and named, when the test failed).
-struct Tmp(PathBuf);
-
-impl Tmp {
-    fn new(tag: &str) -> Tmp {
-        let dir = tempfile::Builder::new()
-            .prefix(&format!("idabench-cli-pdb-{tag}-"))
-            .tempdir()
-            .unwrap()
-            .keep();
-        Tmp(dir)
-    }
-
-    fn path(&self) -> &Path {
-        &self.0
-    }
-
-    /// The cache directory tests name with `--pdb-dir` (not created here: commands make it).
-    fn cache(&self) -> PathBuf {
-        self.0.join("cache")
-    }
-
-    fn write(&self, name: &str, text: &str) -> String {
-        let p = self.0.join(name);
-        fs::write(&p, text).unwrap();
-        p.to_str().unwrap().to_owned()
-    }
-}
-
-impl Drop for Tmp {
-    fn drop(&mut self) {
-        if std::thread::panicking() {
-            eprintln!("kept for inspection: {}", self.0.display());
-        } else {
-            // A read-only directory inside must be writable again to be removed.
-            let _ = Command::new("chmod")
-                .arg("-R")
-                .arg("u+w")
-                .arg(&self.0)
-                .status();
-            let _ = fs::remove_dir_all(&self.0);
-        }
-    }
+/// The cache directory tests name with `--pdb-dir` (not created here: commands make it).
+fn cache(tmp: &Tmp) -> PathBuf {
+    tmp.path().join("cache")
 }
 
 /// `idabench ARGS...` run in the scratch directory, with the default cache directories pointed
 /// into it.
-fn command(tmp: &Tmp, args: &[&str]) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_idabench"));
-    c.args(args)
-        .current_dir(tmp.path())
-        .env("XDG_CACHE_HOME", tmp.path().join("xdg"))
+fn cached(tmp: &Tmp, args: &[&str]) -> Command {
+    let mut c = command(tmp.path(), args);
+    c.env("XDG_CACHE_HOME", tmp.path().join("xdg"))
         .env("HOME", tmp.path().join("home"));
     c
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-fn show(out: &Output) -> String {
-    format!(
-        "exit {:?}\n--- stdout ---\n{}\n--- stderr ---\n{}",
-        out.status.code(),
-        text(&out.stdout),
-        text(&out.stderr)
-    )
 }
 
 /// Runs `cmd`, expecting exit `code` and no panic.
 fn expect(mut cmd: Command, code: i32) -> Output {
     let out = cmd.output().expect("run idabench");
-    assert_eq!(out.status.code(), Some(code), "{}", show(&out));
-    assert!(!text(&out.stderr).contains("panicked"), "{}", show(&out));
+    assert_exit(&out, code);
     out
 }
 
-fn idabench(tmp: &Tmp, args: &[&str], code: i32) -> Output {
-    expect(command(tmp, args), code)
+/// `idabench ARGS...` as `cached` runs it, expecting exit `code` and no panic.
+fn expect_exit(tmp: &Tmp, args: &[&str], code: i32) -> Output {
+    expect(cached(tmp, args), code)
 }
 
 fn stderr_has(out: &Output, want: &str) {
@@ -125,22 +68,8 @@ fn s(p: &Path) -> &str {
     p.to_str().unwrap()
 }
 
-/// The names in `dir`, sorted (none when it does not exist).
-fn names(dir: &Path) -> Vec<String> {
-    let mut v: Vec<String> = match fs::read_dir(dir) {
-        Ok(entries) => entries
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect(),
-        Err(_) => Vec::new(),
-    };
-    v.sort();
-    v
-}
-
 // ---------------------------------------------------------------------------------------------
 // Databases and instances
-
-const KORF_GOAL: &str = "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15";
 
 /// The patterns of `partition` for the goal with the blank first (`true`) or last.
 fn patterns(partition: Partition, blank_first: bool) -> Vec<Pattern> {
@@ -228,8 +157,8 @@ fn build_lines(out: &Output) -> BTreeMap<String, (String, u64, String, String)> 
 #[test]
 fn pdb_build_writes_the_files_that_list_and_verify_report() {
     let tmp = Tmp::new("build");
-    let cache = tmp.cache();
-    let out = idabench(
+    let cache = cache(&tmp);
+    let out = expect_exit(
         &tmp,
         &[
             "pdb",
@@ -266,7 +195,7 @@ fn pdb_build_writes_the_files_that_list_and_verify_report() {
     // No temporary file left behind.
     assert_eq!(names(&cache), expected_names);
 
-    let list = idabench(&tmp, &["pdb", "list", "--pdb-dir", s(&cache)], 0);
+    let list = expect_exit(&tmp, &["pdb", "list", "--pdb-dir", s(&cache)], 0);
     let list_text = text(&list.stdout);
     let listed: Vec<&str> = list_text.lines().collect();
     assert_eq!(listed.len(), 6, "{}", show(&list));
@@ -278,7 +207,7 @@ fn pdb_build_writes_the_files_that_list_and_verify_report() {
         );
     }
 
-    let verify = idabench(&tmp, &["pdb", "verify", "--pdb-dir", s(&cache)], 0);
+    let verify = expect_exit(&tmp, &["pdb", "verify", "--pdb-dir", s(&cache)], 0);
     for p in &all {
         let crc = &lines[&p.key()].2;
         stdout_has(
@@ -295,7 +224,7 @@ fn pdb_build_writes_the_files_that_list_and_verify_report() {
         .iter()
         .map(|p| fs::read(file_of(&cache, p)).unwrap())
         .collect();
-    let again = idabench(
+    let again = expect_exit(
         &tmp,
         &[
             "pdb",
@@ -317,7 +246,7 @@ fn pdb_build_writes_the_files_that_list_and_verify_report() {
     for p in &all {
         assert_eq!(again_lines[&p.key()].2, lines[&p.key()].2);
     }
-    let forced = idabench(
+    let forced = expect_exit(
         &tmp,
         &["pdb", "build", "pdb-555", "--force", "--pdb-dir", s(&cache)],
         0,
@@ -339,15 +268,15 @@ fn pdb_build_writes_the_files_that_list_and_verify_report() {
 #[test]
 fn pdb_path_and_an_empty_list() {
     let tmp = Tmp::new("path");
-    let cache = tmp.cache();
-    let out = idabench(&tmp, &["pdb", "path", "--pdb-dir", s(&cache)], 0);
+    let cache = cache(&tmp);
+    let out = expect_exit(&tmp, &["pdb", "path", "--pdb-dir", s(&cache)], 0);
     assert_eq!(text(&out.stdout), format!("{}\n", s(&cache)));
-    let out = idabench(&tmp, &["pdb", "path"], 0);
+    let out = expect_exit(&tmp, &["pdb", "path"], 0);
     assert_eq!(
         text(&out.stdout),
         format!("{}\n", s(&tmp.path().join("xdg").join("idabench")))
     );
-    let mut c = command(&tmp, &["pdb", "path"]);
+    let mut c = cached(&tmp, &["pdb", "path"]);
     c.env("XDG_CACHE_HOME", "");
     let out = expect(c, 0);
     assert_eq!(
@@ -357,17 +286,17 @@ fn pdb_path_and_an_empty_list() {
             s(&tmp.path().join("home").join(".cache").join("idabench"))
         )
     );
-    let mut c = command(&tmp, &["pdb", "path"]);
+    let mut c = cached(&tmp, &["pdb", "path"]);
     c.env_remove("XDG_CACHE_HOME").env_remove("HOME");
     let out = expect(c, 2);
     stderr_has(&out, "--pdb-dir");
 
-    let out = idabench(&tmp, &["pdb", "list", "--pdb-dir", s(&cache)], 0);
+    let out = expect_exit(&tmp, &["pdb", "list", "--pdb-dir", s(&cache)], 0);
     assert_eq!(
         text(&out.stdout),
         format!("no pattern databases in {}\n", s(&cache))
     );
-    let out = idabench(&tmp, &["pdb", "verify", "--pdb-dir", s(&cache)], 0);
+    let out = expect_exit(&tmp, &["pdb", "verify", "--pdb-dir", s(&cache)], 0);
     stdout_has(&out, "0 pattern database(s)");
     assert!(!cache.exists(), "list and verify created the directory");
 }
@@ -381,9 +310,9 @@ fn pdb_path_and_an_empty_list() {
 #[test]
 fn damaged_databases_are_found_by_verify_and_rebuilt_by_run_and_solve() {
     let tmp = Tmp::new("damage");
-    let cache = tmp.cache();
+    let cache = cache(&tmp);
     let c = s(&cache);
-    idabench(&tmp, &["pdb", "build", "pdb-555", "-q", "--pdb-dir", c], 0);
+    expect_exit(&tmp, &["pdb", "build", "pdb-555", "-q", "--pdb-dir", c], 0);
     let ps = patterns(PDB_555, true);
     let (victim, other) = (file_of(&cache, &ps[0]), file_of(&cache, &ps[1]));
     let good = fs::read(&victim).unwrap();
@@ -432,7 +361,7 @@ fn damaged_databases_are_found_by_verify_and_rebuilt_by_run_and_solve() {
         assert!(bad != good, "{what}: nothing damaged");
         fs::write(&victim, &bad).unwrap();
 
-        let out = idabench(&tmp, &["pdb", "verify", "--pdb-dir", c], 1);
+        let out = expect_exit(&tmp, &["pdb", "verify", "--pdb-dir", c], 1);
         stdout_has(&out, &format!("bad\t{}\t{verify_says}", s(&victim)));
         assert_eq!(text(&out.stdout).matches("ok\t").count(), 2, "{what}");
         stderr_has(
@@ -440,7 +369,7 @@ fn damaged_databases_are_found_by_verify_and_rebuilt_by_run_and_solve() {
             &format!("1 of 3 pattern database(s) in {c} are damaged"),
         );
 
-        let out = idabench(&tmp, &solve_97("pdb-555", c, &["--no-build"]), 2);
+        let out = expect_exit(&tmp, &solve_97("pdb-555", c, &["--no-build"]), 2);
         stderr_has(
             &out,
             &format!("pattern database {} in {c}: {rebuild_says}", ps[0].key()),
@@ -453,7 +382,7 @@ fn damaged_databases_are_found_by_verify_and_rebuilt_by_run_and_solve() {
 
         // Half the cases through `solve`, half through `run`.
         let out = if k % 2 == 0 {
-            let out = idabench(&tmp, &solve_97("pdb-555", c, &[]), 0);
+            let out = expect_exit(&tmp, &solve_97("pdb-555", c, &[]), 0);
             solved_97(&out);
             out
         } else {
@@ -471,7 +400,7 @@ fn damaged_databases_are_found_by_verify_and_rebuilt_by_run_and_solve() {
                 "--name",
                 &name,
             ];
-            idabench(&tmp, &args, 0)
+            expect_exit(&tmp, &args, 0)
         };
         // One line: the file, what is wrong with it, and what is done about it.
         let err = text(&out.stderr);
@@ -481,7 +410,7 @@ fn damaged_databases_are_found_by_verify_and_rebuilt_by_run_and_solve() {
             .unwrap_or_else(|| panic!("{what}: no line naming the file:\n{}", show(&out)));
         assert!(line.contains(rebuild_says), "{what}: {line}");
         assert!(line.ends_with(": building it again"), "{what}: {line}");
-        idabench(&tmp, &["pdb", "verify", "--pdb-dir", c], 0);
+        expect_exit(&tmp, &["pdb", "verify", "--pdb-dir", c], 0);
         assert!(
             fs::read(&victim).unwrap() == good,
             "{what}: rebuilt differently"
@@ -494,10 +423,10 @@ fn damaged_databases_are_found_by_verify_and_rebuilt_by_run_and_solve() {
 #[test]
 fn no_build_with_an_empty_cache_is_a_usage_error() {
     let tmp = Tmp::new("nobuild");
-    let cache = tmp.cache();
+    let cache = cache(&tmp);
     let c = s(&cache);
     let first = patterns(PDB_663, true)[0].key();
-    let out = idabench(&tmp, &solve_97("pdb-663", c, &["--no-build"]), 2);
+    let out = expect_exit(&tmp, &solve_97("pdb-663", c, &["--no-build"]), 2);
     for want in [
         &format!("pattern database {first} in {c}: not built yet"),
         "--no-build",
@@ -518,7 +447,7 @@ fn no_build_with_an_empty_cache_is_a_usage_error() {
         "--out",
         s(&reports),
     ];
-    let out = idabench(&tmp, &args, 2);
+    let out = expect_exit(&tmp, &args, 2);
     stderr_has(
         &out,
         &format!("pattern database {first} in {c}: not built yet"),
@@ -544,17 +473,17 @@ fn a_read_only_cache_directory_is_a_runtime_error() {
         return;
     }
     let tmp = Tmp::new("readonly");
-    let cache = tmp.cache();
+    let cache = cache(&tmp);
     fs::create_dir(&cache).unwrap();
     fs::set_permissions(&cache, std::os::unix::fs::PermissionsExt::from_mode(0o555)).unwrap();
     let c = s(&cache);
-    let out = idabench(&tmp, &solve_97("pdb-555", c, &[]), 1);
+    let out = expect_exit(&tmp, &solve_97("pdb-555", c, &[]), 1);
     stderr_has(&out, &format!("cannot write a pattern database into {c}"));
     stderr_has(&out, "--pdb-dir");
-    let out = idabench(&tmp, &["pdb", "build", "pdb-555", "-q", "--pdb-dir", c], 1);
+    let out = expect_exit(&tmp, &["pdb", "build", "pdb-555", "-q", "--pdb-dir", c], 1);
     stderr_has(&out, &format!("cannot write a pattern database into {c}"));
     let sub = cache.join("sub");
-    let out = idabench(
+    let out = expect_exit(
         &tmp,
         &["pdb", "build", "pdb-555", "-q", "--pdb-dir", s(&sub)],
         1,
@@ -573,14 +502,14 @@ fn a_read_only_cache_directory_is_a_runtime_error() {
 fn a_full_cache_directory_is_a_runtime_error() {
     use std::os::unix::process::CommandExt;
     let tmp = Tmp::new("full");
-    let cache = tmp.cache();
+    let cache = cache(&tmp);
     fs::create_dir(&cache).unwrap();
     let c = s(&cache);
     for args in [
         solve_97("pdb-555", c, &[]),
         vec!["pdb", "build", "pdb-555", "-q", "--pdb-dir", c],
     ] {
-        let mut cmd = command(&tmp, &args);
+        let mut cmd = cached(&tmp, &args);
         // SAFETY: only async-signal-safe calls between fork and exec.
         unsafe {
             cmd.pre_exec(|| {
@@ -610,18 +539,18 @@ fn a_cache_path_that_is_a_file_is_a_runtime_error() {
     let file = tmp.path().join("not-a-dir");
     fs::write(&file, "x").unwrap();
     let f = s(&file);
-    let out = idabench(&tmp, &solve_97("pdb-555", f, &[]), 1);
+    let out = expect_exit(&tmp, &solve_97("pdb-555", f, &[]), 1);
     stderr_has(
         &out,
         &format!("cannot create the pattern database directory {f}"),
     );
-    let out = idabench(&tmp, &["pdb", "build", "pdb-555", "-q", "--pdb-dir", f], 1);
+    let out = expect_exit(&tmp, &["pdb", "build", "pdb-555", "-q", "--pdb-dir", f], 1);
     stderr_has(
         &out,
         &format!("cannot create the pattern database directory {f}"),
     );
     for sub in ["list", "verify"] {
-        let out = idabench(&tmp, &["pdb", sub, "--pdb-dir", f], 1);
+        let out = expect_exit(&tmp, &["pdb", sub, "--pdb-dir", f], 1);
         stderr_has(&out, &format!("{f}: Not a directory"));
     }
     assert_eq!(fs::read(&file).unwrap(), b"x");
@@ -632,12 +561,12 @@ fn a_cache_path_that_is_a_file_is_a_runtime_error() {
 #[test]
 fn two_builders_at_once_leave_sound_files() {
     let tmp = Tmp::new("race");
-    let cache = tmp.cache();
+    let cache = cache(&tmp);
     let c = s(&cache);
     let args = ["pdb", "build", "pdb-555", "-q", "--pdb-dir", c];
     let children: Vec<_> = (0..2)
         .map(|_| {
-            command(&tmp, &args)
+            cached(&tmp, &args)
                 .stdout(std::process::Stdio::piped())
                 .spawn()
                 .unwrap()
@@ -658,7 +587,7 @@ fn two_builders_at_once_leave_sound_files() {
     for p in &ps {
         assert!(entries_of(&file_of(&cache, p)) == pattern::build(p, &|_| {}));
     }
-    idabench(&tmp, &["pdb", "verify", "--pdb-dir", c], 0);
+    expect_exit(&tmp, &["pdb", "verify", "--pdb-dir", c], 0);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -669,7 +598,7 @@ fn two_builders_at_once_leave_sound_files() {
 #[test]
 fn unfit_boards_and_goals_are_usage_errors_naming_what_works() {
     let tmp = Tmp::new("unfit");
-    let cache = tmp.cache();
+    let cache = cache(&tmp);
     let c = s(&cache);
     let reports = tmp.path().join("reports");
     let eight = tmp.write(
@@ -687,7 +616,7 @@ fn unfit_boards_and_goals_are_usage_errors_naming_what_works() {
             "--out",
             s(&reports),
         ];
-        idabench(&tmp, &args, 2)
+        expect_exit(&tmp, &args, 2)
     };
     let out = run(&eight, "pdb-663");
     stderr_has(
@@ -706,7 +635,7 @@ fn unfit_boards_and_goals_are_usage_errors_naming_what_works() {
     let out = run(&fifteen, "pdb-555+reflect");
     stderr_has(&out, goals);
     stderr_has(&out, "this goal has the blank on cell 5");
-    let out = idabench(
+    let out = expect_exit(
         &tmp,
         &[
             "solve",
@@ -724,9 +653,9 @@ fn unfit_boards_and_goals_are_usage_errors_naming_what_works() {
         2,
     );
     stderr_has(&out, goals);
-    let out = idabench(&tmp, &solve_97("pdb-6666", c, &[]), 2);
+    let out = expect_exit(&tmp, &solve_97("pdb-6666", c, &[]), 2);
     stderr_has(&out, "are for 5x5 boards, not 4x4");
-    let out = idabench(&tmp, &["pdb", "build", "manhattan", "--pdb-dir", c], 2);
+    let out = expect_exit(&tmp, &["pdb", "build", "manhattan", "--pdb-dir", c], 2);
     stderr_has(
         &out,
         "'manhattan' is not a pattern-database heuristic: expected one of pdb-555",
@@ -764,9 +693,9 @@ fn rows(dir: &Path, columns: &[&str]) -> BTreeMap<(String, String), Vec<String>>
 #[test]
 fn database_runs_are_deterministic_and_their_manifest_names_the_databases() {
     let tmp = Tmp::new("runs");
-    let cache = tmp.cache();
+    let cache = cache(&tmp);
     let c = s(&cache);
-    let built = build_lines(&idabench(
+    let built = build_lines(&expect_exit(
         &tmp,
         &["pdb", "build", "pdb-663", "-q", "--pdb-dir", c],
         0,
@@ -802,7 +731,7 @@ fn database_runs_are_deterministic_and_their_manifest_names_the_databases() {
             "--name",
             &name,
         ];
-        let out = idabench(&tmp, &args, 0);
+        let out = expect_exit(&tmp, &args, 0);
         // Read from the cache, not built again.
         assert!(!text(&out.stderr).contains("building"), "{}", show(&out));
         let dir = reports.join(&name);

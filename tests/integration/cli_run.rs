@@ -5,14 +5,12 @@
 //! Only std: the binary is run with `std::process::Command`, its CSV and JSON are read by the
 //! small parsers at the end of this file. Nothing here asserts on a time.
 
-#[path = "common/cli.rs"]
-mod cli;
-
-use cli::{assert_exit, command, idabench, show, text, Tmp};
+use crate::common::korf::KORF_GOAL;
+use crate::common::{assert_exit, command, idabench, show, text, Tmp};
 use std::collections::{BTreeMap, HashSet};
 use std::fs;
 use std::os::unix::process::CommandExt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
 
@@ -78,9 +76,19 @@ const WALK36: &[&str] = &[
     "5 1 2 7 10 0 3 8 15 6 14 4 9 13 12 11",
 ];
 
+/// The settings of the runs of WALK36: one worker, quiet (the last argument).
+const WALK36_ARGS: [&str; 7] = [
+    "--heuristic",
+    "misplaced",
+    "--max-nodes",
+    "3000000",
+    "--jobs",
+    "1",
+    "--quiet",
+];
+
 /// Korf's instance #1 (goal: blank first), optimal 57: far beyond misplaced tiles' reach.
 const KORF1: &str = "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3";
-const KORF_GOAL: &str = "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15";
 
 const HEADER: &str = "id,domain,size,start,goal,optimal\n";
 
@@ -299,16 +307,7 @@ fn variant_product_writes_every_report_and_column() {
     assert_iterations_match_runs(&dir);
     // The run's plots, drawn at its end: 8 variants, so 7 scatter plots of the first against
     // each other one.
-    let svgs = |dir: &Path| {
-        let mut names: Vec<String> = fs::read_dir(dir)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .filter(|n| n.ends_with(".svg"))
-            .collect();
-        names.sort();
-        names
-    };
-    let drawn = svgs(&dir);
+    let drawn = crate::common::svg::svgs(&dir);
     assert_eq!(drawn.len(), 3 + 7, "{drawn:?}");
     assert_eq!(
         drawn[..3],
@@ -613,15 +612,7 @@ fn start_and_signal(
 fn resume_after_a_kill_matches_a_clean_run() {
     let tmp = Tmp::new("resume");
     let walk = tmp.write("walk36.csv", &walk36_csv());
-    let args = [
-        "--heuristic",
-        "misplaced",
-        "--max-nodes",
-        "3000000",
-        "--jobs",
-        "1",
-        "--quiet",
-    ];
+    let args = WALK36_ARGS;
     let clean = {
         run(&tmp, "clean", &[&walk], &args, 0);
         runs(&tmp.run_dir("clean"))
@@ -646,14 +637,12 @@ fn resume_after_a_kill_matches_a_clean_run() {
     let partial = runs(&dir);
     assert_eq!(partial.rows.len(), kept);
 
-    // Resume without --quiet: it says what it keeps.
-    let resumed = run(
-        &tmp,
-        &name,
-        &[&walk],
-        &[&args[..args.len() - 1], &["--resume"]].concat(),
-        0,
-    );
+    // Resume without --quiet (the last argument): it says what it keeps.
+    let resume = |name: &str| {
+        let again = [&args[..args.len() - 1], &["--resume"]].concat();
+        run(&tmp, name, &[&walk], &again, 0)
+    };
+    let resumed = resume(&name);
     let stderr = text(&resumed.stderr);
     assert!(
         stderr.contains(&format!(
@@ -705,13 +694,7 @@ fn resume_after_a_kill_matches_a_clean_run() {
     let mut iterations_cut = clean_iterations.clone();
     iterations_cut.extend_from_slice(b"walk36,w3,misplaced/stepnext/prune,1,2");
     fs::write(cut.join("iterations.csv"), &iterations_cut).unwrap();
-    let out = run(
-        &tmp,
-        "cut",
-        &[&walk],
-        &[&args[..args.len() - 1], &["--resume"]].concat(),
-        0,
-    );
+    let out = resume("cut");
     assert!(
         text(&out.stderr).contains(&format!("5 job(s) done, {} to run", WALK36.len() - 5)),
         "{}",
@@ -743,13 +726,7 @@ fn resume_after_a_kill_matches_a_clean_run() {
         text_lost.replacen(&format!("{first_row_of_second}\n"), "", 1),
     )
     .unwrap();
-    let out = run(
-        &tmp,
-        "lost",
-        &[&walk],
-        &[&args[..args.len() - 1], &["--resume"]].concat(),
-        0,
-    );
+    let out = resume("lost");
     let stderr = text(&out.stderr);
     assert!(
         stderr.contains(
@@ -765,13 +742,7 @@ fn resume_after_a_kill_matches_a_clean_run() {
 
     // Resuming a finished run runs nothing and leaves runs.csv as it was, byte for byte.
     let before = fs::read(tmp.run_dir("clean").join("runs.csv")).unwrap();
-    let out = run(
-        &tmp,
-        "clean",
-        &[&walk],
-        &[&args[..args.len() - 1], &["--resume"]].concat(),
-        0,
-    );
+    let out = resume("clean");
     assert!(
         text(&out.stderr).contains(&format!("{} job(s) done, 0 to run", WALK36.len())),
         "{}",
@@ -1028,62 +999,6 @@ fn limits_stop_a_job_and_the_run_goes_on() {
 // 6, 7: exit codes, wrong rows, unsolvable rows
 
 #[test]
-fn every_bad_dataset_exits_2_naming_the_file_and_the_fault() {
-    let tmp = Tmp::new("bad");
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/bad");
-    let mut csvs: Vec<PathBuf> = fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "csv"))
-        .collect();
-    csvs.sort();
-    assert!(csvs.len() >= 22, "{} bad files", csvs.len());
-    let mut failures = Vec::new();
-    for csv in &csvs {
-        let name = csv.file_name().unwrap().to_string_lossy().into_owned();
-        let expect = fs::read_to_string(csv.with_extension("expect")).unwrap();
-        let expect = expect.trim_end_matches(['\n', '\r']);
-        let out = idabench(
-            tmp.path(),
-            &[
-                "run",
-                csv.to_str().unwrap(),
-                "--out",
-                &tmp.out(),
-                "--name",
-                "bad",
-                "-q",
-            ],
-        );
-        let stderr = text(&out.stderr);
-        if out.status.code() != Some(2)
-            || !stderr.contains(&name)
-            || !stderr.contains(expect)
-            || stderr.contains("panicked")
-        {
-            failures.push(format!(
-                "{name}: wanted exit 2 and '{expect}':\n{}",
-                show(&out)
-            ));
-        }
-    }
-    assert!(failures.is_empty(), "\n{}", failures.join("\n"));
-    assert!(
-        !tmp.run_dir("bad").exists(),
-        "no run directory for bad input"
-    );
-
-    // A missing dataset file.
-    let missing = tmp.path().join("no_such_dataset.csv");
-    let out = run(&tmp, "missing", &[missing.to_str().unwrap()], &[], 2);
-    assert!(
-        text(&out.stderr).contains("no_such_dataset.csv"),
-        "{}",
-        show(&out)
-    );
-}
-
-#[test]
 fn a_row_shorter_than_its_reference_is_wrong_and_exits_4() {
     let tmp = Tmp::new("wrong");
     // `six` claims 8 moves; the solver finds 6.
@@ -1291,6 +1206,14 @@ impl Table {
 
     fn get<'a>(&self, row: &'a [String], name: &str) -> &'a str {
         &row[self.col(name)]
+    }
+
+    /// Each row's values in the columns `a`, `b` and `c`.
+    fn triples(&self, [a, b, c]: [&str; 3]) -> Vec<(&str, &str, &str)> {
+        self.rows
+            .iter()
+            .map(|r| (self.get(r, a), self.get(r, b), self.get(r, c)))
+            .collect()
     }
 
     fn num(&self, row: &[String], name: &str) -> f64 {
@@ -1511,15 +1434,7 @@ impl JsonParser<'_> {
 fn ctrl_c_stops_cleanly_and_resume_finishes_the_run() {
     let tmp = Tmp::new("sigint");
     let walk = tmp.write("walk36.csv", &walk36_csv());
-    let args = [
-        "--heuristic",
-        "misplaced",
-        "--max-nodes",
-        "3000000",
-        "--jobs",
-        "1",
-        "--quiet",
-    ];
+    let args = WALK36_ARGS;
     run(&tmp, "clean", &[&walk], &args, 0);
     let clean = runs(&tmp.run_dir("clean"));
     // Caught before its end in one of three tries, as in the SIGKILL test.
@@ -1603,19 +1518,8 @@ fn answers_that_contradict_the_reference_from_guaranteed_variants_are_wrong() {
         show(&out)
     );
     let t = runs(&tmp.run_dir("v"));
-    let got: Vec<(&str, &str, &str)> = t
-        .rows
-        .iter()
-        .map(|r| {
-            (
-                t.get(r, "instance"),
-                t.get(r, "status"),
-                t.get(r, "message"),
-            )
-        })
-        .collect();
     assert_eq!(
-        got,
+        t.triples(["instance", "status", "message"]),
         [
             (
                 "six",
@@ -1637,31 +1541,24 @@ fn answers_that_contradict_the_reference_from_guaranteed_variants_are_wrong() {
     );
 }
 
+/// Two 8-puzzle rows and a Knight's Spirit one.
+fn tiles_and_knights_csv() -> String {
+    format!(
+        "{HEADER}{}w4-1,knights,,1 1 1 1 1 1 1 1 1 0 0 0 * 1 1 0 0 0 0 1 0 0 0 0 0,,4\n",
+        rows("3x3", &EIGHT[1..3])
+    )
+}
+
 #[test]
 fn without_heuristic_each_domain_runs_only_its_own_default() {
     let tmp = Tmp::new("defaults");
     // Knights' default `misplaced` is also a tiles heuristic: it must not run on the tiles rows.
-    let data = format!(
-        "{HEADER}{}w4-1,knights,,1 1 1 1 1 1 1 1 1 0 0 0 * 1 1 0 0 0 0 1 0 0 0 0 0,,4\n",
-        rows("3x3", &EIGHT[1..3])
-    );
-    let path = tmp.write("mixed.csv", &data);
+    let path = tmp.write("mixed.csv", &tiles_and_knights_csv());
     run(&tmp, "d", &[&path], &["-q"], 0);
     let dir = tmp.run_dir("d");
     let t = runs(&dir);
-    let got: Vec<(&str, &str, &str)> = t
-        .rows
-        .iter()
-        .map(|r| {
-            (
-                t.get(r, "instance"),
-                t.get(r, "variant"),
-                t.get(r, "status"),
-            )
-        })
-        .collect();
     assert_eq!(
-        got,
+        t.triples(["instance", "variant", "status"]),
         [
             ("one", "manhattan/stepnext/prune", "solved"),
             ("two", "manhattan/stepnext/prune", "solved"),
@@ -1683,11 +1580,7 @@ fn without_heuristic_each_domain_runs_only_its_own_default() {
 #[test]
 fn resume_refuses_options_that_plan_other_jobs_and_keeps_every_row() {
     let tmp = Tmp::new("replan");
-    let data = format!(
-        "{HEADER}{}w4-1,knights,,1 1 1 1 1 1 1 1 1 0 0 0 * 1 1 0 0 0 0 1 0 0 0 0 0,,4\n",
-        rows("3x3", &EIGHT[1..3])
-    );
-    let path = tmp.write("mixed.csv", &data);
+    let path = tmp.write("mixed.csv", &tiles_and_knights_csv());
     // The same two variant names either way: with --heuristic, misplaced also runs on tiles.
     for (name, first, again) in [
         ("both", &["--heuristic", "manhattan,misplaced"][..], &[][..]),
@@ -1850,14 +1743,16 @@ fn a_full_stdout_is_an_error_and_a_full_stderr_is_ignored() {
 }
 
 /// The write end of a pipe whose reader is already gone: a write to it fails with EPIPE, or
-/// kills a process that has not ignored SIGPIPE.
+/// kills a process that has not ignored SIGPIPE. Both ends are close-on-exec: a child that
+/// another test starts meanwhile must not inherit the read end (the pipe would keep a reader);
+/// the child given the write end gets it as its stdout or stderr, which are not closed on exec.
 fn closed_pipe() -> Stdio {
     use std::os::fd::FromRawFd;
     let mut fds = [0; 2];
-    // SAFETY: `pipe` fills the two descriptors; the read end is closed at once and the write end
+    // SAFETY: `pipe2` fills the two descriptors; the read end is closed at once and the write end
     // is owned by the returned `Stdio` alone.
     unsafe {
-        assert_eq!(libc::pipe(fds.as_mut_ptr()), 0);
+        assert_eq!(libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC), 0);
         libc::close(fds[0]);
         Stdio::from_raw_fd(fds[1])
     }
@@ -1908,9 +1803,7 @@ fn dataset_and_out_paths_need_not_be_utf8() {
     let dataset = tmp.path().join(OsStr::from_bytes(b"eight\xff.csv"));
     fs::write(&dataset, format!("{HEADER}{}", rows("3x3", &EIGHT[1..3]))).unwrap();
     let out_dir = tmp.path().join(OsStr::from_bytes(b"out\xfe"));
-    let out = Command::new(env!("CARGO_BIN_EXE_idabench"))
-        .current_dir(tmp.path())
-        .arg("run")
+    let out = command(tmp.path(), &["run"])
         .arg(&dataset)
         .arg("--out")
         .arg(&out_dir)

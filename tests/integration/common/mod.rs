@@ -1,0 +1,175 @@
+//! What the test modules share: the project's root, a scratch directory per test, the idabench
+//! binary run in it, and its output described for assertion messages; Korf's instances, a BFS
+//! oracle for small boards, Korf's search variant and random walks, and a reader of the SVG
+//! pictures.
+
+pub mod korf;
+pub mod oracle;
+pub mod search;
+pub mod svg;
+
+use std::ffi::OsStr;
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// The idabench binary under test.
+pub const BIN: &str = env!("CARGO_BIN_EXE_idabench");
+
+/// The project's root, which holds datasets/, reports/baseline and tests/data: the one place
+/// the tests learn where it is.
+pub fn root() -> &'static Path {
+    // The tests belong to the binary's package, in cli/ under the project.
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+}
+
+/// The bundled dataset `datasets/NAME`, as a command-line argument.
+pub fn dataset(name: &str) -> String {
+    root()
+        .join("datasets")
+        .join(name)
+        .to_str()
+        .unwrap()
+        .to_owned()
+}
+
+/// The committed report CI compares against, `reports/baseline`.
+pub fn baseline() -> String {
+    root().join("reports/baseline").to_str().unwrap().to_owned()
+}
+
+/// A scratch directory, removed at the end (kept, and named, when the test failed).
+pub struct Tmp(PathBuf);
+
+impl Tmp {
+    /// A fresh directory named after the process, `tag`, the test's thread and a count: the
+    /// tests are threads of one process, and each directory is its own.
+    pub fn new(tag: &str) -> Tmp {
+        static MADE: AtomicUsize = AtomicUsize::new(0);
+        let dir = std::env::temp_dir().join(format!(
+            "idabench-{}-{tag}-{}-{}",
+            std::process::id(),
+            std::thread::current()
+                .name()
+                .unwrap_or("t")
+                .replace("::", "-"),
+            MADE.fetch_add(1, Ordering::Relaxed)
+        ));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        Tmp(dir)
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.0
+    }
+
+    /// The absolute path of `name` in the scratch directory, as a string.
+    pub fn at(&self, name: &str) -> String {
+        self.0.join(name).to_str().unwrap().to_owned()
+    }
+
+    /// Writes a file in the scratch directory; its absolute path as a string.
+    pub fn write(&self, name: &str, text: &str) -> String {
+        fs::write(self.0.join(name), text).unwrap();
+        self.at(name)
+    }
+
+    /// The folder given to `--out`.
+    pub fn out(&self) -> String {
+        self.at("reports")
+    }
+
+    /// The report folder of run `name` under `out`.
+    pub fn run_dir(&self, name: &str) -> PathBuf {
+        self.0.join("reports").join(name)
+    }
+}
+
+impl Drop for Tmp {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            eprintln!("kept for inspection: {}", self.0.display());
+        } else if fs::remove_dir_all(&self.0).is_err() {
+            // A read-only directory inside must be writable again to be removed.
+            let _ = Command::new("chmod")
+                .arg("-R")
+                .arg("u+w")
+                .arg(&self.0)
+                .status();
+            let _ = fs::remove_dir_all(&self.0);
+        }
+    }
+}
+
+/// The names in `dir`, sorted (none when it does not exist).
+pub fn names(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = match fs::read_dir(dir) {
+        Ok(entries) => entries
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect(),
+        Err(_) => Vec::new(),
+    };
+    v.sort();
+    v
+}
+
+/// idabench with `args`, run from `cwd` (a scratch directory, so that nothing lands in the
+/// project), for the tests that give it input, signals, limits or an environment.
+pub fn command<S: AsRef<OsStr>>(cwd: &Path, args: &[S]) -> Command {
+    let mut c = Command::new(BIN);
+    c.args(args).current_dir(cwd);
+    c
+}
+
+/// idabench with `args`, run from `cwd`, its output captured (no input).
+pub fn idabench<S: AsRef<OsStr>>(cwd: &Path, args: &[S]) -> Output {
+    command(cwd, args).output().expect("run idabench")
+}
+
+/// Runs `cmd` with `input` on its stdin, its output captured. A program that stops reading
+/// early (at a bound, or needing no input) may close the pipe: that is fine.
+pub fn with_stdin(mut cmd: Command, input: &[u8]) -> Output {
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run idabench");
+    let mut stdin = child.stdin.take().unwrap();
+    if let Err(e) = stdin.write_all(input) {
+        assert_eq!(
+            e.kind(),
+            std::io::ErrorKind::BrokenPipe,
+            "writing stdin: {e}"
+        );
+    }
+    drop(stdin);
+    child.wait_with_output().unwrap()
+}
+
+pub fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Describes an output for assertion messages.
+pub fn show(out: &Output) -> String {
+    format!(
+        "exit {:?}\n--- stdout ---\n{}\n--- stderr ---\n{}",
+        out.status.code(),
+        text(&out.stdout),
+        text(&out.stderr)
+    )
+}
+
+/// The exit code is `code`, and nothing panicked.
+pub fn assert_exit(out: &Output, code: i32) {
+    assert_eq!(out.status.code(), Some(code), "{}", show(out));
+    assert!(
+        !text(&out.stderr).contains("panicked"),
+        "a panic:\n{}",
+        show(out)
+    );
+}

@@ -1,0 +1,23 @@
+//! The integration tests, as one test binary: one module per area, and the helpers they share in
+//! `common`.
+
+mod common;
+
+mod cli_ab;
+mod cli_bad_input;
+mod cli_compare;
+mod cli_domains;
+mod cli_pdb;
+mod cli_plot;
+mod cli_run;
+mod cli_shards;
+mod cli_solve;
+mod fifteen;
+mod fixed_boards;
+mod generate_golden;
+mod layering;
+mod pdb;
+mod report_html;
+mod split;
+mod tiles_oracle;
+mod walking;
