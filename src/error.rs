@@ -2,6 +2,7 @@
 
 use crate::compare::CompareError;
 use crate::dataset::DatasetError;
+use crate::domains::judge::JudgeError;
 use crate::domains::PrepareError;
 use crate::results::ReportError;
 use crate::runner::job::SolveError;
@@ -42,6 +43,9 @@ pub enum Error {
     Dataset(#[from] DatasetError),
     #[error(transparent)]
     Compare(#[from] CompareError),
+    /// Judge input that cannot be answered.
+    #[error(transparent)]
+    Judge(#[from] JudgeError),
     /// A heuristic that does not fit a board, or tables that cannot be had.
     #[error(transparent)]
     Prepare(#[from] PrepareError),
@@ -96,7 +100,7 @@ pub fn exit_code(result: &Result<Done, Error>) -> u8 {
         Ok(Done::Wrong) => EXIT_WRONG,
         Ok(Done::Interrupted) => EXIT_INTERRUPTED,
         Ok(Done::Failed) => EXIT_RUNTIME,
-        Err(Error::Usage(_) | Error::Dataset(_) | Error::Input(_)) => EXIT_INPUT,
+        Err(Error::Usage(_) | Error::Dataset(_) | Error::Input(_) | Error::Judge(_)) => EXIT_INPUT,
         Err(Error::Compare(_) | Error::Report(ReportError::Read(_))) => EXIT_INPUT,
         Err(Error::Report(ReportError::Write(_))) => EXIT_RUNTIME,
         // A heuristic that does not fit, or no good table under --no-build (or no cache

@@ -33,8 +33,7 @@ pub(super) fn solve(args: SolveArgs) -> Result<Done, Error> {
             return Err(Error::input("--problem goes with --format judge"));
         }
         let input = read_judge_input()?;
-        let out = judge::answer(problem, &input)
-            .map_err(|e| Error::input(format!("{}: {e}", problem.name())))?;
+        let out = judge::answer(problem, &input)?;
         write_stdout(&out)?;
         return Ok(Done::Ok);
     }

@@ -1,5 +1,6 @@
-//! `idabench compare`: the entry point `run` and the types its parts share. `load` reads a run,
-//! `join` pairs the jobs of two runs, `stats` judges their times and `render` writes the report.
+//! Two runs compared (`idabench compare`): `compared`, and the types its parts share. `load` reads
+//! a run, `join` pairs the jobs of two runs, `stats` judges their times, `paired` judges `ab`'s
+//! rounds and `render` writes the report.
 //!
 //! Joins two runs job by job and gives verdicts: exact checks on results, a bootstrap interval on
 //! CPU time.

@@ -61,8 +61,23 @@ const KORF: Variant = Variant {
     reverse_pruning: true,
 };
 
+/// Judge input that cannot be answered: the problem, and what is wrong with the input.
+#[derive(Debug, thiserror::Error)]
+#[error("{problem}: {message}")]
+pub struct JudgeError {
+    problem: &'static str,
+    message: String,
+}
+
 /// The judge's expected output for `input`; an error describes malformed input.
-pub fn answer(problem: Problem, input: &str) -> Result<String, String> {
+pub fn answer(problem: Problem, input: &str) -> Result<String, JudgeError> {
+    solve(problem, input).map_err(|message| JudgeError {
+        problem: problem.name(),
+        message,
+    })
+}
+
+fn solve(problem: Problem, input: &str) -> Result<String, String> {
     match problem {
         Problem::P1379 => p1379(input),
         Problem::Uva10181 => uva10181(input),
