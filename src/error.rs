@@ -11,13 +11,13 @@ use std::path::Path;
 use thiserror::Error;
 
 /// Exit codes, as documented in README and `--help`.
-pub const EXIT_OK: u8 = 0;
-pub const EXIT_RUNTIME: u8 = 1;
-pub const EXIT_INPUT: u8 = 2;
-pub const EXIT_REGRESSED: u8 = 3;
-pub const EXIT_WRONG: u8 = 4;
+pub(crate) const EXIT_OK: u8 = 0;
+pub(crate) const EXIT_RUNTIME: u8 = 1;
+pub(crate) const EXIT_INPUT: u8 = 2;
+pub(crate) const EXIT_REGRESSED: u8 = 3;
+pub(crate) const EXIT_WRONG: u8 = 4;
 /// A run stopped by Ctrl-C or SIGTERM (128 + SIGINT, as shells report an interrupt).
-pub const EXIT_INTERRUPTED: u8 = crate::util::interrupt::EXIT_INTERRUPTED;
+pub(crate) const EXIT_INTERRUPTED: u8 = crate::util::interrupt::EXIT_INTERRUPTED;
 
 /// How a command that ran to its end went.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -57,7 +57,8 @@ pub enum Error {
     /// A report file that cannot be read (input) or written (runtime).
     #[error(transparent)]
     Report(#[from] ReportError),
-    /// Input other than datasets: reports read back, judge input, states on the command line.
+    /// Input refused where it is read: states and values on the command line, a resume that does
+    /// not match, a binary that is not idabench.
     #[error("{0}")]
     Input(String),
     /// Reading or writing a file or stream failed.

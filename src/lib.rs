@@ -13,7 +13,7 @@ pub mod cmd;
 mod compare;
 pub mod dataset;
 pub mod domains;
-pub mod error;
+mod error;
 mod plot;
 mod report;
 pub mod results;

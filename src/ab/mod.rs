@@ -18,6 +18,7 @@ mod schedule;
 
 use crate::compare::{self, CompareError, CompareOptions, Incomplete, RenderFormat};
 use crate::error::{Done, Error};
+use crate::results::folder;
 use crate::runner::machine;
 use crate::runner::plan::{Loaded, PlanOptions};
 use crate::util::clock;
@@ -88,8 +89,8 @@ pub fn ab(opts: &AbOptions, stdout: &mut dyn Write) -> Result<Done, Error> {
         None => std::env::current_exe()
             .map_err(|e| Error::runtime(format!("cannot find this binary: {e}")))?,
     };
-    let options = opts.plan.clone();
-    let loaded = Loaded::read(&options)?;
+    let options = &opts.plan;
+    let loaded = Loaded::read(options)?;
     let jobs = loaded.plan(opts.quiet)?.jobs;
     let words = options.words();
     let paths = [opts.baseline.clone(), current];
@@ -112,7 +113,7 @@ pub fn ab(opts: &AbOptions, stdout: &mut dyn Write) -> Result<Done, Error> {
             if !opts.quiet {
                 tell_start(&builds, jobs.len(), rounds, usize::from(opts.lanes));
             }
-            let measured = by_workers(opts, &jobs, base, cur, rounds);
+            let measured = by_workers(opts, &jobs, &words, [base, cur], rounds);
             (measured, builds, Mode::Worker)
         }
         (base, cur) => {
@@ -255,13 +256,9 @@ fn tell_start(builds: &[BuildInfo; 2], jobs: usize, rounds: usize, lanes: usize)
 
 /// OUT/NAME, created empty; without a name the first free `ab-<UTC timestamp>[-K]`.
 fn claim_dir(out: &Path, name: Option<&str>) -> Result<PathBuf, Error> {
-    fs::create_dir_all(out).map_err(|e| Error::io(out, e))?;
     if let Some(name) = name {
-        if name.is_empty() || name.contains(['/', '\\']) || name == "." || name == ".." {
-            return Err(Error::input(format!(
-                "--name '{name}': expected a plain directory name"
-            )));
-        }
+        folder::check_name(name)?;
+        fs::create_dir_all(out).map_err(|e| Error::io(out, e))?;
         let dir = out.join(name);
         return match fs::create_dir(&dir) {
             Ok(()) => Ok(dir),
@@ -272,19 +269,7 @@ fn claim_dir(out: &Path, name: Option<&str>) -> Result<PathBuf, Error> {
             Err(e) => Err(Error::io(&dir, e)),
         };
     }
-    let stamp = format!("ab-{}", clock::compact_now());
-    for k in 1u32.. {
-        let dir = match k {
-            1 => out.join(&stamp),
-            _ => out.join(format!("{stamp}-{k}")),
-        };
-        match fs::create_dir(&dir) {
-            Ok(()) => return Ok(dir),
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
-            Err(e) => return Err(Error::io(&dir, e)),
-        }
-    }
-    unreachable!("some ab-<stamp>-K is free")
+    folder::new_stamped(out, "ab-")
 }
 
 /// One build as the manifest names it.

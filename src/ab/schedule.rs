@@ -8,6 +8,7 @@ use crate::error::Error;
 use crate::results::record::Record;
 use crate::runner::job::Job;
 use crate::util::term::note;
+use std::ffi::OsString;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -39,18 +40,14 @@ pub(super) fn baseline_first(r: usize, j: usize) -> bool {
 pub(super) fn by_workers(
     opts: &AbOptions,
     jobs: &[Job<'_>],
-    base: Worker,
-    cur: Worker,
+    words: &[OsString],
+    [base, cur]: [Worker; 2],
     rounds: usize,
 ) -> Measured {
     let datasets = &opts.plan.datasets;
-    let words = opts.plan.words();
     let mut lanes = Vec::new();
     for _ in 1..opts.lanes {
-        match (
-            base.another(datasets, &words),
-            cur.another(datasets, &words),
-        ) {
+        match (base.another(datasets, words), cur.another(datasets, words)) {
             (Ok(a), Ok(b)) => lanes.push([a, b]),
             (Err(e), _) | (_, Err(e)) => return stopped(Vec::new(), e),
         }

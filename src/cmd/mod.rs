@@ -69,8 +69,8 @@ fn slowdown_from_env() -> Result<(), Error> {
     Ok(())
 }
 
-/// Runs a parsed command line; the exit code on success.
-pub fn run(cli: Cli) -> Result<Done, Error> {
+/// Runs a parsed command line: how it went, which `error::exit_code` makes an exit code.
+fn run(cli: Cli) -> Result<Done, Error> {
     match cli.command {
         Command::Run(args) => run::run_batch(&args, &mut std::io::stdout()),
         Command::Solve(args) => solve::solve(args),

@@ -8,6 +8,7 @@ use crate::error::{Done, Error};
 use crate::plot;
 use crate::report;
 use crate::results;
+use crate::results::folder;
 use crate::results::iterations::{self, Span, Spans};
 use crate::results::record::{self, DatasetInfo, Manifest};
 use crate::results::runs::{self, verdict, Rows, RunsWriter};
@@ -26,7 +27,7 @@ use crate::util::term::note;
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fs::{self, File, TryLockError};
-use std::io::{self, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -169,11 +170,7 @@ impl RunDir {
 /// OUT; without either, a new OUT/<UTC timestamp>.
 fn pick_run_dir(args: &RunArgs) -> Result<PathBuf, Error> {
     if let Some(name) = &args.name {
-        if name.is_empty() || name.contains(['/', '\\']) || name == "." || name == ".." {
-            return Err(Error::input(format!(
-                "--name '{name}': expected a plain directory name"
-            )));
-        }
+        folder::check_name(name)?;
         let dir = args.out.join(name);
         if args.resume {
             if !dir.join("runs.csv").is_file() {
@@ -195,22 +192,7 @@ fn pick_run_dir(args: &RunArgs) -> Result<PathBuf, Error> {
             ))
         });
     }
-    // Two runs started in the same second must not share (and clobber) one directory: the first
-    // free one of STAMP, STAMP-2, STAMP-3, ... is claimed by creating it.
-    fs::create_dir_all(&args.out).map_err(|e| Error::io(&args.out, e))?;
-    let stamp = clock::compact_now();
-    let mut k = 1u32;
-    loop {
-        let dir = match k {
-            1 => args.out.join(&stamp),
-            _ => args.out.join(format!("{stamp}-{k}")),
-        };
-        match fs::create_dir(&dir) {
-            Ok(()) => return Ok(dir),
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => k += 1,
-            Err(e) => return Err(Error::io(&dir, e)),
-        }
-    }
+    folder::new_stamped(&args.out, "")
 }
 
 /// The newest run in `out` (by the time of its runs.csv) whose manifest says it is unfinished:

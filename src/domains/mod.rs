@@ -35,10 +35,10 @@ macro_rules! heuristic_set {
     };
 }
 
-pub mod booksort;
+pub(crate) mod booksort;
 pub(crate) mod judge;
-pub mod knights;
-pub mod rotation;
+pub(crate) mod knights;
+pub(crate) mod rotation;
 mod spec;
 pub mod tiles;
 
@@ -107,7 +107,7 @@ pub trait Family: Domain<State: Send + Sync> + Send + Sync + Sized + 'static {
     ) -> V::Output;
 
     /// Checks that heuristic `h` can be had for `d` and, given a store, makes its large tables
-    /// ready there (read or built: see `heuristics::store`), returning what it used. Without a
+    /// ready there (read or built: see `tables::store`), returning what it used. Without a
     /// store, a table is built in memory when a search first asks for it. An error says why the
     /// heuristic does not fit this board or the store failed.
     fn prepare(

@@ -1,9 +1,10 @@
-//! What a run leaves on disk: runs.csv rows and the manifest (`record`), runs.csv as a run
+//! What a run leaves on disk, and where (`folder`): runs.csv rows and the manifest (`record`), runs.csv as a run
 //! writes it (`runs`), the summaries and the other report files (`summary`), iterations.csv
 //! (`iterations`), and shard files (`shard`).
 
 #[cfg(test)]
 pub(crate) mod fixtures;
+pub(crate) mod folder;
 pub(crate) mod iterations;
 pub mod record;
 pub(crate) mod runs;

@@ -214,7 +214,7 @@ pub(crate) fn field(out: &mut Vec<u8>, value: &[u8]) {
 }
 
 /// The `reverse_pruning` column's spelling.
-pub fn on_off(on: bool) -> &'static str {
+pub(crate) fn on_off(on: bool) -> &'static str {
     if on {
         "on"
     } else {
@@ -322,7 +322,7 @@ impl Manifest {
 
 /// The columns of runs.csv, in order (a test checks them against the header `Record`
 /// serializes to).
-pub const RUNS_HEADER: [&str; 22] = [
+pub(crate) const RUNS_HEADER: [&str; 22] = [
     "dataset",
     "instance",
     "domain",
@@ -354,7 +354,7 @@ pub fn read_runs(path: &Path) -> Result<Vec<Record>, ReportError> {
 }
 
 /// Parses the bytes of the runs.csv at `path` as `read_runs` does.
-pub fn parse_runs(path: &Path, bytes: &[u8]) -> Result<Vec<Record>, ReportError> {
+pub(crate) fn parse_runs(path: &Path, bytes: &[u8]) -> Result<Vec<Record>, ReportError> {
     parse_rows(path, bytes).map_err(ReportError::Read)
 }
 
@@ -461,7 +461,7 @@ fn csv_error(path: &Path, headers: Option<&csv::StringRecord>, error: &csv::Erro
     format!("{place}: {what}")
 }
 
-pub fn read_manifest(path: &Path) -> Result<Manifest, ReportError> {
+pub(crate) fn read_manifest(path: &Path) -> Result<Manifest, ReportError> {
     let bytes = read_file(path)?;
     serde_json::from_slice(&bytes)
         .map_err(|e| ReportError::Read(format!("{}: {e}", path.display())))

@@ -54,7 +54,7 @@ impl Shared {
 
 /// Solves one job on the calling thread alone, its iterations never split: what `worker` times,
 /// one job at a time. `None` when it was cancelled.
-pub fn solve_job<'a>(job: &Job<'a>, limits: Limits<'_>) -> Option<JobRecord<'a>> {
+pub(crate) fn solve_job<'a>(job: &Job<'a>, limits: Limits<'_>) -> Option<JobRecord<'a>> {
     guarded(job, || {
         solve::solve(&job.instance.puzzle, &job.spec, limits)
     })
@@ -74,7 +74,7 @@ pub enum SolveError {
 }
 
 /// Solves one puzzle on `threads` threads of its own: `split` cuts its large iterations for them.
-pub fn solve_alone(
+pub(crate) fn solve_alone(
     puzzle: &Puzzle,
     spec: &Spec,
     limits: Limits<'_>,

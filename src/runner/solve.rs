@@ -40,7 +40,7 @@ pub fn solve(puzzle: &Puzzle, spec: &Spec, limits: Limits<'_>) -> Result<Answer,
 
 /// `solve` without the timing: the answer's `wall` and `cpu` are zero, for a caller that reads
 /// the clocks itself.
-pub fn search(puzzle: &Puzzle, spec: &Spec, limits: Limits<'_>) -> Result<Answer, String> {
+pub(crate) fn search(puzzle: &Puzzle, spec: &Spec, limits: Limits<'_>) -> Result<Answer, String> {
     puzzle.with(Solve { spec, limits })
 }
 
@@ -165,7 +165,7 @@ impl Puzzle {
 }
 
 /// CPU time consumed so far by the calling thread.
-pub fn thread_cpu_time() -> Duration {
+pub(crate) fn thread_cpu_time() -> Duration {
     let mut ts = libc::timespec {
         tv_sec: 0,
         tv_nsec: 0,

@@ -47,7 +47,7 @@ pub struct Options {
 }
 
 /// The default cache directory: `$XDG_CACHE_HOME/idabench`, else `$HOME/.cache/idabench`.
-pub fn default_dir() -> Option<PathBuf> {
+pub(crate) fn default_dir() -> Option<PathBuf> {
     let nonempty = |v: &str| {
         std::env::var_os(v)
             .filter(|s| !s.is_empty())
@@ -134,7 +134,7 @@ pub fn prepare(spec: &dyn Spec, options: &Options) -> Result<TableInfo, StoreErr
 
 /// Makes sure the file of `spec` is there and sound, as `prepare` does, without keeping the
 /// table in memory (`pdb build`: one table at a time).
-pub fn ensure(spec: &dyn Spec, options: &Options) -> Result<TableInfo, StoreError> {
+pub(crate) fn ensure(spec: &dyn Spec, options: &Options) -> Result<TableInfo, StoreError> {
     obtain(spec, options).map(|(_, info)| info)
 }
 

@@ -47,8 +47,8 @@ const WINGS: [(&str, &[&str]); 13] = [
     ),
 ];
 
-/// The command files that every command may use: the arguments, and the folder's module.
-const CMD_SHARED: [&str; 2] = ["args", "mod"];
+/// The command file that every command may use: the arguments.
+const CMD_SHARED: [&str; 1] = ["args"];
 
 /// `text` with its comments, string literals and character literals blanked out (each
 /// character becomes a space, lines are kept), so that what remains is code.
@@ -136,12 +136,69 @@ fn code_only(text: &str) -> Vec<char> {
     out
 }
 
-/// Every path a file names from `crate::` or `super::`, as the module path it resolves to
-/// from the crate root, e.g. `["runner", "plan", "Loaded"]`. `module` is the file's own module
-/// path (`["runner", "plan"]`; a folder's mod.rs is the folder's module); a `super::` inside an
-/// inline module (`mod tests { .. }`) starts from that module. `use crate::{a, b::c}` groups
-/// count each member.
-fn paths_in(text: &str, module: &[String]) -> Vec<Vec<String>> {
+/// What a file names: a path of the crate, resolved from its root (`["runner", "plan",
+/// "Loaded"]`), or something of clap's.
+#[derive(Debug, PartialEq)]
+enum Named {
+    Crate(Vec<String>),
+    Clap,
+}
+
+/// The paths of a use tree or an inline path starting at `c[i]`, each prefixed with `prefix`:
+/// `a::b`, `a::{b, c::{self, d}}`, `{a, b}`, `a::*`; where the tree ends.
+fn tree(c: &[char], mut i: usize, mut path: Vec<String>, out: &mut Vec<Vec<String>>) -> usize {
+    let ident = |ch: char| ch.is_alphanumeric() || ch == '_' || ch == '*';
+    let skip_space = |mut i: usize| {
+        while i < c.len() && c[i].is_whitespace() {
+            i += 1;
+        }
+        i
+    };
+    loop {
+        i = skip_space(i);
+        if c.get(i) == Some(&'{') {
+            i += 1;
+            loop {
+                i = skip_space(i);
+                match c.get(i) {
+                    None => return i,
+                    Some('}') => return i + 1,
+                    Some(',') => i += 1,
+                    Some(_) => {
+                        let next = tree(c, i, path.clone(), out);
+                        // Something a tree cannot hold (an `as` rename): step over it.
+                        i = if next > i { next } else { i + 1 };
+                    }
+                }
+            }
+        }
+        let name: String = c[i..].iter().take_while(|&&ch| ident(ch)).collect();
+        i += name.chars().count();
+        if !name.is_empty() && name != "self" {
+            path.push(name);
+        }
+        if c[i..].starts_with(&[':', ':']) {
+            i += 2;
+            continue;
+        }
+        // A rename (`plan as p`) names the same path.
+        let after = skip_space(i);
+        if c[after..].starts_with(&['a', 's'])
+            && c.get(after + 2).is_some_and(|ch| ch.is_whitespace())
+        {
+            let alias = skip_space(after + 2);
+            i = alias + c[alias..].iter().take_while(|&&ch| ident(ch)).count();
+        }
+        out.push(path);
+        return i;
+    }
+}
+
+/// Everything a file names from `crate::`, `super::` and `clap::`. `module` is the file's own
+/// module path (`["runner", "plan"]`; a folder's mod.rs is the folder's module); a `super::`
+/// inside an inline module (`mod tests { .. }`) starts from that module. Groups count each
+/// member, nested ones too.
+fn paths_in(text: &str, module: &[String]) -> Vec<Named> {
     let code = code_only(text);
     let at = |i: usize, word: &str| code[i..].iter().take(word.len()).copied().eq(word.chars());
     let ident = |ch: char| ch.is_alphanumeric() || ch == '_';
@@ -173,17 +230,18 @@ fn paths_in(text: &str, module: &[String]) -> Vec<Vec<String>> {
                 inline.push((name, depth + 1));
             }
         }
-        let here = || -> Vec<String> {
-            let mut m = module.to_vec();
-            m.extend(inline.iter().map(|(n, _)| n.clone()));
-            m
-        };
+        if word_start && at(i, "clap::") {
+            found.push(Named::Clap);
+            i += "clap::".len();
+            continue;
+        }
         let root = if !word_start {
             None
         } else if at(i, "crate::") {
             Some((Vec::new(), "crate::".len()))
         } else if at(i, "super::") {
-            let mut base = here();
+            let mut base = module.to_vec();
+            base.extend(inline.iter().map(|(n, _)| n.clone()));
             let mut len = 0;
             while at(i + len, "super::") {
                 base.pop();
@@ -197,30 +255,10 @@ fn paths_in(text: &str, module: &[String]) -> Vec<Vec<String>> {
             i += 1;
             continue;
         };
-        let rest: String = code[i + len..].iter().collect();
-        if let Some(group) = rest.strip_prefix('{') {
-            let end = group.find('}').unwrap_or(group.len());
-            for member in group[..end].split(',') {
-                let first = member.trim().split("::").next().unwrap_or("").trim();
-                if !first.is_empty() && first != "self" {
-                    let mut p = base.clone();
-                    p.push(first.to_string());
-                    found.push(p);
-                }
-            }
-        } else {
-            let name: String = rest
-                .chars()
-                .take_while(|&ch| ident(ch) || ch == ':')
-                .collect();
-            let mut p = base;
-            p.extend(
-                name.split("::")
-                    .filter(|s| !s.is_empty())
-                    .map(str::to_string),
-            );
-            found.push(p);
-        }
+        let mut paths = Vec::new();
+        tree(&code, i + len, base, &mut paths);
+        found.extend(paths.into_iter().map(Named::Crate));
+        // On past the root only: the tree's braces are counted as the scan goes.
         i += len;
     }
     found
@@ -273,31 +311,80 @@ fn violations(src: &Path) -> Vec<String> {
             continue;
         };
         let text = fs::read_to_string(&file).unwrap();
-        for path in paths_in(&text, &module) {
+        if module == ["cmd"] {
+            found.extend(reexports(&text, src));
+        }
+        let at = relative.display();
+        for named in paths_in(&text, &module) {
+            let path = match named {
+                Named::Clap if wing != "cmd" => {
+                    found.push(format!("{at}: only cmd may use clap"));
+                    continue;
+                }
+                Named::Clap => continue,
+                Named::Crate(path) => path,
+            };
             let Some(target) = path.first().map(String::as_str) else {
-                found.push(format!("{}: a path to the crate root", relative.display()));
+                found.push(format!("{at}: a path to the crate root"));
                 continue;
             };
             let shown = format!("crate::{}", path.join("::"));
             if target != wing && !allowed.contains(target) {
-                found.push(format!(
-                    "{}: {wing} may not use {shown}",
-                    relative.display()
-                ));
+                found.push(format!("{at}: {wing} may not use {shown}"));
+            }
+            // error's conversions name the error types of the wings above it, nothing else.
+            let above = WINGS.iter().position(|(w, _)| *w == target)
+                > WINGS.iter().position(|(w, _)| *w == "error");
+            if wing == "error" && above && !path.last().is_some_and(|n| n.ends_with("Error")) {
+                found.push(format!("{at}: error may use only error types, not {shown}"));
             }
             // A command file uses the arguments and the folder's shared module, not another
-            // command's file.
-            if wing == "cmd" && target == "cmd" && module.len() == 2 {
-                if let Some(other) = path.get(1) {
-                    let is_module = path.len() > 1
-                        && other.chars().next().is_some_and(|c| c.is_ascii_lowercase());
-                    let shared = CMD_SHARED.contains(&other.as_str()) || *other == module[1];
-                    if is_module && !shared && is_cmd_file(src, other) {
+            // command's file, nor the folder whole (through which it could).
+            if wing == "cmd" && module.len() == 2 && target == "cmd" {
+                match path.get(1).map(String::as_str) {
+                    None | Some("*") => found.push(format!(
+                        "{at}: a command file may not use all of cmd: {shown}"
+                    )),
+                    Some(other)
+                        if other != module[1]
+                            && !CMD_SHARED.contains(&other)
+                            && is_cmd_file(src, other) =>
+                    {
                         found.push(format!(
-                            "{}: a command file may not use another command's file: {shown}",
-                            relative.display()
+                            "{at}: a command file may not use another command's file: {shown}"
                         ));
                     }
+                    Some(_) => {}
+                }
+            }
+        }
+    }
+    found
+}
+
+/// What cmd/mod.rs takes out of command files with `use` (other than the arguments): through
+/// it, a command file could reach another's items.
+fn reexports(text: &str, src: &Path) -> Vec<String> {
+    let code = code_only(text);
+    let ident = |ch: char| ch.is_alphanumeric() || ch == '_';
+    let mut found = Vec::new();
+    for (i, _) in code.iter().enumerate() {
+        let word_start = i == 0 || !ident(code[i - 1]);
+        if !(word_start && code[i..].starts_with(&['u', 's', 'e', ' '])) {
+            continue;
+        }
+        let mut paths = Vec::new();
+        tree(&code, i + 4, Vec::new(), &mut paths);
+        for mut path in paths {
+            if path.starts_with(&["crate".to_string(), "cmd".to_string()]) {
+                path.drain(..2);
+            }
+            if let Some(first) = path.first() {
+                if !CMD_SHARED.contains(&first.as_str()) && is_cmd_file(src, first) {
+                    found.push(format!(
+                        "cmd/mod.rs: may not take items out of a command file: {}",
+                        path.join("::")
+                    ));
                 }
             }
         }
@@ -332,18 +419,80 @@ fn every_path_in_src_respects_the_layering() {
 }
 
 #[test]
-fn the_check_sees_inline_paths_groups_and_supers() {
+fn the_check_sees_inline_paths_nested_groups_supers_and_clap() {
     let module: Vec<String> = vec!["results".into(), "runs".into()];
-    let text = "use crate::{util::text, runner::plan};\n\
-                fn f() { crate::cmd::run::x(); super::super::runner::y(); }\n\
-                // crate::plot is in a comment\n";
-    let targets: Vec<String> = paths_in(text, &module)
+    let text = "use crate::{util::{self, text}, runner::plan as p};\n\
+                fn f() { crate::cmd::run::x(); super::super::runner::y(); clap::Parser::parse(); }\n\
+                // crate::plot is in a comment, \"crate::report\" in a string\n\
+                mod tests { use super::*; }\n";
+    let named: Vec<String> = paths_in(text, &module)
         .iter()
-        .map(|p| p.join("::"))
+        .map(|n| match n {
+            Named::Crate(p) => p.join("::"),
+            Named::Clap => "clap".into(),
+        })
         .collect();
     assert_eq!(
-        targets,
-        ["util", "runner", "cmd::run::x", "runner::y"],
-        "{targets:?}"
+        named,
+        [
+            "util",
+            "util::text",
+            "runner::plan",
+            "cmd::run::x",
+            "runner::y",
+            "clap",
+            "results::runs::*"
+        ],
+        "{named:?}"
     );
+}
+
+#[test]
+fn a_tree_that_breaks_each_rule_is_refused_for_each() {
+    let tmp = super::common::Tmp::new("layering");
+    let src = tmp.path().join("src");
+    let files = [
+        ("lib.rs", ""),
+        ("util/mod.rs", "use crate::runner::plan;"),
+        ("results/runs.rs", "fn f() { crate::cmd::run::x(); }"),
+        (
+            "plot/mod.rs",
+            "use crate::{util::{self, text}, runner::plan};",
+        ),
+        ("domains/mod.rs", "use clap::Parser;"),
+        (
+            "error.rs",
+            "pub use crate::runner::plan::Loaded;\nuse crate::runner::job::SolveError;",
+        ),
+        (
+            "cmd/mod.rs",
+            "mod args; mod run; mod merge; pub use run::x; use args::Cli;",
+        ),
+        (
+            "cmd/run.rs",
+            "use crate::cmd::merge::y; use crate::cmd::args::Cli;",
+        ),
+        ("cmd/merge.rs", "use super::*;"),
+        ("cmd/args.rs", "use clap::Parser;"),
+        ("newwing/mod.rs", ""),
+    ];
+    for (name, text) in files {
+        let path = src.join(name);
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(path, text).unwrap();
+    }
+    let found = violations(&src);
+    // In the order of the files' paths.
+    let expected = [
+        "cmd/merge.rs: a command file may not use all of cmd: crate::cmd::*",
+        "cmd/mod.rs: may not take items out of a command file: run::x",
+        "cmd/run.rs: a command file may not use another command's file: crate::cmd::merge::y",
+        "domains/mod.rs: only cmd may use clap",
+        "error.rs: error may use only error types, not crate::runner::plan::Loaded",
+        "newwing/mod.rs: not in a known wing",
+        "plot/mod.rs: plot may not use crate::runner::plan",
+        "results/runs.rs: results may not use crate::cmd::run::x",
+        "util/mod.rs: util may not use crate::runner::plan",
+    ];
+    assert_eq!(found, expected, "{found:#?}");
 }
