@@ -1,11 +1,13 @@
 //! What can go wrong, by area, and the one place where outcomes and errors become exit codes.
 
+use crate::ab::AbError;
 use crate::compare::CompareError;
 use crate::dataset::DatasetError;
 use crate::domains::judge::JudgeError;
 use crate::domains::PrepareError;
+use crate::report::PlotError;
 use crate::results::ReportError;
-use crate::runner::job::SolveError;
+use crate::runner::RunnerError;
 use crate::tables::store::StoreError;
 use std::path::Path;
 use thiserror::Error;
@@ -43,6 +45,11 @@ pub enum Error {
     Dataset(#[from] DatasetError),
     #[error(transparent)]
     Compare(#[from] CompareError),
+    #[error(transparent)]
+    Ab(#[from] AbError),
+    /// What `plot` was asked that cannot be drawn.
+    #[error(transparent)]
+    Plot(#[from] PlotError),
     /// Judge input that cannot be answered.
     #[error(transparent)]
     Judge(#[from] JudgeError),
@@ -51,9 +58,9 @@ pub enum Error {
     Prepare(#[from] PrepareError),
     #[error(transparent)]
     Store(#[from] StoreError),
-    /// One instance that could not be searched (`solve`).
+    /// Jobs that cannot be planned or run.
     #[error(transparent)]
-    Solve(#[from] SolveError),
+    Runner(#[from] RunnerError),
     /// A report file that cannot be read (input) or written (runtime).
     #[error(transparent)]
     Report(#[from] ReportError),
@@ -102,7 +109,11 @@ pub fn exit_code(result: &Result<Done, Error>) -> u8 {
         Ok(Done::Interrupted) => EXIT_INTERRUPTED,
         Ok(Done::Failed) => EXIT_RUNTIME,
         Err(Error::Usage(_) | Error::Dataset(_) | Error::Input(_) | Error::Judge(_)) => EXIT_INPUT,
-        Err(Error::Compare(_) | Error::Report(ReportError::Read(_))) => EXIT_INPUT,
+        Err(
+            Error::Compare(_)
+            | Error::Report(ReportError::Read(_) | ReportError::Refused(_))
+            | Error::Plot(_),
+        ) => EXIT_INPUT,
         Err(Error::Report(ReportError::Write(_))) => EXIT_RUNTIME,
         // A heuristic that does not fit, or no good table under --no-build (or no cache
         // directory): what was asked cannot be done; a cache that cannot be written: runtime.
@@ -114,8 +125,9 @@ pub fn exit_code(result: &Result<Done, Error>) -> u8 {
             Error::Prepare(PrepareError::Store(StoreError::Io(_)))
             | Error::Store(StoreError::Io(_)),
         ) => EXIT_RUNTIME,
-        Err(Error::Solve(SolveError::Refused(_))) => EXIT_INPUT,
-        Err(Error::Io { .. } | Error::Runtime(_) | Error::Solve(SolveError::Threads(_))) => {
+        Err(Error::Runner(RunnerError::Refused(_)) | Error::Ab(AbError::Refused(_))) => EXIT_INPUT,
+        Err(Error::Ab(AbError::Failed(_))) => EXIT_RUNTIME,
+        Err(Error::Io { .. } | Error::Runtime(_) | Error::Runner(RunnerError::Threads(_))) => {
             EXIT_RUNTIME
         }
     }

@@ -2,6 +2,7 @@
 //! and rows read back; and what a binary that gives no handshake is.
 
 use super::children::{kill_group, output, reap, spawn, Deadline, HANDSHAKE_TIMEOUT};
+use super::{failed, refused};
 use super::{BuildInfo, Role};
 use crate::error::Error;
 use crate::results::record::Record;
@@ -88,7 +89,7 @@ impl Worker {
                 .stderr(Stdio::piped()),
         )
         .map_err(|e| {
-            Error::usage(format!(
+            refused(format!(
                 "--{} {shown}: cannot run it: {e} (expected an idabench binary)",
                 role.name()
             ))
@@ -119,7 +120,7 @@ impl Worker {
             kill_group(child.id());
             let status = reap(&mut child);
             if late {
-                return Err(Error::usage(format!(
+                return Err(refused(format!(
                     "--{} {shown}: no handshake within {} s (expected an idabench binary, whose \
                      worker answers at once)",
                     role.name(),
@@ -144,7 +145,7 @@ impl Worker {
             relay_thread,
         };
         if worker.hello.protocol != protocol::PROTOCOL {
-            return Err(Error::usage(format!(
+            return Err(refused(format!(
                 "--{} {shown}: its worker speaks protocol {} (idabench {}), this idabench ({}) \
                  speaks protocol {}: run `ab` from a build that speaks the other's protocol",
                 role.name(),
@@ -178,7 +179,7 @@ impl Worker {
             .next()
             .and_then(Result::ok)
             .ok_or_else(|| {
-                Error::input(format!(
+                refused(format!(
                     "--{} {shown}: its worker's second line is not a runs.csv header",
                     role.name()
                 ))
@@ -245,7 +246,7 @@ impl Worker {
             )
         };
         if let Some(message) = answer.strip_prefix('!') {
-            return Err(Error::input(format!("{}: {}", what(), message.trim_end())));
+            return Err(refused(format!("{}: {}", what(), message.trim_end())));
         }
         let row = csv::ReaderBuilder::new()
             .has_headers(false)
@@ -255,12 +256,12 @@ impl Worker {
             .and_then(Result::ok)
             .unwrap_or_default();
         row.deserialize::<Record>(Some(&self.header))
-            .map_err(|e| Error::input(format!("{}: its row cannot be read: {e}", what())))
+            .map_err(|e| refused(format!("{}: its row cannot be read: {e}", what())))
     }
 
     /// The error for a worker that stopped answering: a runtime error (exit 1).
     pub(super) fn died(&self, what: &str) -> Error {
-        Error::runtime(format!(
+        failed(format!(
             "--{} {}: its worker {what}",
             self.role.name(),
             self.path.display()
@@ -329,7 +330,7 @@ pub(super) fn not_a_worker(
             _ if version.is_empty() => "nothing".to_owned(),
             _ => format!("`{}`", crate::util::text::shorten(&version)),
         };
-        return Err(Error::usage(format!(
+        return Err(refused(format!(
             "--{} {shown}: not an idabench binary (`{shown} --version` printed {said}, \
              expected `idabench VERSION`)",
             role.name()
@@ -347,7 +348,7 @@ pub(super) fn not_a_worker(
         Err(e) => e.to_string(),
     };
     let said = stderr.trim();
-    Err(Error::input(format!(
+    Err(refused(format!(
         "--{} {shown}: its worker (idabench {number}) stopped before its handshake ({how}){}",
         role.name(),
         if said.is_empty() {

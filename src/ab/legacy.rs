@@ -3,6 +3,7 @@
 
 use super::children::output;
 use super::schedule::{baseline_first, stopped, Pair};
+use super::{failed, refused};
 use super::{AbOptions, BuildInfo, Measured, Role, CANCEL};
 use crate::error::Error;
 use crate::results::record::{self, Record};
@@ -137,23 +138,20 @@ pub(super) fn group_files(jobs: &[Job<'_>], tmp: &Path) -> Result<Vec<PathBuf>, 
         let mut reader = csv::ReaderBuilder::new().flexible(true).from_reader(bytes);
         let header = reader
             .headers()
-            .map_err(|e| Error::input(format!("{}: {e}", dataset.path.display())))?
+            .map_err(|e| refused(format!("{}: {e}", dataset.path.display())))?
             .clone();
         let id_column = header.iter().position(|h| h.trim() == "id").unwrap_or(0);
         let rows: Vec<csv::StringRecord> = reader
             .records()
             .collect::<Result<_, _>>()
-            .map_err(|e| Error::input(format!("{}: {e}", dataset.path.display())))?;
+            .map_err(|e| refused(format!("{}: {e}", dataset.path.display())))?;
         for group in ids.chunks(GROUP) {
             let dir = tmp.join(format!("g{}", files.len()));
             fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
             let path = dir.join(format!("{}.csv", dataset.name));
             let mut writer = csv::Writer::from_writer(Vec::new());
-            let mut write = |r: &csv::StringRecord| {
-                writer
-                    .write_record(r)
-                    .map_err(|e| Error::runtime(e.to_string()))
-            };
+            let mut write =
+                |r: &csv::StringRecord| writer.write_record(r).map_err(|e| failed(e.to_string()));
             write(&header)?;
             for row in &rows {
                 if row
@@ -163,9 +161,7 @@ pub(super) fn group_files(jobs: &[Job<'_>], tmp: &Path) -> Result<Vec<PathBuf>, 
                     write(row)?;
                 }
             }
-            let bytes = writer
-                .into_inner()
-                .map_err(|e| Error::runtime(e.to_string()))?;
+            let bytes = writer.into_inner().map_err(|e| failed(e.to_string()))?;
             fs::write(&path, bytes).map_err(|e| Error::io(&path, e))?;
             files.push(path);
         }
@@ -197,14 +193,14 @@ pub(super) fn run_group(
             .arg(out),
         false,
     )
-    .map_err(|e| Error::usage(format!("--{role} {}: cannot run it: {e}", bin.display())))?;
+    .map_err(|e| refused(format!("--{role} {}: cannot run it: {e}", bin.display())))?;
     let runs = out.join("runs").join("runs.csv");
     match record::read_runs(&runs) {
         Ok(records) if !records.is_empty() => {
             let manifest = record::read_manifest(&out.join("runs").join("manifest.json")).ok();
             Ok((records, manifest))
         }
-        _ => Err(Error::runtime(format!(
+        _ => Err(failed(format!(
             "--{role} {}: `run` of {} gave no rows ({}): {}",
             bin.display(),
             dataset.display(),

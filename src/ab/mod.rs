@@ -34,6 +34,26 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
+/// Why `ab` stopped; error.rs gives each its exit class.
+#[derive(Debug, thiserror::Error)]
+pub enum AbError {
+    /// What `ab` was given cannot be measured: a binary that cannot be run, is not idabench or
+    /// does not answer as a worker should, or a report folder that exists.
+    #[error("{0}")]
+    Refused(String),
+    /// A worker or a run that failed, or the machine.
+    #[error("{0}")]
+    Failed(String),
+}
+
+fn refused(message: impl Into<String>) -> Error {
+    AbError::Refused(message.into()).into()
+}
+
+fn failed(message: impl Into<String>) -> Error {
+    AbError::Failed(message.into()).into()
+}
+
 /// What `ab` is asked: the two builds, the jobs, the rounds and how to judge them.
 #[derive(Clone, Debug)]
 pub struct AbOptions {
@@ -86,8 +106,9 @@ pub fn ab(opts: &AbOptions, stdout: &mut dyn Write) -> Result<Done, Error> {
     let start_time = clock::rfc3339_now();
     let current = match &opts.current {
         Some(path) => path.clone(),
-        None => std::env::current_exe()
-            .map_err(|e| Error::runtime(format!("cannot find this binary: {e}")))?,
+        None => {
+            std::env::current_exe().map_err(|e| failed(format!("cannot find this binary: {e}")))?
+        }
     };
     let options = &opts.plan;
     let loaded = Loaded::read(options)?;
@@ -262,7 +283,7 @@ fn claim_dir(out: &Path, name: Option<&str>) -> Result<PathBuf, Error> {
         let dir = out.join(name);
         return match fs::create_dir(&dir) {
             Ok(()) => Ok(dir),
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Err(Error::input(format!(
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Err(refused(format!(
                 "{} already exists: choose another --name or --out",
                 dir.display()
             ))),

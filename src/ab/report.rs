@@ -1,6 +1,7 @@
 //! The report folder of `ab`: both builds' rows by round, the pairs, the comparison and the
 //! manifest, each file whole or not at all.
 
+use super::failed;
 use super::schedule::Pair;
 use super::BuildInfo;
 use crate::compare::{self, CompareOptions, RenderFormat};
@@ -91,13 +92,10 @@ pub(super) fn write_report(
             p.current.time_cpu_s.to_string(),
             ratio,
         ])
-        .map_err(|e| Error::runtime(e.to_string()))?;
-        table.extend(
-            row.into_inner()
-                .map_err(|e| Error::runtime(e.to_string()))?,
-        );
+        .map_err(|e| failed(e.to_string()))?;
+        table.extend(row.into_inner().map_err(|e| failed(e.to_string()))?);
     }
-    let json = serde_json::to_vec_pretty(manifest).map_err(|e| Error::runtime(e.to_string()))?;
+    let json = serde_json::to_vec_pretty(manifest).map_err(|e| failed(e.to_string()))?;
     let markdown = comparison.render(RenderFormat::Markdown);
     let files: [(&str, &[u8]); 5] = [
         ("runs-baseline.csv", &runs[0]),

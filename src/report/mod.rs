@@ -19,6 +19,16 @@ use std::collections::HashSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+/// What `plot` was asked that cannot be drawn: an `--out` that names a file, a `--pair` of
+/// variants the run does not have.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct PlotError(String);
+
+fn unplottable(message: String) -> Error {
+    PlotError(message).into()
+}
+
 /// What `idabench plot` is asked to draw.
 #[derive(Clone, Debug, Default)]
 pub struct PlotOptions {
@@ -49,7 +59,7 @@ pub fn plot(report: &Path, opts: &PlotOptions, out: &mut dyn Write) -> Result<Do
     let dir = opts.out.clone().unwrap_or_else(|| report_dir.clone());
     std::fs::create_dir_all(&dir).map_err(|e| {
         if dir.exists() && !dir.is_dir() {
-            Error::usage(format!(
+            unplottable(format!(
                 "{}: not a directory (--out names the folder the pictures go to)",
                 dir.display()
             ))
@@ -281,14 +291,14 @@ fn pairs(variants: &[String], asked: &[(String, String)]) -> Result<Vec<(String,
     for (a, b) in asked {
         for v in [a, b] {
             if !variants.contains(v) {
-                return Err(Error::usage(format!(
+                return Err(unplottable(format!(
                     "--pair {a},{b}: the run has no variant `{v}`; it has {}",
                     variants.join(", ")
                 )));
             }
         }
         if a == b {
-            return Err(Error::usage(format!(
+            return Err(unplottable(format!(
                 "--pair {a},{b}: expected two different variants"
             )));
         }

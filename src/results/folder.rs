@@ -2,15 +2,16 @@
 //! timestamp, claimed by creating it.
 
 use crate::error::Error;
+use crate::results::ReportError;
 use crate::util::clock;
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
 /// Checks `name`, given with `--name`, as a report folder's name: a plain directory name.
-pub fn check_name(name: &str) -> Result<(), Error> {
+pub fn check_name(name: &str) -> Result<(), ReportError> {
     if name.is_empty() || name.contains(['/', '\\']) || name == "." || name == ".." {
-        return Err(Error::input(format!(
+        return Err(ReportError::Refused(format!(
             "--name '{name}': expected a plain directory name"
         )));
     }

@@ -22,6 +22,9 @@ pub enum ReportError {
     /// A report file that could not be written.
     #[error("{0}")]
     Write(String),
+    /// A report folder that cannot be used as asked (a `--name` that is not a plain name).
+    #[error("{0}")]
+    Refused(String),
 }
 
 /// The bytes of a report file, read within the bounds datasets have (see `text::read_file`).

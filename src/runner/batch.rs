@@ -6,6 +6,7 @@ use crate::error::Error;
 use crate::runner::job::{guarded, search_shared, FinishedJob, Job, JobRecord, Shared};
 use crate::runner::meter::{Meter, CPU_READ_EVERY};
 use crate::runner::progress::{Progress, ProgressCounts};
+use crate::runner::RunnerError;
 use crate::search::{Iteration, Limits, SplitDepth};
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -87,7 +88,7 @@ pub fn run<'a, T: Send>(
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(opts.jobs.max(1))
         .build()
-        .map_err(|e| Error::runtime(format!("cannot start {} worker(s): {e}", opts.jobs)))?;
+        .map_err(|e| RunnerError::Threads(format!("cannot start {} worker(s): {e}", opts.jobs)))?;
     let queue = longest_first(jobs);
     let next = AtomicUsize::new(0);
     let progress = Progress::new(jobs.len() as u64, opts.quiet);

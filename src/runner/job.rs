@@ -6,6 +6,7 @@ use crate::dataset::{Dataset, Instance};
 use crate::domains::{Puzzle, Spec};
 use crate::results::record::{on_off, Record, Status};
 use crate::runner::solve::{self, thread_cpu_time, Answer};
+use crate::runner::RunnerError;
 use crate::search::{Helpers, Iteration, Limits, Split, SplitDepth};
 use std::borrow::Cow;
 use std::cell::Cell;
@@ -61,18 +62,6 @@ pub(crate) fn solve_job<'a>(job: &Job<'a>, limits: Limits<'_>) -> Option<JobReco
     .map(|f| f.record)
 }
 
-/// Why `solve_alone` could not search an instance.
-#[derive(Debug, thiserror::Error)]
-pub enum SolveError {
-    /// The variant does not apply to the instance (a heuristic of another domain, tables that do
-    /// not fit the board).
-    #[error("{0}")]
-    Refused(String),
-    /// The threads to search on could not be started.
-    #[error("{0}")]
-    Threads(String),
-}
-
 /// Solves one puzzle on `threads` threads of its own: `split` cuts its large iterations for them.
 pub(crate) fn solve_alone(
     puzzle: &Puzzle,
@@ -80,13 +69,13 @@ pub(crate) fn solve_alone(
     limits: Limits<'_>,
     split: Option<SplitDepth>,
     threads: usize,
-) -> Result<Answer, SolveError> {
+) -> Result<Answer, RunnerError> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads.max(1))
         .build()
-        .map_err(|e| SolveError::Threads(format!("cannot start {threads} thread(s): {e}")))?;
+        .map_err(|e| RunnerError::Threads(format!("cannot start {threads} thread(s): {e}")))?;
     pool.install(|| solve_shared(puzzle, spec, limits, split))
-        .map_err(SolveError::Refused)
+        .map_err(RunnerError::Refused)
 }
 
 /// Solves one puzzle on the current rayon worker, lending its split iterations' subtrees to the

@@ -12,3 +12,15 @@ pub(crate) mod prepare;
 mod progress;
 pub(crate) mod protocol;
 pub mod solve;
+
+/// Why jobs could not be planned or run; error.rs gives each its exit class.
+#[derive(Debug, thiserror::Error)]
+pub enum RunnerError {
+    /// What was asked cannot run: datasets that clash, no job to run, a variant that does not
+    /// apply to the instance (a heuristic of another domain, tables that do not fit the board).
+    #[error("{0}")]
+    Refused(String),
+    /// The threads to search on could not be started.
+    #[error("{0}")]
+    Threads(String),
+}

@@ -8,6 +8,7 @@ use crate::error::Error;
 use crate::results::record::DatasetInfo;
 use crate::results::shard::{self, Shard};
 use crate::runner::job::Job;
+use crate::runner::RunnerError;
 use crate::search::Step;
 use crate::util::term::note;
 use sha2::{Digest, Sha256};
@@ -131,12 +132,13 @@ fn read_datasets(paths: &[PathBuf]) -> Result<(Vec<Dataset>, Vec<DatasetInfo>), 
         let bytes = dataset::read(path)?;
         let d = dataset::parse(path, &bytes)?;
         if let Some(other) = datasets.iter().find(|o| o.name == d.name) {
-            return Err(Error::input(format!(
+            return Err(RunnerError::Refused(format!(
                 "{} and {} have the same name '{}': reports key jobs by dataset name",
                 other.path.display(),
                 path.display(),
                 d.name
-            )));
+            ))
+            .into());
         }
         infos.push(DatasetInfo {
             path: path.display().to_string(),
@@ -233,9 +235,10 @@ fn plan_jobs<'a>(
         }
     }
     if jobs.is_empty() {
-        return Err(Error::input(
-            "no job to run: no requested heuristic applies to the datasets' domains",
-        ));
+        return Err(RunnerError::Refused(
+            "no job to run: no requested heuristic applies to the datasets' domains".into(),
+        )
+        .into());
     }
     if skipped > 0 && !quiet && requested {
         note(format_args!("note: {skipped} instance x variant pair(s) skipped: the heuristic does not apply to the instance's domain"));

@@ -14,7 +14,7 @@ const WINGS: [(&str, &[&str]); 13] = [
     (
         "error",
         &[
-            "util", "tables", "domains", "dataset", "results", "compare", "runner",
+            "util", "tables", "domains", "dataset", "results", "compare", "report", "runner", "ab",
         ],
     ),
     ("search", &["util"]),
