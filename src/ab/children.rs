@@ -15,7 +15,7 @@ use std::time::Duration;
 /// group. Their own group keeps a terminal's Ctrl-C from killing them before `ab` knows it was
 /// interrupted (it would take that for a worker that died); `ab`'s handler kills the groups
 /// instead, so that a search in progress stops at once and nothing a worker started is left.
-pub(super) static CHILDREN: Mutex<Vec<u32>> = Mutex::new(Vec::new());
+static CHILDREN: Mutex<Vec<u32>> = Mutex::new(Vec::new());
 
 pub(super) fn install_signal_handler() {
     // Every signal kills the workers' groups: one started since the first is stopped too.
@@ -31,7 +31,7 @@ pub(super) fn install_signal_handler() {
     );
 }
 
-pub(super) fn kill_children() {
+fn kill_children() {
     let children = CHILDREN.lock().unwrap_or_else(|e| e.into_inner());
     for &pid in children.iter() {
         kill_group(pid);

@@ -49,7 +49,7 @@ impl Started {
 /// A worker's stderr, passed on to ours with the build's role in front once the handshake is
 /// done; before that, kept, to explain a worker that did not start (and not shown when the
 /// build merely lacks the worker mode).
-pub(super) struct Relay {
+struct Relay {
     forward: bool,
     held: String,
 }
@@ -290,7 +290,7 @@ impl Drop for Worker {
 }
 
 /// Copies a worker's stderr (see `Relay`).
-pub(super) fn pass_on(role: Role, err: impl io::Read, relay: &Mutex<Relay>) {
+fn pass_on(role: Role, err: impl io::Read, relay: &Mutex<Relay>) {
     for line in BufReader::new(err).lines() {
         let Ok(line) = line else { break };
         let mut relay = relay.lock().unwrap_or_else(|e| e.into_inner());
@@ -305,7 +305,7 @@ pub(super) fn pass_on(role: Role, err: impl io::Read, relay: &Mutex<Relay>) {
 
 /// What a binary that gave no handshake is: an idabench without the worker mode (`Old`), an
 /// idabench whose worker failed (its stderr tells why), or no idabench at all.
-pub(super) fn not_a_worker(
+fn not_a_worker(
     role: Role,
     path: &Path,
     first_line: &str,

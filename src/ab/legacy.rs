@@ -117,7 +117,7 @@ pub(super) fn by_runs(
 }
 
 /// The dataset file of each group of instances, in the plan's order.
-pub(super) fn group_files(jobs: &[Job<'_>], tmp: &Path) -> Result<Vec<PathBuf>, Error> {
+fn group_files(jobs: &[Job<'_>], tmp: &Path) -> Result<Vec<PathBuf>, Error> {
     // Instances in plan order, each once, grouped by dataset.
     let mut instances: Vec<(&crate::dataset::Dataset, Vec<&str>)> = Vec::new();
     for job in jobs {
@@ -170,13 +170,13 @@ pub(super) fn group_files(jobs: &[Job<'_>], tmp: &Path) -> Result<Vec<PathBuf>, 
 }
 
 /// Whether `bin run` takes `--no-plots`, as its `run --help` tells.
-pub(super) fn takes_no_plots(bin: &Path) -> bool {
+fn takes_no_plots(bin: &Path) -> bool {
     output(Command::new(bin).args(["run", "--help"]), true)
         .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains("--no-plots"))
 }
 
 /// `BIN run DATASET WORDS --jobs 1 --quiet --out DIR --name runs`: its rows and manifest.
-pub(super) fn run_group(
+fn run_group(
     bin: &Path,
     dataset: &Path,
     words: &[OsString],

@@ -47,7 +47,7 @@ pub(super) struct AbManifest {
 }
 
 /// The columns of pairs.csv.
-pub(super) const PAIRS_HEADER: &str =
+const PAIRS_HEADER: &str =
     "round,order,dataset,instance,variant,first,baseline_cpu_s,current_cpu_s,ratio\n";
 
 /// runs-baseline.csv, runs-current.csv, pairs.csv, comparison.md and manifest.json, each whole

@@ -14,7 +14,7 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 /// How often progress is told on stderr.
-pub(super) const PROGRESS_EVERY: Duration = Duration::from_secs(5);
+const PROGRESS_EVERY: Duration = Duration::from_secs(5);
 
 /// One job's two measurements in one round.
 pub(super) struct Pair {
@@ -177,7 +177,7 @@ pub(super) fn stopped(pairs: Vec<Pair>, error: Error) -> Measured {
 
 /// Of each variant, the job with the shortest reference length (the dataset's free hint; the
 /// first job of the variant when none has one).
-pub(super) fn warm_up_jobs(jobs: &[Job<'_>]) -> Vec<usize> {
+fn warm_up_jobs(jobs: &[Job<'_>]) -> Vec<usize> {
     let mut best: Vec<(&str, usize)> = Vec::new();
     for (i, job) in jobs.iter().enumerate() {
         let key = |j: &Job| j.instance.optimal.unwrap_or(u32::MAX);
@@ -219,7 +219,7 @@ mod tests {
     use super::*;
 
     #[test]
-    pub(super) fn the_first_build_alternates_by_job_and_by_round() {
+    fn the_first_build_alternates_by_job_and_by_round() {
         let firsts: Vec<bool> = (0..4).map(|j| baseline_first(0, j)).collect();
         assert_eq!(firsts, [true, false, true, false]);
         assert!((0..6).all(|j| baseline_first(1, j) != baseline_first(0, j)));

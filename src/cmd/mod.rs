@@ -90,7 +90,7 @@ fn run(cli: Cli) -> Result<Done, Error> {
 }
 
 /// The domain `--domain` names.
-pub(super) fn domain_kind(name: &str) -> Result<DomainKind, Error> {
+fn domain_kind(name: &str) -> Result<DomainKind, Error> {
     DomainKind::parse(name).ok_or_else(|| {
         Error::usage(format!(
             "--domain: unknown domain '{}': expected one of {}",

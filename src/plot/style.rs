@@ -26,7 +26,7 @@ pub(super) const GREY: RGBColor = RGBColor(0x80, 0x80, 0x80);
 pub(super) const WIDTH: u32 = 800;
 /// The height of the chart itself; the legend below it grows with the number of entries.
 pub(super) const CHART_HEIGHT: u32 = 540;
-pub(super) const LEGEND_ROW: i32 = 24;
+const LEGEND_ROW: i32 = 24;
 pub(super) const FONT: &str = "sans-serif";
 // Font sizes below are in plotters' units: its SVG backend writes them divided by 1.24, so 19
 // becomes a 15 px legend, 18 a 14.5 px tick label, 26 a 21 px title.
@@ -162,7 +162,7 @@ pub(super) fn house_chart<'a, 'b>(
 }
 
 /// A picture's drawing area on the SVG it is drawn into.
-pub(super) type Area<'b> = DrawingArea<SVGBackend<'b>, Shift>;
+type Area<'b> = DrawingArea<SVGBackend<'b>, Shift>;
 
 /// A picture `height` pixels high, as SVG on a white ground: `draw` gets the whole area, the
 /// chart's (the top `CHART_HEIGHT` pixels) and the legend's below it.
@@ -356,7 +356,7 @@ fn legend_marker<DB: DrawingBackend>(
 }
 
 /// Markers along one line at most: more would run together into a thick band.
-pub(super) const LINE_MARKERS: usize = 50;
+const LINE_MARKERS: usize = 50;
 /// Markers of one kind of point drawn one per point at most; beyond, overlapping markers are
 /// merged (one per `CELL`-pixel square), so that a run of 181,440 jobs draws a picture of a few
 /// hundred kilobytes that looks the same.
