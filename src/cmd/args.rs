@@ -16,7 +16,7 @@ use std::path::PathBuf;
     version,
     about = "Batch benchmarking harness for IDA* on permutation puzzles",
     after_help = "Exit codes: 0 ok; 1 runtime error; 2 usage or input error; \
-                  3 performance regression (compare); 4 wrong or changed results; \
+                  3 performance regression (compare, ab); 4 wrong or changed results; \
                   130 run or ab interrupted (Ctrl-C, SIGTERM, SIGHUP)."
 )]
 pub struct Cli {
@@ -503,8 +503,8 @@ pub struct RunArgs {
     /// Run only shard K of N: a fixed 1/N share of the jobs (see `merge`).
     #[arg(long, value_name = "K/N", value_parser = crate::results::shard::parse_spec)]
     pub shard: Option<(u32, u32)>,
-    /// Draw no plots at the end (cactus.svg, iterations.svg, scatter-*.svg beside the reports;
-    /// report.html is still written).
+    /// Draw no plots at the end (cactus.svg, cactus-nodes.svg, iterations.svg, scatter-*.svg
+    /// beside the reports; report.html is still written).
     #[arg(long)]
     pub no_plots: bool,
 }
@@ -539,8 +539,8 @@ pub struct MergeArgs {
     /// Write the report even when shards are unfinished or absent; it says what is missing.
     #[arg(long)]
     pub allow_missing: bool,
-    /// Draw no plots at the end (cactus.svg, iterations.svg, scatter-*.svg beside the reports;
-    /// report.html is still written).
+    /// Draw no plots at the end (cactus.svg, cactus-nodes.svg, iterations.svg, scatter-*.svg
+    /// beside the reports; report.html is still written).
     #[arg(long)]
     pub no_plots: bool,
 }
