@@ -31,6 +31,10 @@ pub trait Spec: Sync {
     fn entries(&self) -> u64;
     /// What an entry means, for the header.
     fn entry_format(&self) -> &'static str;
+    /// The entry of the goal: the one entry that is 0, since a search takes an estimate of 0 for
+    /// the goal. A table with another 0, or a goal entry that is not 0, is damaged (a search with
+    /// it would not end).
+    fn goal_entry(&self) -> u64;
     /// Fills the table; `progress` gets the entries done so far, from any thread.
     fn build(&self, progress: &(dyn Fn(u64) + Sync)) -> Vec<u8>;
 }
@@ -203,6 +207,8 @@ pub enum Unusable {
         expected: String,
         found: String,
     },
+    /// Entries a build cannot give: the goal's not 0, or another 0.
+    Entries(String),
 }
 
 impl std::fmt::Display for Unusable {
@@ -219,6 +225,7 @@ impl std::fmt::Display for Unusable {
                 f,
                 "corrupt: the entries' CRC-32 is {found}, the header says {expected}"
             ),
+            Unusable::Entries(what) => write!(f, "damaged: {what}"),
         }
     }
 }
@@ -317,14 +324,46 @@ fn read(spec: &dyn Spec, path: &Path) -> Result<(Vec<u8>, u32), Unusable> {
             found: table.len() as u64 + rest,
         });
     }
-    let actual = crc32fast::hash(&table);
+    let (actual, zeros) = checksum_and_zeros(&table);
     if crc_text(actual) != crc {
         return Err(Unusable::Checksum {
             expected: crc,
             found: crc_text(actual),
         });
     }
+    let goal = spec.goal_entry();
+    match table.get(goal as usize) {
+        Some(0) if zeros == 1 => {}
+        Some(0) => {
+            return Err(Unusable::Entries(format!(
+                "{} entries are 0, where only the goal's (entry {goal}) may be",
+                zeros
+            )))
+        }
+        Some(v) => {
+            return Err(Unusable::Entries(format!(
+                "the goal's entry ({goal}) is {v}, not 0"
+            )))
+        }
+        None => {
+            return Err(Unusable::Entries(format!(
+                "the goal's entry ({goal}) is past the table's end"
+            )))
+        }
+    }
     Ok((table, actual))
+}
+
+/// The CRC-32 of `table` and how many of its entries are 0, in one pass over it.
+fn checksum_and_zeros(table: &[u8]) -> (u32, u64) {
+    let mut hasher = crc32fast::Hasher::new();
+    let mut zeros = 0u64;
+    // A chunk is hashed and counted while it is in the cache.
+    for chunk in table.chunks(1 << 16) {
+        hasher.update(chunk);
+        zeros += chunk.iter().filter(|&&b| b == 0).count() as u64;
+    }
+    (hasher.finalize(), zeros)
 }
 
 /// Checks the file at `path` against `spec` without keeping it: what is wrong, if anything.

@@ -320,7 +320,7 @@ fn damaged_databases_are_found_by_verify_and_rebuilt_by_run_and_solve() {
     let dataset = tmp.write("korf97.csv", &korf_csv(&[97]));
 
     type Damage = fn(&[u8], &Path) -> Vec<u8>;
-    let cases: [(&str, Damage, &str, &str); 4] = [
+    let cases: [(&str, Damage, &str, &str); 6] = [
         (
             "a flipped byte",
             |g, _| {
@@ -353,6 +353,25 @@ fn damaged_databases_are_found_by_verify_and_rebuilt_by_run_and_solve() {
             },
             "made for another table or version: format is '2', expected '1'",
             "made for another table or version: format is '2', expected '1'",
+        ),
+        // Entries altered and the checksum made to match: a goal that is not 0 would make the
+        // search iterate without end, since an estimate of 0 is its goal test.
+        (
+            "the goal's entry raised",
+            |g, _| {
+                with_entries(g, |e| {
+                    let goal = e.iter().position(|&b| b == 0).unwrap();
+                    e[goal] = 1;
+                })
+            },
+            "damaged: the goal's entry (",
+            "damaged: the goal's entry (",
+        ),
+        (
+            "a second 0",
+            |g, _| with_entries(g, |e| *e.last_mut().unwrap() = 0),
+            "damaged: 2 entries are 0, where only the goal's (entry ",
+            "damaged: 2 entries are 0, where only the goal's (entry ",
         ),
     ];
     assert!(good[..header].starts_with(b"idabench heuristic table\nformat: 1\n"));
@@ -416,6 +435,20 @@ fn damaged_databases_are_found_by_verify_and_rebuilt_by_run_and_solve() {
             "{what}: rebuilt differently"
         );
     }
+}
+
+/// A database file (header and entries) with its entries changed by `change` and its header's
+/// CRC-32 made to match them.
+fn with_entries(file: &[u8], change: impl Fn(&mut [u8])) -> Vec<u8> {
+    let end = file.windows(2).position(|w| w == b"\n\n").unwrap() + 2;
+    let (header, entries) = file.split_at(end);
+    let mut entries = entries.to_vec();
+    let old = format!("crc32: {:08x}\n", crc32fast::hash(&entries));
+    change(&mut entries);
+    let new = format!("crc32: {:08x}\n", crc32fast::hash(&entries));
+    let header = String::from_utf8(header.to_vec()).unwrap();
+    assert!(header.contains(&old), "no {old:?} in {header}");
+    [header.replacen(&old, &new, 1).as_bytes(), &entries].concat()
 }
 
 /// `--no-build` and no database: exit 2, naming the database and the command that builds it;
