@@ -64,8 +64,8 @@ pub enum Error {
     /// A report file that cannot be read (input) or written (runtime).
     #[error(transparent)]
     Report(#[from] ReportError),
-    /// Input refused where it is read: states and values on the command line, a resume that does
-    /// not match, a binary that is not idabench.
+    /// Input refused where the commands read it: states and values on the command line, judge
+    /// input on stdin, a resume that does not match its run.
     #[error("{0}")]
     Input(String),
     /// Reading or writing a file or stream failed.
