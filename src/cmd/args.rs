@@ -78,7 +78,7 @@ pub enum PdbCommand {
     /// List the databases in the cache directory, from their headers.
     List(PdbDirArgs),
     /// Read every database in the cache directory whole and check it against its header
-    /// (exit 1 when one is damaged).
+    /// (exit 1 when one is damaged, 2 when the directory does not exist).
     Verify(PdbDirArgs),
     /// Print the cache directory.
     Path(PdbDirArgs),

@@ -179,6 +179,14 @@ fn list(dir: &Path, stdout: &mut dyn Write) -> Result<Done, Error> {
 }
 
 fn verify(dir: &Path, stdout: &mut dyn Write) -> Result<Done, Error> {
+    // Nothing to vouch for: a misspelt --pdb-dir must not pass as a sound cache. (A file there is
+    // read_dir's error below.)
+    if !dir.exists() {
+        return Err(Error::input(format!(
+            "{}: no such directory, so no pattern database to verify (build them with `idabench pdb build`; `idabench pdb path` names the default directory)",
+            dir.display()
+        )));
+    }
     let files = files(dir)?;
     let mut bad = 0;
     for path in &files {

@@ -296,9 +296,14 @@ fn pdb_path_and_an_empty_list() {
         text(&out.stdout),
         format!("no pattern databases in {}\n", s(&cache))
     );
+    // A directory that is not there (a misspelt --pdb-dir) is not a sound cache.
+    let out = expect_exit(&tmp, &["pdb", "verify", "--pdb-dir", s(&cache)], 2);
+    stderr_has(&out, &format!("{}: no such directory", s(&cache)));
+    assert!(out.stdout.is_empty(), "{}", show(&out));
+    assert!(!cache.exists(), "list and verify created the directory");
+    fs::create_dir_all(&cache).unwrap();
     let out = expect_exit(&tmp, &["pdb", "verify", "--pdb-dir", s(&cache)], 0);
     stdout_has(&out, "0 pattern database(s)");
-    assert!(!cache.exists(), "list and verify created the directory");
 }
 
 // ---------------------------------------------------------------------------------------------
