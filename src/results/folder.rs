@@ -8,8 +8,19 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
-/// Checks `name`, given with `--name`, as a report folder's name: a plain directory name.
+/// The longest file name the usual file systems take, in bytes.
+const NAME_MAX: usize = 255;
+
+/// Checks `name`, given with `--name`, as a report folder's name: a plain directory name, short
+/// enough for a file system to take.
 pub fn check_name(name: &str) -> Result<(), ReportError> {
+    if name.len() > NAME_MAX {
+        return Err(ReportError::Refused(format!(
+            "--name '{}': {} bytes, longer than a directory name may be ({NAME_MAX})",
+            crate::util::text::shorten(name),
+            name.len()
+        )));
+    }
     if name.is_empty() || name.contains(['/', '\\']) || name == "." || name == ".." {
         return Err(ReportError::Refused(format!(
             "--name '{name}': expected a plain directory name"

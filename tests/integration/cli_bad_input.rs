@@ -709,6 +709,13 @@ fn bad_dataset_files_and_run_values_name_the_file_or_flag() {
             run(&[&good, "--name", "../x"]),
             vec!["--name '../x'".into(), "plain directory name".into()],
         ),
+        (
+            run(&[&good, "--name", &"n".repeat(300)]),
+            vec![
+                "300 bytes, longer than a directory name may be (255)".into(),
+                "--name 'nnn".into(),
+            ],
+        ),
         (run(&[]), vec!["DATASET".into()]),
     ];
     let mut failures = Vec::new();
