@@ -110,13 +110,48 @@ impl Loaded {
     /// The jobs, in their deterministic order; an error when there is none. Unless `quiet`, a
     /// note says how many instance x variant pairs do not apply.
     pub fn plan(&self, quiet: bool) -> Result<Plan<'_>, Error> {
-        plan_jobs(
-            self.requested,
-            &self.datasets,
-            &self.specs,
-            &self.names,
-            quiet,
-        )
+        let Loaded {
+            datasets,
+            specs,
+            names,
+            requested,
+            ..
+        } = self;
+        let requested = *requested;
+        // Sized up front: growing by doubling would copy every job planned so far.
+        let most = datasets.iter().map(|d| d.instances.len()).sum::<usize>() * specs.len();
+        let mut jobs = Vec::with_capacity(most);
+        let mut places = Vec::with_capacity(most);
+        let mut skipped = 0u64;
+        let instances = datasets
+            .iter()
+            .flat_map(|d| d.instances.iter().map(move |i| (d, i)));
+        for (instance_no, (d, instance)) in instances.enumerate() {
+            for (variant_no, (spec, variant)) in specs.iter().zip(names).enumerate() {
+                if runs_under(instance.domain, spec.heuristic, requested) {
+                    jobs.push(Job {
+                        index: jobs.len(),
+                        dataset: d,
+                        instance,
+                        spec: *spec,
+                        variant,
+                    });
+                    places.push((instance_no, variant_no));
+                } else {
+                    skipped += 1;
+                }
+            }
+        }
+        if jobs.is_empty() {
+            return Err(RunnerError::Refused(
+                "no job to run: no requested heuristic applies to the datasets' domains".into(),
+            )
+            .into());
+        }
+        if skipped > 0 && !quiet && requested {
+            note(format_args!("note: {skipped} instance x variant pair(s) skipped: the heuristic does not apply to the instance's domain"));
+        }
+        Ok(Plan { jobs, places })
     }
 }
 
@@ -200,50 +235,6 @@ pub struct Plan<'a> {
     /// Of each job, the place of its instance among all the datasets' and of its variant among
     /// the run's: what the summaries group by.
     pub places: Vec<(usize, usize)>,
-}
-
-/// The run's jobs; `names[k]` is `specs[k].name()`.
-fn plan_jobs<'a>(
-    requested: bool,
-    datasets: &'a [Dataset],
-    specs: &[Spec],
-    names: &'a [String],
-    quiet: bool,
-) -> Result<Plan<'a>, Error> {
-    // Sized up front: growing by doubling would copy every job planned so far.
-    let most = datasets.iter().map(|d| d.instances.len()).sum::<usize>() * specs.len();
-    let mut jobs = Vec::with_capacity(most);
-    let mut places = Vec::with_capacity(most);
-    let mut skipped = 0u64;
-    let instances = datasets
-        .iter()
-        .flat_map(|d| d.instances.iter().map(move |i| (d, i)));
-    for (instance_no, (d, instance)) in instances.enumerate() {
-        for (variant_no, (spec, variant)) in specs.iter().zip(names).enumerate() {
-            if runs_under(instance.domain, spec.heuristic, requested) {
-                jobs.push(Job {
-                    index: jobs.len(),
-                    dataset: d,
-                    instance,
-                    spec: *spec,
-                    variant,
-                });
-                places.push((instance_no, variant_no));
-            } else {
-                skipped += 1;
-            }
-        }
-    }
-    if jobs.is_empty() {
-        return Err(RunnerError::Refused(
-            "no job to run: no requested heuristic applies to the datasets' domains".into(),
-        )
-        .into());
-    }
-    if skipped > 0 && !quiet && requested {
-        note(format_args!("note: {skipped} instance x variant pair(s) skipped: the heuristic does not apply to the instance's domain"));
-    }
-    Ok(Plan { jobs, places })
 }
 
 /// Where a job's instance is, for a message: `file:line: instance 'id'`.

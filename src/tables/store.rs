@@ -332,24 +332,17 @@ fn read(spec: &dyn Spec, path: &Path) -> Result<(Vec<u8>, u32), Unusable> {
         });
     }
     let goal = spec.goal_entry();
-    match table.get(goal as usize) {
-        Some(0) if zeros == 1 => {}
-        Some(0) => {
-            return Err(Unusable::Entries(format!(
-                "{} entries are 0, where only the goal's (entry {goal}) may be",
-                zeros
-            )))
-        }
-        Some(v) => {
-            return Err(Unusable::Entries(format!(
-                "the goal's entry ({goal}) is {v}, not 0"
-            )))
-        }
-        None => {
-            return Err(Unusable::Entries(format!(
-                "the goal's entry ({goal}) is past the table's end"
-            )))
-        }
+    let at_goal = table.get(goal as usize).copied();
+    if at_goal != Some(0) {
+        let found = at_goal.map_or("missing".to_string(), |v| v.to_string());
+        return Err(Unusable::Entries(format!(
+            "the goal's entry ({goal}) is {found}, not 0"
+        )));
+    }
+    if zeros != 1 {
+        return Err(Unusable::Entries(format!(
+            "{zeros} entries are 0, where only the goal's (entry {goal}) may be"
+        )));
     }
     Ok((table, actual))
 }
