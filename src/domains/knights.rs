@@ -117,9 +117,11 @@ impl Knights {
         state_of(cells)
     }
 
-    /// Parses a board written with `0`, `1` and `*` (the blank), row-major, in any grouping:
-    /// 25 single tokens, the judge's 5 rows of 5 characters (`11111 01111 00*11 00001 00000`),
-    /// or one string of 25.
+    /// Parses a board written with `0`, `1` and `*` (the blank), row-major, grouped in one of
+    /// three ways: 25 single tokens, the judge's 5 rows of 5 characters
+    /// (`11111 01111 00*11 00001 00000`), or one string of 25. Rows of other lengths are refused
+    /// even when they add up to 25 cells: `111110 1111 ...` is a row too long and one too short,
+    /// not a board.
     pub fn parse(text: &str) -> Result<KnightState, String> {
         let mut cells = Vec::with_capacity(CELLS);
         for ch in text.chars().filter(|ch| !ch.is_whitespace()) {
@@ -135,7 +137,27 @@ impl Knights {
                 }
             });
         }
+        check_rows(text)?;
         state_of(&cells)
+    }
+}
+
+/// Refuses a grouping of the cells other than `Knights::parse` takes: a token longer than one
+/// cell makes every token a row, which must have the board's width. (The characters are checked
+/// before, so a token's length is its number of cells.)
+fn check_rows(text: &str) -> Result<(), String> {
+    let tokens: Vec<&str> = text.split_whitespace().collect();
+    if tokens.len() < 2 || tokens.iter().all(|t| t.len() == 1) {
+        return Ok(());
+    }
+    match tokens.iter().enumerate().find(|(_, t)| t.len() != SIDE) {
+        Some((i, t)) => Err(format!(
+            "row {} has {} cells: rows have the board's width, {SIDE} (write 5 rows of 5, \
+             25 single cells or one string of 25)",
+            i + 1,
+            t.len()
+        )),
+        None => Ok(()),
     }
 }
 
@@ -512,13 +534,27 @@ mod tests {
     fn rejects_bad_boards_with_clear_messages() {
         let d = Knights::new();
         let err = |text: &str| Knights::parse(text).unwrap_err();
+        let row = |n: usize, cells: usize| {
+            format!("row {n} has {cells} cells: rows have the board's width, 5 (write 5 rows of 5, 25 single cells or one string of 25)")
+        };
+        assert_eq!(err("11111 01111 00*11 00001 0000"), row(5, 4));
+        assert_eq!(err("11111 01111 00*11 00001 000000"), row(5, 6));
+        // Rows of the wrong widths that add up to 25 cells, and rows mixed with single cells.
+        assert_eq!(err("111110 1111 00*11 00001 00000"), row(1, 6));
+        assert_eq!(err("11111 0111 100*11 00001 00000"), row(2, 4));
+        assert_eq!(err("1111101111 00*11 00001 00000"), row(1, 10));
+        assert_eq!(err("11111 0 1 1 1 1 00*11 00001 00000"), row(2, 1));
         assert_eq!(
-            err("11111 01111 00*11 00001 0000"),
+            err("11111 01111 00*11 00001"),
+            "expected 25 cells, found 20"
+        );
+        assert_eq!(
+            err("1 1 1 1 1 0 1 1 1 1 0 0 * 1 1 0 0 0 0 1 0 0 0 0"),
             "expected 25 cells, found 24"
         );
         assert_eq!(
-            err("11111 01111 00*11 00001 000000"),
-            "expected 25 cells, found 26"
+            err("11111011110*011000010000000"),
+            "expected 25 cells, found 27"
         );
         assert_eq!(
             err("11111 01x11 00*11 00001 00000"),
