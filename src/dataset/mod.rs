@@ -449,6 +449,25 @@ fn continue_run(last: &Instance, part: &mut [Instance]) {
     }
 }
 
+/// The most names of a header a message quotes: a header of thousands of columns is a stray data
+/// row, and the first few tell which.
+const QUOTED_NAMES: usize = 8;
+
+/// `names` quoted for a message, each shortened, the first `QUOTED_NAMES` of them and a count of
+/// the others: `'a', 'b', ... and 195000 more`.
+fn quoted_names(names: &[String]) -> String {
+    let mut found = names
+        .iter()
+        .take(QUOTED_NAMES)
+        .map(|n| format!("'{}'", shorten(n)))
+        .collect::<Vec<_>>()
+        .join(", ");
+    if names.len() > QUOTED_NAMES {
+        found += &format!(" and {} more", names.len() - QUOTED_NAMES);
+    }
+    found
+}
+
 fn empty_file_message(what: &str) -> String {
     format!("{what}: expected a header line such as 'id,domain,size,start,goal,optimal' and one row per instance")
 }
@@ -621,32 +640,31 @@ impl Columns {
             .iter()
             .map(|f| String::from_utf8_lossy(f).trim().to_ascii_lowercase())
             .collect();
+        // One pass with a map of the names seen: a header of many columns (a stray data row of
+        // a wide file) is checked in time linear in its length.
+        let mut seen: HashMap<&str, usize> = HashMap::with_capacity(names.len());
         for (i, name) in names.iter().enumerate() {
             if name.is_empty() {
                 continue;
             }
-            if let Some(j) = names[i + 1..].iter().position(|n| n == name) {
+            if let Some(first) = seen.insert(name, i) {
                 return Err(Fault::plain(format!(
                     "the header names column '{}' twice (fields {} and {}): each column once",
                     shorten(name),
-                    i + 1,
-                    i + j + 2
+                    first + 1,
+                    i + 1
                 )));
             }
         }
-        let find = |want: &str| names.iter().position(|n| n == want);
+        let find = |want: &str| seen.get(want).copied();
         let missing: Vec<&str> = ["id", "domain", "start"]
             .into_iter()
             .filter(|c| find(c).is_none())
             .collect();
         if !missing.is_empty() {
-            let found = names
-                .iter()
-                .map(|n| format!("'{}'", shorten(n)))
-                .collect::<Vec<_>>()
-                .join(", ");
+            let found = quoted_names(&names);
             let known = ["id", "domain", "size", "start", "goal", "optimal"];
-            let message = if !names.iter().any(|n| known.contains(&n.as_str())) {
+            let message = if !known.iter().any(|k| seen.contains_key(k)) {
                 let separator = match names.as_slice() {
                     [one] if one.contains('\t') => " (columns are separated by commas, not tabs)",
                     [one] if one.contains(';') => {
