@@ -135,16 +135,23 @@ mod tests {
     }
 
     #[test]
-    fn times_that_are_not_finite_or_negative_are_errors_naming_line_and_column() {
+    fn times_that_are_not_finite_negative_or_absurd_are_errors_naming_line_and_column() {
         let dir = temp_dir("times");
         let runs = dir.join("runs.csv").display().to_string();
+        let time = "a number of seconds from 0 to 1e9 (about 32 years)";
+        let rate = "a finite number of at least 0";
         let cases = [
-            ("time_cpu_s", f64::NAN, "NaN"),
-            ("time_wall_s", -0.5, "-0.5"),
-            ("nodes_per_s", f64::INFINITY, "inf"),
-            ("time_cpu_s", f64::NEG_INFINITY, "-inf"),
+            ("time_cpu_s", f64::NAN, "NaN", time),
+            ("time_wall_s", -0.5, "-0.5", time),
+            ("nodes_per_s", f64::INFINITY, "inf", rate),
+            ("nodes_per_s", -1.0, "-1.0", rate),
+            ("time_cpu_s", f64::NEG_INFINITY, "-inf", time),
+            // Finite, but no run measures them: they would make the axes of the pictures
+            // infinite.
+            ("time_cpu_s", 1.7e308, "1.7e308", time),
+            ("time_wall_s", 1e10, "10000000000.0", time),
         ];
-        for (column, value, shown) in cases {
+        for (column, value, shown, expected) in cases {
             let mut run = baseline();
             let r = &mut run.records[4];
             match column {
@@ -156,7 +163,7 @@ mod tests {
             let err = load(&dir).unwrap_err().to_string();
             assert_eq!(
                 err,
-                format!("{runs}:6: column `{column}`: expected a finite number of at least 0, found {shown}")
+                format!("{runs}:6: column `{column}`: expected {expected}, found {shown}")
             );
         }
         std::fs::remove_dir_all(&dir).unwrap();

@@ -418,14 +418,31 @@ pub(super) fn uncrowded<DB: DrawingBackend, CT: CoordTranslate<From = (f64, f64)
 }
 
 /// A log axis from the decade at or below `lo` to the decade at or above `hi`, at least one
-/// decade wide: its ends are tick marks, so the labels show that it covers the data.
+/// decade wide: its ends are tick marks, so the labels show that it covers the data. The decades
+/// are those of finite numbers (see `decade`), so the axis has finite ends whatever the data.
 pub(super) fn decades(lo: f64, hi: f64) -> (f64, f64) {
-    let lo = 10f64.powf(lo.log10().floor());
-    let mut hi = 10f64.powf(hi.log10().ceil());
-    if hi <= lo {
-        hi = lo * 10.0;
+    let lo = decade(lo, f64::floor).min(DECADES.end() - 1);
+    let hi = decade(hi, f64::ceil).max(lo + 1);
+    (10f64.powi(lo), 10f64.powi(hi))
+}
+
+/// The least and the most decade of an axis: 10^-300 and 10^300 are finite, and so are their
+/// products with the mantissas of the ticks and the hair `LogAxis` widens its range by.
+const DECADES: std::ops::RangeInclusive<i32> = -300..=300;
+
+/// The decade of `value` (its log rounded by `round`), within `DECADES`: a value beyond them
+/// (one that cannot come from a run, or 0 and NaN) sits at an end of the axis instead of making
+/// one infinite, and the ticks' loops over the decades stay a few hundred steps long.
+fn decade(value: f64, round: fn(f64) -> f64) -> i32 {
+    let log = round(value.log10());
+    // NaN (of 0 or a negative value) compares false both ways: the least decade.
+    if log >= f64::from(*DECADES.end()) {
+        *DECADES.end()
+    } else if log >= f64::from(*DECADES.start()) {
+        log as i32
+    } else {
+        *DECADES.start()
     }
-    (lo, hi)
 }
 
 /// The pixels a log axis has at least, along x and along y, for choosing its ticks before the
@@ -488,8 +505,8 @@ impl Ranged for LogAxis {
 /// fits, the two ends.
 pub(super) fn log_ticks(lo: f64, hi: f64, pixels: f64, gap: f64) -> Vec<f64> {
     let per_decade = pixels / (hi / lo).log10();
-    let first = lo.log10().floor() as i32;
-    let last = hi.log10().ceil() as i32;
+    let first = decade(lo, f64::floor);
+    let last = decade(hi, f64::ceil);
     let inside = |v: f64| v >= lo * (1.0 - 1e-9) && v <= hi * (1.0 + 1e-9);
     let within_decades = |steps: &[f64], stride: i32| -> Vec<f64> {
         (first..=last)
@@ -573,6 +590,30 @@ mod tests {
         assert_eq!(decades(10.0, 10.0), (10.0, 100.0));
         let (lo, hi) = decades(2e-5, 0.3);
         assert!((lo - 1e-5).abs() < 1e-12 && (hi - 1.0).abs() < 1e-12);
+    }
+
+    /// Values no run gives (the largest finite number, infinity, the least subnormal) make an
+    /// axis with finite ends and ticks counted in tens, not one tick per decade up to
+    /// `i32::MAX`.
+    #[test]
+    fn absurd_values_make_a_finite_axis_with_few_ticks() {
+        for (lo, hi) in [
+            (1e-3, f64::MAX),
+            (1e-3, f64::INFINITY),
+            (f64::MIN_POSITIVE / 1e10, 1.0),
+            (0.0, f64::NAN),
+            (f64::MAX, f64::MAX),
+        ] {
+            let (a, b) = decades(lo, hi);
+            assert!(a > 0.0 && b.is_finite() && a < b, "{lo} {hi}: {a} {b}");
+            let ticks = log_ticks(a, b, X_PIXELS, X_GAP);
+            assert!((2..=12).contains(&ticks.len()), "{lo} {hi}: {ticks:?}");
+            assert!(ticks.iter().all(|t| t.is_finite()), "{ticks:?}");
+            // Bounds given as they are, not as `decades` makes them: at most the 1-2-3-5 ticks
+            // of every decade.
+            let ticks = log_ticks(lo.max(1e-300), hi, X_PIXELS, X_GAP);
+            assert!(ticks.len() <= 4 * DECADES.count(), "{}", ticks.len());
+        }
     }
 
     #[test]

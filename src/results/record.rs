@@ -416,25 +416,43 @@ fn parse_rows(path: &Path, bytes: &[u8]) -> Result<Vec<Record>, String> {
     Ok(records)
 }
 
-/// Times and rates are measured, so finite and at least 0: anything else is a damaged file, whose
-/// NaN or negative times would pass through `compare` as untimed jobs and into the totals of the
-/// summaries `--resume` writes.
+/// The most seconds a job's time may be: 10^9 s (about 32 years), as for `--time-limit`. A CPU
+/// time adds up the job's threads, so a week on 1,000 of them is still far below it; a larger
+/// time is a damaged file, and a time near the largest number would make the pictures' axes
+/// and the ratios of `compare` infinite.
+pub(crate) const MAX_SECONDS: f64 = 1e9;
+
+/// Times and rates are measured, so finite and at least 0, and times at most `MAX_SECONDS`:
+/// anything else is a damaged file, whose NaN or negative times would pass through `compare`
+/// as untimed jobs and into the totals of the summaries `--resume` writes.
 fn check_measured(path: &Path, line: u64, record: &Record) -> Result<(), String> {
-    let measured = [
+    let times = [
         ("time_wall_s", record.time_wall_s),
         ("time_cpu_s", record.time_cpu_s),
-        ("nodes_per_s", record.nodes_per_s),
     ];
-    match measured
+    // As runs.csv spells numbers (ryu's shortest form): `1.7e308`, not its 309 digits.
+    let fault = |column: &str, expected: &str, value: f64| {
+        Err(format!(
+            "{}:{line}: column `{column}`: expected {expected}, found {}",
+            path.display(),
+            ryu::Buffer::new().format(value)
+        ))
+    };
+    let rate = record.nodes_per_s;
+    if let Some((column, value)) = times
         .into_iter()
-        .find(|(_, value)| !value.is_finite() || *value < 0.0)
+        .find(|&(_, t)| !(0.0..=MAX_SECONDS).contains(&t))
     {
-        Some((column, value)) => Err(format!(
-            "{}:{line}: column `{column}`: expected a finite number of at least 0, found {value}",
-            path.display()
-        )),
-        None => Ok(()),
+        return fault(
+            column,
+            &format!("a number of seconds from 0 to {MAX_SECONDS:e} (about 32 years)"),
+            value,
+        );
     }
+    if !rate.is_finite() || rate < 0.0 {
+        return fault("nodes_per_s", "a finite number of at least 0", rate);
+    }
+    Ok(())
 }
 
 /// Names the file, the line and, where csv knows it, the column.
