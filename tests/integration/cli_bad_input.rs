@@ -6,7 +6,9 @@
 //! the message names the flag, file or field at fault, that it stays short, and that nothing
 //! panicked.
 
-use crate::common::{assert_exit, command, idabench, names, root, show, text, with_stdin, Tmp};
+use crate::common::{
+    assert_exit, command, idabench, names, root, show, text, with_stdin, with_stdin_within, Tmp,
+};
 use std::fs;
 use std::io::{BufRead, BufReader};
 use std::os::unix::process::CommandExt;
@@ -39,11 +41,11 @@ fn judge<'a>(problem: &'a str, stdin: &'a [u8], needles: &[&'a str]) -> Case<'a>
     }
 }
 
-/// Runs every case and lists all the failures at once.
+/// Runs every case, each within `HANG`, and lists all the failures at once.
 fn check_all(dir: &Path, cases: &[Case]) -> usize {
     let mut failures = Vec::new();
     for c in cases {
-        let out = with_stdin(command(dir, &c.args), c.stdin);
+        let out = with_stdin_within(command(dir, &c.args), c.stdin);
         if let Some(why) = fault(&out, c.code, &c.needles) {
             failures.push(format!("idabench {}: {why}", shown(&c.args.join(" "))));
         }
@@ -115,7 +117,7 @@ fn every_bad_dataset_stops_run_with_its_message() {
             "bad",
             "--quiet",
         ];
-        let out = with_stdin(command(tmp.path(), &args), b"");
+        let out = with_stdin_within(command(tmp.path(), &args), b"");
         if let Some(why) = fault(&out, 2, &[name, expect]) {
             failures.push(format!("{name}: {why}"));
         }
@@ -266,6 +268,20 @@ fn bad_solve_values_name_the_flag() {
             &["--start", "character 'x' at position 8"],
         ),
         case(
+            &[
+                "solve",
+                "--domain",
+                "knights",
+                "--start",
+                "11111 0111 100*11 00001 00000",
+            ],
+            2,
+            &[
+                "--start",
+                "row 2 has 4 cells: rows have the board's width, 5",
+            ],
+        ),
+        case(
             &["solve", "--domain", "booksort", "--start", "1 2 2"],
             2,
             &["--start", "book 2 appears twice (positions 2 and 3)"],
@@ -376,6 +392,15 @@ fn judge_input_that_is_not_the_judges_is_refused_by_line_or_case() {
             "p2324",
             b"1\n11111 01x11 00*11 00001 00000\n",
             &["p2324", "case 1: character 'x' at position 8"],
+        ),
+        // 25 cells, in rows of 6, 4, 5, 5 and 5.
+        judge(
+            "p2324",
+            b"1\n111110\n1111\n00*11\n00001\n00000\n",
+            &[
+                "p2324",
+                "case 1: row 1 has 6 cells: rows have the board's width, 5",
+            ],
         ),
         judge(
             "tioj1573",
@@ -764,4 +789,129 @@ fn bad_compare_inputs_name_the_file() {
         ),
     ];
     check_all(tmp.path(), &cases);
+}
+
+/// `n` in base 36, lowercase: short distinct column names.
+fn base36(mut n: usize) -> String {
+    let digits = b"0123456789abcdefghijklmnopqrstuvwxyz";
+    let mut out = Vec::new();
+    loop {
+        out.push(digits[n % 36]);
+        n /= 36;
+        if n == 0 {
+            break;
+        }
+    }
+    out.reverse();
+    String::from_utf8(out).unwrap()
+}
+
+/// A header of 200,000 distinct columns (a line just under the 1 MiB bound), as a dataset and as
+/// a runs.csv: checked in one pass, not each name against every other (minutes), and refused
+/// with a message that quotes a few names and counts the others instead of all of them.
+#[test]
+fn a_header_of_many_columns_is_refused_in_one_pass_and_briefly() {
+    let tmp = Tmp::new("wide");
+    // None of them a dataset's column.
+    let names: Vec<String> = (0..)
+        .map(base36)
+        .filter(|n| n != "id")
+        .take(200_000)
+        .collect();
+    let header = names.join(",");
+    assert!(header.len() < 1 << 20, "{} bytes", header.len());
+    let wide = tmp.write("wide.csv", &format!("{header}\n1\n"));
+    // The one name given twice is the last: a pair check meets it only after all the others.
+    let last = names.last().unwrap();
+    let twice = tmp.write("twice.csv", &format!("id,domain,start,{header},{last}\n"));
+    fs::create_dir(tmp.path().join("run")).unwrap();
+    let runs = tmp.write("run/runs.csv", &format!("{header}\n"));
+    let out = tmp.out();
+    let twice_fields = format!("twice (fields {} and {})", names.len() + 3, names.len() + 4);
+    let cases = [
+        case(
+            &["run", &wide, "--out", &out],
+            2,
+            &[
+                "wide.csv:1: missing header",
+                "'0', '1', '2'",
+                "and 199992 more",
+            ],
+        ),
+        case(
+            &["run", &twice, "--out", &out],
+            2,
+            &["twice.csv:1: the header names column", &twice_fields],
+        ),
+        case(
+            &["compare", &runs, &runs],
+            2,
+            &["runs.csv:1: not a runs.csv of idabench"],
+        ),
+        case(
+            &["plot", &runs, "--out", &out],
+            2,
+            &["runs.csv:1: not a runs.csv of idabench"],
+        ),
+    ];
+    check_all(tmp.path(), &cases);
+    assert!(!tmp.path().join("reports").exists());
+}
+
+/// A CPU time no run measures (beyond 10^9 s, or not finite) in a runs.csv is refused where it is
+/// read, naming the file, line and column and the range: before, 1.7e308 made the pictures'
+/// log axes step through 2^31 decades and abort on a failed allocation (exit 134).
+#[test]
+fn absurd_times_in_a_runs_csv_are_refused_by_plot_and_compare() {
+    let tmp = Tmp::new("absurd");
+    let base = root().join("reports/baseline");
+    let text = fs::read_to_string(base.join("runs.csv")).unwrap();
+    let column = text
+        .lines()
+        .next()
+        .unwrap()
+        .split(',')
+        .position(|c| c == "time_cpu_s")
+        .unwrap();
+    let mut cases_dirs = Vec::new();
+    for (k, value) in ["1e308", "1.7e308", "1e30", "1000000001", "inf"]
+        .iter()
+        .enumerate()
+    {
+        let dir = tmp.path().join(format!("run{k}"));
+        fs::create_dir(&dir).unwrap();
+        fs::copy(base.join("manifest.json"), dir.join("manifest.json")).unwrap();
+        let edited: Vec<String> = text
+            .lines()
+            .enumerate()
+            .map(|(i, line)| {
+                let mut cells: Vec<&str> = line.split(',').collect();
+                if i == 1 {
+                    cells[column] = value;
+                }
+                cells.join(",") + "\n"
+            })
+            .collect();
+        fs::write(dir.join("runs.csv"), edited.concat()).unwrap();
+        cases_dirs.push(dir.to_str().unwrap().to_owned());
+    }
+    let baseline = base.to_str().unwrap();
+    let out = tmp.out();
+    let needles = ["runs.csv:2: column `time_cpu_s`: expected a number of seconds from 0 to 1e9"];
+    let mut cases = Vec::new();
+    for dir in &cases_dirs {
+        cases.push(case(&["plot", dir, "--out", &out], 2, &needles));
+        cases.push(case(
+            &["compare", dir, baseline, "--out", &out],
+            2,
+            &needles,
+        ));
+        cases.push(case(
+            &["compare", baseline, dir, "--out", &out],
+            2,
+            &needles,
+        ));
+    }
+    check_all(tmp.path(), &cases);
+    assert!(!tmp.path().join("reports").exists());
 }

@@ -267,7 +267,7 @@ fn a_negative_time_is_an_input_error_naming_line_and_column() {
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(
         stderr.contains(
-            "runs.csv:9: column `time_cpu_s`: expected a finite number of at least 0, found -0.001"
+            "runs.csv:9: column `time_cpu_s`: expected a number of seconds from 0 to 1e9 (about 32 years), found -0.001"
         ),
         "{stderr}"
     );

@@ -173,3 +173,55 @@ pub fn assert_exit(out: &Output, code: i32) {
         show(out)
     );
 }
+
+/// How long a hostile input may take before its test fails: far beyond what the binary needs
+/// for any input a test gives, so that only a hang (or work that grows without bound) reaches it.
+pub const HANG: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// `with_stdin`, but the program is killed when it has not ended within `HANG`, and the test
+/// fails saying so: a hostile input must be refused, not waited for.
+pub fn with_stdin_within(mut cmd: Command, input: &[u8]) -> Output {
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run idabench");
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_vec();
+    // Written, and the output read, on threads of their own: a program that fills a pipe
+    // while its input is still being written must not stall the test.
+    let writer = std::thread::spawn(move || match stdin.write_all(&input) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => panic!("writing stdin: {e}"),
+        _ => {}
+    });
+    let read = |pipe: Option<Box<dyn std::io::Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            if let Some(mut pipe) = pipe {
+                std::io::Read::read_to_end(&mut pipe, &mut bytes).unwrap();
+            }
+            bytes
+        })
+    };
+    let stdout = read(child.stdout.take().map(|p| Box::new(p) as _));
+    let stderr = read(child.stderr.take().map(|p| Box::new(p) as _));
+    let deadline = std::time::Instant::now() + HANG;
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if std::time::Instant::now() > deadline {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            panic!("{cmd:?} did not end within {HANG:?}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    writer.join().unwrap();
+    Output {
+        status,
+        stdout: stdout.join().unwrap(),
+        stderr: stderr.join().unwrap(),
+    }
+}
