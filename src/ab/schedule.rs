@@ -3,7 +3,7 @@
 
 use super::client::Worker;
 use super::{AbOptions, BuildInfo, Measured, CANCEL};
-use crate::compare::SavedRun;
+use crate::compare::{Jobs, SavedRun};
 use crate::error::Error;
 use crate::results::record::Record;
 use crate::runner::job::Job;
@@ -198,7 +198,7 @@ pub(super) fn by_round(
     builds: &[BuildInfo; 2],
 ) -> Vec<(SavedRun, SavedRun)> {
     let run = |source: &str| SavedRun {
-        records: Vec::with_capacity(jobs.len()),
+        jobs: Jobs::with_capacity(jobs.len()),
         manifest: None,
         source: source.to_owned(),
     };
@@ -208,8 +208,8 @@ pub(super) fn by_round(
     let mut sorted: Vec<&Pair> = pairs.iter().collect();
     sorted.sort_by_key(|p| (p.round, p.job));
     for p in sorted {
-        out[p.round].0.records.push(p.baseline.clone());
-        out[p.round].1.records.push(p.current.clone());
+        out[p.round].0.jobs.push(&p.baseline);
+        out[p.round].1.jobs.push(&p.current);
     }
     out
 }

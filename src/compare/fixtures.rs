@@ -35,26 +35,34 @@ pub(super) const VARIANTS: [&str; 2] = ["manhattan/step2/prune", "manhattan/next
 
 /// 20 instances x 2 variants, with times spread over two orders of magnitude, all above the
 /// default timing floor.
-pub(super) fn baseline() -> SavedRun {
-    let records = VARIANTS
+pub(super) fn baseline_records() -> Vec<Record> {
+    VARIANTS
         .iter()
         .flat_map(|v| (1..=20).map(move |i| record(i, v, 0.01 * (i * i) as f64)))
-        .collect();
+        .collect()
+}
+
+/// `baseline_records` as a run.
+pub(super) fn baseline() -> SavedRun {
+    run_of(baseline_records(), "base")
+}
+
+/// A run of `records`, without a manifest.
+pub(super) fn run_of(records: Vec<Record>, source: &str) -> SavedRun {
     SavedRun {
-        records,
+        jobs: records.into_iter().collect(),
         manifest: None,
-        source: "base".to_owned(),
+        source: source.to_owned(),
     }
 }
 
 /// The baseline with every time multiplied by `factor(job index)`.
 pub(super) fn scaled(factor: impl Fn(usize) -> f64) -> SavedRun {
-    let mut run = baseline();
-    for (i, r) in run.records.iter_mut().enumerate() {
+    let mut records = baseline_records();
+    for (i, r) in records.iter_mut().enumerate() {
         r.time_cpu_s *= factor(i);
     }
-    run.source = "cur".to_owned();
-    run
+    run_of(records, "cur")
 }
 
 pub(super) fn manifest(cpu_model: &str, sha256: &str) -> Manifest {
@@ -80,12 +88,26 @@ pub(super) fn temp_dir(name: &str) -> PathBuf {
     dir
 }
 
+/// Writes `run` as a report in `dir`: its jobs' figures, and `record`'s in the columns the
+/// jobs do not keep.
 pub(super) fn write_report(dir: &Path, run: &SavedRun) {
-    let mut writer = csv::Writer::from_path(dir.join("runs.csv")).unwrap();
-    for r in &run.records {
-        writer.serialize(r).unwrap();
-    }
-    writer.flush().unwrap();
+    let records: Vec<Record> = run
+        .jobs
+        .iter()
+        .map(|j| Record {
+            dataset: j.dataset.to_owned(),
+            instance: j.instance.to_owned(),
+            variant: j.variant.to_owned(),
+            status: j.status,
+            length: j.length,
+            nodes_generated: j.nodes_generated,
+            nodes_expanded: j.nodes_expanded,
+            time_cpu_s: j.time_cpu_s,
+            iterations: j.iterations,
+            ..record(0, "", 0.0)
+        })
+        .collect();
+    write_runs(dir, &records);
     if let Some(m) = &run.manifest {
         std::fs::write(
             dir.join("manifest.json"),
@@ -95,6 +117,15 @@ pub(super) fn write_report(dir: &Path, run: &SavedRun) {
     }
 }
 
+/// Writes `records` as the runs.csv of `dir`.
+pub(super) fn write_runs(dir: &Path, records: &[Record]) {
+    let mut writer = csv::Writer::from_path(dir.join("runs.csv")).unwrap();
+    for r in records {
+        writer.serialize(r).unwrap();
+    }
+    writer.flush().unwrap();
+}
+
 /// `n` instances x `variants` variants, each job 10 ms in the baseline.
 pub(super) fn grid(
     n: usize,
@@ -102,12 +133,11 @@ pub(super) fn grid(
     factor: impl Fn(usize) -> f64,
 ) -> (SavedRun, SavedRun) {
     let names: Vec<String> = (0..variants).map(|v| format!("v{v}")).collect();
-    let run = |factor: &dyn Fn(usize) -> f64| SavedRun {
-        records: (1..=n)
+    let run = |factor: &dyn Fn(usize) -> f64| {
+        let records = (1..=n)
             .flat_map(|i| names.iter().map(move |v| record(i, v, 0.01 * factor(i))))
-            .collect(),
-        manifest: None,
-        source: "grid".to_owned(),
+            .collect();
+        run_of(records, "grid")
     };
     (run(&|_| 1.0), run(&factor))
 }

@@ -3,10 +3,10 @@
 
 use super::stats::{time_stats, TimeStats, Verdict};
 use super::{
-    CompareError, CompareOptions, Comparison, FieldChange, JobKey, Pairing, SavedRun,
+    CompareError, CompareOptions, Comparison, FieldChange, JobKey, Pairing, SavedJob, SavedRun,
     VariantComparison,
 };
-use crate::results::record::{Record, Status};
+use crate::results::record::Status;
 use std::collections::{HashMap, HashSet};
 
 /// A dataset of the same name must be the same file in both runs: otherwise jobs would be joined
@@ -73,18 +73,18 @@ impl VariantTally {
 /// The log-ratios of each instance (dataset, instance), across variants, in the order the
 /// instances were first met.
 #[derive(Default)]
-struct ByInstance {
+struct ByInstance<'a> {
     /// Sum of the log-ratios and their count.
     sums: Vec<(f64, usize)>,
-    index: HashMap<(String, String), usize>,
+    index: HashMap<(&'a str, &'a str), usize>,
 }
 
-impl ByInstance {
-    fn add(&mut self, record: &Record, log_ratio: f64) {
+impl<'a> ByInstance<'a> {
+    fn add(&mut self, job: &SavedJob<'a>, log_ratio: f64) {
         let next = self.sums.len();
         let i = *self
             .index
-            .entry((record.dataset.clone(), record.instance.clone()))
+            .entry((job.dataset, job.instance))
             .or_insert(next);
         if i == next {
             self.sums.push((0.0, 0));
@@ -120,24 +120,27 @@ impl VariantTallies {
     }
 }
 
-/// Joins the runs on `Record::key()`. Pure: manifests only feed `warnings`; the input checks that
-/// can fail are `run`'s.
+/// Joins the runs on `SavedJob::key()`. Pure: manifests only feed `warnings`; the input checks
+/// that can fail are `run`'s.
 pub fn compare(base: &SavedRun, cur: &SavedRun, opts: &CompareOptions) -> Comparison {
-    let current: HashMap<_, _> = cur.records.iter().map(|r| (r.key(), r)).collect();
+    let partners = base.jobs.partners(&cur.jobs);
     let mut tallies = VariantTallies::default();
     let mut instances = ByInstance::default();
     let mut changes = Vec::new();
     let mut missing_in_current = Vec::new();
-    for b in &base.records {
-        let t = tallies.of(&b.variant);
-        let Some(c) = current.get(&b.key()) else {
+    let mut in_base = vec![false; cur.jobs.len()];
+    for (b, partner) in base.jobs.iter().zip(partners) {
+        let t = tallies.of(b.variant);
+        let Some(k) = partner else {
             t.summary.missing_in_current += 1;
-            missing_in_current.push(JobKey::of(b));
+            missing_in_current.push(JobKey::of(&b));
             continue;
         };
+        in_base[k] = true;
+        let c = cur.jobs.get(k);
         t.summary.jobs_compared += 1;
         let before = changes.len();
-        changes.extend(field_changes(b, c));
+        changes.extend(field_changes(&b, &c));
         if changes.len() > before {
             t.summary.changed += 1;
         }
@@ -145,17 +148,16 @@ pub fn compare(base: &SavedRun, cur: &SavedRun, opts: &CompareOptions) -> Compar
         if timed(b.time_cpu_s, floor) && timed(c.time_cpu_s, floor) {
             let log_ratio = (c.time_cpu_s / b.time_cpu_s).ln();
             t.log_ratios.push(log_ratio);
-            instances.add(b, log_ratio);
+            instances.add(&b, log_ratio);
         } else {
             t.untimed += 1;
         }
     }
-    let in_base: HashSet<_> = base.records.iter().map(Record::key).collect();
     let mut missing_in_baseline = Vec::new();
-    for c in cur.records.iter().filter(|c| !in_base.contains(&c.key())) {
-        let t = tallies.of(&c.variant);
+    for (c, _) in cur.jobs.iter().zip(in_base).filter(|(_, seen)| !seen) {
+        let t = tallies.of(c.variant);
         t.summary.missing_in_baseline += 1;
-        missing_in_baseline.push(JobKey::of(c));
+        missing_in_baseline.push(JobKey::of(&c));
     }
 
     let mut overall = VariantTally::new("overall");
@@ -202,7 +204,7 @@ pub fn timed(time_s: f64, floor: f64) -> bool {
 /// code: its node counts are not compared (its status is, so a job solved in one and timed out
 /// in the other is still a change). A node limit stops at the same node every time, and its
 /// counts are compared exactly.
-pub(super) fn field_changes(b: &Record, c: &Record) -> Vec<FieldChange> {
+pub(super) fn field_changes(b: &SavedJob, c: &SavedJob) -> Vec<FieldChange> {
     let timed_out = b.status == Status::TimeLimit || c.status == Status::TimeLimit;
     let length = |l: Option<u32>| l.map_or_else(|| "-".to_owned(), |l| l.to_string());
     let fields = [
@@ -298,6 +300,7 @@ fn limit(value: Option<impl ToString>) -> String {
 mod tests {
     use super::*;
     use crate::compare::fixtures::*;
+    use crate::compare::jobs::JobFigures;
     use crate::compare::stats::bootstrap_interval;
     use crate::compare::RenderFormat;
     use crate::error::Done;
@@ -329,7 +332,7 @@ mod tests {
     fn a_changed_node_count_fails_with_4_and_lists_the_job() {
         let base = baseline();
         let mut cur = baseline();
-        cur.records[23].nodes_generated = 12345;
+        cur.jobs[23].nodes_generated = 12345;
         let c = compare(&base, &cur, &CompareOptions::default());
         assert_eq!(c.done(), Done::Wrong);
         assert_eq!(
@@ -360,9 +363,9 @@ mod tests {
     fn every_changed_field_of_every_job_is_listed() {
         let base = baseline();
         let mut cur = baseline();
-        cur.records[0].status = Status::NodeLimit;
-        cur.records[0].length = None;
-        cur.records[5].nodes_expanded += 1;
+        cur.jobs[0].status = Status::NodeLimit;
+        cur.jobs[0].length = None;
+        cur.jobs[5].nodes_expanded += 1;
         let c = compare(&base, &cur, &CompareOptions::default());
         let listed: Vec<(&str, &str, &str, &str)> = c
             .changes
@@ -391,21 +394,21 @@ mod tests {
     fn node_counts_of_jobs_stopped_by_the_clock_are_not_compared() {
         let mut base = baseline();
         let mut cur = baseline();
-        let stop = |r: &mut Record, status: Status, nodes: u64| {
+        let stop = |r: &mut JobFigures, status: Status, nodes: u64| {
             r.status = status;
             r.length = None;
             r.nodes_generated = nodes;
             r.nodes_expanded = nodes - 1;
         };
         // Timed out in both builds, at different nodes: no change.
-        stop(&mut base.records[0], Status::TimeLimit, 5000);
-        stop(&mut cur.records[0], Status::TimeLimit, 7000);
+        stop(&mut base.jobs[0], Status::TimeLimit, 5000);
+        stop(&mut cur.jobs[0], Status::TimeLimit, 7000);
         // Solved in one, timed out in the other: the status (and length) changed, as compare
         // lists it; the node counts at the stop are not listed.
-        stop(&mut cur.records[1], Status::TimeLimit, 90);
+        stop(&mut cur.jobs[1], Status::TimeLimit, 90);
         // A node limit stops at the same node every time: its counts are compared.
-        stop(&mut base.records[2], Status::NodeLimit, 5000);
-        stop(&mut cur.records[2], Status::NodeLimit, 5001);
+        stop(&mut base.jobs[2], Status::NodeLimit, 5000);
+        stop(&mut cur.jobs[2], Status::NodeLimit, 5001);
         let c = compare(&base, &cur, &CompareOptions::default());
         let listed: Vec<(&str, &str)> = c
             .changes
@@ -427,8 +430,8 @@ mod tests {
         let mut rounds = Vec::new();
         for nodes in [5000, 6000, 7000] {
             let (mut b, mut k) = (baseline(), baseline());
-            stop(&mut b.records[0], Status::TimeLimit, nodes);
-            stop(&mut k.records[0], Status::TimeLimit, nodes + 17);
+            stop(&mut b.jobs[0], Status::TimeLimit, nodes);
+            stop(&mut k.jobs[0], Status::TimeLimit, nodes + 17);
             rounds.push((b, k));
         }
         let c = crate::compare::paired(&rounds, &CompareOptions::default());
@@ -451,7 +454,7 @@ mod tests {
         assert_eq!(c.done(), Done::Ok);
         // Resampling the 40 jobs as if independent would have called it a regression.
         let pooled: Vec<f64> = cur
-            .records
+            .jobs
             .iter()
             .map(|r| (r.time_cpu_s / 0.01).ln())
             .collect();
@@ -464,7 +467,7 @@ mod tests {
         // Instance 1 twice as slow under both variants; instance 2 as fast as before, with one
         // job under the floor: the overall ratio is sqrt(2), not 2^(2/3).
         let (base, mut cur) = grid(2, 2, |i| if i == 1 { 2.0 } else { 1.0 });
-        cur.records[3].time_cpu_s = 0.0005;
+        cur.jobs[3].time_cpu_s = 0.0005;
         let c = compare(&base, &cur, &CompareOptions::default());
         assert_eq!(c.overall.time.timed, 3);
         assert_eq!(c.overall.time.untimed, 1);
@@ -479,12 +482,12 @@ mod tests {
         let mut base = baseline();
         let mut cur = scaled(|_| 2.0);
         // Variant 0: 19 jobs at 0.5 ms in the baseline, 1 ms now; only one ratio is left.
-        for (b, c) in base.records.iter_mut().zip(&mut cur.records).take(19) {
+        for (b, c) in base.jobs.figures_mut().zip(cur.jobs.figures_mut()).take(19) {
             b.time_cpu_s = 0.0005;
             c.time_cpu_s = 0.001;
         }
         // Variant 1: one job under the floor in the current run only.
-        cur.records[20].time_cpu_s = 0.0009;
+        cur.jobs[20].time_cpu_s = 0.0009;
         let c = compare(&base, &cur, &CompareOptions::default());
         assert_eq!(
             (c.variants[0].time.timed, c.variants[0].time.untimed),
@@ -528,15 +531,17 @@ mod tests {
     #[test]
     fn missing_jobs_are_listed_both_ways_and_do_not_fail() {
         let base = baseline();
-        let mut cur = baseline();
-        let gone = cur.records.remove(3);
-        cur.records.push(record(21, VARIANTS[0], 1.0));
-        cur.records.push(record(1, "zero/step1/none", 1.0));
+        let mut records = baseline_records();
+        let gone = JobKey::of(&base.jobs.get(3));
+        records.remove(3);
+        records.push(record(21, VARIANTS[0], 1.0));
+        records.push(record(1, "zero/step1/none", 1.0));
+        let cur = run_of(records, "cur");
         let c = compare(&base, &cur, &CompareOptions::default());
-        assert_eq!(c.missing_in_current, vec![JobKey::of(&gone)]);
+        assert_eq!(c.missing_in_current, vec![gone]);
         assert_eq!(
             c.missing_in_baseline,
-            vec![JobKey::of(&cur.records[39]), JobKey::of(&cur.records[40])]
+            vec![JobKey::of(&cur.jobs.get(39)), JobKey::of(&cur.jobs.get(40))]
         );
         assert_eq!(c.variants[0].missing_in_current, 1);
         assert_eq!(c.variants[0].missing_in_baseline, 1);
@@ -557,7 +562,7 @@ mod tests {
     fn new_jobs_alone_do_not_fail() {
         let base = baseline();
         let mut cur = baseline();
-        cur.records.push(record(21, VARIANTS[0], 1.0));
+        cur.jobs.push(&record(21, VARIANTS[0], 1.0));
         assert_eq!(
             compare(&base, &cur, &CompareOptions::default()).done(),
             Done::Ok

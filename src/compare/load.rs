@@ -1,7 +1,8 @@
 //! Reading one run: a report directory, or a runs.csv file, with the manifest.json beside it.
 
-use super::{CompareError, SavedRun};
-use crate::results::record::{self, Record};
+use super::{CompareError, Jobs, SavedRun};
+use crate::results::read_file;
+use crate::results::record;
 use std::path::Path;
 
 /// Reads a run: `path` is a report directory holding runs.csv (and optionally manifest.json), or a
@@ -17,7 +18,7 @@ pub fn load(path: &Path) -> Result<SavedRun, CompareError> {
     } else {
         (path.to_path_buf(), path.with_file_name("manifest.json"))
     };
-    let records = read_records(&csv_path)?;
+    let jobs = read_jobs(&csv_path)?;
     let manifest = if manifest_path.is_file() {
         Some(
             record::read_manifest(&manifest_path)
@@ -27,20 +28,44 @@ pub fn load(path: &Path) -> Result<SavedRun, CompareError> {
         None
     };
     Ok(SavedRun {
-        records,
+        jobs,
         manifest,
         source: path.display().to_string(),
     })
 }
 
-fn read_records(path: &Path) -> Result<Vec<Record>, CompareError> {
-    let records = record::read_runs(path).map_err(|e| CompareError::BadRuns(e.to_string()))?;
-    if records.is_empty() {
+/// The jobs of the runs.csv at `path`, as `record::read_runs` checks them (a job listed twice
+/// included), kept in `Jobs`' compact rows: only the file and one row's fields are held besides.
+fn read_jobs(path: &Path) -> Result<Jobs, CompareError> {
+    let bad = |message: String| CompareError::BadRuns(message);
+    let bytes = read_file(path).map_err(|e| bad(e.to_string()))?;
+    let mut jobs = Jobs::default();
+    // Each job's line, for the message of a job listed twice: 4 bytes a job while reading.
+    let mut lines: Vec<u32> = Vec::new();
+    let read = record::visit_runs(path, &bytes, |line, r| {
+        jobs.push(r);
+        // Lines of a file of at most 1 GiB.
+        lines.push(u32::try_from(line).unwrap_or(u32::MAX));
+        Ok(())
+    });
+    drop(bytes);
+    // A job listed twice before a bad row is the first fault of the file.
+    if let Some((first, again)) = jobs.first_repeat() {
+        let line = |i: usize| u64::from(lines[i]);
+        return Err(bad(record::repeated(
+            path,
+            line(again),
+            jobs.get(again).key(),
+            line(first),
+        )));
+    }
+    read.map_err(bad)?;
+    if jobs.is_empty() {
         return Err(CompareError::NoJobs {
             path: path.to_path_buf(),
         });
     }
-    Ok(records)
+    Ok(jobs)
 }
 
 #[cfg(test)]
@@ -123,7 +148,7 @@ mod tests {
     fn a_job_listed_twice_is_an_error() {
         let dir = temp_dir("twice");
         let mut run = baseline();
-        run.records.push(record(2, VARIANTS[1], 3.0));
+        run.jobs.push(&record(2, VARIANTS[1], 3.0));
         write_report(&dir, &run);
         let err = load(&dir).unwrap_err().to_string();
         assert!(
@@ -131,6 +156,31 @@ mod tests {
             "{err}"
         );
         assert!(err.ends_with("first at line 23"), "{err}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_first_fault_of_the_file_is_reported_a_repeated_job_or_a_bad_row() {
+        let dir = temp_dir("first-fault");
+        let runs = dir.join("runs.csv").display().to_string();
+        let mut records = baseline_records();
+        records.insert(10, record(2, VARIANTS[0], 3.0));
+        let mut late = records.clone();
+        late[30].time_cpu_s = -1.0;
+        write_runs(&dir, &late);
+        let err = load(&dir).unwrap_err().to_string();
+        assert!(
+            err.starts_with(&format!("{runs}:12: job (dataset korf100, instance 2, ")),
+            "{err}"
+        );
+        let mut early = records;
+        early[5].time_cpu_s = -1.0;
+        write_runs(&dir, &early);
+        let err = load(&dir).unwrap_err().to_string();
+        assert!(
+            err.starts_with(&format!("{runs}:7: column `time_cpu_s`")),
+            "{err}"
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
@@ -152,14 +202,14 @@ mod tests {
             ("time_wall_s", 1e10, "10000000000.0", time),
         ];
         for (column, value, shown, expected) in cases {
-            let mut run = baseline();
-            let r = &mut run.records[4];
+            let mut records = baseline_records();
+            let r = &mut records[4];
             match column {
                 "time_cpu_s" => r.time_cpu_s = value,
                 "time_wall_s" => r.time_wall_s = value,
                 _ => r.nodes_per_s = value,
             }
-            write_report(&dir, &run);
+            write_runs(&dir, &records);
             let err = load(&dir).unwrap_err().to_string();
             assert_eq!(
                 err,

@@ -18,19 +18,21 @@
 
 #[cfg(test)]
 mod fixtures;
+mod jobs;
 mod join;
 mod load;
 mod paired;
 mod render;
 mod stats;
 
+pub use jobs::{Jobs, SavedJob};
 pub use join::{compare, timed};
 pub use load::load;
 pub use paired::{paired, Incomplete};
 pub use stats::{TimeStats, Verdict};
 
 use crate::error::{Done, Error};
-use crate::results::record::{Manifest, Record};
+use crate::results::record::Manifest;
 use std::path::{Path, PathBuf};
 use thiserror::Error;
 
@@ -115,8 +117,8 @@ pub enum CompareError {
 /// One run as read from disk.
 #[derive(Clone, Debug)]
 pub struct SavedRun {
-    /// In the order of runs.csv; no two share a `Record::key()` (`load` checks).
-    pub records: Vec<Record>,
+    /// In the order of runs.csv; no two share a key (`load` checks).
+    pub jobs: Jobs,
     pub manifest: Option<Manifest>,
     /// Where the run was read from, as the user named it.
     pub source: String,
@@ -186,7 +188,7 @@ pub struct VariantComparison {
     pub time: TimeStats,
 }
 
-/// A job's identity across runs: `Record::key()`, owned.
+/// A job's identity across runs: `SavedJob::key()`, owned.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct JobKey {
     pub dataset: String,
@@ -195,11 +197,11 @@ pub struct JobKey {
 }
 
 impl JobKey {
-    fn of(record: &Record) -> JobKey {
+    fn of(job: &SavedJob) -> JobKey {
         JobKey {
-            dataset: record.dataset.clone(),
-            instance: record.instance.clone(),
-            variant: record.variant.clone(),
+            dataset: job.dataset.to_owned(),
+            instance: job.instance.to_owned(),
+            variant: job.variant.to_owned(),
         }
     }
 }
@@ -297,7 +299,7 @@ mod tests {
     fn allowed_node_changes_do_not_fail() {
         let base = baseline();
         let mut cur = baseline();
-        cur.records[23].nodes_generated = 12345;
+        cur.jobs[23].nodes_generated = 12345;
         let opts = CompareOptions {
             allow_node_changes: true,
             ..CompareOptions::default()
@@ -310,7 +312,7 @@ mod tests {
     #[test]
     fn changed_results_take_precedence_over_a_regression() {
         let mut cur = scaled(|_| 1.5);
-        cur.records[0].nodes_expanded = 1;
+        cur.jobs[0].nodes_expanded = 1;
         assert_eq!(
             compare(&baseline(), &cur, &CompareOptions::default()).done(),
             Done::Wrong
@@ -340,7 +342,7 @@ mod tests {
             "overall,40,0,0,0,40,0,1.5000,1.5000,1.5000,regressed,overall,,,,,,unpaired\n"
         ));
         let loaded = load(&a.join("runs.csv")).unwrap();
-        assert_eq!(loaded.records, base.records);
+        assert_eq!(loaded.jobs, base.jobs);
         assert_eq!(loaded.manifest, base.manifest);
         let mut out = Vec::new();
         assert_eq!(
@@ -359,10 +361,11 @@ mod tests {
         base.manifest = Some(manifest("cpu", "aa"));
         let mut cur = baseline();
         cur.manifest = Some(manifest("cpu", "bb"));
-        let mut other = baseline();
-        for r in &mut other.records {
+        let mut records = baseline_records();
+        for r in &mut records {
             r.dataset = "korf50".to_owned();
         }
+        let other = run_of(records, "other");
         for (path, run) in [(&a, &base), (&b, &cur), (&c, &other)] {
             std::fs::create_dir(path).unwrap();
             write_report(path, run);

@@ -9,7 +9,7 @@
 
 use super::join::{compare, field_changes, timed};
 use super::stats::{paired_time_stats, Cells};
-use super::{CompareOptions, Comparison, JobKey, Pairing, SavedRun};
+use super::{CompareOptions, Comparison, JobKey, Jobs, Pairing, SavedRun};
 use std::collections::{HashMap, HashSet};
 
 /// How far an `ab` that stopped early got.
@@ -30,7 +30,7 @@ pub struct Incomplete {
 /// comparison of nothing.
 pub fn paired(rounds: &[(SavedRun, SavedRun)], opts: &CompareOptions) -> Comparison {
     let empty = SavedRun {
-        records: Vec::new(),
+        jobs: Jobs::default(),
         manifest: None,
         source: String::new(),
     };
@@ -49,10 +49,10 @@ pub fn paired(rounds: &[(SavedRun, SavedRun)], opts: &CompareOptions) -> Compari
         .map(|ch| (ch.job.clone(), ch.field))
         .collect();
     for (base, cur) in rounds.iter().skip(1) {
-        let current: HashMap<_, _> = cur.records.iter().map(|r| (r.key(), r)).collect();
-        for b in &base.records {
-            if let Some(r) = current.get(&b.key()) {
-                for change in field_changes(b, r) {
+        let partners = base.jobs.partners(&cur.jobs);
+        for (b, partner) in base.jobs.iter().zip(partners) {
+            if let Some(k) = partner {
+                for change in field_changes(&b, &cur.jobs.get(k)) {
                     if seen.insert((change.job.clone(), change.field)) {
                         c.changes.push(change);
                     }
@@ -81,16 +81,16 @@ pub fn paired(rounds: &[(SavedRun, SavedRun)], opts: &CompareOptions) -> Compari
     let mut instance_sums: Vec<Vec<(f64, usize)>> = Vec::new();
     let mut instances: HashMap<(String, String), usize> = HashMap::new();
     for (round, (base, cur)) in rounds.iter().enumerate() {
-        let current: HashMap<_, _> = cur.records.iter().map(|r| (r.key(), r)).collect();
-        for b in &base.records {
-            let Some(r) = current.get(&b.key()) else {
+        let partners = base.jobs.partners(&cur.jobs);
+        for (b, partner) in base.jobs.iter().zip(partners) {
+            let Some(r) = partner.map(|k| cur.jobs.get(k)) else {
                 continue;
             };
-            let Some(&v) = variant_index.get(b.variant.as_str()) else {
+            let Some(&v) = variant_index.get(b.variant) else {
                 continue;
             };
             let tally = &mut per_variant[v];
-            let instance = (b.dataset.clone(), b.instance.clone());
+            let instance = (b.dataset.to_owned(), b.instance.to_owned());
             let unit = tally.unit(&instance, n);
             if !(timed(b.time_cpu_s, opts.min_time_s) && timed(r.time_cpu_s, opts.min_time_s)) {
                 tally.untimed += 1;
@@ -180,8 +180,9 @@ mod tests {
                 let round_speed = 1.0 + 0.3 * ((r * 7 % 5) as f64 / 4.0);
                 let mut base = baseline();
                 let mut cur = baseline();
-                let jobs = base.records.len();
-                for (k, (b, c)) in base.records.iter_mut().zip(&mut cur.records).enumerate() {
+                let jobs = base.jobs.len();
+                let pairs = base.jobs.figures_mut().zip(cur.jobs.figures_mut());
+                for (k, (b, c)) in pairs.enumerate() {
                     let now = round_speed * (1.0 + 0.1 * k as f64 / jobs as f64);
                     b.time_cpu_s *= now * (noise * normal(&mut rng)).exp();
                     c.time_cpu_s *= now * effect * (noise * normal(&mut rng)).exp();
@@ -236,7 +237,7 @@ mod tests {
         // current build's half of each pair): pooled as 360 independent pairs this would look
         // like a sure regression of about 5%; as one round of nine it is not.
         let mut rounds = drifting(9, 1.0, 0.01, 6);
-        for r in &mut rounds[4].1.records {
+        for r in rounds[4].1.jobs.figures_mut() {
             r.time_cpu_s *= 1.5;
         }
         let opts = CompareOptions {
@@ -252,9 +253,9 @@ mod tests {
     #[test]
     fn changes_in_any_round_are_listed_once() {
         let mut rounds = drifting(3, 1.0, 0.0, 7);
-        rounds[1].1.records[5].nodes_generated += 1;
-        rounds[2].1.records[5].nodes_generated += 2;
-        rounds[2].1.records[7].length = None;
+        rounds[1].1.jobs[5].nodes_generated += 1;
+        rounds[2].1.jobs[5].nodes_generated += 2;
+        rounds[2].1.jobs[7].length = None;
         let c = paired(&rounds, &CompareOptions::default());
         let listed: Vec<(&str, &str)> = c
             .changes
@@ -271,11 +272,11 @@ mod tests {
     fn untimed_pairs_are_counted_and_a_single_pair_is_inconclusive() {
         let mut rounds = drifting(2, 2.0, 0.0, 8);
         for (b, _) in &mut rounds {
-            for r in b.records.iter_mut().skip(1) {
+            for r in b.jobs.figures_mut().skip(1) {
                 r.time_cpu_s = 0.0;
             }
         }
-        rounds[1].0.records[0].time_cpu_s = 0.0;
+        rounds[1].0.jobs[0].time_cpu_s = 0.0;
         let c = paired(&rounds, &CompareOptions::default());
         assert_eq!(c.overall.time.timed, 1);
         assert_eq!(c.overall.time.untimed, 79);

@@ -535,12 +535,13 @@ mod tests {
     #[test]
     fn csv_output_lists_changed_fields_and_jobs_in_one_run_only() {
         let base = baseline();
-        let mut cur = baseline();
-        cur.records[0].status = Status::NodeLimit;
-        cur.records[0].length = None;
-        cur.records[23].nodes_generated = 12345;
-        cur.records.remove(3);
-        cur.records.push(record(21, VARIANTS[0], 1.0));
+        let mut records = baseline_records();
+        records[0].status = Status::NodeLimit;
+        records[0].length = None;
+        records[23].nodes_generated = 12345;
+        records.remove(3);
+        records.push(record(21, VARIANTS[0], 1.0));
+        let cur = run_of(records, "cur");
         let c = compare(&base, &cur, &CompareOptions::default());
         let csv = c.render(RenderFormat::Csv);
         let mut reader = csv::Reader::from_reader(csv.as_bytes());

@@ -295,7 +295,7 @@ mod tests {
     fn untimed_jobs_and_single_ratios_are_inconclusive() {
         let base = baseline();
         let mut cur = scaled(|_| 2.0);
-        for r in cur.records.iter_mut().skip(1) {
+        for r in cur.jobs.figures_mut().skip(1) {
             r.time_cpu_s = 0.0;
         }
         let c = compare(&base, &cur, &CompareOptions::default());

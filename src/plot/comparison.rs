@@ -5,31 +5,43 @@
 
 use super::style::*;
 use super::Pictures;
-use crate::compare::{timed, Compared, Pairing, Verdict};
-use crate::results::record::Record;
+use crate::compare::{timed, Compared, Pairing, SavedJob, Verdict};
 use plotters::prelude::*;
 use std::collections::{HashMap, HashSet};
 
 /// The pictures of `compared`.
 pub fn pictures(compared: &Compared) -> Pictures {
     let c = &compared.comparison;
-    let current: HashMap<_, _> = compared
-        .current
-        .records
-        .iter()
-        .map(|r| (r.key(), r))
-        .collect();
-    let jobs: Vec<(&Record, &Record)> = compared
-        .baseline
-        .records
-        .iter()
-        .filter_map(|b| current.get(&b.key()).map(|&c| (b, c)))
-        .collect();
+    // Each baseline job's partner, not the pairs of jobs themselves: 16 bytes a job, where a
+    // pair of borrowed jobs takes 176.
+    let partners = compared.baseline.jobs.partners(&compared.current.jobs);
+    let jobs = Joined {
+        compared,
+        partners: &partners,
+    };
     let variants: Vec<&str> = c.variants.iter().map(|v| v.variant.as_str()).collect();
     let mut pictures = Pictures::default();
-    pictures.add("compare-time.svg", time(&jobs, &variants, compared));
-    pictures.add("compare-nodes.svg", nodes(&jobs, compared));
+    pictures.add("compare-time.svg", time(jobs, &variants, compared));
+    pictures.add("compare-nodes.svg", nodes(jobs, compared));
     pictures
+}
+
+/// The jobs both runs hold.
+#[derive(Clone, Copy)]
+struct Joined<'a> {
+    compared: &'a Compared,
+    /// `Jobs::partners` of the baseline's jobs in the current run's.
+    partners: &'a [Option<usize>],
+}
+
+impl<'a> Joined<'a> {
+    /// Each job of both runs, as (baseline, current), in the baseline's order.
+    fn iter(self) -> impl Iterator<Item = (SavedJob<'a>, SavedJob<'a>)> {
+        let (base, cur) = (&self.compared.baseline.jobs, &self.compared.current.jobs);
+        base.iter()
+            .zip(self.partners)
+            .filter_map(|(b, &partner)| Some((b, cur.get(partner?))))
+    }
 }
 
 /// Each timed job's ratio current / baseline of CPU time (y, log scale) against its baseline
@@ -37,19 +49,15 @@ pub fn pictures(compared: &Compared) -> Pictures {
 /// the overall geometric mean (over instances, as `compare` judges it) as a line, its 95%
 /// bootstrap interval as a band, and the lines of equal time and of the threshold and its
 /// inverse. Beside the chart, on the same axis, each variant's own ratio and interval.
-fn time(
-    jobs: &[(&Record, &Record)],
-    variants: &[&str],
-    compared: &Compared,
-) -> Result<String, String> {
+fn time(jobs: Joined, variants: &[&str], compared: &Compared) -> Result<String, String> {
     let c = &compared.comparison;
     let place: HashMap<&str, usize> = variants.iter().enumerate().map(|(i, v)| (*v, i)).collect();
     let changed = changed_jobs(compared);
     let mut points: Vec<Vec<(f64, f64)>> = vec![Vec::new(); variants.len()];
     let mut rings = Vec::new();
-    for (b, cur) in jobs {
+    for (b, cur) in jobs.iter() {
         if timed(b.time_cpu_s, c.min_time_s) && timed(cur.time_cpu_s, c.min_time_s) {
-            if let Some(&v) = place.get(b.variant.as_str()) {
+            if let Some(&v) = place.get(b.variant) {
                 let point = (b.time_cpu_s, cur.time_cpu_s / b.time_cpu_s);
                 points[v].push(point);
                 if changed.contains(&b.key()) {
@@ -362,20 +370,20 @@ fn changed_jobs(compared: &Compared) -> HashSet<(&str, &str, &str)> {
 /// Each job's nodes generated in the baseline (x) and in the current run (y), log-log over the
 /// same range with the diagonal; jobs whose results changed (status, length or nodes) are drawn
 /// apart, on top.
-fn nodes(jobs: &[(&Record, &Record)], compared: &Compared) -> Result<String, String> {
+fn nodes(jobs: Joined, compared: &Compared) -> Result<String, String> {
     let changed = changed_jobs(compared);
-    let point = |b: &Record, cur: &Record| {
+    let point = |b: &SavedJob, cur: &SavedJob| {
         (
             (b.nodes_generated as f64).max(1.0),
             (cur.nodes_generated as f64).max(1.0),
         )
     };
     let (mut same, mut differ) = (Vec::new(), Vec::new());
-    for (b, cur) in jobs {
+    for (b, cur) in jobs.iter() {
         if changed.contains(&b.key()) {
-            differ.push(point(b, cur));
+            differ.push(point(&b, &cur));
         } else {
-            same.push(point(b, cur));
+            same.push(point(&b, &cur));
         }
     }
     let (lo, hi) = same
@@ -426,7 +434,7 @@ fn nodes(jobs: &[(&Record, &Record)], compared: &Compared) -> Result<String, Str
     let title = format!(
         "Nodes per job, current against baseline: {} of {} changed",
         thousands(differ.len()),
-        thousands(jobs.len())
+        thousands(same.len() + differ.len())
     );
     let height = CHART_HEIGHT + legend_height(&entries);
     picture(height, |_, top, bottom| {

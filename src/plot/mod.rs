@@ -155,14 +155,14 @@ pub fn safe_name(variant: &str) -> String {
 
 /// The names of `names` that `has_jobs`, each once, in order.
 pub fn present<'a>(
-    names: impl Iterator<Item = &'a String>,
+    names: impl Iterator<Item = &'a str>,
     has_jobs: impl Fn(&str) -> bool,
 ) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let mut seen = HashSet::new();
     for v in names {
-        if seen.insert(v.as_str()) && has_jobs(v) {
-            out.push(v.clone());
+        if seen.insert(v) && has_jobs(v) {
+            out.push(v.to_owned());
         }
     }
     out

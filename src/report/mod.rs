@@ -77,12 +77,12 @@ pub fn plot(report: &Path, opts: &PlotOptions, out: &mut dyn Write) -> Result<Do
         }
     }
     let jobs: Vec<Job> = run
-        .records
+        .jobs
         .iter()
         .map(|r| Job {
-            dataset: &r.dataset,
-            instance: &r.instance,
-            variant: &r.variant,
+            dataset: r.dataset,
+            instance: r.instance,
+            variant: r.variant,
             status: r.status,
             nodes_generated: r.nodes_generated,
             time_cpu_s: r.time_cpu_s,
@@ -183,7 +183,9 @@ pub struct RunEnd<'a> {
 pub fn after_run(end: &RunEnd, rows: &mut IterationRows) {
     let pictures = if end.plots {
         let with_jobs: HashSet<&str> = end.jobs.iter().map(|j| j.variant).collect();
-        let variants = present(end.variants.iter(), |v| with_jobs.contains(v));
+        let variants = present(end.variants.iter().map(String::as_str), |v| {
+            with_jobs.contains(v)
+        });
         let pairs = first_against_others(&variants);
         let drawn = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             let unfinished = unfinished(end.manifest, end.jobs.len());
@@ -277,8 +279,11 @@ fn write_file(path: &Path, bytes: &[u8]) -> Result<(), Error> {
 /// `--step`, `--reverse-pruning`), then any others in the order runs.csv first names them.
 fn variants(run: &SavedRun) -> Vec<String> {
     let listed = run.manifest.iter().flat_map(|m| m.variants.iter());
-    present(listed.chain(run.records.iter().map(|r| &r.variant)), |v| {
-        run.records.iter().any(|r| r.variant == *v)
+    // A set, not a search of the jobs for each variant: a run may have as many variants as jobs.
+    let with_jobs: HashSet<&str> = run.jobs.iter().map(|j| j.variant).collect();
+    let in_runs = run.jobs.iter().map(|j| j.variant);
+    present(listed.map(String::as_str).chain(in_runs), |v| {
+        with_jobs.contains(v)
     })
 }
 

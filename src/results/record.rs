@@ -355,10 +355,39 @@ pub fn read_runs(path: &Path) -> Result<Vec<Record>, ReportError> {
 
 /// Parses the bytes of the runs.csv at `path` as `read_runs` does.
 pub(crate) fn parse_runs(path: &Path, bytes: &[u8]) -> Result<Vec<Record>, ReportError> {
-    parse_rows(path, bytes).map_err(ReportError::Read)
+    let mut records = Vec::new();
+    let mut first_line: HashMap<(String, String, String), u64> = HashMap::new();
+    visit_runs(path, bytes, |line, record| {
+        let (dataset, instance, variant) = record.key();
+        let key = (dataset.to_owned(), instance.to_owned(), variant.to_owned());
+        if let Some(first) = first_line.insert(key, line) {
+            return Err(repeated(path, line, record.key(), first));
+        }
+        records.push(record.to_owned_record());
+        Ok(())
+    })
+    .map_err(ReportError::Read)?;
+    Ok(records)
 }
 
-fn parse_rows(path: &Path, bytes: &[u8]) -> Result<Vec<Record>, String> {
+/// The error of a job listed again on `line`, first on line `first`.
+pub(crate) fn repeated(path: &Path, line: u64, key: (&str, &str, &str), first: u64) -> String {
+    let (dataset, instance, variant) = key;
+    format!(
+        "{}:{line}: job (dataset {dataset}, instance {instance}, variant {variant}) appears again; first at line {first}",
+        path.display()
+    )
+}
+
+/// Checks the header of the runs.csv at `path`, whose bytes are `bytes`, then calls `f` with
+/// each row and its line, the row's text borrowed from a buffer that the next row reuses: a
+/// reader that keeps a few fields of each row does not pay for all of them. Every error names
+/// the file and line; an empty file has no rows.
+pub(crate) fn visit_runs(
+    path: &Path,
+    bytes: &[u8],
+    mut f: impl FnMut(u64, &Record<&str>) -> Result<(), String>,
+) -> Result<(), String> {
     let mut reader = csv::Reader::from_reader(bytes);
     let headers = reader
         .headers()
@@ -387,11 +416,12 @@ fn parse_rows(path: &Path, bytes: &[u8]) -> Result<Vec<Record>, String> {
             text::shorten(&found)
         ));
     }
-    let mut records = Vec::new();
-    let mut first_line: HashMap<(String, String, String), u64> = HashMap::new();
-    for row in reader.records() {
-        let row = row.map_err(|e| csv_error(path, Some(&headers), &e))?;
-        let record: Record = row
+    let mut row = csv::StringRecord::new();
+    while reader
+        .read_record(&mut row)
+        .map_err(|e| csv_error(path, Some(&headers), &e))?
+    {
+        let record: Record<&str> = row
             .deserialize(Some(&headers))
             .map_err(|e| csv_error(path, Some(&headers), &e))?;
         let line = row.position().map_or(0, csv::Position::line);
@@ -403,17 +433,39 @@ fn parse_rows(path: &Path, bytes: &[u8]) -> Result<Vec<Record>, String> {
                 Status::WRITTEN.map(Status::name).join(", ")
             ));
         }
-        let (dataset, instance, variant) = record.key();
-        let key = (dataset.to_owned(), instance.to_owned(), variant.to_owned());
-        if let Some(first) = first_line.insert(key, line) {
-            return Err(format!(
-                "{}:{line}: job (dataset {dataset}, instance {instance}, variant {variant}) appears again; first at line {first}",
-                path.display()
-            ));
-        }
-        records.push(record);
+        f(line, &record)?;
     }
-    Ok(records)
+    Ok(())
+}
+
+impl Record<&str> {
+    /// The row with its text copied.
+    pub(crate) fn to_owned_record(&self) -> Record {
+        Record {
+            dataset: self.dataset.to_owned(),
+            instance: self.instance.to_owned(),
+            domain: self.domain.to_owned(),
+            size: self.size.to_owned(),
+            variant: self.variant.to_owned(),
+            heuristic: self.heuristic.to_owned(),
+            step: self.step.to_owned(),
+            reverse_pruning: self.reverse_pruning.to_owned(),
+            status: self.status,
+            length: self.length,
+            optimal: self.optimal,
+            nodes_generated: self.nodes_generated,
+            nodes_expanded: self.nodes_expanded,
+            iterations: self.iterations,
+            final_bound: self.final_bound,
+            time_wall_s: self.time_wall_s,
+            time_cpu_s: self.time_cpu_s,
+            nodes_per_s: self.nodes_per_s,
+            initial_h: self.initial_h,
+            optimal_guaranteed: self.optimal_guaranteed,
+            message: self.message.to_owned(),
+            path: self.path.to_owned(),
+        }
+    }
 }
 
 /// The most seconds a job's time may be: 10^9 s (about 32 years), as for `--time-limit`. A CPU
@@ -425,7 +477,7 @@ pub(crate) const MAX_SECONDS: f64 = 1e9;
 /// Times and rates are measured, so finite and at least 0, and times at most `MAX_SECONDS`:
 /// anything else is a damaged file, whose NaN or negative times would pass through `compare`
 /// as untimed jobs and into the totals of the summaries `--resume` writes.
-fn check_measured(path: &Path, line: u64, record: &Record) -> Result<(), String> {
+fn check_measured<S>(path: &Path, line: u64, record: &Record<S>) -> Result<(), String> {
     let times = [
         ("time_wall_s", record.time_wall_s),
         ("time_cpu_s", record.time_cpu_s),

@@ -1,0 +1,299 @@
+//! The jobs of a run as `compare`, `ab` and `plot` hold them: the fields they read, a row of
+//! fixed size each, with the names in one text shared by the rows, and the join of two runs on
+//! (dataset, instance, variant).
+//!
+//! A runs.csv row read as a `Record` costs about 650 bytes (ten `String`s and the struct), several
+//! times the row's own length, and a map of owned keys to join two runs as much again: two runs of
+//! 240 MB took 2 GB. Here a row is 56 bytes, the names of a dataset and a variant are kept once
+//! per run, an instance's id once per run of rows that share it, and joins sort row numbers (4
+//! bytes a row) instead of hashing keys.
+
+use crate::results::record::{Record, Status};
+use std::cmp::Ordering;
+use std::collections::HashMap;
+use std::ops::{Index, IndexMut};
+
+/// A name: a stretch of `Jobs::text`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Name {
+    start: u32,
+    len: u32,
+}
+
+/// One job's figures, and where its names are in `Jobs::text`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct JobFigures {
+    dataset: Name,
+    instance: Name,
+    variant: Name,
+    pub status: Status,
+    pub length: Option<u32>,
+    pub nodes_generated: u64,
+    pub nodes_expanded: u64,
+    pub time_cpu_s: f64,
+    pub iterations: u32,
+}
+
+/// One job of a run, its names borrowed from the run.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SavedJob<'a> {
+    pub dataset: &'a str,
+    pub instance: &'a str,
+    pub variant: &'a str,
+    pub status: Status,
+    pub length: Option<u32>,
+    pub nodes_generated: u64,
+    pub nodes_expanded: u64,
+    pub time_cpu_s: f64,
+    pub iterations: u32,
+}
+
+impl<'a> SavedJob<'a> {
+    /// The key that identifies a job across runs, as `Record::key`.
+    pub fn key(&self) -> (&'a str, &'a str, &'a str) {
+        (self.dataset, self.instance, self.variant)
+    }
+}
+
+/// The jobs of a run, in its order.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Jobs {
+    /// Every name, each dataset and variant name once, each instance id once per run of rows.
+    text: String,
+    rows: Vec<JobFigures>,
+    /// Where each dataset or variant name already is in `text`.
+    known: HashMap<String, Name>,
+}
+
+impl Jobs {
+    /// No jobs yet, room for `n`.
+    pub fn with_capacity(n: usize) -> Jobs {
+        Jobs {
+            rows: Vec::with_capacity(n),
+            ..Jobs::default()
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.rows.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.rows.is_empty()
+    }
+
+    /// Adds a job: `record`'s figures that the comparisons and pictures read.
+    pub fn push<S: AsRef<str>>(&mut self, record: &Record<S>) {
+        let dataset = self.known_name(record.dataset.as_ref());
+        let variant = self.known_name(record.variant.as_ref());
+        let instance = record.instance.as_ref();
+        // The jobs of an instance come together in a run's order: its id is kept once for them.
+        let instance = match self.rows.last() {
+            Some(last) if self.name(last.instance) == instance => last.instance,
+            _ => self.append(instance),
+        };
+        self.rows.push(JobFigures {
+            dataset,
+            instance,
+            variant,
+            status: record.status,
+            length: record.length,
+            nodes_generated: record.nodes_generated,
+            nodes_expanded: record.nodes_expanded,
+            time_cpu_s: record.time_cpu_s,
+            iterations: record.iterations,
+        });
+    }
+
+    /// Job `i`.
+    pub fn get(&self, i: usize) -> SavedJob<'_> {
+        let r = &self.rows[i];
+        SavedJob {
+            dataset: self.name(r.dataset),
+            instance: self.name(r.instance),
+            variant: self.name(r.variant),
+            status: r.status,
+            length: r.length,
+            nodes_generated: r.nodes_generated,
+            nodes_expanded: r.nodes_expanded,
+            time_cpu_s: r.time_cpu_s,
+            iterations: r.iterations,
+        }
+    }
+
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = SavedJob<'_>> + '_ {
+        (0..self.rows.len()).map(|i| self.get(i))
+    }
+
+    /// Every job's figures, for tests that change them.
+    #[cfg(test)]
+    pub fn figures_mut(&mut self) -> impl Iterator<Item = &mut JobFigures> {
+        self.rows.iter_mut()
+    }
+
+    /// The first job (in the run's order) whose key an earlier one has, as (the earlier one's
+    /// index, its index).
+    pub fn first_repeat(&self) -> Option<(usize, usize)> {
+        let order = self.sorted();
+        order
+            .windows(2)
+            .filter(|w| self.key_order(w[0], w[1]) == Ordering::Equal)
+            .map(|w| (w[0] as usize, w[1] as usize))
+            .min_by_key(|&(_, again)| again)
+    }
+
+    /// For each job, the index of the job of `other` with the same key (`None` where `other` has
+    /// none); the keys of each run are unique.
+    pub fn partners(&self, other: &Jobs) -> Vec<Option<usize>> {
+        let (mine, theirs) = (self.sorted(), other.sorted());
+        let mut partners = vec![None; self.len()];
+        let mut k = 0;
+        for &i in &mine {
+            let key = self.get(i as usize).key();
+            while k < theirs.len() && other.get(theirs[k] as usize).key() < key {
+                k += 1;
+            }
+            if k < theirs.len() && other.get(theirs[k] as usize).key() == key {
+                partners[i as usize] = Some(theirs[k] as usize);
+            }
+        }
+        partners
+    }
+
+    /// The job indices sorted by key, equal keys in the run's order. Four bytes a job, where a
+    /// map of borrowed keys would take about sixty.
+    fn sorted(&self) -> Vec<u32> {
+        let mut order: Vec<u32> = (0..self.row_count()).collect();
+        order.sort_unstable_by(|&a, &b| self.key_order(a, b).then(a.cmp(&b)));
+        order
+    }
+
+    fn key_order(&self, a: u32, b: u32) -> Ordering {
+        self.get(a as usize).key().cmp(&self.get(b as usize).key())
+    }
+
+    /// The number of jobs, as the indices `sorted` holds: at most 2^32, since a run's runs.csv
+    /// is read within 1 GiB and `ab` runs the jobs of one such dataset.
+    fn row_count(&self) -> u32 {
+        u32::try_from(self.rows.len()).expect("fewer than 2^32 jobs")
+    }
+
+    fn name(&self, name: Name) -> &str {
+        &self.text[name.start as usize..(name.start + name.len) as usize]
+    }
+
+    /// Where `name` is in `text`, added the first time.
+    fn known_name(&mut self, name: &str) -> Name {
+        if let Some(&known) = self.known.get(name) {
+            return known;
+        }
+        let at = self.append(name);
+        self.known.insert(name.to_owned(), at);
+        at
+    }
+
+    fn append(&mut self, name: &str) -> Name {
+        // The text is at most the runs.csv it was read from (1 GiB) or the names of one plan.
+        let start = u32::try_from(self.text.len()).expect("names of less than 4 GiB");
+        let len = u32::try_from(name.len()).expect("names of less than 4 GiB");
+        self.text.push_str(name);
+        Name { start, len }
+    }
+}
+
+impl<S: AsRef<str>> FromIterator<Record<S>> for Jobs {
+    fn from_iter<I: IntoIterator<Item = Record<S>>>(records: I) -> Jobs {
+        let mut jobs = Jobs::default();
+        for r in records {
+            jobs.push(&r);
+        }
+        jobs
+    }
+}
+
+/// Job `i`'s figures, which the tests change in place.
+impl Index<usize> for Jobs {
+    type Output = JobFigures;
+
+    fn index(&self, i: usize) -> &JobFigures {
+        &self.rows[i]
+    }
+}
+
+impl IndexMut<usize> for Jobs {
+    fn index_mut(&mut self, i: usize) -> &mut JobFigures {
+        &mut self.rows[i]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::results::fixtures::record;
+
+    fn job(instance: &str, variant: &str) -> Record {
+        Record {
+            instance: instance.into(),
+            variant: variant.into(),
+            ..record()
+        }
+    }
+
+    #[test]
+    fn names_are_kept_once_and_read_back_whole() {
+        let jobs: Jobs = [
+            job("1", "a"),
+            job("1", "b"),
+            job("2", "a"),
+            job("2", "b"),
+            job("1", "c"),
+        ]
+        .into_iter()
+        .collect();
+        let keys: Vec<(&str, &str, &str)> = jobs.iter().map(|j| j.key()).collect();
+        let dataset = record().dataset;
+        let d = dataset.as_str();
+        assert_eq!(
+            keys,
+            [
+                (d, "1", "a"),
+                (d, "1", "b"),
+                (d, "2", "a"),
+                (d, "2", "b"),
+                (d, "1", "c")
+            ]
+        );
+        // The dataset, a, b, c once; 1 twice (it comes back after 2), 2 once.
+        assert_eq!(jobs.text.len(), d.len() + 3 + 3);
+        assert_eq!(jobs.first_repeat(), None);
+        let r = record();
+        let j = jobs.get(0);
+        assert_eq!(
+            (j.status, j.length, j.nodes_generated, j.nodes_expanded),
+            (r.status, r.length, r.nodes_generated, r.nodes_expanded)
+        );
+        assert_eq!((j.time_cpu_s, j.iterations), (r.time_cpu_s, r.iterations));
+    }
+
+    #[test]
+    fn the_first_repeat_is_the_first_job_whose_key_came_before() {
+        let jobs: Jobs = ["x", "y", "z", "y", "x", "y"]
+            .into_iter()
+            .map(|i| job(i, "a"))
+            .collect();
+        assert_eq!(jobs.first_repeat(), Some((1, 3)));
+    }
+
+    #[test]
+    fn partners_join_on_the_whole_key() {
+        let a: Jobs = [job("1", "a"), job("2", "a"), job("1", "b"), job("3", "b")]
+            .into_iter()
+            .collect();
+        let b: Jobs = [job("3", "b"), job("1", "a"), job("2", "b"), job("1", "b")]
+            .into_iter()
+            .collect();
+        assert_eq!(a.partners(&b), [Some(1), None, Some(3), Some(0)]);
+        assert_eq!(b.partners(&a), [Some(3), Some(0), None, Some(2)]);
+        assert_eq!(a.partners(&Jobs::default()), [None; 4]);
+    }
+}
