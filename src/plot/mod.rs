@@ -108,7 +108,12 @@ pub fn pictures(
     pictures
 }
 
-/// The scatter plots of `pairs`, with notes of why none or not all.
+/// The most scatter plots drawn: more than a run of every heuristic, step and pruning has
+/// (about 90), so that a runs.csv of as many variants as jobs does not draw a plot per job, each
+/// going over every job.
+const MOST_SCATTERS: usize = 120;
+
+/// The scatter plots of `pairs` (the first `MOST_SCATTERS`), with notes of why none or not all.
 fn scatters(jobs: &[Job], pairs: &[(String, String)]) -> Pictures {
     let mut pictures = Pictures::default();
     if pairs.is_empty() {
@@ -116,8 +121,14 @@ fn scatters(jobs: &[Job], pairs: &[(String, String)]) -> Pictures {
             .notes
             .push("no scatter plot: the run has one variant".into());
     }
+    if pairs.len() > MOST_SCATTERS {
+        pictures.notes.push(format!(
+            "skipped {} scatter plots: at most {MOST_SCATTERS} are drawn (`plot --pair` chooses them)",
+            pairs.len() - MOST_SCATTERS
+        ));
+    }
     let mut names = HashSet::new();
-    for (a, b) in pairs {
+    for (a, b) in pairs.iter().take(MOST_SCATTERS) {
         let name = format!("scatter-{}-vs-{}.svg", safe_name(a), safe_name(b));
         if !names.insert(name.clone()) {
             pictures.notes.push(format!(

@@ -12,6 +12,7 @@ use crate::results::ReportError;
 use crate::search::Iteration;
 use crate::util::atomic;
 use crate::util::mapped::Mapped;
+use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufReader, Read, Seek, SeekFrom, Write};
 use std::os::unix::fs::FileExt;
@@ -308,15 +309,18 @@ pub fn scan(
     Ok(found)
 }
 
-/// The rows of the jobs `wanted` names (a few: each row is compared with each of them), each
-/// as (index into `wanted`, row), in the file's order.
+/// The rows of the jobs `wanted` names, each as (index into `wanted`, row), in the file's order.
+/// Looked up in a map: a run of many variants has many jobs wanted, one each at least.
 pub fn select(path: &Path, wanted: &[(&str, &str, &str)]) -> Result<Vec<(usize, Row)>, String> {
+    let index: HashMap<(&str, &str, &str), usize> = wanted
+        .iter()
+        .enumerate()
+        .rev()
+        .map(|(i, &key)| (key, i))
+        .collect();
     let mut out = Vec::new();
     visit(path, |key, row, _, _, _| {
-        let found = wanted
-            .iter()
-            .position(|&(d, i, v)| i == key.instance && v == key.variant && d == key.dataset);
-        if let Some(i) = found {
+        if let Some(&i) = index.get(&(key.dataset, key.instance, key.variant)) {
             out.push((i, row));
         }
         Ok(())

@@ -833,3 +833,52 @@ fn an_interrupted_run_says_so_in_its_cactus_titles() {
         );
     }
 }
+
+/// A runs.csv of 2,000 variants, one job each (as many variants as jobs): at most 120 scatter
+/// plots are drawn, a note says how many were skipped, and the other pictures are drawn.
+/// Before, `plot` drew a scatter plot of the first variant against each other one: one file,
+/// and one pass over every job, per job.
+#[test]
+fn a_run_of_as_many_variants_as_jobs_draws_a_bounded_number_of_pictures() {
+    let tmp = Tmp::new("plot-variants");
+    let dir = tmp.path().join("run");
+    std::fs::create_dir(&dir).unwrap();
+    let n = 2000;
+    let mut runs = String::from("dataset,instance,domain,size,variant,heuristic,step,reverse_pruning,status,length,optimal,nodes_generated,nodes_expanded,iterations,final_bound,time_wall_s,time_cpu_s,nodes_per_s,initial_h,optimal_guaranteed,message,path\n");
+    let mut iterations =
+        String::from("dataset,instance,variant,iteration,bound,nodes_generated,nodes_expanded\n");
+    for v in 0..n {
+        runs += &format!(
+            "d,1,tiles,3x3,v{v},manhattan,1,on,solved,2,2,{},5,1,2,0.01,0.01,1000.0,2,true,,RR\n",
+            10 + v
+        );
+        iterations += &format!("d,1,v{v},1,2,{},5\n", 10 + v);
+    }
+    std::fs::write(dir.join("runs.csv"), runs).unwrap();
+    std::fs::write(dir.join("iterations.csv"), iterations).unwrap();
+    let out = tmp.path().join("pictures");
+    let args = [
+        "plot",
+        dir.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    let output = crate::common::with_stdin_within(crate::common::command(tmp.path(), &args), b"");
+    crate::common::assert_exit(&output, 0);
+    let stderr = crate::common::text(&output.stderr);
+    assert!(
+        stderr.contains("skipped 1879 scatter plots: at most 120 are drawn"),
+        "{stderr}"
+    );
+    let names = crate::common::names(&out);
+    let scatters = names.iter().filter(|n| n.starts_with("scatter-")).count();
+    assert_eq!(scatters, 120, "{names:?}");
+    for picture in [
+        "cactus.svg",
+        "cactus-nodes.svg",
+        "iterations.svg",
+        "report.html",
+    ] {
+        assert!(names.iter().any(|n| n == picture), "{names:?}");
+    }
+}
