@@ -11,6 +11,7 @@
 use crate::results::record::{Record, Status};
 use std::cmp::Ordering;
 use std::collections::HashMap;
+#[cfg(test)]
 use std::ops::{Index, IndexMut};
 
 /// A name: a stretch of `Jobs::text`.
@@ -212,6 +213,7 @@ impl<S: AsRef<str>> FromIterator<Record<S>> for Jobs {
 }
 
 /// Job `i`'s figures, which the tests change in place.
+#[cfg(test)]
 impl Index<usize> for Jobs {
     type Output = JobFigures;
 
@@ -220,6 +222,7 @@ impl Index<usize> for Jobs {
     }
 }
 
+#[cfg(test)]
 impl IndexMut<usize> for Jobs {
     fn index_mut(&mut self, i: usize) -> &mut JobFigures {
         &mut self.rows[i]

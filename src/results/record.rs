@@ -472,7 +472,7 @@ impl Record<&str> {
 /// time adds up the job's threads, so a week on 1,000 of them is still far below it; a larger
 /// time is a damaged file, and a time near the largest number would make the pictures' axes
 /// and the ratios of `compare` infinite.
-pub(crate) const MAX_SECONDS: f64 = 1e9;
+const MAX_SECONDS: f64 = 1e9;
 
 /// Times and rates are measured, so finite and at least 0, and times at most `MAX_SECONDS`:
 /// anything else is a damaged file, whose NaN or negative times would pass through `compare`
