@@ -266,6 +266,12 @@ pub(super) fn set_times<S>(r: &mut Record<S>, wall: Duration, cpu: Duration) {
 /// dataset is in error), and `suboptimal` when it does not. No solution (unsolvable, or none
 /// within the depth cap) where the reference has a length is `wrong`.
 fn judge(a: &Answer, optimal: Option<u32>) -> (Status, String) {
+    if let Some(diameter) = a.past_diameter {
+        return (
+            Status::Error,
+            format!("no solution within {diameter} moves, the puzzle's proven diameter: the heuristic (or the search) is broken"),
+        );
+    }
     match (a.status, a.length, optimal) {
         (Status::Wrong, _, _) => (
             Status::Wrong,
@@ -333,6 +339,7 @@ pub(crate) mod tests {
             stats: Default::default(),
             optimal_guaranteed,
             depth_cap: Some(4),
+            past_diameter: None,
             wall: Duration::ZERO,
             cpu: Duration::ZERO,
             split: Default::default(),
@@ -411,5 +418,16 @@ pub(crate) mod tests {
         assert_eq!(verdict(NodeLimit, None, true, Some(6)), NodeLimit);
         let (_, message) = judge(&answer(Solved, Some(7), true), Some(6));
         assert!(message.contains("guarantees"), "{message}");
+        // A search that passed the puzzle's diameter is broken, reference or not.
+        let mut broken = answer(Error, None, true);
+        broken.past_diameter = Some(31);
+        for optimal in [None, Some(6)] {
+            let (status, message) = judge(&broken, optimal);
+            assert_eq!(status, Error);
+            assert!(
+                message.starts_with("no solution within 31 moves, the puzzle's proven diameter"),
+                "{message}"
+            );
+        }
     }
 }
