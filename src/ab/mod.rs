@@ -279,6 +279,7 @@ fn tell_start(builds: &[BuildInfo; 2], jobs: usize, rounds: usize, lanes: usize)
 fn claim_dir(out: &Path, name: Option<&str>) -> Result<PathBuf, Error> {
     if let Some(name) = name {
         folder::check_name(name)?;
+        folder::check_out(out)?;
         fs::create_dir_all(out).map_err(|e| Error::io(out, e))?;
         let dir = out.join(name);
         return match fs::create_dir(&dir) {

@@ -148,6 +148,7 @@ impl TableArgs {
         TableOptions {
             pdb_dir: self.dir.pdb_dir.clone(),
             no_build: self.no_build,
+            stop: None,
         }
     }
 }

@@ -9,6 +9,7 @@ use crate::error::{Done, Error};
 use crate::plot;
 use crate::report;
 use crate::results;
+use crate::results::folder;
 use crate::results::iterations::{self, Found, Span, Spans};
 use crate::results::record::{self, Manifest, Record, ShardInfo};
 use crate::results::runs::verdict;
@@ -476,7 +477,9 @@ fn absent_shards(parts: &[Part]) -> Vec<String> {
 /// The merged report's directory, created. One that holds a run other than a merge, or one of
 /// the shards, is refused: a merge replaces only an earlier merge.
 fn prepare_out(out: &Path, parts: &[Part]) -> Result<PathBuf, Error> {
+    folder::check_out(out)?;
     fs::create_dir_all(out).map_err(|e| Error::io(out, e))?;
+    folder::check_own(out)?;
     let here = fs::canonicalize(out).map_err(|e| Error::io(out, e))?;
     for p in parts {
         if fs::canonicalize(&p.dir).is_ok_and(|d| d == here) {

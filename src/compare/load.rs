@@ -2,6 +2,7 @@
 
 use super::{CompareError, SavedRun};
 use crate::results::record::{self, Record};
+use crate::results::{self, ReportError};
 use std::path::Path;
 
 /// Reads a run: `path` is a report directory holding runs.csv (and optionally manifest.json), or a
@@ -12,12 +13,18 @@ pub fn load(path: &Path) -> Result<SavedRun, CompareError> {
             path: path.to_path_buf(),
         });
     }
-    let (csv_path, manifest_path) = if path.is_dir() {
-        (path.join("runs.csv"), path.join("manifest.json"))
+    let records = if path.is_dir() {
+        read_records(&path.join("runs.csv"), record::read_runs)?
     } else {
-        (path.to_path_buf(), path.with_file_name("manifest.json"))
+        // The file the user named, read as given: a pipe too.
+        let named = |p: &Path| record::parse_runs(p, &results::read_named_file(p)?);
+        read_records(path, named)?
     };
-    let records = read_records(&csv_path)?;
+    let manifest_path = if path.is_dir() {
+        path.join("manifest.json")
+    } else {
+        path.with_file_name("manifest.json")
+    };
     let manifest = if manifest_path.is_file() {
         Some(
             record::read_manifest(&manifest_path)
@@ -33,8 +40,11 @@ pub fn load(path: &Path) -> Result<SavedRun, CompareError> {
     })
 }
 
-fn read_records(path: &Path) -> Result<Vec<Record>, CompareError> {
-    let records = record::read_runs(path).map_err(|e| CompareError::BadRuns(e.to_string()))?;
+fn read_records(
+    path: &Path,
+    read: impl Fn(&Path) -> Result<Vec<Record>, ReportError>,
+) -> Result<Vec<Record>, CompareError> {
+    let records = read(path).map_err(|e| CompareError::BadRuns(e.to_string()))?;
     if records.is_empty() {
         return Err(CompareError::NoJobs {
             path: path.to_path_buf(),

@@ -499,20 +499,15 @@ mod tests {
             e.ends_with("runs.csv:2: column `status`: `cancelled` is never written to a report: expected solved, unsolvable, over_cap, node_limit, time_limit, suboptimal, wrong, error"),
             "{e}"
         );
+        // A report folder's files are regular files: a device is refused before it is read.
         let e = read_runs(Path::new("/dev/zero")).unwrap_err();
         assert!(matches!(e, ReportError::Read(_)), "{e}");
         let e = e.to_string();
-        assert!(
-            e.starts_with("/dev/zero:1: line longer than the limit"),
-            "{e}"
-        );
+        assert_eq!(e, "/dev/zero: cannot open: not a regular file but a device");
         let e = read_manifest(Path::new("/dev/zero"))
             .unwrap_err()
             .to_string();
-        assert!(
-            e.starts_with("/dev/zero:1: line longer than the limit"),
-            "{e}"
-        );
+        assert_eq!(e, "/dev/zero: cannot open: not a regular file but a device");
     }
 
     #[test]

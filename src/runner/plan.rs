@@ -14,6 +14,7 @@ use crate::util::term::note;
 use sha2::{Digest, Sha256};
 use std::ffi::OsString;
 use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
 
 /// Where pattern databases come from.
 #[derive(Clone, Debug, Default)]
@@ -22,6 +23,8 @@ pub struct TableOptions {
     pub pdb_dir: Option<PathBuf>,
     /// Refuse to build a missing or damaged database.
     pub no_build: bool,
+    /// Set by a signal asking the command to end: stops a database being built.
+    pub stop: Option<&'static AtomicBool>,
 }
 
 /// What a run's jobs are: the datasets, the variants and the per-job limits.

@@ -48,6 +48,7 @@ pub fn prepare<'a>(
                 build: !tables.no_build,
                 rebuild: false,
                 quiet,
+                stop: tables.stop,
             });
         }
         for info in puzzle.prepare(h, options.as_ref())? {

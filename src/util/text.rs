@@ -5,6 +5,7 @@
 //! dataset (the largest the generators make, every state of a 2x5 board, is about 110 MB with
 //! lines under 100 bytes; a 16x15 board's row, start and goal written out, is under 2 KB).
 
+use crate::util::files;
 use std::fmt;
 use std::fs::File;
 use std::io::{self, Read};
@@ -197,10 +198,23 @@ pub fn shorten_quoted(message: &str) -> String {
         .join("'")
 }
 
-/// The bytes of a file (a report, a run's manifest), read within `BOUNDS` like a dataset: a report that is a
-/// device or a runaway file stops with an error instead of filling the memory.
+/// The bytes of a file the user named (a runs.csv given to `compare`), read within `BOUNDS`
+/// like a dataset: a device or a runaway file stops with an error instead of filling the
+/// memory. A pipe is read as the user asked (`compare /dev/stdin ...`).
 pub fn read_file(path: &Path) -> Result<Vec<u8>, String> {
     let file = File::open(path).map_err(|e| format!("{}: cannot open: {e}", path.display()))?;
+    read_opened(path, file)
+}
+
+/// The bytes of a file in one of idabench's own folders (a run's runs.csv or manifest), as
+/// `read_file` reads them; a FIFO or device planted there is refused at once, not waited on.
+pub fn read_own_file(path: &Path) -> Result<Vec<u8>, String> {
+    let file =
+        files::open_regular(path).map_err(|e| format!("{}: cannot open: {e}", path.display()))?;
+    read_opened(path, file)
+}
+
+fn read_opened(path: &Path, file: File) -> Result<Vec<u8>, String> {
     read_bounded(file, BOUNDS).map_err(|e| match e.line() {
         Some(line) => format!("{}:{line}: {e}", path.display()),
         None => format!("{}: {e}", path.display()),

@@ -7,6 +7,7 @@ mod cli_ab;
 mod cli_bad_input;
 mod cli_compare;
 mod cli_domains;
+mod cli_hostile;
 mod cli_pdb;
 mod cli_plot;
 mod cli_run;

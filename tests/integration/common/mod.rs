@@ -150,6 +150,57 @@ pub fn with_stdin(mut cmd: Command, input: &[u8]) -> Output {
     child.wait_with_output().unwrap()
 }
 
+/// Runs `cmd` (no input) with its output captured, killing it if it has not ended within
+/// `seconds`: a hostile case must end, with a clear exit code, and a hang fails the test instead
+/// of holding the suite. The limit is far above what the case needs: no test asserts on time.
+pub fn within(mut cmd: Command, seconds: u64) -> Output {
+    let mut child = cmd
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run idabench");
+    let mut pipes = [
+        child
+            .stdout
+            .take()
+            .map(|o| Box::new(o) as Box<dyn std::io::Read + Send>),
+        child
+            .stderr
+            .take()
+            .map(|e| Box::new(e) as Box<dyn std::io::Read + Send>),
+    ];
+    let readers: Vec<_> = pipes
+        .iter_mut()
+        .map(|p| {
+            let mut pipe = p.take().unwrap();
+            std::thread::spawn(move || {
+                let mut bytes = Vec::new();
+                let _ = pipe.read_to_end(&mut bytes);
+                bytes
+            })
+        })
+        .collect();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(seconds);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{cmd:?} did not end within {seconds} s: it hangs");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    let mut outputs = readers.into_iter().map(|r| r.join().unwrap());
+    Output {
+        status,
+        stdout: outputs.next().unwrap(),
+        stderr: outputs.next().unwrap(),
+    }
+}
+
 pub fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
