@@ -300,3 +300,33 @@ fn resume_without_a_name_takes_only_a_run_it_can_finish() {
     let rows = fs::read_to_string(Path::new(&out).join("mine/runs.csv")).unwrap();
     assert_eq!(rows.lines().count(), 3, "{rows}");
 }
+
+/// `merge --out DIR` with a link planted in DIR (in place of summary.md) is refused, exit 2,
+/// the link's target unchanged; the same merge into a clean folder works.
+#[test]
+fn a_merge_never_writes_through_a_link() {
+    let tmp = Tmp::new("merge-link");
+    let data = tmp.write("ok.csv", DATASET);
+    let out = tmp.at("o");
+    for k in ["1", "2"] {
+        let shard = format!("{k}/2");
+        let name = format!("s{k}");
+        let args = [
+            "run", &data, "--shard", &shard, "--out", &out, "--name", &name, "-q",
+        ];
+        expect(&tmp, &args, 0);
+    }
+    let (s1, s2) = (format!("{out}/s1"), format!("{out}/s2"));
+    let merged = tmp.path().join("merged");
+    fs::create_dir(&merged).unwrap();
+    let victim = tmp.path().join("victim.md");
+    fs::write(&victim, "keep").unwrap();
+    symlink(&victim, merged.join("summary.md")).unwrap();
+    let m = merged.to_str().unwrap();
+    let err = expect(&tmp, &["merge", &s1, &s2, "--out", m], 2);
+    has(&err, &["merged/summary.md", "a symbolic link"]);
+    assert_eq!(fs::read_to_string(&victim).unwrap(), "keep");
+    fs::remove_file(merged.join("summary.md")).unwrap();
+    expect(&tmp, &["merge", &s1, &s2, "--out", m], 0);
+    assert!(merged.join("summary.md").is_file());
+}
