@@ -95,10 +95,7 @@ pub fn named(out: &Path, name: &str) -> Result<PathBuf, Error> {
 pub fn check_own(dir: &Path) -> Result<(), ReportError> {
     match files::stranger_in(dir) {
         Ok(None) => Ok(()),
-        Ok(Some((path, kind))) => Err(ReportError::Refused(format!(
-            "{}: {kind} in a report folder, which holds only idabench's own files: it is not followed, written through or read; remove it",
-            path.display()
-        ))),
+        Ok(Some((path, kind))) => Err(planted(&path, kind)),
         Err(e) => Err(ReportError::Read(format!(
             "{}: cannot list: {e}",
             dir.display()
@@ -111,11 +108,16 @@ pub fn check_own(dir: &Path) -> Result<(), ReportError> {
 pub fn check_own_file(path: &Path) -> Result<(), ReportError> {
     match files::stranger_at(path) {
         None => Ok(()),
-        Some(kind) => Err(ReportError::Refused(format!(
-            "{}: {kind} in a report folder, which holds only idabench's own files: it is not followed, written through or read; remove it",
-            path.display()
-        ))),
+        Some(kind) => Err(planted(path, kind)),
     }
+}
+
+/// The refusal of `path`, `kind` (a link, a FIFO, ...), found in a report folder.
+fn planted(path: &Path, kind: &str) -> ReportError {
+    ReportError::Refused(format!(
+        "{}: {kind} in a report folder, which holds only idabench's own files: it is not followed, written through or read; remove it",
+        path.display()
+    ))
 }
 
 /// A new folder `OUT/PREFIX<UTC timestamp>` (with `out` created if missing): two reports started
