@@ -7,6 +7,7 @@ use crate::domains::HeuristicSet;
 use crate::error::{Done, Error};
 use crate::runner::prepare;
 use crate::tables::store::{self, Unusable, EXTENSION};
+use crate::util::text::visible_lines;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -29,9 +30,11 @@ pub fn command(cmd: PdbCommand, stdout: &mut dyn Write) -> Result<Done, Error> {
     }
 }
 
+/// Writes `text`, which names the files found in the cache directory: `visible_lines`, so that
+/// no file name commands the terminal.
 fn out(stdout: &mut dyn Write, text: &str) -> Result<(), Error> {
     stdout
-        .write_all(text.as_bytes())
+        .write_all(visible_lines(text).as_bytes())
         .map_err(|e| Error::io("stdout", e))
 }
 
