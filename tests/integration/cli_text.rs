@@ -1,6 +1,7 @@
 //! Hostile text in ids and file names, through every writer that shows them: Markdown keeps each
 //! value in its code span on one line, terminals, SVG and HTML get no control, bidirectional or
 //! invisible format character raw, and the data files (runs.csv) keep the values as they are.
+//! And text saved with a byte-order mark, read as without one.
 
 use crate::common::{assert_exit, command, show, text, Tmp};
 use std::fs;
@@ -273,4 +274,45 @@ fn refusals_quoting_hostile_ids_show_them_escaped_on_one_line() {
     assert!(stderr.contains("appears again"), "{stderr}");
     assert!(stderr.contains("\\x1b]0;PWNED\\x07"), "{stderr}");
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
+}
+
+/// `solve --format judge --problem PROBLEM` on `input`.
+fn judge(tmp: &Tmp, problem: &str, input: &[u8]) -> Output {
+    within_timeout(
+        command(
+            tmp.path(),
+            &["solve", "--format", "judge", "--problem", problem],
+        ),
+        input,
+    )
+}
+
+#[test]
+fn judge_input_saved_with_a_byte_order_mark_is_read_as_without() {
+    let tmp = Tmp::new("judge-bom");
+    let inputs: [(&str, &str); 4] = [
+        ("p1379", "283104765\n"),
+        ("uva10181", "1\n1 2 3 4\n5 6 7 8\n9 10 11 12\n13 14 0 15\n"),
+        (
+            "poj2286",
+            "1 1 1 1 3 2 3 2 3 1 3 2 2 3 1 2 2 2 3 1 2 1 3 3\n0\n",
+        ),
+        ("poj3460", "1\n3\n2 1 3\n"),
+    ];
+    for (problem, input) in inputs {
+        let plain = judge(&tmp, problem, input.as_bytes());
+        assert_exit(&plain, 0);
+        let marked = judge(&tmp, problem, format!("\u{feff}{input}").as_bytes());
+        assert_exit(&marked, 0);
+        assert_eq!(text(&marked.stdout), text(&plain.stdout), "{problem}");
+    }
+    // Only a leading one is skipped: another is refused, and shown.
+    let twice = judge(&tmp, "p1379", "\u{feff}\u{feff}283104765\n".as_bytes());
+    assert_exit(&twice, 2);
+    let stderr = text(&twice.stderr);
+    assert_nothing_hidden("the refusal", &stderr);
+    assert!(
+        stderr.contains("'\\u{feff}283104765': expected 9 digits"),
+        "{stderr}"
+    );
 }
