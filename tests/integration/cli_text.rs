@@ -315,4 +315,12 @@ fn judge_input_saved_with_a_byte_order_mark_is_read_as_without() {
         stderr.contains("'\\u{feff}283104765': expected 9 digits"),
         "{stderr}"
     );
+    // A byte that is not UTF-8 is counted from the start of the input, the mark included.
+    let bad = judge(&tmp, "p1379", b"\xEF\xBB\xBF12\xff");
+    assert_exit(&bad, 2);
+    assert!(
+        text(&bad.stderr).contains("stdin: not UTF-8 text (byte 6 is not valid UTF-8)"),
+        "{}",
+        show(&bad)
+    );
 }
