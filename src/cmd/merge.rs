@@ -19,6 +19,7 @@ use crate::results::summary::{self, VariantSummary};
 use crate::search::Step;
 use crate::util::clock;
 use crate::util::term::note;
+use crate::util::text::visible_lines;
 use std::collections::HashMap;
 use std::fs;
 use std::io::Write;
@@ -157,7 +158,7 @@ pub fn merge(args: &MergeArgs, stdout: &mut dyn Write) -> Result<Done, Error> {
         out.display()
     );
     stdout
-        .write_all(text.as_bytes())
+        .write_all(visible_lines(&text).as_bytes())
         .and_then(|()| stdout.flush())
         .map_err(|e| Error::io("stdout", e))?;
     if rows.missing() > 0 {

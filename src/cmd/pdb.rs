@@ -9,6 +9,7 @@ use crate::runner::prepare;
 use crate::tables::store::{self, Unusable, EXTENSION};
 use crate::util::interrupt;
 use crate::util::term::note;
+use crate::util::text::visible_lines;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
@@ -35,9 +36,11 @@ pub fn command(cmd: PdbCommand, stdout: &mut dyn Write) -> Result<Done, Error> {
     }
 }
 
+/// Writes `text`, which names the files found in the cache directory: `visible_lines`, so that
+/// no file name commands the terminal.
 fn out(stdout: &mut dyn Write, text: &str) -> Result<(), Error> {
     stdout
-        .write_all(text.as_bytes())
+        .write_all(visible_lines(text).as_bytes())
         .map_err(|e| Error::io("stdout", e))
 }
 

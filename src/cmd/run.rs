@@ -23,6 +23,7 @@ use crate::util::build;
 use crate::util::clock;
 use crate::util::interrupt;
 use crate::util::term::note;
+use crate::util::text::visible_lines;
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -534,7 +535,7 @@ fn finish(
         dir.display()
     );
     stdout
-        .write_all(text.as_bytes())
+        .write_all(visible_lines(&text).as_bytes())
         .and_then(|()| stdout.flush())
         .map_err(|e| Error::io("stdout", e))?;
     if missing > 0 {

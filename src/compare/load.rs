@@ -137,7 +137,7 @@ mod tests {
         write_report(&dir, &run);
         let err = load(&dir).unwrap_err().to_string();
         assert!(
-            err.contains("runs.csv:42: job (dataset korf100, instance 2, variant"),
+            err.contains("runs.csv:42: job (dataset 'korf100', instance '2', variant '"),
             "{err}"
         );
         assert!(err.ends_with("first at line 23"), "{err}");

@@ -75,11 +75,11 @@ pub fn plot(report: &Path, opts: &PlotOptions, out: &mut dyn Write) -> Result<Do
     folder::check_own(&dir)?;
     if let Some(m) = &run.manifest {
         if !m.finished() {
-            eprintln!(
+            note(format_args!(
                 "note: {} is an unfinished run ({} jobs missing): plotting the rows it has",
                 run.source,
                 m.jobs_missing.map_or("some".into(), |n| n.to_string())
-            );
+            ));
         }
     }
     let jobs: Vec<Job> = run
@@ -131,8 +131,8 @@ pub fn plot(report: &Path, opts: &PlotOptions, out: &mut dyn Write) -> Result<Do
         unfinished.as_deref(),
         &mut rows,
     );
-    for note in &pictures.notes {
-        eprintln!("note: {note}");
+    for said in &pictures.notes {
+        note(format_args!("note: {said}"));
     }
     let mut written = Vec::new();
     for (name, svg) in &pictures.drawn {

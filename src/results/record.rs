@@ -407,8 +407,11 @@ fn parse_rows(path: &Path, bytes: &[u8]) -> Result<Vec<Record>, String> {
         let key = (dataset.to_owned(), instance.to_owned(), variant.to_owned());
         if let Some(first) = first_line.insert(key, line) {
             return Err(format!(
-                "{}:{line}: job (dataset {dataset}, instance {instance}, variant {variant}) appears again; first at line {first}",
-                path.display()
+                "{}:{line}: job (dataset '{}', instance '{}', variant '{}') appears again; first at line {first}",
+                path.display(),
+                text::shorten(dataset),
+                text::shorten(instance),
+                text::shorten(variant)
             ));
         }
         records.push(record);

@@ -9,6 +9,7 @@
 //! that a reader or a second builder never sees half a file.
 
 use crate::util::files;
+use crate::util::term::note;
 use std::collections::HashMap;
 use std::fs::{self, File};
 use std::io::{self, BufRead, BufReader, IsTerminal, Read, Seek, Write};
@@ -177,7 +178,7 @@ fn obtain(spec: &dyn Spec, options: &Options) -> Result<(Vec<u8>, TableInfo), St
             // Before minutes of building, not after: the result must be kept.
             let file = temporary(&options.dir)?;
             if !options.quiet && !matches!(why, Unusable::Missing) {
-                note(&format!("{}: {why}: building it again", path.display()));
+                note(format_args!("{}: {why}: building it again", path.display()));
             }
             let never = AtomicBool::new(false);
             let stop = options.stop.unwrap_or(&never);
@@ -449,7 +450,7 @@ fn build_with_progress(spec: &dyn Spec, quiet: bool, stop: &AtomicBool) -> Optio
         let table = spec.build(&|done| bar.set_position(done), stop);
         bar.finish_and_clear();
         let table = table?;
-        note(&format!(
+        note(format_args!(
             "built {} ({total} entries) in {:.1} s",
             spec.key(),
             bar.elapsed().as_secs_f64()
@@ -458,13 +459,13 @@ fn build_with_progress(spec: &dyn Spec, quiet: bool, stop: &AtomicBool) -> Optio
     } else {
         let started = Instant::now();
         let last = Mutex::new(started);
-        note(&format!("building {key}: {total} entries"));
+        note(format_args!("building {key}: {total} entries"));
         let table = spec.build(
             &|done| {
                 let mut last = last.lock().unwrap_or_else(|p| p.into_inner());
                 if last.elapsed() >= Duration::from_secs(5) {
                     *last = Instant::now();
-                    note(&format!(
+                    note(format_args!(
                         "[{:>6.0}s] {key}: {done}/{total} entries",
                         started.elapsed().as_secs_f64()
                     ));
@@ -472,15 +473,10 @@ fn build_with_progress(spec: &dyn Spec, quiet: bool, stop: &AtomicBool) -> Optio
             },
             stop,
         )?;
-        note(&format!(
+        note(format_args!(
             "built {key} in {:.1} s",
             started.elapsed().as_secs_f64()
         ));
         Some(table)
     }
-}
-
-/// A line for the person at the terminal: a full or closed stderr must not stop the work.
-fn note(text: &str) {
-    let _ = writeln!(io::stderr(), "{text}");
 }

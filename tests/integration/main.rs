@@ -13,6 +13,7 @@ mod cli_plot;
 mod cli_run;
 mod cli_shards;
 mod cli_solve;
+mod cli_text;
 mod fifteen;
 mod fixed_boards;
 mod generate_golden;
