@@ -515,15 +515,17 @@ variants, limits and shard count, each shard once, every shard finished. The mer
 holds the rows of the unsharded run, in its order; summary.csv and summary.md are computed from
 them as `run` computes them; manifest.json lists every shard (directory, K/N, host, CPU, times).
 
-With --allow-missing, unfinished or absent shards do not stop the merge: the report is written
-from the rows there are, its summary.md and manifest.json (complete false, jobs_missing) say
-that jobs are missing, and missing.csv lists the unfinished shards' jobs without a row.
+With --allow-missing, unfinished or absent shards, or shards without iterations.csv, do not stop
+the merge: the report is written from the rows there are, its summary.md and manifest.json
+(complete false, jobs_missing) say that jobs are missing, missing.csv lists the unfinished
+shards' jobs without a row, and iterations.csv holds the iterations of the shards that have them
+(a note names the others).
 Merging again into the same --out replaces an earlier merge (never another run).
 
 Exit codes: 0 ok; 1 runtime error, or a job that ended in `error`; 2 usage or input error:
 shards that disagree (both directories and the difference are named), a job missing or held by
-two shards (the first jobs are listed), an unfinished shard without --allow-missing; 4 a job is
-wrong.
+two shards (the first jobs are listed), an unfinished shard or one without iterations.csv,
+without --allow-missing; 4 a job is wrong.
 
 Example:
   idabench merge reports/study-shard-1 reports/study-shard-2 reports/study-shard-3 --out reports/study";
@@ -536,7 +538,8 @@ pub struct MergeArgs {
     /// The merged report's directory (created if need be).
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
-    /// Write the report even when shards are unfinished or absent; it says what is missing.
+    /// Write the report even when shards are unfinished, absent or without iterations.csv; it
+    /// says what is missing.
     #[arg(long)]
     pub allow_missing: bool,
     /// Draw no plots at the end (cactus.svg, cactus-nodes.svg, iterations.svg, scatter-*.svg

@@ -462,6 +462,63 @@ fn shards_that_do_not_belong_together_are_refused() {
     }
 }
 
+/// A shard without iterations.csv (removed, or from an idabench before the file): refused
+/// (exit 2) naming it; with --allow-missing, the merged iterations.csv keeps every other
+/// shard's rows, and the note says whose are missing.
+#[test]
+fn a_shard_without_iterations_is_refused_unless_allowed_and_the_others_are_kept() {
+    let tmp = Tmp::new("no-iterations");
+    let datasets = two_datasets(&tmp);
+    run(&tmp, "whole", &datasets, VARIANTS, 0);
+    for k in 1..=3 {
+        let spec = format!("{k}/3");
+        let mut extra = VARIANTS.to_vec();
+        extra.extend(["--shard", spec.as_str()]);
+        run(&tmp, &format!("s-{k}"), &datasets, &extra, 0);
+    }
+    fs::remove_file(tmp.path().join("reports/s-2/iterations.csv")).unwrap();
+    let dirs = shard_dirs("s", 3);
+    let out = merge(&tmp, &dirs, &["--out", "m"]);
+    assert_exit(&out, 2);
+    let e = text(&out.stderr);
+    assert!(
+        e.contains("reports/s-2 (shard 2/3) has no iterations.csv")
+            && e.contains("--allow-missing"),
+        "{}",
+        show(&out)
+    );
+    assert!(!tmp.path().join("m").exists());
+
+    let out = merge(&tmp, &dirs, &["--out", "m", "--allow-missing"]);
+    assert_exit(&out, 0);
+    assert!(
+        text(&out.stderr).contains("reports/s-2 (shard 2/3) has no iterations.csv"),
+        "{}",
+        show(&out)
+    );
+    let merged = tmp.path().join("m");
+    assert_eq!(
+        untimed(&merged.join("runs.csv")),
+        untimed(&tmp.path().join("reports/whole/runs.csv"))
+    );
+    // The whole run's iteration rows, but those of shard 2's jobs, in the same order.
+    let without = shard_keys(&tmp.path().join("reports/s-2"));
+    let whole = fs::read_to_string(tmp.path().join("reports/whole/iterations.csv")).unwrap();
+    let kept: String = whole
+        .lines()
+        .filter(|line| {
+            let f: Vec<&str> = line.split(',').collect();
+            !without.contains(&(f[0].into(), f[1].into(), f[2].into()))
+        })
+        .map(|line| format!("{line}\n"))
+        .collect();
+    assert!(kept.lines().count() > 1 && kept.len() < whole.len());
+    assert_eq!(
+        fs::read_to_string(merged.join("iterations.csv")).unwrap(),
+        kept
+    );
+}
+
 fn bash(cwd: &Path, script: &str, args: &[&str], env: &[(&str, &str)]) -> Output {
     let mut c = Command::new("bash");
     c.arg(script).args(args).current_dir(cwd);
