@@ -274,11 +274,14 @@ instance, variant, first, baseline_cpu_s, current_cpu_s, ratio), comparison.md a
 Ctrl-C, SIGTERM and SIGHUP stop the workers; the pairs measured are reported (the comparison
 says `INTERRUPTED: N of M pairs measured`) and ab exits 130; a second signal, half a second or
 more after the first, leaves at once. A worker that dies mid-run is reported the same way, then
-ab exits 1.
+ab exits 1. So is a worker that stops answering, which is killed and its job recorded as `error`:
+with --time-limit S, no answer S + 10 s after the job was sent; without, no CPU time used by
+the worker's processes for 60 s.
 
-Exit codes: 0 nothing wrong; 1 runtime error (a worker that died); 2 usage or input error (a
-missing binary, one that is not idabench or gives no handshake within 10 s, a worker protocol
-this build does not speak, bad datasets); 3 time regression; 4 changed results unless
+Exit codes: 0 nothing wrong; 1 runtime error (a worker that died or stopped answering); 2 usage
+or input error (a missing binary, one that is not idabench or gives no handshake within 10 s, a
+worker protocol this build does not speak, a worker's row of another job or with a time that is
+not a finite number, bad datasets); 3 time regression; 4 changed results unless
 --allow-node-changes; 130 interrupted.
 
 Example:
