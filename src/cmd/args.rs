@@ -559,6 +559,10 @@ OUT/NAME with `idabench merge`, which refuses unfinished shards. Paths are as gi
 the directory where this command runs (the script changes to it); the binary is this one (or
 $IDABENCH).
 
+The datasets are read and the variants planned as `run` will: what `run` would refuse (a missing
+dataset, a heuristic that fits no board of it) is refused here with run's message (exit 2), and
+no script is written. The datasets go to each task after `--`, so a path may start with '-'.
+
 Use: `bash SCRIPT` submits the array and the merge; `sbatch --array=K SCRIPT` reruns shard K;
 `bash SCRIPT shard K` and `bash SCRIPT merge` run a part on the machine at hand.
 Clusters cap the array size (Slurm's MaxArraySize, 1001 by default: at most 1000 shards).

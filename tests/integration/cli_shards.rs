@@ -671,6 +671,74 @@ fn the_slurm_script_is_valid_bash_and_its_tasks_and_merge_run_here() {
     }
 }
 
+/// A dataset path or a --pdb-dir that starts with '-' reaches every array task's `run` as it was
+/// given; a dataset or variant that `run` refuses is refused by `slurm` (exit 2, with run's
+/// message), and no script is written.
+#[test]
+fn the_slurm_script_passes_any_path_on_and_refuses_what_run_would() {
+    let tmp = Tmp::new("slurm-args");
+    let datasets = two_datasets(&tmp);
+    fs::copy(&datasets[0], tmp.path().join("-x.csv")).unwrap();
+    let args = |heuristic: &str, dataset: &str, script: &str| -> Vec<String> {
+        [
+            "slurm",
+            "--jobs",
+            "1",
+            "--shards",
+            "2",
+            "--name",
+            "dash",
+            "--out",
+            "reports",
+            "--heuristic",
+            heuristic,
+            "--pdb-dir=-cache",
+            "--quiet",
+            "--script",
+            script,
+            "--",
+            dataset,
+        ]
+        .map(String::from)
+        .to_vec()
+    };
+    let out = idabench(tmp.path(), &args("manhattan", "-x.csv", "dash.sbatch"));
+    assert_exit(&out, 0);
+    for k in ["1", "2"] {
+        let out = bash(tmp.path(), "dash.sbatch", &["shard", k], &[]);
+        assert_exit(&out, 0);
+    }
+    let out = bash(tmp.path(), "dash.sbatch", &["merge"], &[]);
+    assert_exit(&out, 0);
+    assert_eq!(manifest(&tmp.path().join("reports/dash"))["jobs_total"], 6);
+
+    // A dataset that does not exist; a heuristic of no domain of the dataset; a heuristic whose
+    // tables are for another board.
+    for (heuristic, dataset) in [
+        ("manhattan", "-missing.csv"),
+        ("breaks", "-x.csv"),
+        ("pdb-663", "-x.csv"),
+    ] {
+        let out = idabench(tmp.path(), &args(heuristic, dataset, "bad.sbatch"));
+        assert_exit(&out, 2);
+        assert!(!tmp.path().join("bad.sbatch").exists());
+        let run = [
+            "run",
+            "--out",
+            "reports",
+            "--name",
+            "never",
+            "--heuristic",
+            heuristic,
+            "--",
+            dataset,
+        ];
+        let refused = idabench(tmp.path(), &run);
+        assert_exit(&refused, 2);
+        assert_eq!(text(&out.stderr), text(&refused.stderr), "{}", show(&out));
+    }
+}
+
 /// Opt-in (IDABENCH_SLURM_TEST=1, with a Slurm that `sbatch` reaches, e.g. the single-node one
 /// that scripts/slurm-local.sh starts): the script submitted for real, its merge awaited.
 #[test]
