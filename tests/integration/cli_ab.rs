@@ -253,6 +253,41 @@ fn a_build_without_the_worker_mode_is_run_in_groups() {
     assert_eq!(manifest["baseline"]["build"], "release");
 }
 
+/// A build without the worker mode whose `run` writes a NaN time: refused (exit 2) naming the
+/// column, as `compare` would refuse its runs.csv, instead of being reported.
+#[test]
+fn an_old_builds_row_with_a_nan_time_is_refused() {
+    let tmp = Tmp::new("old-nan");
+    let dir = tmp.path();
+    // `run`'s last argument is its --out directory; the first row's time_cpu_s becomes NaN.
+    let old = script(
+        dir,
+        "old",
+        &format!(
+            "if [ \"$1\" = worker ]; then echo \"error: unrecognized subcommand 'worker'\" >&2; \
+             exit 2; fi\n\
+             {BIN} \"$@\"; status=$?\n\
+             for a; do out=$a; done; f=\"$out/runs/runs.csv\"\n\
+             if [ -f \"$f\" ]; then awk -F, -v OFS=, 'NR == 2 {{$17 = \"NaN\"}} {{print}}' \"$f\" \
+             > \"$f.new\" && mv \"$f.new\" \"$f\"; fi\n\
+             exit $status"
+        ),
+    );
+    let mut ab = ab_command(dir, &old, dir, &["--rounds", "1"]);
+    ab.stdin(Stdio::null());
+    let out = output_within(ab, Duration::from_secs(120));
+    assert_exit(&out, 2);
+    assert!(
+        text(&out.stderr).contains(
+            "runs.csv:2: column `time_cpu_s`: expected a finite number of at least 0, found NaN"
+        ),
+        "{}",
+        show(&out)
+    );
+    let base = fs::read_to_string(dir.join("ab/runs-baseline.csv")).unwrap();
+    assert!(!base.contains("NaN"), "{base}");
+}
+
 #[test]
 fn the_worker_answers_each_job_with_a_row_and_refuses_unknown_ones() {
     let tmp = Tmp::new("worker");
