@@ -395,13 +395,8 @@ fn parse_rows(path: &Path, bytes: &[u8]) -> Result<Vec<Record>, String> {
             .deserialize(Some(&headers))
             .map_err(|e| csv_error(path, Some(&headers), &e))?;
         let line = row.position().map_or(0, csv::Position::line);
-        check_measured(path, line, &record)?;
-        if record.status == Status::Cancelled {
-            return Err(format!(
-                "{}:{line}: column `status`: `cancelled` is never written to a report: expected {}",
-                path.display(),
-                Status::WRITTEN.map(Status::name).join(", ")
-            ));
+        if let Some(fault) = unwritten(&record) {
+            return Err(format!("{}:{line}: {fault}", path.display()));
         }
         let (dataset, instance, variant) = record.key();
         let key = (dataset.to_owned(), instance.to_owned(), variant.to_owned());
@@ -419,25 +414,30 @@ fn parse_rows(path: &Path, bytes: &[u8]) -> Result<Vec<Record>, String> {
     Ok(records)
 }
 
-/// Times and rates are measured, so finite and at least 0: anything else is a damaged file, whose
-/// NaN or negative times would pass through `compare` as untimed jobs and into the totals of the
-/// summaries `--resume` writes.
-fn check_measured(path: &Path, line: u64, record: &Record) -> Result<(), String> {
+/// Why `record` is no row a report holds, or `None`: times and rates are measured, so finite
+/// and at least 0 (a damaged file's NaN or negative times would pass through `compare` as
+/// untimed jobs and into the totals of the summaries `--resume` writes), and `cancelled` is
+/// never written. Read from a file, or from a worker of `ab`.
+pub(crate) fn unwritten(record: &Record) -> Option<String> {
     let measured = [
         ("time_wall_s", record.time_wall_s),
         ("time_cpu_s", record.time_cpu_s),
         ("nodes_per_s", record.nodes_per_s),
     ];
-    match measured
+    if let Some((column, value)) = measured
         .into_iter()
         .find(|(_, value)| !value.is_finite() || *value < 0.0)
     {
-        Some((column, value)) => Err(format!(
-            "{}:{line}: column `{column}`: expected a finite number of at least 0, found {value}",
-            path.display()
-        )),
-        None => Ok(()),
+        return Some(format!(
+            "column `{column}`: expected a finite number of at least 0, found {value}"
+        ));
     }
+    (record.status == Status::Cancelled).then(|| {
+        format!(
+            "column `status`: `cancelled` is never written to a report: expected {}",
+            Status::WRITTEN.map(Status::name).join(", ")
+        )
+    })
 }
 
 /// Names the file, the line and, where csv knows it, the column.

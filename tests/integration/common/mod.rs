@@ -150,55 +150,11 @@ pub fn with_stdin(mut cmd: Command, input: &[u8]) -> Output {
     child.wait_with_output().unwrap()
 }
 
-/// Runs `cmd` (no input) with its output captured, killing it if it has not ended within
-/// `seconds`: a hostile case must end, with a clear exit code, and a hang fails the test instead
-/// of holding the suite. The limit is far above what the case needs: no test asserts on time.
+/// `output_within` with no input and a limit in seconds: a hostile case must end, with a clear
+/// exit code. The limit is far above what the case needs: no test asserts on time.
 pub fn within(mut cmd: Command, seconds: u64) -> Output {
-    let mut child = cmd
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run idabench");
-    let mut pipes = [
-        child
-            .stdout
-            .take()
-            .map(|o| Box::new(o) as Box<dyn std::io::Read + Send>),
-        child
-            .stderr
-            .take()
-            .map(|e| Box::new(e) as Box<dyn std::io::Read + Send>),
-    ];
-    let readers: Vec<_> = pipes
-        .iter_mut()
-        .map(|p| {
-            let mut pipe = p.take().unwrap();
-            std::thread::spawn(move || {
-                let mut bytes = Vec::new();
-                let _ = pipe.read_to_end(&mut bytes);
-                bytes
-            })
-        })
-        .collect();
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(seconds);
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if std::time::Instant::now() > deadline {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("{cmd:?} did not end within {seconds} s: it hangs");
-        }
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    };
-    let mut outputs = readers.into_iter().map(|r| r.join().unwrap());
-    Output {
-        status,
-        stdout: outputs.next().unwrap(),
-        stderr: outputs.next().unwrap(),
-    }
+    cmd.stdin(Stdio::null());
+    output_within(cmd, std::time::Duration::from_secs(seconds))
 }
 
 pub fn text(bytes: &[u8]) -> String {
@@ -223,4 +179,43 @@ pub fn assert_exit(out: &Output, code: i32) {
         "a panic:\n{}",
         show(out)
     );
+}
+
+/// Runs `cmd` (stdin as set, else inherited), its output captured, and fails the test if it has
+/// not ended within `limit`: for hostile input, where the bug would be a hang. The child is
+/// killed first, so a hang ends the test instead of the test run.
+pub fn output_within(mut cmd: Command, limit: std::time::Duration) -> Output {
+    let mut child = cmd
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run idabench");
+    let read = |pipe: Option<Box<dyn std::io::Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            if let Some(mut pipe) = pipe {
+                let _ = pipe.read_to_end(&mut bytes);
+            }
+            bytes
+        })
+    };
+    let stdout = read(child.stdout.take().map(|p| Box::new(p) as _));
+    let stderr = read(child.stderr.take().map(|p| Box::new(p) as _));
+    let start = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("still running after {limit:?}: killed");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    Output {
+        status,
+        stdout: stdout.join().unwrap(),
+        stderr: stderr.join().unwrap(),
+    }
 }
