@@ -106,7 +106,11 @@ pub fn exit_code(result: &Result<Done, Error>) -> u8 {
         Ok(Done::Ok) => EXIT_OK,
         Ok(Done::Regressed) => EXIT_REGRESSED,
         Ok(Done::Wrong) => EXIT_WRONG,
-        Ok(Done::Interrupted) => EXIT_INTERRUPTED,
+        Ok(Done::Interrupted)
+        | Err(
+            Error::Prepare(PrepareError::Store(StoreError::Interrupted(_)))
+            | Error::Store(StoreError::Interrupted(_)),
+        ) => EXIT_INTERRUPTED,
         Ok(Done::Failed) => EXIT_RUNTIME,
         Err(Error::Usage(_) | Error::Dataset(_) | Error::Input(_) | Error::Judge(_)) => EXIT_INPUT,
         Err(

@@ -1,13 +1,17 @@
 //! The worker client: one build's `idabench worker` started, its handshake checked, jobs sent
-//! and rows read back; and what a binary that gives no handshake is.
+//! and rows read back, each checked to be the row of the job asked for, with measured times;
+//! a worker that owes an answer too long is killed (`children::Watch`). And what a binary that
+//! gives no handshake is.
 
-use super::children::{kill_group, output, reap, spawn, Deadline, HANDSHAKE_TIMEOUT};
+use super::children::{
+    kill_group, output, reap, spawn, Patience, Watch, ANSWER_GRACE, HANDSHAKE_TIMEOUT, STALL,
+};
 use super::{failed, refused};
 use super::{BuildInfo, Role};
 use crate::error::Error;
-use crate::results::record::Record;
-use crate::runner::job::Job;
-use crate::runner::protocol::{self, Hello};
+use crate::results::record::{self, Record};
+use crate::runner::job::{self, Job};
+use crate::runner::protocol::{self, read_message, Framing, Hello};
 use crate::util::term::note;
 use std::ffi::OsString;
 use std::io::{self, BufRead, BufReader, Write};
@@ -15,9 +19,25 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::{Arc, Mutex};
 
+/// What `ab` and the workers of one comparison go by: the longest message their plan allows
+/// (`protocol::max_message`) and its jobs' time limit, which says how long an answer may take.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Terms {
+    pub(super) max_message: usize,
+    pub(super) time_limit: Option<f64>,
+}
+
+/// A worker's answer to a job.
+pub(super) enum Answer {
+    Row(Record),
+    /// No answer in time, so the worker was killed: the job's `error` record, and the error
+    /// that stops the measuring.
+    Hung(Record, Error),
+}
+
 /// What starting a build's worker found.
 pub(super) enum Started {
-    Worker(Worker),
+    Worker(Box<Worker>),
     /// An idabench without the worker mode; its `--version`.
     Old {
         role: Role,
@@ -62,6 +82,11 @@ pub(super) struct Worker {
     child: Child,
     stdin: Option<ChildStdin>,
     stdout: BufReader<ChildStdout>,
+    /// Kills the worker when an answer it owes takes too long.
+    watch: Watch,
+    terms: Terms,
+    /// The last message read.
+    message: Vec<u8>,
     /// The build's runs.csv header, to read its rows by column name.
     header: csv::StringRecord,
     relay: Arc<Mutex<Relay>>,
@@ -69,21 +94,20 @@ pub(super) struct Worker {
 }
 
 impl Worker {
-    /// Starts `path worker DATASET... WORDS` and reads its handshake: a worker, an idabench
-    /// without the worker mode, or an error (exit 2) for a binary that cannot be run, is not
-    /// idabench, or speaks another protocol.
+    /// Starts `path worker ARGS` (the plan's arguments) and reads its handshake: a worker, an
+    /// idabench without the worker mode, or an error (exit 2) for a binary that cannot be run,
+    /// is not idabench, or speaks another protocol.
     pub(super) fn start(
         role: Role,
         path: &Path,
-        datasets: &[PathBuf],
-        words: &[OsString],
+        args: &[OsString],
+        terms: Terms,
     ) -> Result<Started, Error> {
         let shown = path.display();
         let mut child = spawn(
             Command::new(path)
                 .arg("worker")
-                .args(datasets)
-                .args(words)
+                .args(args)
                 .stdin(Stdio::piped())
                 .stdout(Stdio::piped())
                 .stderr(Stdio::piped()),
@@ -106,31 +130,35 @@ impl Worker {
             unreachable!("stdin and stdout were piped");
         };
         let mut stdout = BufReader::new(stdout);
-        let mut line = String::new();
-        let deadline = Deadline::start(child.id());
-        let read = stdout.read_line(&mut line);
-        let late = deadline.stop();
+        let mut watch = Watch::start(child.id());
+        watch.ask(Patience::Deadline(HANDSHAKE_TIMEOUT));
+        let mut line = Vec::new();
+        let read = read_message(&mut stdout, terms.max_message, &mut line);
+        let late = watch.answered();
         let hello = match read {
-            Ok(_) if !late => Hello::parse(line.trim_end()),
+            Ok(true) if late.is_none() => std::str::from_utf8(&line)
+                .ok()
+                .and_then(|l| Hello::parse(l.trim_end())),
             _ => None,
         };
         let Some(hello) = hello else {
             drop(stdin);
+            watch.stop();
             // A binary that said something else may still be running.
             kill_group(child.id());
             let status = reap(&mut child);
-            if late {
+            if let Some(late) = late {
                 return Err(refused(format!(
-                    "--{} {shown}: no handshake within {} s (expected an idabench binary, whose \
+                    "--{} {shown}: no handshake {late} (expected an idabench binary, whose \
                      worker answers at once)",
-                    role.name(),
-                    HANDSHAKE_TIMEOUT.as_secs()
+                    role.name()
                 )));
             }
             if let Some(t) = relay_thread {
                 let _ = t.join();
             }
             let held = std::mem::take(&mut relay.lock().unwrap_or_else(|e| e.into_inner()).held);
+            let line = String::from_utf8_lossy(&line);
             return not_a_worker(role, path, &line, status, &held);
         };
         let mut worker = Worker {
@@ -140,6 +168,9 @@ impl Worker {
             child,
             stdin: Some(stdin),
             stdout,
+            watch,
+            terms,
+            message: line,
             header: csv::StringRecord::new(),
             relay,
             relay_thread,
@@ -155,11 +186,24 @@ impl Worker {
                 protocol::PROTOCOL
             )));
         }
-        let mut line = String::new();
-        match worker.stdout.read_line(&mut line) {
-            Ok(n) if n > 0 => {}
+        // Planning the jobs and building their tables use CPU time, however long they take.
+        worker.watch.ask(Patience::Progress(STALL));
+        let read = read_message(&mut worker.stdout, terms.max_message, &mut worker.message);
+        if let Some(patience) = worker.watch.answered() {
+            return Err(worker.died(&format!(
+                "gave no runs.csv header (its jobs planned, their tables ready) {patience}: killed"
+            )));
+        }
+        let header = match read {
+            Ok(true) => csv::ReaderBuilder::new()
+                .has_headers(false)
+                .from_reader(&worker.message[..])
+                .records()
+                .next()
+                .and_then(Result::ok),
+            Err(Framing::TooLong(_)) => None,
             // It planned its jobs after the handshake: its stderr tells why that failed.
-            _ => {
+            Ok(false) | Err(_) => {
                 let said = worker.stop();
                 let said = said.trim();
                 return Err(worker.died(&if said.is_empty() {
@@ -171,19 +215,13 @@ impl Worker {
                     )
                 }));
             }
-        }
-        worker.header = csv::ReaderBuilder::new()
-            .has_headers(false)
-            .from_reader(line.trim_end().as_bytes())
-            .records()
-            .next()
-            .and_then(Result::ok)
-            .ok_or_else(|| {
-                refused(format!(
-                    "--{} {shown}: its worker's second line is not a runs.csv header",
-                    role.name()
-                ))
-            })?;
+        };
+        worker.header = header.ok_or_else(|| {
+            refused(format!(
+                "--{} {shown}: its worker's second line is not a runs.csv header",
+                role.name()
+            ))
+        })?;
         let mut relay = worker.relay.lock().unwrap_or_else(|e| e.into_inner());
         relay.forward = true;
         for held in relay.held.lines() {
@@ -191,7 +229,7 @@ impl Worker {
         }
         relay.held.clear();
         drop(relay);
-        Ok(Started::Worker(worker))
+        Ok(Started::Worker(Box::new(worker)))
     }
 
     pub(super) fn info(&self) -> BuildInfo {
@@ -206,34 +244,32 @@ impl Worker {
     }
 
     /// A second worker of the same build, for another lane.
-    pub(super) fn another(
-        &self,
-        datasets: &[PathBuf],
-        words: &[OsString],
-    ) -> Result<Worker, Error> {
-        match Worker::start(self.role, &self.path, datasets, words)? {
-            Started::Worker(w) => Ok(w),
+    pub(super) fn another(&self, args: &[OsString]) -> Result<Worker, Error> {
+        match Worker::start(self.role, &self.path, args, self.terms)? {
+            Started::Worker(w) => Ok(*w),
             Started::Old { .. } => Err(self.died("no longer starts as a worker")),
         }
     }
 
-    /// Has the worker solve `job`; its row, read by this build's column names.
-    pub(super) fn solve(&mut self, job: &Job) -> Result<Record, Error> {
-        let line = protocol::request(&job.dataset.name, &job.instance.id, job.variant);
+    /// Has the worker solve `job`: its row, read by this build's column names, or the job's
+    /// `error` record when no answer came in time (`Patience::for_job`).
+    pub(super) fn solve(&mut self, job: &Job) -> Result<Answer, Error> {
+        let request = protocol::request(&job.dataset.name, &job.instance.id, job.variant);
+        let patience = Patience::for_job(self.terms.time_limit);
+        // From before the request: a worker that does not read its stdin can block the write.
+        self.watch.ask(patience);
         let sent = match &mut self.stdin {
-            Some(stdin) => stdin
-                .write_all(line.as_bytes())
-                .and_then(|()| stdin.flush()),
+            Some(stdin) => stdin.write_all(&request).and_then(|()| stdin.flush()),
             None => Err(io::Error::from(io::ErrorKind::BrokenPipe)),
         };
+        let read = sent
+            .is_ok()
+            .then(|| read_message(&mut self.stdout, self.terms.max_message, &mut self.message));
+        if self.watch.answered().is_some() {
+            return Ok(self.hung(job, patience));
+        }
         if let Err(e) = sent {
             return Err(self.died(&format!("cannot take a job ({e})")));
-        }
-        let mut answer = String::new();
-        match self.stdout.read_line(&mut answer) {
-            Ok(n) if n > 0 => {}
-            Ok(_) => return Err(self.died("ended without answering")),
-            Err(e) => return Err(self.died(&format!("cannot be read ({e})"))),
         }
         let what = || {
             format!(
@@ -245,18 +281,72 @@ impl Worker {
                 job.variant
             )
         };
-        if let Some(message) = answer.strip_prefix('!') {
+        match read {
+            Some(Ok(true)) => {}
+            Some(Err(e @ Framing::TooLong(_))) => {
+                return Err(refused(format!("{}: its answer is {e}", what())))
+            }
+            Some(Err(Framing::Cut)) => {
+                return Err(self.died("ended in the middle of an answer (a quote left open)"))
+            }
+            Some(Err(Framing::Io(e))) => return Err(self.died(&format!("cannot be read ({e})"))),
+            Some(Ok(false)) | None => return Err(self.died("ended without answering")),
+        }
+        if let Some(message) = self.message.strip_prefix(b"!") {
+            let message = String::from_utf8_lossy(message);
             return Err(refused(format!("{}: {}", what(), message.trim_end())));
         }
-        let row = csv::ReaderBuilder::new()
+        self.row(job)
+            .map(Answer::Row)
+            .map_err(|e| refused(format!("{}: its row cannot be used: {e}", what())))
+    }
+
+    /// The last message as the row of `job`: one runs.csv row, of that job, whose times are
+    /// measured ones (as `compare` would read it).
+    fn row(&self, job: &Job) -> Result<Record, String> {
+        let mut reader = csv::ReaderBuilder::new()
             .has_headers(false)
-            .from_reader(answer.as_bytes())
-            .records()
-            .next()
-            .and_then(Result::ok)
-            .unwrap_or_default();
-        row.deserialize::<Record>(Some(&self.header))
-            .map_err(|e| refused(format!("{}: its row cannot be read: {e}", what())))
+            .from_reader(&self.message[..]);
+        let mut rows = reader.records();
+        let row = match (rows.next(), rows.next()) {
+            (Some(Ok(row)), None) => row,
+            (Some(Err(e)), _) => return Err(e.to_string()),
+            _ => return Err("expected one line of runs.csv".to_owned()),
+        };
+        let record: Record = row
+            .deserialize(Some(&self.header))
+            .map_err(|e| e.to_string())?;
+        let (dataset, instance, variant) = record.key();
+        if (dataset, instance, variant) != (&job.dataset.name, &job.instance.id, job.variant) {
+            return Err(format!(
+                "it is the row of another job (dataset {dataset}, instance {instance}, variant {variant})"
+            ));
+        }
+        match record::unwritten(&record) {
+            Some(fault) => Err(fault),
+            None => Ok(record),
+        }
+    }
+
+    /// `job`'s answer when the worker was killed for owing it longer than `patience`.
+    fn hung(&self, job: &Job, patience: Patience) -> Answer {
+        let why = match (patience, self.terms.time_limit) {
+            (Patience::Deadline(_), Some(limit)) => format!(
+                " (its time limit of {limit} s and {} s more)",
+                ANSWER_GRACE.as_secs()
+            ),
+            _ => String::new(),
+        };
+        let record = job::error_record(
+            job,
+            format!("no answer {patience}{why}: the worker was killed"),
+        );
+        let error = self.died(&format!(
+            "gave no answer to job (dataset {}, instance {}, variant {}) {patience}{why}: killed; \
+             the job is recorded as `error`",
+            job.dataset.name, job.instance.id, job.variant
+        ));
+        Answer::Hung(record, error)
     }
 
     /// The error for a worker that stopped answering: a runtime error (exit 1).
@@ -274,6 +364,7 @@ impl Worker {
     pub(super) fn stop(&mut self) -> String {
         // The end of its stdin ends a worker between jobs; one in a job is killed.
         self.stdin.take();
+        self.watch.stop();
         if let Some(t) = self.relay_thread.take() {
             kill_group(self.child.id());
             let _ = reap(&mut self.child);
@@ -289,16 +380,51 @@ impl Drop for Worker {
     }
 }
 
+/// The longest line of a worker's stderr that is passed on whole; the rest of a longer one is
+/// dropped.
+const NOTE_LINE: usize = 64 * 1024;
+
 /// Copies a worker's stderr (see `Relay`).
 fn pass_on(role: Role, err: impl io::Read, relay: &Mutex<Relay>) {
-    for line in BufReader::new(err).lines() {
-        let Ok(line) = line else { break };
+    let mut err = BufReader::new(err);
+    let mut line = Vec::new();
+    while let Ok(true) = read_line_capped(&mut err, NOTE_LINE, &mut line) {
+        let line = String::from_utf8_lossy(&line);
+        let line = line.trim_end_matches(['\n', '\r']);
         let mut relay = relay.lock().unwrap_or_else(|e| e.into_inner());
         if relay.forward {
             note(format_args!("{}: {line}", role.name()));
         } else if relay.held.len() < 65536 {
-            relay.held.push_str(&line);
+            relay.held.push_str(line);
             relay.held.push('\n');
+        }
+    }
+}
+
+/// Reads a line into `line` (emptied first), of which at most `cap` bytes are kept; `Ok(false)`
+/// at the end of the stream.
+fn read_line_capped(input: &mut impl BufRead, cap: usize, line: &mut Vec<u8>) -> io::Result<bool> {
+    line.clear();
+    let mut any = false;
+    loop {
+        let chunk = match input.fill_buf() {
+            Ok(chunk) => chunk,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if chunk.is_empty() {
+            return Ok(any);
+        }
+        any = true;
+        let (n, end) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (i + 1, true),
+            None => (chunk.len(), false),
+        };
+        let room = cap.saturating_sub(line.len()).min(n);
+        line.extend_from_slice(&chunk[..room]);
+        input.consume(n);
+        if end {
+            return Ok(true);
         }
     }
 }
@@ -313,7 +439,10 @@ fn not_a_worker(
     stderr: &str,
 ) -> Result<Started, Error> {
     let shown = path.display();
-    let answer = output(Command::new(path).arg("--version"), true);
+    let answer = output(
+        Command::new(path).arg("--version"),
+        Patience::Deadline(HANDSHAKE_TIMEOUT),
+    );
     // Its first line only: another program's --version may go on for a page.
     let version = match &answer {
         Ok(o) => String::from_utf8_lossy(&o.stdout)

@@ -1,7 +1,7 @@
 //! The old-build fallback: a baseline without the worker mode and the current build run as
 //! alternating `idabench run` invocations over small groups of instances.
 
-use super::children::output;
+use super::children::{output, Patience, HANDSHAKE_TIMEOUT, STALL};
 use super::schedule::{baseline_first, stopped, Pair};
 use super::{failed, refused};
 use super::{AbOptions, BuildInfo, Measured, Role, CANCEL};
@@ -12,6 +12,7 @@ use crate::util::term::note;
 use std::collections::HashMap;
 use std::ffi::OsString;
 use std::fs;
+use std::io;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::Ordering;
@@ -171,8 +172,11 @@ fn group_files(jobs: &[Job<'_>], tmp: &Path) -> Result<Vec<PathBuf>, Error> {
 
 /// Whether `bin run` takes `--no-plots`, as its `run --help` tells.
 fn takes_no_plots(bin: &Path) -> bool {
-    output(Command::new(bin).args(["run", "--help"]), true)
-        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains("--no-plots"))
+    output(
+        Command::new(bin).args(["run", "--help"]),
+        Patience::Deadline(HANDSHAKE_TIMEOUT),
+    )
+    .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains("--no-plots"))
 }
 
 /// `BIN run DATASET WORDS --jobs 1 --quiet --out DIR --name runs`: its rows and manifest.
@@ -191,15 +195,30 @@ fn run_group(
             .args(words)
             .args(["--jobs", "1", "--quiet", "--name", "runs", "--out"])
             .arg(out),
-        false,
+        // Its tables may take minutes to build, its jobs their time limits each: it is given
+        // as long as it works.
+        Patience::Progress(STALL),
     )
-    .map_err(|e| refused(format!("--{role} {}: cannot run it: {e}", bin.display())))?;
+    .map_err(|e| match e.kind() {
+        io::ErrorKind::TimedOut => failed(format!(
+            "--{role} {}: `run` of {} gave {e}: killed",
+            bin.display(),
+            dataset.display()
+        )),
+        _ => refused(format!("--{role} {}: cannot run it: {e}", bin.display())),
+    })?;
     let runs = out.join("runs").join("runs.csv");
     match record::read_runs(&runs) {
         Ok(records) if !records.is_empty() => {
             let manifest = record::read_manifest(&out.join("runs").join("manifest.json")).ok();
             Ok((records, manifest))
         }
+        // Rows that `compare` would refuse (a NaN time) are refused here, not reported.
+        Err(e) if runs.is_file() => Err(refused(format!(
+            "--{role} {}: `run` of {}: {e}",
+            bin.display(),
+            dataset.display()
+        ))),
         _ => Err(failed(format!(
             "--{role} {}: `run` of {} gave no rows ({}): {}",
             bin.display(),

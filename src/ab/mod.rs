@@ -21,10 +21,11 @@ use crate::error::{Done, Error};
 use crate::results::folder;
 use crate::runner::machine;
 use crate::runner::plan::{Loaded, PlanOptions};
+use crate::runner::protocol;
 use crate::util::clock;
 use crate::util::term::note;
 use children::install_signal_handler;
-use client::{Started, Worker};
+use client::{Started, Terms, Worker};
 use legacy::{by_runs, GROUP};
 use report::{write_report, AbManifest};
 use schedule::{by_round, by_workers, Pair};
@@ -113,11 +114,15 @@ pub fn ab(opts: &AbOptions, stdout: &mut dyn Write) -> Result<Done, Error> {
     let options = &opts.plan;
     let loaded = Loaded::read(options)?;
     let jobs = loaded.plan(opts.quiet)?.jobs;
-    let words = options.words();
+    let args = options.args();
+    let terms = Terms {
+        max_message: protocol::max_message(&jobs),
+        time_limit: options.time_limit,
+    };
     let paths = [opts.baseline.clone(), current];
     let started = [Role::Baseline, Role::Current].map(|role| {
         let path = &paths[role as usize];
-        Worker::start(role, path, &opts.plan.datasets, &words)
+        Worker::start(role, path, &args, terms)
     });
     let [base, cur] = started;
     if CANCEL.load(Ordering::SeqCst) {
@@ -134,7 +139,7 @@ pub fn ab(opts: &AbOptions, stdout: &mut dyn Write) -> Result<Done, Error> {
             if !opts.quiet {
                 tell_start(&builds, jobs.len(), rounds, usize::from(opts.lanes));
             }
-            let measured = by_workers(opts, &jobs, &words, [base, cur], rounds);
+            let measured = by_workers(opts, &jobs, &args, [*base, *cur], rounds);
             (measured, builds, Mode::Worker)
         }
         (base, cur) => {
@@ -149,7 +154,7 @@ pub fn ab(opts: &AbOptions, stdout: &mut dyn Write) -> Result<Done, Error> {
             if !opts.quiet {
                 tell_start(&builds, jobs.len(), rounds, 1);
             }
-            let measured = by_runs(opts, &jobs, &paths, &words, rounds, &mut builds);
+            let measured = by_runs(opts, &jobs, &paths, &options.words(), rounds, &mut builds);
             (measured, builds, Mode::Run)
         }
     };
@@ -279,6 +284,7 @@ fn tell_start(builds: &[BuildInfo; 2], jobs: usize, rounds: usize, lanes: usize)
 fn claim_dir(out: &Path, name: Option<&str>) -> Result<PathBuf, Error> {
     if let Some(name) = name {
         folder::check_name(name)?;
+        folder::check_out(out)?;
         fs::create_dir_all(out).map_err(|e| Error::io(out, e))?;
         let dir = out.join(name);
         return match fs::create_dir(&dir) {

@@ -1,7 +1,7 @@
 //! The schedule on workers: every job in every round, each by both builds back to back, the
 //! first alternating, on one or more lanes; the pairs collected as they come.
 
-use super::client::Worker;
+use super::client::{Answer, Worker};
 use super::{AbOptions, BuildInfo, Measured, CANCEL};
 use crate::compare::{Jobs, SavedRun};
 use crate::error::Error;
@@ -34,20 +34,20 @@ pub(super) fn baseline_first(r: usize, j: usize) -> bool {
     (r + j).is_multiple_of(2)
 }
 
-/// Every job in every round on workers: lane 0 on the workers already started, the other lanes
-/// on workers of their own, all taking the schedule's next pair when free. A signal or a
-/// failure stops the lanes; the pairs finished are kept.
+/// Every job in every round on workers (started with the plan's `args`): lane 0 on the workers
+/// already started, the other lanes on workers of their own, all taking the schedule's next pair
+/// when free. A signal or a failure stops the lanes; the pairs finished are kept, with the pair
+/// of a job that a worker was killed in (`Answer::Hung`).
 pub(super) fn by_workers(
     opts: &AbOptions,
     jobs: &[Job<'_>],
-    words: &[OsString],
+    args: &[OsString],
     [base, cur]: [Worker; 2],
     rounds: usize,
 ) -> Measured {
-    let datasets = &opts.plan.datasets;
     let mut lanes = Vec::new();
     for _ in 1..opts.lanes {
-        match (base.another(datasets, words), cur.another(datasets, words)) {
+        match (base.another(args), cur.another(args)) {
             (Ok(a), Ok(b)) => lanes.push([a, b]),
             (Err(e), _) | (_, Err(e)) => return stopped(Vec::new(), e),
         }
@@ -61,7 +61,6 @@ pub(super) fn by_workers(
     std::thread::scope(|scope| {
         for mut lane in lanes {
             let (tx, next, failed, warm_up) = (tx.clone(), &next, &failed, &warm_up);
-            let words = &words;
             scope.spawn(move || {
                 // A worker killed by the signal handler fails its job: that is the interruption,
                 // not an error.
@@ -87,10 +86,7 @@ pub(super) fn by_workers(
                         // bootstrap over rounds sees it, instead of favouring one build for the
                         // whole comparison.
                         if lane_round.is_some() {
-                            match (
-                                lane[0].another(datasets, words),
-                                lane[1].another(datasets, words),
-                            ) {
+                            match (lane[0].another(args), lane[1].another(args)) {
                                 (Ok(a), Ok(b)) => lane = [a, b],
                                 (Err(e), _) | (_, Err(e)) => return fail(e),
                             }
@@ -99,8 +95,9 @@ pub(super) fn by_workers(
                         // worker solves one short job of each variant before it is measured.
                         for w in &mut lane {
                             for &j in warm_up {
-                                if let Err(e) = w.solve(&jobs[j]) {
-                                    return fail(e);
+                                match w.solve(&jobs[j]) {
+                                    Ok(Answer::Row(_)) => {}
+                                    Ok(Answer::Hung(_, e)) | Err(e) => return fail(e),
                                 }
                             }
                         }
@@ -109,9 +106,16 @@ pub(super) fn by_workers(
                     let first = baseline_first(round, job);
                     let order = if first { [0, 1] } else { [1, 0] };
                     let mut records: [Option<Record>; 2] = [None, None];
+                    let mut hung = None;
                     for side in order {
                         match lane[side].solve(&jobs[job]) {
-                            Ok(r) => records[side] = Some(r),
+                            Ok(Answer::Row(r)) => records[side] = Some(r),
+                            // The other build still measures the job: its pair then records
+                            // which build failed it.
+                            Ok(Answer::Hung(r, e)) => {
+                                records[side] = Some(r);
+                                hung.get_or_insert(e);
+                            }
                             Err(e) => return fail(e),
                         }
                     }
@@ -128,6 +132,9 @@ pub(super) fn by_workers(
                     };
                     if tx.send(Ok(pair)).is_err() {
                         return;
+                    }
+                    if let Some(e) = hung {
+                        return fail(e);
                     }
                 }
             });

@@ -148,6 +148,7 @@ impl TableArgs {
         TableOptions {
             pdb_dir: self.dir.pdb_dir.clone(),
             no_build: self.no_build,
+            stop: None,
         }
     }
 }
@@ -274,11 +275,14 @@ instance, variant, first, baseline_cpu_s, current_cpu_s, ratio), comparison.md a
 Ctrl-C, SIGTERM and SIGHUP stop the workers; the pairs measured are reported (the comparison
 says `INTERRUPTED: N of M pairs measured`) and ab exits 130; a second signal, half a second or
 more after the first, leaves at once. A worker that dies mid-run is reported the same way, then
-ab exits 1.
+ab exits 1. So is a worker that stops answering, which is killed and its job recorded as `error`:
+with --time-limit S, no answer S + 10 s after the job was sent; without, no CPU time used by
+the worker's processes for 60 s.
 
-Exit codes: 0 nothing wrong; 1 runtime error (a worker that died); 2 usage or input error (a
-missing binary, one that is not idabench or gives no handshake within 10 s, a worker protocol
-this build does not speak, bad datasets); 3 time regression; 4 changed results unless
+Exit codes: 0 nothing wrong; 1 runtime error (a worker that died or stopped answering); 2 usage
+or input error (a missing binary, one that is not idabench or gives no handshake within 10 s, a
+worker protocol this build does not speak, a worker's row of another job or with a time that is
+not a finite number, bad datasets); 3 time regression; 4 changed results unless
 --allow-node-changes; 130 interrupted.
 
 Example:
@@ -515,15 +519,17 @@ variants, limits and shard count, each shard once, every shard finished. The mer
 holds the rows of the unsharded run, in its order; summary.csv and summary.md are computed from
 them as `run` computes them; manifest.json lists every shard (directory, K/N, host, CPU, times).
 
-With --allow-missing, unfinished or absent shards do not stop the merge: the report is written
-from the rows there are, its summary.md and manifest.json (complete false, jobs_missing) say
-that jobs are missing, and missing.csv lists the unfinished shards' jobs without a row.
+With --allow-missing, unfinished or absent shards, or shards without iterations.csv, do not stop
+the merge: the report is written from the rows there are, its summary.md and manifest.json
+(complete false, jobs_missing) say that jobs are missing, missing.csv lists the unfinished
+shards' jobs without a row, and iterations.csv holds the iterations of the shards that have them
+(a note names the others).
 Merging again into the same --out replaces an earlier merge (never another run).
 
 Exit codes: 0 ok; 1 runtime error, or a job that ended in `error`; 2 usage or input error:
 shards that disagree (both directories and the difference are named), a job missing or held by
-two shards (the first jobs are listed), an unfinished shard without --allow-missing; 4 a job is
-wrong.
+two shards (the first jobs are listed), an unfinished shard or one without iterations.csv,
+without --allow-missing; 4 a job is wrong.
 
 Example:
   idabench merge reports/study-shard-1 reports/study-shard-2 reports/study-shard-3 --out reports/study";
@@ -536,7 +542,8 @@ pub struct MergeArgs {
     /// The merged report's directory (created if need be).
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
-    /// Write the report even when shards are unfinished or absent; it says what is missing.
+    /// Write the report even when shards are unfinished, absent or without iterations.csv; it
+    /// says what is missing.
     #[arg(long)]
     pub allow_missing: bool,
     /// Draw no plots at the end (cactus.svg, cactus-nodes.svg, iterations.svg, scatter-*.svg
@@ -552,6 +559,10 @@ when its directory holds a runs.csv), on --jobs CPUs (--cpus-per-task). A job th
 OUT/NAME with `idabench merge`, which refuses unfinished shards. Paths are as given, relative to
 the directory where this command runs (the script changes to it); the binary is this one (or
 $IDABENCH).
+
+The datasets are read and the variants planned as `run` will: what `run` would refuse (a missing
+dataset, a heuristic that fits no board of it) is refused here with run's message (exit 2), and
+no script is written. The datasets go to each task after `--`, so a path may start with '-'.
 
 Use: `bash SCRIPT` submits the array and the merge; `sbatch --array=K SCRIPT` reruns shard K;
 `bash SCRIPT shard K` and `bash SCRIPT merge` run a part on the machine at hand.

@@ -14,6 +14,9 @@ pub(super) fn compare(args: CompareArgs) -> Result<Done, Error> {
         format: args.format.render(),
         ..compare::CompareOptions::default()
     };
+    if let Some(dir) = &args.out {
+        report::check_pages_dir(dir, None)?;
+    }
     let compared = compare::compared(&args.baseline, &args.current, &opts)?;
     let done = compared.write(opts.format, &mut std::io::stdout().lock())?;
     if let Some(dir) = &args.out {

@@ -9,6 +9,7 @@ use crate::error::{Done, Error};
 use crate::plot;
 use crate::report;
 use crate::results;
+use crate::results::folder;
 use crate::results::iterations::{self, Found, Span, Spans};
 use crate::results::record::{self, Manifest, Record, ShardInfo};
 use crate::results::runs::verdict;
@@ -18,6 +19,7 @@ use crate::results::summary::{self, VariantSummary};
 use crate::search::Step;
 use crate::util::clock;
 use crate::util::term::note;
+use crate::util::text::visible_lines;
 use std::collections::HashMap;
 use std::fs;
 use std::io::Write;
@@ -56,10 +58,24 @@ pub fn merge(args: &MergeArgs, stdout: &mut dyn Write) -> Result<Done, Error> {
 
     // Each job's row and where its iteration rows lie, and the planned jobs that have none.
     let mut rows = Rows::new(all_jobs);
-    let mut spans = iteration_sources(&parts);
+    let mut spans = Spans {
+        sources: parts.iter().map(|p| p.dir.join(iterations::FILE)).collect(),
+        jobs: vec![Span::default(); all_jobs],
+    };
     let mut missing: Vec<(usize, &PlannedJob)> = Vec::new();
     let mut unfinished = Vec::new();
     for (p, part) in parts.iter().enumerate() {
+        // A shard that lost its iterations.csv (or was written by an idabench from before it)
+        // gives its rows without their iterations, only when allowed: say so, and go on.
+        let iterated = spans.sources[p].is_file();
+        if !iterated {
+            unfinished.push(format!(
+                "{} has no {}: the merged one would lack the iterations of its {} job(s)",
+                part.name(),
+                iterations::FILE,
+                part.rows.len()
+            ));
+        }
         let by_key: HashMap<(&str, &str, &str), usize> = part
             .planned
             .iter()
@@ -67,12 +83,13 @@ pub fn merge(args: &MergeArgs, stdout: &mut dyn Write) -> Result<Done, Error> {
             .collect();
         // Rows of jobs without a runs.csv row (a shard killed between its two writes) are left
         // out, as `--resume` leaves them out.
-        let found = match &spans {
-            Some(spans) => iterations::scan(&spans.sources[p], p as u32, all_jobs, |d, i, v| {
+        let found = if iterated {
+            iterations::scan(&spans.sources[p], p as u32, all_jobs, |d, i, v| {
                 by_key.get(&(d, i, v)).copied()
             })
-            .map_err(|e| Error::input(format!("{}: {e}", part.name())))?,
-            None => Vec::new(),
+            .map_err(|e| Error::input(format!("{}: {e}", part.name())))?
+        } else {
+            Vec::new()
         };
         for r in &part.rows {
             let Some(&job) = by_key.get(&r.key()) else {
@@ -86,7 +103,7 @@ pub fn merge(args: &MergeArgs, stdout: &mut dyn Write) -> Result<Done, Error> {
                 )));
             };
             rows.keep([(job, r)]);
-            if let Some(spans) = &mut spans {
+            if iterated {
                 spans.jobs[job] = iteration_span(part, r, found[job])?;
             }
         }
@@ -122,6 +139,12 @@ pub fn merge(args: &MergeArgs, stdout: &mut dyn Write) -> Result<Done, Error> {
             unfinished.join("\n")
         )));
     }
+    if !unfinished.is_empty() {
+        note(format_args!(
+            "the merged report lacks what these shards do not give:\n{}",
+            unfinished.join("\n")
+        ));
+    }
 
     let out = prepare_out(&args.out, &parts)?;
     let names = first.manifest.variants.clone();
@@ -143,27 +166,26 @@ pub fn merge(args: &MergeArgs, stdout: &mut dyn Write) -> Result<Done, Error> {
     let summaries = summary::summarize(finished, &specs, &names, first.manifest.time_limit_s);
     let manifest = merged_manifest(&parts, &missing, rows.missing());
     write_missing(&out, &parts, &missing)?;
-    summary::write_reports(&out, &rows, spans.as_mut(), &manifest, &summaries)?;
+    summary::write_reports(&out, &rows, Some(&mut spans), &manifest, &summaries)?;
     let end = Ending {
         manifest: &manifest,
         summaries: &summaries,
         plots: !args.no_plots,
     };
-    draw_plots(&out, &parts, &rows, spans.as_ref(), &end);
+    draw_plots(&out, &parts, &rows, &spans, &end);
     let text = format!(
         "{}\nreports: {}\n",
         summary::summary_md(&summaries, &manifest),
         out.display()
     );
     stdout
-        .write_all(text.as_bytes())
+        .write_all(visible_lines(&text).as_bytes())
         .and_then(|()| stdout.flush())
         .map_err(|e| Error::io("stdout", e))?;
     if rows.missing() > 0 {
         note(format_args!(
-            "{} of {all_jobs} jobs are missing from the merged report:\n{}",
+            "{} of {all_jobs} jobs are missing from the merged report",
             rows.missing(),
-            unfinished.join("\n")
         ));
     }
     Ok(verdict(&rows))
@@ -178,7 +200,7 @@ struct Ending<'a> {
 
 /// The plots of the merged report and its report.html (see `report::after_run`), the iterations
 /// read from the merged iterations.csv where `spans` (written) says they lie.
-fn draw_plots(out: &Path, parts: &[Part], rows: &Rows, spans: Option<&Spans>, end: &Ending) {
+fn draw_plots(out: &Path, parts: &[Part], rows: &Rows, spans: &Spans, end: &Ending) {
     let mut planned: Vec<Option<&PlannedJob>> = vec![None; parts[0].shard.all_jobs];
     for j in parts.iter().flat_map(|p| &p.planned) {
         planned[j.job] = Some(j);
@@ -194,7 +216,7 @@ fn draw_plots(out: &Path, parts: &[Part], rows: &Rows, spans: Option<&Spans>, en
                 status: t.status,
                 nodes_generated: t.nodes_generated,
                 time_cpu_s: t.time_cpu_s,
-                has_iterations: spans.is_some_and(|s| s.jobs[i].len > 0),
+                has_iterations: spans.jobs[i].len > 0,
             };
             Some((i, job))
         })
@@ -209,29 +231,9 @@ fn draw_plots(out: &Path, parts: &[Part], rows: &Rows, spans: Option<&Spans>, en
         plots: end.plots,
     };
     report::after_run(&run_end, &mut |chosen| {
-        let spans = spans.ok_or("the shards have no iterations.csv")?;
         let wanted: Vec<Span> = chosen.iter().map(|&k| spans.jobs[index[k]]).collect();
         iterations::read_spans(&spans.sources, &wanted).map_err(|e| e.to_string())
     });
-}
-
-/// Where the shards' iteration rows come from: each shard's iterations.csv, or nowhere when a
-/// shard has none (written by an idabench from before the file), said in a note.
-fn iteration_sources(parts: &[Part]) -> Option<Spans> {
-    let sources: Vec<PathBuf> = parts.iter().map(|p| p.dir.join(iterations::FILE)).collect();
-    if let Some((part, _)) = parts.iter().zip(&sources).find(|(_, s)| !s.is_file()) {
-        note(format_args!(
-            "note: {} has no {} (an older idabench wrote it): the merged report has none",
-            part.name(),
-            iterations::FILE
-        ));
-        return None;
-    }
-    let jobs = parts[0].shard.all_jobs;
-    Some(Spans {
-        sources,
-        jobs: vec![Span::default(); jobs],
-    })
 }
 
 /// Where the iteration rows of row `r` of `part` lie, as `scan` found them: every iteration its
@@ -476,7 +478,9 @@ fn absent_shards(parts: &[Part]) -> Vec<String> {
 /// The merged report's directory, created. One that holds a run other than a merge, or one of
 /// the shards, is refused: a merge replaces only an earlier merge.
 fn prepare_out(out: &Path, parts: &[Part]) -> Result<PathBuf, Error> {
+    folder::check_out(out)?;
     fs::create_dir_all(out).map_err(|e| Error::io(out, e))?;
+    folder::check_own(out)?;
     let here = fs::canonicalize(out).map_err(|e| Error::io(out, e))?;
     for p in parts {
         if fs::canonicalize(&p.dir).is_ok_and(|d| d == here) {

@@ -22,13 +22,14 @@ use std::io::Write;
 use std::process::ExitCode;
 
 /// Prints clap's message and exits with its code (2 for a usage error, 0 for --help). clap quotes
-/// a refused value whole, so an error quoting a long value is printed with the quotes cut.
+/// a refused value whole, so an error quoting a long value, or one a terminal would obey, is
+/// printed plain with the quotes cut and made visible.
 fn exit_on_clap_error(e: clap::Error) -> ! {
     if !e.use_stderr() {
         e.exit();
     }
     let plain = e.render().to_string();
-    let cut = text::shorten_quoted(&plain);
+    let cut = text::visible_lines(&text::shorten_quoted(&plain)).into_owned();
     if cut == plain {
         e.exit();
     }
@@ -55,8 +56,13 @@ pub fn main() -> ExitCode {
     }
     let result = slowdown_from_env().and_then(|()| run(cli));
     if let Err(e) = &result {
-        // Nowhere else to tell: a full or closed stderr leaves only the exit code.
-        let _ = writeln!(std::io::stderr(), "Error: {e}");
+        // Nowhere else to tell: a full or closed stderr leaves only the exit code. Messages
+        // quote ids and file names, which must not command the terminal.
+        let _ = writeln!(
+            std::io::stderr(),
+            "Error: {}",
+            text::visible_lines(&e.to_string())
+        );
     }
     ExitCode::from(error::exit_code(&result))
 }

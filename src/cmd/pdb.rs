@@ -7,8 +7,15 @@ use crate::domains::HeuristicSet;
 use crate::error::{Done, Error};
 use crate::runner::prepare;
 use crate::tables::store::{self, Unusable, EXTENSION};
+use crate::util::interrupt;
+use crate::util::term::note;
+use crate::util::text::visible_lines;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+
+/// Set by Ctrl-C, SIGTERM or SIGHUP: the database being built stops.
+static STOP: AtomicBool = AtomicBool::new(false);
 
 /// The cache directory `--pdb-dir` names, or the default.
 fn dir(args: &PdbDirArgs) -> Result<PathBuf, Error> {
@@ -29,9 +36,11 @@ pub fn command(cmd: PdbCommand, stdout: &mut dyn Write) -> Result<Done, Error> {
     }
 }
 
+/// Writes `text`, which names the files found in the cache directory: `visible_lines`, so that
+/// no file name commands the terminal.
 fn out(stdout: &mut dyn Write, text: &str) -> Result<(), Error> {
     stdout
-        .write_all(text.as_bytes())
+        .write_all(visible_lines(text).as_bytes())
         .map_err(|e| Error::io("stdout", e))
 }
 
@@ -59,11 +68,22 @@ fn build(args: &PdbBuildArgs, stdout: &mut dyn Write) -> Result<Done, Error> {
         BlankGoal::Last => &[false],
         BlankGoal::Both => &[true, false],
     };
+    interrupt::install(
+        &STOP,
+        || {},
+        || {
+            note(format_args!(
+                "\ninterrupted: stopping the build; the databases finished are kept"
+            ))
+        },
+        "Ctrl-C or SIGTERM will end the build at once",
+    );
     let options = store::Options {
         dir: dir.clone(),
         build: true,
         rebuild: args.force,
         quiet: args.quiet,
+        stop: Some(&STOP),
     };
     let mut done: Vec<String> = Vec::new();
     for (h, partition) in heuristics {

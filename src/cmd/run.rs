@@ -23,6 +23,7 @@ use crate::util::build;
 use crate::util::clock;
 use crate::util::interrupt;
 use crate::util::term::note;
+use crate::util::text::visible_lines;
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -38,7 +39,9 @@ pub fn run_batch(args: &RunArgs, stdout: &mut dyn Write) -> Result<Done, Error> 
     // First, so that a signal at any later point stops the run cleanly rather than killing it.
     install_signal_handler();
     let start_time = clock::rfc3339_now();
-    let options = args.plan.options();
+    let mut options = args.plan.options();
+    // A database being built stops at a signal, as the jobs do.
+    options.tables.stop = Some(&CANCEL);
     let loaded = Loaded::read(&options)?;
     let plan = loaded.plan(args.quiet)?;
     let (Plan { jobs, places }, shard) = match args.shard {
@@ -56,7 +59,6 @@ pub fn run_batch(args: &RunArgs, stdout: &mut dyn Write) -> Result<Done, Error> 
         &options.tables,
         args.quiet,
     )?;
-    let run_dir = RunDir::claim(args)?;
     let mut manifest = new_manifest(
         args,
         loaded.infos.clone(),
@@ -66,6 +68,7 @@ pub fn run_batch(args: &RunArgs, stdout: &mut dyn Write) -> Result<Done, Error> 
     );
     manifest.pattern_databases = tables;
     manifest.shard = shard.as_ref().map(|s| s.shard);
+    let run_dir = RunDir::claim(args, &manifest)?;
     let (mut rows, mut spans) = if args.resume {
         resume(&run_dir.path, &mut manifest, &jobs, args.quiet)?
     } else {
@@ -142,8 +145,8 @@ struct RunDir {
 impl RunDir {
     /// The run directory the arguments name (see `pick_run_dir`), locked; a new run's directory
     /// must not hold a run yet.
-    fn claim(args: &RunArgs) -> Result<RunDir, Error> {
-        let path = pick_run_dir(args)?;
+    fn claim(args: &RunArgs, manifest: &Manifest) -> Result<RunDir, Error> {
+        let path = pick_run_dir(args, manifest)?;
         let dir = File::open(&path).map_err(|e| Error::io(&path, e))?;
         match dir.try_lock() {
             Ok(()) => {}
@@ -155,6 +158,8 @@ impl RunDir {
             }
             Err(TryLockError::Error(e)) => return Err(Error::io(&path, e)),
         }
+        // Under the lock: nothing the run writes or reads here may lead elsewhere or hold it.
+        folder::check_own(&path)?;
         // Checked under the lock: a run that started beside this one may have just finished.
         if !args.resume && path.join("runs.csv").exists() {
             return Err(Error::input(format!(
@@ -167,27 +172,33 @@ impl RunDir {
 }
 
 /// OUT/NAME, created for a new run; with --resume and no --name, the newest unfinished run in
-/// OUT; without either, a new OUT/<UTC timestamp>.
-fn pick_run_dir(args: &RunArgs) -> Result<PathBuf, Error> {
+/// OUT that these options (`manifest`) can resume; without either, a new OUT/<UTC timestamp>.
+fn pick_run_dir(args: &RunArgs, manifest: &Manifest) -> Result<PathBuf, Error> {
     if let Some(name) = &args.name {
-        folder::check_name(name)?;
-        let dir = args.out.join(name);
         if args.resume {
-            if !dir.join("runs.csv").is_file() {
+            folder::check_name(name)?;
+            let dir = args.out.join(name);
+            if fs::symlink_metadata(dir.join("runs.csv")).is_err() {
                 return Err(Error::input(format!(
                     "--resume: {} does not exist: there is no run to resume there",
                     dir.join("runs.csv").display()
                 )));
             }
-        } else {
-            fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
+            return Ok(dir);
         }
-        return Ok(dir);
+        return folder::named(&args.out, name);
     }
     if args.resume {
-        return newest_unfinished_run(&args.out).ok_or_else(|| {
+        let (newest, others) = newest_unfinished_run(&args.out, manifest);
+        return newest.ok_or_else(|| {
+            let others = match others {
+                0 => String::new(),
+                n => format!(
+                    " ({n} unfinished run(s) there were made with other datasets, variants or limits: resume one by --name, with its options)"
+                ),
+            };
             Error::input(format!(
-                "--resume: no unfinished run to resume in {}: finished runs are only resumed by name (give --name)",
+                "--resume: no unfinished run of these datasets, variants and limits to resume in {}{others}; finished runs are only resumed by name (give --name)",
                 args.out.display()
             ))
         });
@@ -195,22 +206,36 @@ fn pick_run_dir(args: &RunArgs) -> Result<PathBuf, Error> {
     folder::new_stamped(&args.out, "")
 }
 
-/// The newest run in `out` (by the time of its runs.csv) whose manifest says it is unfinished:
-/// interrupted, killed, or still going (then its lock refuses it). A finished run, such as a
-/// committed baseline, is never picked; a run without a readable manifest cannot be resumed.
-fn newest_unfinished_run(out: &Path) -> Option<PathBuf> {
-    let unfinished =
-        |dir: &Path| record::read_manifest(&dir.join("manifest.json")).is_ok_and(|m| !m.finished());
-    fs::read_dir(out)
-        .ok()?
+/// The newest run in `out` (by the time of its runs.csv) whose manifest says it is unfinished
+/// (interrupted, killed, or still going: then its lock refuses it) and that the run `manifest`
+/// describes can resume (see `unlike`); and how many other unfinished runs there are. A
+/// finished run, such as a committed baseline, is never picked; a run without a readable
+/// manifest cannot be resumed.
+fn newest_unfinished_run(out: &Path, manifest: &Manifest) -> (Option<PathBuf>, usize) {
+    let Ok(entries) = fs::read_dir(out) else {
+        return (None, 0);
+    };
+    let unfinished: Vec<(PathBuf, Manifest)> = entries
         .filter_map(Result::ok)
         .map(|e| e.path())
-        .filter(|p| p.join("runs.csv").is_file() && unfinished(p))
+        .filter(|p| p.join("runs.csv").is_file())
+        .filter_map(|p| {
+            let m = record::read_manifest(&p.join("manifest.json")).ok()?;
+            (!m.finished()).then_some((p, m))
+        })
+        .collect();
+    let total = unfinished.len();
+    let newest = unfinished
+        .into_iter()
+        .filter(|(p, m)| unlike(m, manifest, p).is_none())
+        .map(|(p, _)| p)
         .max_by_key(|p| {
             fs::metadata(p.join("runs.csv"))
                 .and_then(|m| m.modified())
                 .ok()
-        })
+        });
+    let others = total - usize::from(newest.is_some());
+    (newest, others)
 }
 
 /// The manifest of a run that has not started: no end time, every job missing.
@@ -267,65 +292,8 @@ fn resume(
             "--resume: {e}: without its manifest the run's datasets, variants and limits cannot be checked; start a new run instead"
         ))
     })?;
-    if old
-        .datasets
-        .iter()
-        .map(|d| (&d.name, &d.sha256))
-        .ne(manifest.datasets.iter().map(|d| (&d.name, &d.sha256)))
-    {
-        return Err(Error::input(format!(
-            "--resume: {} was made from other dataset files (names or SHA-256 differ); start a new run instead",
-            dir.display()
-        )));
-    }
-    if !old.shards.is_empty() {
-        return Err(Error::input(format!(
-            "--resume: {} is a merge of shards: resume the unfinished shards and merge again",
-            dir.display()
-        )));
-    }
-    if old.shard != manifest.shard {
-        let what = |s: Option<Shard>| match s {
-            Some(s) => format!("shard {s} of a run of {} jobs", s.all_jobs),
-            None => "a whole run (no --shard)".to_string(),
-        };
-        return Err(Error::input(format!(
-            "--resume: {} is {}, not {}: give the same --shard and options",
-            dir.display(),
-            what(old.shard),
-            what(manifest.shard)
-        )));
-    }
-    if (old.max_nodes, old.time_limit_s) != (manifest.max_nodes, manifest.time_limit_s) {
-        return Err(Error::input(format!(
-            "--resume: {} was made with limits {}, not {}: give the same --max-nodes and --time-limit",
-            dir.display(),
-            old.limits_text(),
-            manifest.limits_text()
-        )));
-    }
-    if old.variants != manifest.variants {
-        return Err(Error::input(format!(
-            "--resume: {} was made with variants {}, not {}",
-            dir.display(),
-            old.variants.join(" "),
-            manifest.variants.join(" ")
-        )));
-    }
-    let tables = |m: &Manifest| -> Vec<(String, String)> {
-        let mut t: Vec<_> = m
-            .pattern_databases
-            .iter()
-            .map(|t| (t.name.clone(), t.crc32.clone()))
-            .collect();
-        t.sort();
-        t
-    };
-    if tables(&old) != tables(manifest) {
-        return Err(Error::input(format!(
-            "--resume: {} was made with other pattern databases (names or CRC-32 differ from the cache's); start a new run instead",
-            dir.display()
-        )));
+    if let Some(why) = unlike(&old, manifest, dir) {
+        return Err(Error::input(why));
     }
     // The same variants can still plan other jobs: with and without --heuristic, a dataset of
     // two domains runs other heuristics on each.
@@ -410,6 +378,72 @@ fn resume(
         ));
     }
     Ok((rows, spans))
+}
+
+/// Why the run in `dir`, whose manifest is `old`, cannot be resumed as the run `manifest`
+/// describes (other datasets, shard, limits, variants or pattern databases), if it cannot.
+fn unlike(old: &Manifest, manifest: &Manifest, dir: &Path) -> Option<String> {
+    if old
+        .datasets
+        .iter()
+        .map(|d| (&d.name, &d.sha256))
+        .ne(manifest.datasets.iter().map(|d| (&d.name, &d.sha256)))
+    {
+        return Some(format!(
+            "--resume: {} was made from other dataset files (names or SHA-256 differ); start a new run instead",
+            dir.display()
+         ));
+    }
+    if !old.shards.is_empty() {
+        return Some(format!(
+            "--resume: {} is a merge of shards: resume the unfinished shards and merge again",
+            dir.display()
+        ));
+    }
+    if old.shard != manifest.shard {
+        let what = |s: Option<Shard>| match s {
+            Some(s) => format!("shard {s} of a run of {} jobs", s.all_jobs),
+            None => "a whole run (no --shard)".to_string(),
+        };
+        return Some(format!(
+            "--resume: {} is {}, not {}: give the same --shard and options",
+            dir.display(),
+            what(old.shard),
+            what(manifest.shard)
+        ));
+    }
+    if (old.max_nodes, old.time_limit_s) != (manifest.max_nodes, manifest.time_limit_s) {
+        return Some(format!(
+            "--resume: {} was made with limits {}, not {}: give the same --max-nodes and --time-limit",
+            dir.display(),
+            old.limits_text(),
+            manifest.limits_text()
+         ));
+    }
+    if old.variants != manifest.variants {
+        return Some(format!(
+            "--resume: {} was made with variants {}, not {}",
+            dir.display(),
+            old.variants.join(" "),
+            manifest.variants.join(" ")
+        ));
+    }
+    let tables = |m: &Manifest| -> Vec<(String, String)> {
+        let mut t: Vec<_> = m
+            .pattern_databases
+            .iter()
+            .map(|t| (t.name.clone(), t.crc32.clone()))
+            .collect();
+        t.sort();
+        t
+    };
+    if tables(old) != tables(manifest) {
+        return Some(format!(
+            "--resume: {} was made with other pattern databases (names or CRC-32 differ from the cache's); start a new run instead",
+            dir.display()
+         ));
+    }
+    None
 }
 
 /// Writes the manifest of the run in progress, runs.csv and iterations.csv with the rows kept so
@@ -501,7 +535,7 @@ fn finish(
         dir.display()
     );
     stdout
-        .write_all(text.as_bytes())
+        .write_all(visible_lines(&text).as_bytes())
         .and_then(|()| stdout.flush())
         .map_err(|e| Error::io("stdout", e))?;
     if missing > 0 {

@@ -3,6 +3,8 @@
 
 use crate::cmd::args::{RunArgs, SlurmArgs};
 use crate::error::{Done, Error};
+use crate::runner::plan::{place, Loaded};
+use crate::runner::prepare;
 use crate::util::atomic::{self, Failure};
 use crate::util::clock;
 use crate::util::term::note;
@@ -86,7 +88,24 @@ fn script(args: &SlurmArgs) -> Result<String, Error> {
         .and_then(|p| p.to_str().map(str::to_string))
         .unwrap_or_else(|| "idabench".to_string());
     let cwd = std::env::current_dir().map_err(|e| Error::io(".", e))?;
+    // The datasets and variants as each shard's `run` will read them: what it would refuse
+    // before its first job (but a table it cannot have) is refused here, with its message,
+    // rather than by every array task.
+    let options = run.plan.options();
+    let loaded = Loaded::read(&options)?;
+    let planned = loaded.plan(run.quiet)?.jobs;
+    prepare::check_fit(
+        planned
+            .iter()
+            .map(|j| (&j.instance.puzzle, j.spec.heuristic)),
+        |i| Some(place(&planned[i])),
+    )?;
     let words = run_words(run, jobs)?;
+    let datasets = options
+        .datasets
+        .iter()
+        .map(|d| utf8(d, "a dataset path").map(quote))
+        .collect::<Result<Vec<_>, _>>()?;
     let n = args.shards;
     let sbatch: String = directives
         .iter()
@@ -121,7 +140,7 @@ run_shard() {{
     set --
     # A shard that started before (killed, timed out, requeued) is resumed, not restarted.
     if [ -e "$out/$name-shard-$k/runs.csv" ]; then set -- --resume; fi
-    exec "$idabench" run {words} --name "$name-shard-$k" --shard "$k/$shards" "$@"
+    exec "$idabench" run {words} --name "$name-shard-$k" --shard "$k/$shards" "$@" -- {datasets}
 }}
 
 merge() {{
@@ -167,23 +186,21 @@ esac
         exe = quote(&exe),
         cwd = quote(utf8(&cwd, "the working directory")?),
         words = words.join(" "),
+        datasets = datasets.join(" "),
         merge_words = if run.no_plots { " --no-plots" } else { "" },
     ))
 }
 
-/// The arguments of each shard's `idabench run`, quoted for bash, but for --name, --shard and
-/// --resume, which the script adds. Every flag of `run` is handled here (a test keeps it so).
+/// The flags of each shard's `idabench run`, quoted for bash, but for --name, --shard and
+/// --resume, which the script adds, and the datasets, which it gives after `--` (a path may
+/// start with '-'). Every flag of `run` is handled here (a test keeps it so).
 fn run_words(run: &RunArgs, jobs: u16) -> Result<Vec<String>, Error> {
-    let options = run.plan.options();
     let mut words = Vec::new();
-    for d in &options.datasets {
-        words.push(quote(utf8(d, "a dataset path")?));
-    }
-    for word in options.words() {
+    for word in run.plan.options().words() {
         // Only --pdb-dir's path can be other than UTF-8.
         let word = word.into_string().map_err(|w| {
             Error::usage(format!(
-                "--pdb-dir {}: not UTF-8, so it cannot be written into a script",
+                "{}: not UTF-8, so it cannot be written into a script",
                 Path::new(&w).display()
             ))
         })?;

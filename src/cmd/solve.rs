@@ -125,7 +125,8 @@ pub(super) fn solve(args: SolveArgs) -> Result<Done, Error> {
     })
 }
 
-/// Judge input on stdin, within the bounds datasets have (`text::BOUNDS`).
+/// Judge input on stdin, within the bounds datasets have (`text::BOUNDS`), a leading byte-order
+/// mark skipped as datasets skip it.
 fn read_judge_input() -> Result<String, Error> {
     let bytes = text::read_bounded(std::io::stdin().lock(), text::BOUNDS).map_err(|e| {
         Error::input(match e.line() {
@@ -133,10 +134,13 @@ fn read_judge_input() -> Result<String, Error> {
             None => format!("stdin: {e}"),
         })
     })?;
-    String::from_utf8(bytes).map_err(|e| {
+    // Saved by a Windows editor, the input starts with a byte-order mark, which is no token.
+    let input = text::without_bom(&bytes);
+    let skipped = bytes.len() - input.len();
+    std::str::from_utf8(input).map(str::to_owned).map_err(|e| {
         Error::input(format!(
             "stdin: not UTF-8 text (byte {} is not valid UTF-8)",
-            e.utf8_error().valid_up_to() + 1
+            skipped + e.valid_up_to() + 1
         ))
     })
 }

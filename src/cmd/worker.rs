@@ -9,14 +9,21 @@ use crate::results::record::RUNS_HEADER;
 use crate::runner::job::{self, Job};
 use crate::runner::plan::{place, Loaded};
 use crate::runner::prepare;
-use crate::runner::protocol::{parse_request, Hello};
+use crate::runner::protocol::{self, frame_row, parse_request, read_message, Framing, Hello};
 use crate::search::Limits;
+use crate::util::text::shorten;
 use std::collections::HashMap;
 use std::io::{BufRead, Write};
 use std::time::Duration;
 
-/// Runs the worker on `input` and `out` (stdin and stdout) until `input` ends.
-pub fn serve(args: &WorkerArgs, input: impl BufRead, out: &mut dyn Write) -> Result<Done, Error> {
+/// Runs the worker on `input` and `out` (stdin and stdout) until `input` ends. A request it
+/// cannot read (longer than the protocol allows, or cut short) ends it with an input error: where
+/// the next one would start is then unknown.
+pub fn serve(
+    args: &WorkerArgs,
+    mut input: impl BufRead,
+    out: &mut dyn Write,
+) -> Result<Done, Error> {
     // `ab` runs each worker in a process group of its own, out of reach of a terminal's Ctrl-C,
     // and kills it when it stops; should `ab` itself be killed outright, this ends the worker
     // too instead of leaving it to finish its job for no one.
@@ -56,33 +63,46 @@ pub fn serve(args: &WorkerArgs, input: impl BufRead, out: &mut dyn Write) -> Res
     };
     writeln!(out, "{}", RUNS_HEADER.join(",")).map_err(fail)?;
     out.flush().map_err(fail)?;
+    let max = protocol::max_message(&jobs);
+    let mut request = Vec::new();
     let mut row = Vec::new();
-    for (n, line) in input.lines().enumerate() {
-        let line = line.map_err(|e| Error::io("stdin", e))?;
+    // Where the next request starts, as `stdin:LINE` names it.
+    let mut line = 1;
+    loop {
+        let at = line;
+        match read_message(&mut input, max, &mut request) {
+            Ok(true) => {}
+            Ok(false) => break,
+            Err(Framing::Io(e)) => return Err(Error::io("stdin", e)),
+            Err(e) => {
+                return Err(Error::input(format!(
+                    "stdin:{at}: a request {e}: expected jobs as `dataset,instance,variant`, one CSV record each (ab's worker protocol)"
+                )))
+            }
+        }
+        line += request.iter().filter(|&&b| b == b'\n').count();
         row.clear();
-        match parse_request(&line) {
+        match parse_request(&request) {
             Some(key) => match index.get(&(key[0].as_str(), key[1].as_str(), key[2].as_str())) {
                 Some(job) => match job::solve_job(job, limits) {
-                    Some(record) => record.write_csv(&mut row),
+                    Some(record) => {
+                        record.write_csv(&mut row);
+                        frame_row(&mut row);
+                    }
                     None => row.extend_from_slice(b"!the search was cancelled\n"),
                 },
                 None => row.extend_from_slice(
                     format!(
-                        "!stdin:{}: no job (dataset {}, instance {}, variant {}) in this worker's plan\n",
-                        n + 1,
-                        key[0],
-                        key[1],
-                        key[2]
+                        "!stdin:{at}: no job (dataset {}, instance {}, variant {}) in this worker's plan\n",
+                        one_line(&key[0]),
+                        one_line(&key[1]),
+                        one_line(&key[2])
                     )
                     .as_bytes(),
                 ),
             },
             None => row.extend_from_slice(
-                format!(
-                    "!stdin:{}: expected a job as `dataset,instance,variant`\n",
-                    n + 1
-                )
-                .as_bytes(),
+                format!("!stdin:{at}: expected a job as `dataset,instance,variant`\n").as_bytes(),
             ),
         }
         out.write_all(&row)
@@ -90,4 +110,10 @@ pub fn serve(args: &WorkerArgs, input: impl BufRead, out: &mut dyn Write) -> Res
             .map_err(fail)?;
     }
     Ok(Done::Ok)
+}
+
+/// A name as a message of one line quotes it: line breaks escaped (a message ends at the first),
+/// and cut short.
+fn one_line(name: &str) -> String {
+    shorten(&name.escape_debug().to_string())
 }

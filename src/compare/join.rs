@@ -4,7 +4,7 @@
 use super::stats::{time_stats, TimeStats, Verdict};
 use super::{
     CompareError, CompareOptions, Comparison, FieldChange, JobKey, Pairing, SavedJob, SavedRun,
-    VariantComparison,
+    VariantComparison, Warning,
 };
 use crate::results::record::Status;
 use std::collections::{HashMap, HashSet};
@@ -234,7 +234,7 @@ pub(super) fn field_changes(b: &SavedJob, c: &SavedJob) -> Vec<FieldChange> {
         .collect()
 }
 
-fn manifest_warnings(base: &SavedRun, cur: &SavedRun) -> Vec<String> {
+fn manifest_warnings(base: &SavedRun, cur: &SavedRun) -> Vec<Warning> {
     let (bm, cm) = match (&base.manifest, &cur.manifest) {
         (Some(bm), Some(cm)) => (bm, cm),
         (b, c) => {
@@ -242,15 +242,15 @@ fn manifest_warnings(base: &SavedRun, cur: &SavedRun) -> Vec<String> {
             return [(b, &base.source), (c, &cur.source)]
                 .into_iter()
                 .filter(|(m, _)| m.is_none())
-                .map(|(_, source)| {
-                    format!("no manifest.json for {source}: datasets and machines not checked")
+                .map(|(_, source)| Warning::NoManifest {
+                    source: source.clone(),
                 })
                 .collect();
         }
     };
     // The limits decide which jobs run to their end: under other limits, statuses and times
     // differ for reasons that are not the code's.
-    let mut warnings: Vec<String> = [
+    let mut warnings: Vec<Warning> = [
         ("cpu_model", bm.cpu_model.clone(), cm.cpu_model.clone()),
         (
             "build_profile",
@@ -271,22 +271,25 @@ fn manifest_warnings(base: &SavedRun, cur: &SavedRun) -> Vec<String> {
     ]
     .into_iter()
     .filter(|(_, b, c)| b != c)
-    .map(|(field, b, c)| format!("{field} differs: baseline `{b}`, current `{c}`"))
+    .map(|(field, baseline, current)| Warning::Differs {
+        field,
+        baseline,
+        current,
+    })
     .collect();
     // A dataset of one run only leaves its jobs unmatched, which the job lists alone do not
     // explain. (One name with two contents is an error: `check_same_datasets`.)
     let [b, c] = [bm, cm].map(|m| {
         m.datasets
             .iter()
-            .map(|d| d.name.as_str())
+            .map(|d| d.name.clone())
             .collect::<Vec<_>>()
     });
     if b.iter().collect::<HashSet<_>>() != c.iter().collect::<HashSet<_>>() {
-        warnings.push(format!(
-            "datasets differ: baseline `{}`, current `{}`",
-            b.join(", "),
-            c.join(", ")
-        ));
+        warnings.push(Warning::Datasets {
+            baseline: b,
+            current: c,
+        });
     }
     warnings
 }
@@ -569,6 +572,11 @@ mod tests {
         );
     }
 
+    /// The warnings as a terminal shows them.
+    fn shown(warnings: &[Warning]) -> Vec<String> {
+        warnings.iter().map(ToString::to_string).collect()
+    }
+
     #[test]
     fn differing_manifests_give_warnings() {
         let mut base = baseline();
@@ -577,7 +585,7 @@ mod tests {
         cur.manifest = Some(manifest("AMD EPYC", "aa"));
         let c = compare(&base, &cur, &CompareOptions::default());
         assert_eq!(
-            c.warnings,
+            shown(&c.warnings),
             ["cpu_model differs: baseline `Intel Xeon`, current `AMD EPYC`"]
         );
         assert!(c
@@ -586,8 +594,8 @@ mod tests {
         cur.manifest = None;
         let c = compare(&base, &cur, &CompareOptions::default());
         assert_eq!(
-            c.warnings,
-            ["no manifest.json for base: datasets and machines not checked"]
+            shown(&c.warnings),
+            ["no manifest.json for `base`: datasets and machines not checked"]
         );
     }
 
@@ -607,7 +615,7 @@ mod tests {
         cur.manifest = Some(cm);
         let c = compare(&base, &cur, &CompareOptions::default());
         assert_eq!(
-            c.warnings,
+            shown(&c.warnings),
             [
                 "max_nodes differs: baseline `none`, current `1000000`",
                 "time_limit_s differs: baseline `10`, current `2.5`",

@@ -1,8 +1,7 @@
 //! Reading one run: a report directory, or a runs.csv file, with the manifest.json beside it.
 
 use super::{CompareError, Jobs, SavedRun};
-use crate::results::read_file;
-use crate::results::record;
+use crate::results::{self, record, ReportError};
 use std::path::Path;
 
 /// Reads a run: `path` is a report directory holding runs.csv (and optionally manifest.json), or a
@@ -13,12 +12,17 @@ pub fn load(path: &Path) -> Result<SavedRun, CompareError> {
             path: path.to_path_buf(),
         });
     }
-    let (csv_path, manifest_path) = if path.is_dir() {
-        (path.join("runs.csv"), path.join("manifest.json"))
+    let jobs = if path.is_dir() {
+        read_jobs(&path.join("runs.csv"), results::read_file)?
     } else {
-        (path.to_path_buf(), path.with_file_name("manifest.json"))
+        // The file the user named, read as given: a pipe too.
+        read_jobs(path, results::read_named_file)?
     };
-    let jobs = read_jobs(&csv_path)?;
+    let manifest_path = if path.is_dir() {
+        path.join("manifest.json")
+    } else {
+        path.with_file_name("manifest.json")
+    };
     let manifest = if manifest_path.is_file() {
         Some(
             record::read_manifest(&manifest_path)
@@ -34,15 +38,19 @@ pub fn load(path: &Path) -> Result<SavedRun, CompareError> {
     })
 }
 
-/// The jobs of the runs.csv at `path`, as `record::read_runs` checks them (a job listed twice
-/// included), kept in `Jobs`' compact rows: only the file and one row's fields are held besides.
-fn read_jobs(path: &Path) -> Result<Jobs, CompareError> {
+/// The jobs of the runs.csv at `path`, whose bytes `read` gives, as `record::read_runs` checks
+/// them (a job listed twice included), kept in `Jobs`' compact rows: only the file and one row's
+/// fields are held besides.
+fn read_jobs(
+    path: &Path,
+    read: impl Fn(&Path) -> Result<Vec<u8>, ReportError>,
+) -> Result<Jobs, CompareError> {
     let bad = |message: String| CompareError::BadRuns(message);
-    let bytes = read_file(path).map_err(|e| bad(e.to_string()))?;
+    let bytes = read(path).map_err(|e| bad(e.to_string()))?;
     let mut jobs = Jobs::default();
     // Each job's line, for the message of a job listed twice: 4 bytes a job while reading.
     let mut lines: Vec<u32> = Vec::new();
-    let read = record::visit_runs(path, &bytes, |line, r| {
+    let visited = record::visit_runs(path, &bytes, |line, r| {
         jobs.push(r);
         // Lines of a file of at most 1 GiB.
         lines.push(u32::try_from(line).unwrap_or(u32::MAX));
@@ -59,7 +67,7 @@ fn read_jobs(path: &Path) -> Result<Jobs, CompareError> {
             line(first),
         )));
     }
-    read.map_err(bad)?;
+    visited.map_err(bad)?;
     if jobs.is_empty() {
         return Err(CompareError::NoJobs {
             path: path.to_path_buf(),
@@ -152,7 +160,7 @@ mod tests {
         write_report(&dir, &run);
         let err = load(&dir).unwrap_err().to_string();
         assert!(
-            err.contains("runs.csv:42: job (dataset korf100, instance 2, variant"),
+            err.contains("runs.csv:42: job (dataset 'korf100', instance '2', variant '"),
             "{err}"
         );
         assert!(err.ends_with("first at line 23"), "{err}");
@@ -170,7 +178,9 @@ mod tests {
         write_runs(&dir, &late);
         let err = load(&dir).unwrap_err().to_string();
         assert!(
-            err.starts_with(&format!("{runs}:12: job (dataset korf100, instance 2, ")),
+            err.starts_with(&format!(
+                "{runs}:12: job (dataset 'korf100', instance '2', "
+            )),
             "{err}"
         );
         let mut early = records;

@@ -33,6 +33,9 @@ pub use stats::{TimeStats, Verdict};
 
 use crate::error::{Done, Error};
 use crate::results::record::Manifest;
+use crate::util::term::note;
+use crate::util::text::visible;
+use std::fmt;
 use std::path::{Path, PathBuf};
 use thiserror::Error;
 
@@ -154,7 +157,7 @@ pub fn compared(baseline: &Path, current: &Path, opts: &CompareOptions) -> Resul
         .into());
     }
     for warning in &comparison.warnings {
-        eprintln!("warning: {warning}");
+        note(format_args!("warning: {warning}"));
     }
     Ok(Compared {
         baseline: base,
@@ -234,11 +237,63 @@ pub struct Comparison {
     pub missing_in_current: Vec<JobKey>,
     pub missing_in_baseline: Vec<JobKey>,
     /// Differences between the manifests that make the times less comparable.
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Warning>,
     /// How the times were measured, which decides what their interval covers.
     pub pairing: Pairing,
     /// Set when `ab` stopped before it measured every pair.
     pub incomplete: Option<Incomplete>,
+}
+
+/// What makes the two runs' times less comparable, or leaves it unchecked. The values come from
+/// the runs' files, so each report shows them in its own format's quoting (`render`).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Warning {
+    /// The run read from `source` has no manifest.json beside its runs.csv.
+    NoManifest { source: String },
+    /// A field of the manifests, as each spells it.
+    Differs {
+        field: &'static str,
+        baseline: String,
+        current: String,
+    },
+    /// The names of the datasets each run holds.
+    Datasets {
+        baseline: Vec<String>,
+        current: Vec<String>,
+    },
+}
+
+impl Warning {
+    /// The warning, each value it names shown by `quote` (which adds the quotes).
+    pub fn render(&self, quote: impl Fn(&str) -> String) -> String {
+        match self {
+            Warning::NoManifest { source } => format!(
+                "no manifest.json for {}: datasets and machines not checked",
+                quote(source)
+            ),
+            Warning::Differs {
+                field,
+                baseline,
+                current,
+            } => format!(
+                "{field} differs: baseline {}, current {}",
+                quote(baseline),
+                quote(current)
+            ),
+            Warning::Datasets { baseline, current } => format!(
+                "datasets differ: baseline {}, current {}",
+                quote(&baseline.join(", ")),
+                quote(&current.join(", "))
+            ),
+        }
+    }
+}
+
+/// As a terminal shows it: each value `visible`, in backticks.
+impl fmt::Display for Warning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.render(|v| format!("`{}`", visible(v))))
+    }
 }
 
 /// Whether the two sides' times were taken apart or side by side.

@@ -3,6 +3,7 @@
 use super::stats::{TimeStats, Verdict};
 use super::{Comparison, JobKey, Pairing, RenderFormat, VariantComparison};
 use crate::error::{Done, EXIT_INTERRUPTED, EXIT_REGRESSED, EXIT_WRONG};
+use crate::util::text::{markdown_code, visible};
 
 impl Comparison {
     /// The variants whose time regressed.
@@ -14,8 +15,8 @@ impl Comparison {
             .collect()
     }
 
-    /// Pass or fail and why, then the overall figures.
-    pub fn headline(&self) -> (String, String) {
+    /// Pass or fail and why, then the overall figures; the variants it names shown by `quote`.
+    pub fn headline(&self, quote: impl Fn(&str) -> String) -> (String, String) {
         let o = &self.overall;
         let regressed = self.regressed_variants();
         let mut status = match (self.incomplete, self.found()) {
@@ -46,7 +47,11 @@ impl Comparison {
                 "; time regressed in {} of {} variants ({}), reported but not gating",
                 regressed.len(),
                 self.variants.len(),
-                regressed.join(", ")
+                regressed
+                    .iter()
+                    .map(|v| quote(v))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             );
         }
         // Every verdict line of two runs taken apart says what their interval leaves out.
@@ -131,16 +136,18 @@ impl Comparison {
         }
     }
 
+    /// For a terminal: every value from the runs' files `visible`.
     fn text(&self) -> String {
+        let shown = |v: &str| visible(v).into_owned();
         let mut rows = vec![TABLE_HEADER.map(str::to_owned).to_vec()];
         rows.extend(
             self.summaries()
-                .map(|s| summary_cells(s, |v| v.to_owned(), self.pairing)),
+                .map(|s| summary_cells(s, shown, self.pairing)),
         );
         let mut out = format!(
             "baseline: {}\ncurrent:  {}\n{}\n\n{}",
-            self.baseline,
-            self.current,
+            visible(&self.baseline),
+            visible(&self.current),
             self.time_note(),
             aligned(
                 &rows,
@@ -153,7 +160,7 @@ impl Comparison {
                 .changes
                 .iter()
                 .map(|c| {
-                    let mut row = job_cells(&c.job);
+                    let mut row = job_cells(&c.job, shown);
                     row.extend([c.field.to_owned(), c.baseline.clone()]);
                     row.extend(["->".to_owned(), c.current.clone()]);
                     row
@@ -163,10 +170,10 @@ impl Comparison {
         }
         for (title, list) in self.missing_lists() {
             out += &format!("\n{title} ({}):\n", jobs(list.len()));
-            let rows: Vec<Vec<String>> = list.iter().map(job_cells).collect();
+            let rows: Vec<Vec<String>> = list.iter().map(|j| job_cells(j, shown)).collect();
             out += &indent(&aligned(&rows, &[false; 3]));
         }
-        let (status, details) = self.headline();
+        let (status, details) = self.headline(shown);
         out + &format!("\n{status}; {details}\n")
     }
 
@@ -182,20 +189,21 @@ impl Comparison {
         .filter(|(_, jobs)| !jobs.is_empty())
     }
 
+    /// For a pull request: every value from the runs' files in a `markdown_code` span.
     fn markdown(&self) -> String {
-        let (status, details) = self.headline();
+        let (status, details) = self.headline(markdown_code);
         let command = match self.pairing {
             Pairing::Unpaired => "compare",
             Pairing::Paired { .. } => "ab",
         };
         let mut out = format!(
-            "**idabench {command}: {status}**: {details}\n\nBaseline `{}`, current `{}`. {}\n\n",
-            self.baseline,
-            self.current,
+            "**idabench {command}: {status}**: {details}\n\nBaseline {}, current {}. {}\n\n",
+            markdown_code(&self.baseline),
+            markdown_code(&self.current),
             self.time_note()
         );
         for warning in &self.warnings {
-            out += &format!("> warning: {warning}\n\n");
+            out += &format!("> warning: {}\n\n", warning.render(markdown_code));
         }
         let overall = summary_cells(&self.overall, |_| "**overall**".to_owned(), self.pairing);
         out += &md_table(
@@ -203,7 +211,7 @@ impl Comparison {
             "|---|--:|--:|--:|--:|--:|--:|---|---|",
             self.variants
                 .iter()
-                .map(|s| summary_cells(s, md_code, self.pairing))
+                .map(|s| summary_cells(s, markdown_code, self.pairing))
                 .chain(std::iter::once(overall)),
         );
         if !self.changes.is_empty() {
@@ -217,8 +225,7 @@ impl Comparison {
                 ],
                 "|---|---|---|---|--:|--:|",
                 self.changes.iter().map(|c| {
-                    let mut cells: Vec<String> =
-                        job_cells(&c.job).iter().map(|v| md_code(v)).collect();
+                    let mut cells = job_cells(&c.job, markdown_code);
                     cells.extend([c.field.to_owned(), c.baseline.clone(), c.current.clone()]);
                     cells
                 }),
@@ -229,8 +236,7 @@ impl Comparison {
             out += &md_table(
                 &["dataset", "instance", "variant"],
                 "|---|---|---|",
-                list.iter()
-                    .map(|j| job_cells(j).iter().map(|v| md_code(v)).collect()),
+                list.iter().map(|j| job_cells(j, markdown_code)),
             );
         }
         out
@@ -408,12 +414,9 @@ fn jobs(n: usize) -> String {
     }
 }
 
-fn job_cells(job: &JobKey) -> Vec<String> {
-    vec![
-        job.dataset.clone(),
-        job.instance.clone(),
-        job.variant.clone(),
-    ]
+/// A job's dataset, instance and variant, each shown by `show`.
+fn job_cells(job: &JobKey, show: impl Fn(&str) -> String) -> Vec<String> {
+    vec![show(&job.dataset), show(&job.instance), show(&job.variant)]
 }
 
 /// Columns padded to their widest cell; `right[i]` right-aligns column `i`.
@@ -447,11 +450,6 @@ fn indent(block: &str) -> String {
     block.lines().map(|line| format!("  {line}\n")).collect()
 }
 
-/// A code span that cannot break the table: `|` would end the cell, and a backtick the span.
-fn md_code(value: &str) -> String {
-    format!("`{}`", value.replace('|', "\\|").replace('`', "'"))
-}
-
 fn md_table(header: &[&str], rule: &str, rows: impl Iterator<Item = Vec<String>>) -> String {
     let mut out = format!("| {} |\n{rule}\n", header.join(" | "));
     for row in rows {
@@ -464,7 +462,7 @@ fn md_table(header: &[&str], rule: &str, rows: impl Iterator<Item = Vec<String>>
 mod tests {
     use super::*;
     use crate::compare::fixtures::*;
-    use crate::compare::{compare, CompareOptions};
+    use crate::compare::{compare, CompareOptions, Warning};
     use crate::results::record::Status;
 
     #[test]
@@ -530,6 +528,73 @@ mod tests {
         assert!(!text.contains("(unpaired)"), "{text}");
         let csv = c.render(RenderFormat::Csv);
         assert!(csv.lines().skip(1).all(|l| l.ends_with(",paired")), "{csv}");
+    }
+
+    /// A variant regressed, a warning and a job in one run only, each naming values that would
+    /// break out of Markdown or command a terminal.
+    #[test]
+    fn values_from_the_runs_are_quoted_for_each_format() {
+        let hostile = "v`1\n# heading|\x1b]0;t\x07\u{202e}";
+        let mut records = baseline_records();
+        for r in &mut records {
+            r.time_cpu_s *= 1.5;
+        }
+        records.remove(0);
+        let cur = run_of(records, "cur");
+        let mut c = compare(&baseline(), &cur, &CompareOptions::default());
+        c.variants[0].variant = hostile.to_owned();
+        c.missing_in_current[0].instance = hostile.to_owned();
+        c.warnings = vec![Warning::Differs {
+            field: "cpu_model",
+            baseline: hostile.to_owned(),
+            current: "cpu".to_owned(),
+        }];
+        c.baseline = hostile.to_owned();
+        let shown = "v`1\\n# heading|\\x1b]0;t\\x07\\u{202e}";
+        let code = "``v`1\\n# heading\\|\\x1b]0;t\\x07\\u{202e}``";
+        assert_eq!(markdown_code(hostile), code);
+
+        let md = c.render(RenderFormat::Markdown);
+        let raw = ['\n', '\x1b', '\x07', '\u{202e}'];
+        for line in md.lines() {
+            assert!(!line.contains(&raw[1..]), "{md}");
+            assert!(!line.starts_with("# "), "{md}");
+        }
+        assert!(md.starts_with("**idabench compare: FAIL"), "{md}");
+        assert!(md.lines().next().unwrap().contains(code), "{md}");
+        assert!(
+            md.contains(&format!("\n\nBaseline {code}, current `")),
+            "{md}"
+        );
+        assert!(
+            md.contains(&format!(
+                "\n> warning: cpu_model differs: baseline {code}, current `cpu`\n"
+            )),
+            "{md}"
+        );
+        assert!(md.contains(&format!("\n| {code} | 19 |")), "{md}");
+        assert!(md.contains(&format!("| `korf100` | {code} | `")), "{md}");
+
+        let text = c.render(RenderFormat::Text);
+        assert!(!text.contains(&raw[1..]), "{text}");
+        assert!(text.starts_with(&format!("baseline: {shown}\n")), "{text}");
+        assert!(text.contains(&format!("\n{shown}  ")), "{text}");
+        assert!(text.contains(&format!("  korf100  {shown}  ")), "{text}");
+        assert!(
+            text.contains(&format!("({shown}, manhattan/next/prune), reported")),
+            "{text}"
+        );
+        assert_eq!(
+            c.warnings[0].to_string(),
+            format!("cpu_model differs: baseline `{shown}`, current `cpu`")
+        );
+
+        // CSV is data: the values as they are.
+        let csv = c.render(RenderFormat::Csv);
+        let mut reader = csv::Reader::from_reader(csv.as_bytes());
+        assert!(reader
+            .records()
+            .any(|r| r.unwrap().iter().filter(|v| *v == hostile).count() == 1));
     }
 
     #[test]

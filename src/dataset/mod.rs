@@ -31,7 +31,7 @@
 pub mod generate;
 
 use crate::domains::{DomainKind, Puzzle};
-use crate::util::text::{self, shorten, ReadError};
+use crate::util::text::{self, shorten, ReadError, UTF8_BOM};
 use csv::ByteRecord;
 use std::collections::hash_map::Entry;
 use std::collections::HashMap;
@@ -40,8 +40,6 @@ use std::fs::File;
 use std::hash::{BuildHasher, RandomState};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-
-const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
 
 /// Said in every header complaint, so the fix needs no trip to the documentation.
 const COLUMNS_HELP: &str =
@@ -182,7 +180,7 @@ fn parse_in(path: &Path, bytes: &[u8], pieces: usize) -> Result<Dataset, Dataset
             Fault::plain(empty_file_message("empty file (0 bytes)")),
         ));
     }
-    let bytes = bytes.strip_prefix(UTF8_BOM).unwrap_or(bytes);
+    let bytes = text::without_bom(bytes);
     let mut reader = csv_reader(bytes);
     let mut record = ByteRecord::new();
     let mut lines = Lines::new(bytes, 1);

@@ -2,12 +2,14 @@
 //! each variant, the legend under a chart, log axes that cover their data, SI labels.
 
 pub use crate::util::format::{si, thousands};
+use crate::util::text::visible_lines;
 use plotters::chart::MeshStyle;
 use plotters::coord::combinators::LogCoord;
 use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint, KeyPointWeight, Ranged};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
+use std::borrow::Cow;
 
 /// Okabe and Ito's palette, safe for the common colour-vision deficiencies, without its yellow,
 /// which is barely seen on white. Beyond 7 variants the colours repeat with hollow markers.
@@ -165,7 +167,9 @@ pub(super) fn house_chart<'a, 'b>(
 type Area<'b> = DrawingArea<SVGBackend<'b>, Shift>;
 
 /// A picture `height` pixels high, as SVG on a white ground: `draw` gets the whole area, the
-/// chart's (the top `CHART_HEIGHT` pixels) and the legend's below it.
+/// chart's (the top `CHART_HEIGHT` pixels) and the legend's below it. Its texts (ids, variant
+/// names) are made `visible_lines` as a whole: plotters escapes XML's markup but passes control
+/// characters, which make the SVG no XML, and bidirectional ones, which turn its labels around.
 pub(super) fn picture(
     height: u32,
     draw: impl FnOnce(&Area<'_>, Area<'_>, Area<'_>) -> Result<(), String>,
@@ -178,7 +182,10 @@ pub(super) fn picture(
         draw(&root, top, bottom)?;
         root.present().map_err(drawing)?;
     }
-    Ok(svg)
+    Ok(match visible_lines(&svg) {
+        Cow::Borrowed(_) => svg,
+        Cow::Owned(shown) => shown,
+    })
 }
 
 pub(super) fn drawing<E: std::fmt::Display>(e: E) -> String {
@@ -613,6 +620,28 @@ mod tests {
             // of every decade.
             let ticks = log_ticks(lo.max(1e-300), hi, X_PIXELS, X_GAP);
             assert!(ticks.len() <= 4 * DECADES.count(), "{}", ticks.len());
+        }
+    }
+
+    #[test]
+    fn a_picture_shows_control_and_bidirectional_characters_as_escapes() {
+        let entries = [Entry {
+            colour: GREY,
+            line: true,
+            marker: None,
+            text: "id \x1b]0;PWNED\x07 \u{202e}evil".into(),
+        }];
+        let svg = picture(CHART_HEIGHT + legend_height(&entries), |_, top, bottom| {
+            top.titled("title \x1b[2J", (FONT, 24)).map_err(drawing)?;
+            draw_legend(&bottom, &entries)
+        })
+        .unwrap();
+        assert!(
+            !svg.contains(['\x1b', '\x07', '\u{202e}']),
+            "raw control or bidi characters: {svg}"
+        );
+        for shown in ["id \\x1b]0;PWNED\\x07 \\u{202e}evil", "title \\x1b[2J"] {
+            assert!(svg.contains(shown), "no {shown}: {svg}");
         }
     }
 

@@ -6,6 +6,7 @@ use crate::compare::{Compared, SavedRun};
 use crate::plot::Pictures;
 use crate::results::record::Manifest;
 use crate::results::summary::{self, VariantSummary};
+use crate::util::text::{visible, visible_lines};
 use std::fmt::Write;
 use std::path::{Component, Path, PathBuf};
 
@@ -325,7 +326,7 @@ fn href(path: &Path) -> String {
 /// A comparison's report.html in `dir`, for `compare --out`.
 pub fn compare_page(compared: &Compared, pictures_drawn: &Pictures, dir: &Path) -> String {
     let c = &compared.comparison;
-    let (status, details) = c.headline();
+    let (status, details) = c.headline(|v| visible(v).into_owned());
     let mut body = format!(
         "<h1>idabench compare</h1>\n<p><strong>{}</strong>: {}</p>\n<ul>\n<li>Baseline: <code>{}</code></li>\n<li>Current: <code>{}</code></li>\n</ul>\n",
         escape(&status),
@@ -334,7 +335,11 @@ pub fn compare_page(compared: &Compared, pictures_drawn: &Pictures, dir: &Path) 
         escape(&c.current)
     );
     for w in &c.warnings {
-        let _ = writeln!(body, "<p class=\"warn\">warning: {}</p>", escape(w));
+        let _ = writeln!(
+            body,
+            "<p class=\"warn\">warning: {}</p>",
+            escape(&w.to_string())
+        );
     }
     let _ = writeln!(body, "<p class=\"note\">{}</p>", escape(&c.time_note()));
     body += "<h2>Per variant</h2>\n";
@@ -476,8 +481,11 @@ pre { background: #f7f7f7; padding: 0.8em; overflow-x: auto; font-size: 0.8em; }
 .note { font-size: 0.9em; color: #444; }
 ";
 
-/// `s` with the characters HTML gives a meaning escaped, for text and attribute values.
+/// `s` with the characters HTML gives a meaning escaped, for text and attribute values; made
+/// `visible_lines` first, so that no control or bidirectional character reaches the page (a
+/// character reference to one would act alike).
 fn escape(s: &str) -> String {
+    let s = visible_lines(s);
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
@@ -537,6 +545,10 @@ mod tests {
         assert_eq!(
             escape("<b>\"a\" & 'b'</b>"),
             "&lt;b&gt;&quot;a&quot; &amp; &#39;b&#39;&lt;/b&gt;"
+        );
+        assert_eq!(
+            escape("{\n\t\"id\": \"\x1b]0;t\x07\u{202e}<\"\n}"),
+            "{\n\t&quot;id&quot;: &quot;\\x1b]0;t\\x07\\u{202e}&lt;&quot;\n}"
         );
         assert_eq!(href(Path::new("../r 1/runs.csv")), "../r%201/runs.csv");
         assert_eq!(href(Path::new("/tmp/a#b")), "file:///tmp/a%23b");

@@ -10,9 +10,11 @@ pub mod html;
 use crate::compare::{self, Compared, SavedRun};
 use crate::error::{Done, Error};
 use crate::plot::{self, first_against_others, present, unfinished, IterationRows, Job, Pictures};
+use crate::results::folder;
 use crate::results::iterations::Row;
 use crate::results::record::Manifest;
 use crate::results::summary::{self, VariantSummary};
+use crate::results::ReportError;
 use crate::util::atomic::{self, Failure};
 use crate::util::term::note;
 use std::collections::HashSet;
@@ -56,6 +58,9 @@ pub fn plot(report: &Path, opts: &PlotOptions, out: &mut dyn Write) -> Result<Do
             .unwrap_or(Path::new("."))
             .to_path_buf()
     };
+    if let Some(out) = &opts.out {
+        check_pages_dir(out, Some(&report_dir))?;
+    }
     let dir = opts.out.clone().unwrap_or_else(|| report_dir.clone());
     std::fs::create_dir_all(&dir).map_err(|e| {
         if dir.exists() && !dir.is_dir() {
@@ -67,13 +72,14 @@ pub fn plot(report: &Path, opts: &PlotOptions, out: &mut dyn Write) -> Result<Do
             Error::io(&dir, e)
         }
     })?;
+    folder::check_own(&dir)?;
     if let Some(m) = &run.manifest {
         if !m.finished() {
-            eprintln!(
+            note(format_args!(
                 "note: {} is an unfinished run ({} jobs missing): plotting the rows it has",
                 run.source,
                 m.jobs_missing.map_or("some".into(), |n| n.to_string())
-            );
+            ));
         }
     }
     let jobs: Vec<Job> = run
@@ -125,8 +131,8 @@ pub fn plot(report: &Path, opts: &PlotOptions, out: &mut dyn Write) -> Result<Do
         unfinished.as_deref(),
         &mut rows,
     );
-    for note in &pictures.notes {
-        eprintln!("note: {note}");
+    for said in &pictures.notes {
+        note(format_args!("note: {said}"));
     }
     let mut written = Vec::new();
     for (name, svg) in &pictures.drawn {
@@ -268,9 +274,29 @@ pub fn after_compare(dir: &Path, compared: &Compared, plots: bool) {
     }
 }
 
-/// Writes `path` whole (see `atomic`).
+/// Refuses `dir`, named with `--out`, as the folder for pages (report.html and pictures) when
+/// it holds a run other than `own`: a run's pages are its own, and a comparison or another
+/// run's plot must not replace them. A link or special file in it is refused too (see
+/// `folder::check_own`).
+pub fn check_pages_dir(dir: &Path, own: Option<&Path>) -> Result<(), Error> {
+    folder::check_out(dir)?;
+    let same = |a: &Path, b: &Path| matches!((std::fs::canonicalize(a), std::fs::canonicalize(b)), (Ok(a), Ok(b)) if a == b);
+    let holds_run = std::fs::symlink_metadata(dir.join("runs.csv")).is_ok();
+    if holds_run && !own.is_some_and(|own| same(own, dir)) {
+        return Err(ReportError::Refused(format!(
+            "--out {}: it holds a run (runs.csv), whose report.html and pictures are its own: choose another --out",
+            dir.display()
+        ))
+        .into());
+    }
+    Ok(folder::check_own(dir)?)
+}
+
+/// Writes `path`, a file of a report folder, whole (see `atomic`); a link or special file
+/// there is refused, not written through.
 fn write_file(path: &Path, bytes: &[u8]) -> Result<(), Error> {
-    atomic::write_with(path, |file| file.write_all(bytes)).map_err(|e| match e {
+    folder::check_own_file(path)?;
+    atomic::replace_with(path, |file| file.write_all(bytes)).map_err(|e| match e {
         Failure::Fill(e) | Failure::Io(e) => Error::io(path, e),
     })
 }

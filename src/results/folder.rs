@@ -1,9 +1,12 @@
 //! Where a report folder goes: a name given with `--name`, or the first free one of a UTC
-//! timestamp, claimed by creating it.
+//! timestamp, claimed by creating it; and what may be in one. A report folder holds idabench's
+//! own files: a link, FIFO or device planted in it is refused, never followed, written through
+//! or waited on.
 
 use crate::error::Error;
 use crate::results::ReportError;
 use crate::util::clock;
+use crate::util::files;
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -29,10 +32,99 @@ pub fn check_name(name: &str) -> Result<(), ReportError> {
     Ok(())
 }
 
+/// Checks `out`, the folder given with `--out`, before report folders are made in it: a link to
+/// nothing or a file there would otherwise give a bare "File exists".
+pub fn check_out(out: &Path) -> Result<(), ReportError> {
+    let Ok(meta) = fs::symlink_metadata(out) else {
+        return Ok(());
+    };
+    if meta.is_symlink() && fs::metadata(out).is_err() {
+        let target = fs::read_link(out).unwrap_or_default();
+        return Err(ReportError::Refused(format!(
+            "--out {}: a symbolic link to {}, which does not exist: create it, or choose another --out",
+            out.display(),
+            target.display()
+        )));
+    }
+    if !out.is_dir() {
+        return Err(ReportError::Refused(format!(
+            "--out {}: not a directory (--out names the folder reports go in)",
+            out.display()
+        )));
+    }
+    Ok(())
+}
+
+/// The folder `OUT/NAME`, created if missing (and `out` with it): a link there, or a file, is
+/// refused, as is a link or special file in it (see `check_own`).
+pub fn named(out: &Path, name: &str) -> Result<PathBuf, Error> {
+    check_name(name)?;
+    check_out(out)?;
+    fs::create_dir_all(out).map_err(|e| Error::io(out, e))?;
+    let dir = out.join(name);
+    let refused = |what: &str| {
+        Error::from(ReportError::Refused(format!(
+            "--name {name}: {} is {what}; choose another --name",
+            dir.display()
+        )))
+    };
+    match fs::symlink_metadata(&dir) {
+        Ok(m) if m.is_dir() => {}
+        Ok(m) if m.is_file() => return Err(refused("a file, not a report folder")),
+        Ok(m) => {
+            return Err(refused(&format!(
+                "{}, where a report folder (idabench's own, never reached through a link) would go",
+                files::kind(m.file_type())
+            )))
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => match fs::create_dir(&dir) {
+            Ok(()) => {}
+            Err(e)
+                if e.kind() == io::ErrorKind::AlreadyExists
+                    && fs::symlink_metadata(&dir).is_ok_and(|m| m.is_dir()) => {}
+            Err(e) => return Err(Error::io(&dir, e)),
+        },
+        Err(e) => return Err(Error::io(&dir, e)),
+    }
+    check_own(&dir)?;
+    Ok(dir)
+}
+
+/// Refuses a report folder holding anything but files and folders: a link there would lead a
+/// report elsewhere (over a file outside the folder), a FIFO would hold the command for ever.
+pub fn check_own(dir: &Path) -> Result<(), ReportError> {
+    match files::stranger_in(dir) {
+        Ok(None) => Ok(()),
+        Ok(Some((path, kind))) => Err(planted(&path, kind)),
+        Err(e) => Err(ReportError::Read(format!(
+            "{}: cannot list: {e}",
+            dir.display()
+        ))),
+    }
+}
+
+/// Checks `path`, one of the files of a report folder, before it is replaced or appended to
+/// (see `check_own`).
+pub fn check_own_file(path: &Path) -> Result<(), ReportError> {
+    match files::stranger_at(path) {
+        None => Ok(()),
+        Some(kind) => Err(planted(path, kind)),
+    }
+}
+
+/// The refusal of `path`, `kind` (a link, a FIFO, ...), found in a report folder.
+fn planted(path: &Path, kind: &str) -> ReportError {
+    ReportError::Refused(format!(
+        "{}: {kind} in a report folder, which holds only idabench's own files: it is not followed, written through or read; remove it",
+        path.display()
+    ))
+}
+
 /// A new folder `OUT/PREFIX<UTC timestamp>` (with `out` created if missing): two reports started
 /// in the same second must not share (and clobber) one, so the first free one of STAMP,
 /// STAMP-2, STAMP-3, ... is claimed by creating it.
 pub fn new_stamped(out: &Path, prefix: &str) -> Result<PathBuf, Error> {
+    check_out(out)?;
     fs::create_dir_all(out).map_err(|e| Error::io(out, e))?;
     let stamp = format!("{prefix}{}", clock::compact_now());
     for k in 1u32.. {

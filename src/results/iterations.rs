@@ -7,13 +7,15 @@
 //! where each job's rows lie in a file (a `Span`), from which the rewrite copies them in job
 //! order. A job's rows are written together, so they are one stretch of the file.
 
+use crate::results::folder;
 use crate::results::record::{field, Record};
 use crate::results::ReportError;
 use crate::search::Iteration;
 use crate::util::atomic;
+use crate::util::files;
 use crate::util::mapped::Mapped;
 use std::collections::HashMap;
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::{self, BufReader, Read, Seek, SeekFrom, Write};
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
@@ -110,7 +112,7 @@ pub struct Appender {
 impl Appender {
     /// Opens `path` for appending; writes the header when the file is new or empty.
     pub fn append_to(path: &Path) -> io::Result<Appender> {
-        let mut file = OpenOptions::new().create(true).append(true).open(path)?;
+        let mut file = files::append_own(path)?;
         let mut len = file.metadata()?.len();
         if len == 0 {
             let header = header_line();
@@ -193,7 +195,8 @@ pub fn write_in_order(path: &Path, spans: &mut Spans) -> Result<(), ReportError>
     let header = header_line();
     let mut moved = Vec::with_capacity(spans.jobs.len());
     let mut position = header.len() as u64;
-    atomic::write_with(path, |out| {
+    folder::check_own_file(path)?;
+    atomic::replace_with(path, |out| {
         out.write_all(header.as_bytes())
             .map_err(|e| format!("{}: cannot write: {e}", path.display()))?;
         for span in &spans.jobs {
@@ -375,7 +378,7 @@ fn visit(
     path: &Path,
     f: impl FnMut(Key<'_>, Row, u64, u64, u64) -> Result<(), String>,
 ) -> Result<(), String> {
-    let mut file = match File::open(path) {
+    let mut file = match files::open_regular(path) {
         Ok(file) => file,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
         Err(e) => return Err(format!("{}: cannot open: {e}", path.display())),

@@ -27,7 +27,14 @@ pub enum ReportError {
     Refused(String),
 }
 
-/// The bytes of a report file, read within the bounds datasets have (see `text::read_file`).
+/// The bytes of a file of a report folder, read within the bounds datasets have; anything but
+/// a regular file is refused (see `text::read_own_file`).
 pub fn read_file(path: &std::path::Path) -> Result<Vec<u8>, ReportError> {
+    crate::util::text::read_own_file(path).map_err(ReportError::Read)
+}
+
+/// The bytes of a report file the user named on the command line, which may be a pipe (see
+/// `text::read_file`).
+pub fn read_named_file(path: &std::path::Path) -> Result<Vec<u8>, ReportError> {
     crate::util::text::read_file(path).map_err(ReportError::Read)
 }

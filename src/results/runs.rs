@@ -3,12 +3,14 @@
 //! in went.
 
 use crate::error::Done;
+use crate::results::folder;
 use crate::results::record::{Record, Status, RUNS_HEADER};
 use crate::results::ReportError;
 use crate::util::atomic;
+use crate::util::files;
 use crate::util::mapped::Mapped;
 use crate::util::term::note;
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
@@ -24,7 +26,7 @@ pub struct RunsWriter {
 impl RunsWriter {
     /// Opens `path` for appending; writes the header when the file is new or empty.
     pub fn append_to(path: &Path) -> io::Result<RunsWriter> {
-        let mut file = OpenOptions::new().create(true).append(true).open(path)?;
+        let mut file = files::append_own(path)?;
         let mut len = file.metadata()?.len();
         if len == 0 {
             let header = runs_header();
@@ -52,13 +54,15 @@ impl RunsWriter {
 /// Writes `bytes` to `path` whole (see `atomic`): on failure the old file stays and no temporary
 /// file is left.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ReportError> {
-    atomic::write_with(path, |out| out.write_all(bytes))
+    folder::check_own_file(path)?;
+    atomic::replace_with(path, |out| out.write_all(bytes))
         .map_err(|e| ReportError::Write(format!("{}: cannot write: {e}", path.display())))
 }
 
 /// Writes runs.csv whole (see `write_atomic`): the header, then `rows` in job order.
 pub fn write_runs(path: &Path, rows: &Rows) -> Result<(), ReportError> {
-    atomic::write_with(path, |out| rows.write_csv(out))
+    folder::check_own_file(path)?;
+    atomic::replace_with(path, |out| rows.write_csv(out))
         .map_err(|e| ReportError::Write(format!("{}: cannot write: {e}", path.display())))
 }
 

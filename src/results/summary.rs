@@ -8,6 +8,7 @@ use crate::results::iterations::{self, Spans};
 use crate::results::record::{on_off, Manifest, Status};
 use crate::results::runs::{write_atomic, write_runs, Rows, Tally};
 use crate::results::{read_file, ReportError};
+use crate::util::text::markdown_code;
 use hdrhistogram::Histogram;
 use serde::{Deserialize, Serialize};
 use std::io;
@@ -216,20 +217,25 @@ pub fn summary_csv(rows: &[VariantSummary]) -> Result<Vec<u8>, ReportError> {
 }
 
 /// summary.md: a title, the run's setting, whether jobs are missing, and one table row per
-/// variant.
+/// variant. Names from files (datasets, variants of merged shards, the machine) are each a
+/// `markdown_code` span: the file is pasted into pull requests.
 pub fn summary_md(rows: &[VariantSummary], manifest: &Manifest) -> String {
     let datasets: Vec<String> = manifest
         .datasets
         .iter()
         .map(|d| {
             let plural = if d.instances == 1 { "" } else { "s" };
-            format!("`{}` ({} instance{plural})", d.name, d.instances)
+            format!(
+                "{} ({} instance{plural})",
+                markdown_code(&d.name),
+                d.instances
+            )
         })
         .collect();
     let mut out = format!(
         "## idabench run\n\n{} on {} with {} worker{}; limits: {}.\n\n",
         datasets.join(", "),
-        manifest.cpu_model,
+        markdown_code(&manifest.cpu_model),
         manifest.jobs,
         if manifest.jobs == 1 { "" } else { "s" },
         manifest.limits_text(),
@@ -264,8 +270,8 @@ pub fn summary_md(rows: &[VariantSummary], manifest: &Manifest) -> String {
     for r in rows {
         let other = r.jobs - r.solved - r.limited;
         out.push_str(&format!(
-            "| `{}` | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
-            r.variant,
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+            markdown_code(&r.variant),
             r.jobs,
             r.solved,
             r.limited,
@@ -285,7 +291,13 @@ pub fn summary_md(rows: &[VariantSummary], manifest: &Manifest) -> String {
     let unguaranteed: Vec<String> = rows
         .iter()
         .filter(|r| r.not_guaranteed_optimal > 0)
-        .map(|r| format!("`{}` ({} jobs)", r.variant, r.not_guaranteed_optimal))
+        .map(|r| {
+            format!(
+                "{} ({} jobs)",
+                markdown_code(&r.variant),
+                r.not_guaranteed_optimal
+            )
+        })
         .collect();
     if !unguaranteed.is_empty() {
         out.push_str(&format!(
@@ -382,6 +394,7 @@ pub fn write_reports(
 mod tests {
     use super::*;
     use crate::results::fixtures::{manifest, record};
+    use crate::results::record::DatasetInfo;
 
     fn spec(heuristic: &str) -> Spec {
         Spec {
@@ -437,6 +450,34 @@ mod tests {
         let md = summary_md(&rows, &manifest());
         assert!(md.contains("| 1.00 |\n| `center/stepnext/prune` |"), "{md}");
         assert!(md.contains("| - |\n\nGeometric means"), "{md}");
+    }
+
+    /// A merged run's names come from the shards' files: a dataset, a machine and a variant
+    /// that would break out of their code spans stay in them, each on its line.
+    #[test]
+    fn names_from_files_stay_in_their_code_spans() {
+        let t = Tally::of(&record());
+        let specs = [spec("manhattan")];
+        let names = ["x`|\n# v\x1b[2J".to_owned()];
+        let rows = summarize([(0, 0, &t)], &specs, &names, None);
+        let mut m = manifest();
+        m.datasets.push(DatasetInfo {
+            path: String::new(),
+            name: "we`ird\n## set".into(),
+            sha256: String::new(),
+            instances: 1,
+        });
+        m.cpu_model = "cpu\u{202e}\n|---|".into();
+        let md = summary_md(&rows, &m);
+        assert!(
+            md.starts_with(
+                "## idabench run\n\n``we`ird\\n## set`` (1 instance) on `cpu\\u{202e}\\n\\|---\\|` with "
+            ),
+            "{md}"
+        );
+        assert!(md.contains("\n| ``x`\\|\\n# v\\x1b[2J`` | 1 |"), "{md}");
+        assert!(!md.contains(['\x1b', '\u{202e}']), "{md}");
+        assert_eq!(md.lines().filter(|l| l.starts_with('#')).count(), 1, "{md}");
     }
 
     #[test]

@@ -181,6 +181,36 @@ pub(super) fn guarded<'a>(
     Some(finished(job, answer))
 }
 
+/// The `error` record of `job`, with `message`: for a job whose answer never came (`ab`'s
+/// worker killed in it).
+pub(crate) fn error_record(job: &Job, message: String) -> Record {
+    let r = finished(job, Err(message)).record;
+    Record {
+        dataset: r.dataset.into_owned(),
+        instance: r.instance.into_owned(),
+        domain: r.domain.into_owned(),
+        size: r.size.into_owned(),
+        variant: r.variant.into_owned(),
+        heuristic: r.heuristic.into_owned(),
+        step: r.step.into_owned(),
+        reverse_pruning: r.reverse_pruning.into_owned(),
+        status: r.status,
+        length: r.length,
+        optimal: r.optimal,
+        nodes_generated: r.nodes_generated,
+        nodes_expanded: r.nodes_expanded,
+        iterations: r.iterations,
+        final_bound: r.final_bound,
+        time_wall_s: r.time_wall_s,
+        time_cpu_s: r.time_cpu_s,
+        nodes_per_s: r.nodes_per_s,
+        initial_h: r.initial_h,
+        optimal_guaranteed: r.optimal_guaranteed,
+        message: r.message.into_owned(),
+        path: r.path.into_owned(),
+    }
+}
+
 fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
     let text = panic
         .downcast_ref::<&str>()
@@ -266,6 +296,12 @@ pub(super) fn set_times<S>(r: &mut Record<S>, wall: Duration, cpu: Duration) {
 /// dataset is in error), and `suboptimal` when it does not. No solution (unsolvable, or none
 /// within the depth cap) where the reference has a length is `wrong`.
 fn judge(a: &Answer, optimal: Option<u32>) -> (Status, String) {
+    if let Some(diameter) = a.past_diameter {
+        return (
+            Status::Error,
+            format!("no solution within {diameter} moves, the puzzle's proven diameter: the heuristic (or the search) is broken"),
+        );
+    }
     match (a.status, a.length, optimal) {
         (Status::Wrong, _, _) => (
             Status::Wrong,
@@ -333,6 +369,7 @@ pub(crate) mod tests {
             stats: Default::default(),
             optimal_guaranteed,
             depth_cap: Some(4),
+            past_diameter: None,
             wall: Duration::ZERO,
             cpu: Duration::ZERO,
             split: Default::default(),
@@ -366,6 +403,16 @@ pub(crate) mod tests {
             .expect("a record")
             .record;
         assert_eq!(r.message, "the search panicked: tile 9");
+    }
+
+    #[test]
+    fn a_job_without_an_answer_has_an_error_record() {
+        let d = dataset();
+        let r = error_record(&job(&d), "no answer".into());
+        assert_eq!(r.status, Status::Error);
+        assert_eq!(r.message, "no answer");
+        assert_eq!(r.key(), ("t", "one", "manhattan/stepnext/prune"));
+        assert_eq!((r.length, r.optimal, r.time_cpu_s), (None, Some(1), 0.0));
     }
 
     #[test]
@@ -411,5 +458,16 @@ pub(crate) mod tests {
         assert_eq!(verdict(NodeLimit, None, true, Some(6)), NodeLimit);
         let (_, message) = judge(&answer(Solved, Some(7), true), Some(6));
         assert!(message.contains("guarantees"), "{message}");
+        // A search that passed the puzzle's diameter is broken, reference or not.
+        let mut broken = answer(Error, None, true);
+        broken.past_diameter = Some(31);
+        for optimal in [None, Some(6)] {
+            let (status, message) = judge(&broken, optimal);
+            assert_eq!(status, Error);
+            assert!(
+                message.starts_with("no solution within 31 moves, the puzzle's proven diameter"),
+                "{message}"
+            );
+        }
     }
 }

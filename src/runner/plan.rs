@@ -14,6 +14,7 @@ use crate::util::term::note;
 use sha2::{Digest, Sha256};
 use std::ffi::OsString;
 use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
 
 /// Where pattern databases come from.
 #[derive(Clone, Debug, Default)]
@@ -22,6 +23,8 @@ pub struct TableOptions {
     pub pdb_dir: Option<PathBuf>,
     /// Refuse to build a missing or damaged database.
     pub no_build: bool,
+    /// Set by a signal asking the command to end: stops a database being built.
+    pub stop: Option<&'static AtomicBool>,
 }
 
 /// What a run's jobs are: the datasets, the variants and the per-job limits.
@@ -70,13 +73,24 @@ impl PlanOptions {
             flag("--time-limit", t.to_string());
         }
         if let Some(dir) = &self.tables.pdb_dir {
-            words.push("--pdb-dir".into());
-            words.push(dir.into());
+            // One word: a directory whose name starts with '-' is not taken for a flag.
+            let mut word = OsString::from("--pdb-dir=");
+            word.push(dir);
+            words.push(word);
         }
         if self.tables.no_build {
             words.push("--no-build".into());
         }
         words
+    }
+
+    /// The whole plan as `run` and `worker` take it: `words`, then the datasets after `--`, so
+    /// that a dataset whose path starts with '-' is not taken for a flag.
+    pub fn args(&self) -> Vec<OsString> {
+        let mut args = self.words();
+        args.push("--".into());
+        args.extend(self.datasets.iter().map(OsString::from));
+        args
     }
 }
 

@@ -32,13 +32,7 @@ pub fn prepare<'a>(
             continue;
         }
         done.push(key);
-        // Checked without a store first: most heuristics have no tables, and those need no
-        // cache directory. A heuristic that does not fit the board is refused naming the
-        // puzzle's place.
-        puzzle.prepare(h, None).map_err(|e| match (e, place(i)) {
-            (PrepareError::Unfit(m), Some(at)) => PrepareError::Unfit(format!("{at}: {m}")),
-            (e, _) => e,
-        })?;
+        fit(puzzle, h, || place(i))?;
         if !needs_tables(puzzle, h) {
             continue;
         }
@@ -48,6 +42,7 @@ pub fn prepare<'a>(
                 build: !tables.no_build,
                 rebuild: false,
                 quiet,
+                stop: tables.stop,
             });
         }
         for info in puzzle.prepare(h, options.as_ref())? {
@@ -57,6 +52,40 @@ pub fn prepare<'a>(
         }
     }
     Ok(used)
+}
+
+/// What `prepare` refuses before it reads or builds a table: a heuristic that does not fit a
+/// board of `puzzles`. For `slurm`, which would otherwise write a script whose every run fails.
+pub fn check_fit<'a>(
+    puzzles: impl IntoIterator<Item = (&'a Puzzle, HeuristicKind)>,
+    place: impl Fn(usize) -> Option<String>,
+) -> Result<(), PrepareError> {
+    let mut done: Vec<(usize, HeuristicKind)> = Vec::new();
+    for (i, (puzzle, h)) in puzzles.into_iter().enumerate() {
+        let key = (puzzle.family_id(), h);
+        if !done.contains(&key) {
+            done.push(key);
+            fit(puzzle, h, || place(i))?;
+        }
+    }
+    Ok(())
+}
+
+/// Refuses `h` where it does not fit `puzzle`'s board, naming the puzzle's place. Checked
+/// without a store: most heuristics have no tables, and those need no cache directory.
+fn fit(
+    puzzle: &Puzzle,
+    h: HeuristicKind,
+    place: impl FnOnce() -> Option<String>,
+) -> Result<(), PrepareError> {
+    match puzzle.prepare(h, None) {
+        Ok(_) => Ok(()),
+        Err(PrepareError::Unfit(m)) => Err(PrepareError::Unfit(match place() {
+            Some(at) => format!("{at}: {m}"),
+            None => m,
+        })),
+        Err(e) => Err(e),
+    }
 }
 
 fn needs_tables(puzzle: &Puzzle, h: HeuristicKind) -> bool {

@@ -6,11 +6,20 @@
 //! 2. its second line, once its jobs are planned and their tables ready, is the runs.csv header
 //!    of this build, so `ab` reads the rows by column name and builds with other column sets
 //!    still understand each other;
-//! 3. then each stdin line is one job as a CSV record `dataset,instance,variant`, answered by
-//!    one line: the job's runs.csv row, or `!` and a message when it cannot be answered (a job
-//!    this worker did not plan). End of stdin ends the worker.
+//! 3. then each request on stdin is one job as a CSV record `dataset,instance,variant`, answered
+//!    by the job's runs.csv row, or by `!` and a message on one line when it cannot be answered
+//!    (a job this worker did not plan). End of stdin ends the worker.
+//!
+//! A record ends at the first line end outside quotes: an instance id may hold line breaks,
+//! which its quoted field carries (`read_message`). A line that starts with `!` is a message of
+//! one line, so a record whose first field starts with `!` has it quoted (`request`,
+//! `frame_row`). Every message is read within `max_message` bytes.
 
+use crate::results::record::field;
+use crate::runner::job::Job;
 use crate::util::build;
+use std::fmt;
+use std::io::{self, BufRead, Read};
 
 /// The worker protocol's version: raised whenever a line of it changes meaning.
 pub const PROTOCOL: u32 = 1;
@@ -73,27 +82,126 @@ impl Hello {
     }
 }
 
-/// A job's request line: `dataset,instance,variant` as one CSV record, with its line end.
-pub fn request(dataset: &str, instance: &str, variant: &str) -> String {
-    let mut writer = csv::Writer::from_writer(Vec::new());
-    writer
-        .write_record([dataset, instance, variant])
-        .expect("writing CSV to memory cannot fail");
-    let bytes = writer
-        .into_inner()
-        .expect("writing CSV to memory cannot fail");
-    String::from_utf8(bytes).expect("CSV written from strings is UTF-8")
+/// What an answer may hold beyond its job's names: the row's other fields (short names and
+/// numbers), the solution path and a message. 16 MiB: a path of millions of moves, far more than
+/// IDA* finds in a benchmark, and still a harmless amount to hold.
+pub const ANSWER_ROOM: usize = 16 << 20;
+
+/// The most bytes one message of a worker of `jobs` may hold. A request names one of the jobs,
+/// and quoting at most doubles its names; an answer is a row of those names and `ANSWER_ROOM`
+/// more; the handshake and the header are short lines. `ab` and its workers plan the same jobs,
+/// so both ends agree on it; past it, a message is none of this protocol's (an endless stream,
+/// `/dev/zero`) and reading stops.
+pub fn max_message(jobs: &[Job]) -> usize {
+    let longest = jobs
+        .iter()
+        .map(|j| j.dataset.name.len() + j.instance.id.len() + j.variant.len())
+        .max()
+        .unwrap_or(0);
+    longest.saturating_mul(2).saturating_add(ANSWER_ROOM)
 }
 
-/// The three fields of a request line.
-pub fn parse_request(line: &str) -> Option<[String; 3]> {
+/// A job's request: `dataset,instance,variant` as one CSV record, with its line end.
+pub fn request(dataset: &str, instance: &str, variant: &str) -> Vec<u8> {
+    let mut line = Vec::new();
+    for name in [dataset, instance, variant] {
+        field(&mut line, name.as_bytes());
+    }
+    // The last field's comma becomes the line end.
+    line.pop();
+    line.push(b'\n');
+    frame_row(&mut line);
+    line
+}
+
+/// Quotes the first field of a CSV record that starts with `!`, which would otherwise read as a
+/// message (a dataset file named `!x.csv`). Unquoted, that field holds no comma, quote or line
+/// break, so it ends at the first comma.
+pub fn frame_row(row: &mut Vec<u8>) {
+    if row.first() == Some(&b'!') {
+        let end = row
+            .iter()
+            .position(|&b| b == b',' || b == b'\n')
+            .unwrap_or(row.len());
+        row.insert(end, b'"');
+        row.insert(0, b'"');
+    }
+}
+
+/// The three fields of a request: one CSV record, and nothing after it.
+pub fn parse_request(message: &[u8]) -> Option<[String; 3]> {
     let mut reader = csv::ReaderBuilder::new()
         .has_headers(false)
-        .from_reader(line.as_bytes());
-    let record = reader.records().next()?.ok()?;
+        .flexible(true)
+        .from_reader(message);
+    let mut records = reader.records();
+    let record = records.next()?.ok()?;
+    if records.next().is_some() {
+        return None;
+    }
     match record.iter().collect::<Vec<_>>()[..] {
         [d, i, v] => Some([d.to_owned(), i.to_owned(), v.to_owned()]),
         _ => None,
+    }
+}
+
+/// Why a message could not be read.
+#[derive(Debug)]
+pub enum Framing {
+    /// More than the bound, which it names, without its end.
+    TooLong(usize),
+    /// The input ended inside a quoted field.
+    Cut,
+    Io(io::Error),
+}
+
+impl fmt::Display for Framing {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Framing::TooLong(max) => write!(f, "longer than the protocol's {max} bytes"),
+            Framing::Cut => f.write_str("cut short by the end of the stream (a quote left open)"),
+            Framing::Io(e) => write!(f, "cannot be read ({e})"),
+        }
+    }
+}
+
+/// Reads one message into `message` (emptied first), its line end included: a line that starts
+/// with `!`, or a CSV record up to the first line end outside quotes; the last one may lack its
+/// line end. At most `max` bytes are read for it. `Ok(false)` at the end of the stream.
+pub fn read_message(
+    input: &mut impl BufRead,
+    max: usize,
+    message: &mut Vec<u8>,
+) -> Result<bool, Framing> {
+    message.clear();
+    let mut quotes = 0usize;
+    loop {
+        let start = message.len();
+        // One byte past the bound tells a message that is too long from one that just fits.
+        let room = (max + 1).saturating_sub(start) as u64;
+        let n = input
+            .by_ref()
+            .take(room)
+            .read_until(b'\n', message)
+            .map_err(Framing::Io)?;
+        if n == 0 {
+            return if start == 0 {
+                Ok(false)
+            } else {
+                Err(Framing::Cut)
+            };
+        }
+        if message.len() > max {
+            return Err(Framing::TooLong(max));
+        }
+        quotes += message[start..].iter().filter(|&&b| b == b'"').count();
+        if message[0] == b'!' || quotes.is_multiple_of(2) {
+            return Ok(true);
+        }
+        // A line without its line end is the stream's last.
+        if message.last() != Some(&b'\n') {
+            return Err(Framing::Cut);
+        }
     }
 }
 
@@ -112,12 +220,66 @@ mod tests {
         assert_eq!(Hello::parse("idabench-worker protocol=x"), None);
     }
 
+    /// Every message of `stream`, read as the worker and `ab` read them.
+    fn messages(stream: &[u8], max: usize) -> Result<Vec<Vec<u8>>, Framing> {
+        let mut input = io::BufReader::with_capacity(3, stream);
+        let mut all = Vec::new();
+        let mut message = Vec::new();
+        while read_message(&mut input, max, &mut message)? {
+            all.push(message.clone());
+        }
+        Ok(all)
+    }
+
     #[test]
-    fn requests_survive_commas_and_quotes() {
-        let line = request("d", "a,\"b\"", "manhattan/stepnext/prune");
-        let key = parse_request(line.trim_end()).unwrap();
-        assert_eq!(key, ["d", "a,\"b\"", "manhattan/stepnext/prune"]);
-        assert_eq!(parse_request("just one"), None);
-        assert_eq!(parse_request(""), None);
+    fn requests_survive_commas_quotes_line_breaks_and_a_leading_bang() {
+        for key in [
+            ["d", "a,\"b\"", "manhattan/stepnext/prune"],
+            ["d", "two\nlines\r\nand\rmore", "v"],
+            ["!bang", "!", "v"],
+            ["d", "", "v"],
+            ["d", "\"", "v"],
+        ] {
+            let line = request(key[0], key[1], key[2]);
+            let mut stream = line.clone();
+            stream.extend_from_slice(&line);
+            let read = messages(&stream, line.len()).unwrap();
+            assert_eq!(read, [line.clone(), line.clone()], "{key:?}");
+            assert_eq!(parse_request(&read[0]), Some(key.map(String::from)));
+        }
+        assert_eq!(parse_request(b"just one"), None);
+        assert_eq!(parse_request(b""), None);
+        assert_eq!(parse_request(b"a,b,c\rd,e,f"), None);
+    }
+
+    #[test]
+    fn a_message_ends_at_a_line_end_outside_quotes_or_after_a_bang_line() {
+        let stream = b"!no \"job\nrow,\"a\nb\",\"\"\"\"\nlast,x";
+        let read = messages(stream, 100).unwrap();
+        let want: [&[u8]; 3] = [b"!no \"job\n", b"row,\"a\nb\",\"\"\"\"\n", b"last,x"];
+        assert_eq!(read, want);
+        let mut row = b"!x,y,z\n".to_vec();
+        frame_row(&mut row);
+        assert_eq!(row, b"\"!x\",y,z\n");
+        let mut row = b"!x\n".to_vec();
+        frame_row(&mut row);
+        assert_eq!(row, b"\"!x\"\n");
+    }
+
+    #[test]
+    fn reading_stops_at_the_bound_and_at_a_quote_left_open() {
+        assert!(matches!(messages(b"abcdef\n", 6), Err(Framing::TooLong(6))));
+        assert_eq!(messages(b"abcde\n", 6).unwrap(), [b"abcde\n"]);
+        // An endless stream costs the bound, not the memory.
+        let mut zeros = io::BufReader::new(io::repeat(0));
+        let mut message = Vec::new();
+        let e = read_message(&mut zeros, 1 << 16, &mut message).unwrap_err();
+        assert!(matches!(e, Framing::TooLong(65536)), "{e:?}");
+        assert!(message.len() <= (1 << 16) + 1);
+        assert!(matches!(messages(b"a,\"b\nc", 100), Err(Framing::Cut)));
+        assert_eq!(
+            Framing::Cut.to_string(),
+            "cut short by the end of the stream (a quote left open)"
+        );
     }
 }

@@ -20,6 +20,8 @@ pub struct Answer {
     pub optimal_guaranteed: bool,
     /// The domain's depth cap: `OverCap` means no solution of this length or less.
     pub depth_cap: Option<u32>,
+    /// The bound the search passed, past the puzzle's proven diameter (status `Error`).
+    pub past_diameter: Option<u32>,
     pub wall: Duration,
     /// CPU time of the search, on every thread that worked on it.
     pub cpu: Duration,
@@ -95,6 +97,7 @@ impl UseSearch for Search<'_> {
             Outcome::Wrong(p) => (Status::Wrong, Some(p)),
             Outcome::Unsolvable => (Status::Unsolvable, None),
             Outcome::OverCap => (Status::OverCap, None),
+            Outcome::PastDiameter(_) => (Status::Error, None),
             Outcome::NodeLimit => (Status::NodeLimit, None),
             Outcome::TimeLimit => (Status::TimeLimit, None),
             Outcome::Cancelled => (Status::Cancelled, None),
@@ -106,6 +109,10 @@ impl UseSearch for Search<'_> {
             stats: r.stats,
             optimal_guaranteed: r.optimal_guaranteed,
             depth_cap: d.depth_cap(),
+            past_diameter: match r.outcome {
+                Outcome::PastDiameter(diameter) => Some(diameter),
+                _ => None,
+            },
             wall: Duration::ZERO,
             cpu: Duration::ZERO,
             split: r.split,
@@ -121,6 +128,7 @@ fn unsolvable(optimal_guaranteed: bool) -> Answer {
         stats: search::Stats::default(),
         optimal_guaranteed,
         depth_cap: None,
+        past_diameter: None,
         wall: Duration::ZERO,
         cpu: Duration::ZERO,
         split: search::SplitStats::default(),

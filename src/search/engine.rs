@@ -185,6 +185,7 @@ fn run<D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
         (Some(a), Some(b)) => a.min(b),
         (a, b) => a.or(b).unwrap_or(u32::MAX),
     };
+    let diameter = d.diameter().unwrap_or(u32::MAX);
     let parity = d.solution_parity(start);
     let optimal_guaranteed = step != Step::Two || parity.is_some();
     let hv = h.init(d, start);
@@ -220,6 +221,9 @@ fn run<D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
     let outcome = loop {
         if bound > cap {
             break Outcome::OverCap;
+        }
+        if bound > diameter {
+            break Outcome::PastDiameter(diameter);
         }
         run.capped = false;
         let (gen0, exp0) = (

@@ -50,6 +50,12 @@ pub trait Domain: Sync {
     fn depth_cap(&self) -> Option<u32> {
         None
     }
+    /// A proven bound on every shortest solution's length (the puzzle's diameter, as seen from
+    /// the goal): a search whose bound passes it is broken (a heuristic that never says 0 at the
+    /// goal, say) and ends as `PastDiameter` instead of iterating for ever.
+    fn diameter(&self) -> Option<u32> {
+        None
+    }
     /// A path from `start` as text.
     fn path_string(&self, start: &Self::State, path: &[Self::Move]) -> String;
 
@@ -244,6 +250,9 @@ pub enum Outcome<M> {
     Unsolvable,
     /// No solution within the depth cap.
     OverCap,
+    /// The bound passed the domain's proven diameter (see `Domain::diameter`) without a
+    /// solution: a defect of the heuristic or the search, never an answer.
+    PastDiameter(u32),
     NodeLimit,
     TimeLimit,
     Cancelled,

@@ -8,10 +8,13 @@
 //! the entries' checksum is right. Files are written under a temporary name and renamed, so
 //! that a reader or a second builder never sees half a file.
 
+use crate::util::files;
+use crate::util::term::note;
 use std::collections::HashMap;
 use std::fs::{self, File};
-use std::io::{self, BufRead, BufReader, IsTerminal, Read, Write};
+use std::io::{self, BufRead, BufReader, IsTerminal, Read, Seek, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
 use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -35,8 +38,9 @@ pub trait Spec: Sync {
     /// the goal. A table with another 0, or a goal entry that is not 0, is damaged (a search with
     /// it would not end).
     fn goal_entry(&self) -> u64;
-    /// Fills the table; `progress` gets the entries done so far, from any thread.
-    fn build(&self, progress: &(dyn Fn(u64) + Sync)) -> Vec<u8>;
+    /// Fills the table; `progress` gets the entries done so far, from any thread. `None` when
+    /// `stop` was set before the table was done.
+    fn build(&self, progress: &(dyn Fn(u64) + Sync), stop: &AtomicBool) -> Option<Vec<u8>>;
 }
 
 /// Where tables live and what may be done to get one.
@@ -48,6 +52,8 @@ pub struct Options {
     /// Build even a sound one (`pdb build --force`).
     pub rebuild: bool,
     pub quiet: bool,
+    /// Set by a signal asking the command to end: a build under way stops, its file unwritten.
+    pub stop: Option<&'static AtomicBool>,
 }
 
 /// The default cache directory: `$XDG_CACHE_HOME/idabench`, else `$HOME/.cache/idabench`.
@@ -81,6 +87,9 @@ pub enum StoreError {
     /// The cache cannot be written (read-only, full, not a directory).
     #[error("{0}")]
     Io(String),
+    /// A build stopped by a signal.
+    #[error("{0}")]
+    Interrupted(String),
 }
 
 struct Held {
@@ -106,7 +115,9 @@ pub fn table(spec: &dyn Spec) -> &'static [u8] {
     if let Some(h) = held.get(&key) {
         return h.table;
     }
-    let table: &'static [u8] = Box::leak(spec.build(&|_| {}).into_boxed_slice());
+    let never = AtomicBool::new(false);
+    let built = spec.build(&|_| {}, &never).expect("never stopped");
+    let table: &'static [u8] = Box::leak(built.into_boxed_slice());
     let info = TableInfo {
         name: key.clone(),
         entries: table.len() as u64,
@@ -167,9 +178,16 @@ fn obtain(spec: &dyn Spec, options: &Options) -> Result<(Vec<u8>, TableInfo), St
             // Before minutes of building, not after: the result must be kept.
             let file = temporary(&options.dir)?;
             if !options.quiet && !matches!(why, Unusable::Missing) {
-                note(&format!("{}: {why}: building it again", path.display()));
+                note(format_args!("{}: {why}: building it again", path.display()));
             }
-            let table = build_with_progress(spec, options.quiet);
+            let never = AtomicBool::new(false);
+            let stop = options.stop.unwrap_or(&never);
+            let table = build_with_progress(spec, options.quiet, stop).ok_or_else(|| {
+                StoreError::Interrupted(format!(
+                    "interrupted while building pattern database {key}: nothing was run; the databases finished before are kept in {}",
+                    options.dir.display()
+                ))
+            })?;
             let crc = crc32fast::hash(&table);
             // Renamed over the old file, if any: a failed rebuild leaves it in place.
             write(spec, &table, crc, file, &options.dir, &path)?;
@@ -244,7 +262,8 @@ pub type Fields = Vec<(String, String)>;
 
 /// The header fields of the file at `path` and the reader left at its entries.
 pub fn read_header(path: &Path) -> Result<(Fields, BufReader<File>), Unusable> {
-    let file = File::open(path).map_err(|e| match e.kind() {
+    // A FIFO or device named like a table is refused at once, not waited on.
+    let file = files::open_regular(path).map_err(|e| match e.kind() {
         io::ErrorKind::NotFound => Unusable::Missing,
         _ => Unusable::Unreadable(e),
     })?;
@@ -318,7 +337,9 @@ fn read(spec: &dyn Spec, path: &Path) -> Result<(Vec<u8>, u32), Unusable> {
         .read_to_end(&mut table)
         .map_err(Unusable::Unreadable)?;
     if table.len() as u64 != size {
-        let rest = reader.bytes().count() as u64;
+        // From the file's size, not by reading on: a padded file may be any size.
+        let at = reader.stream_position().map_err(Unusable::Unreadable)?;
+        let rest = on_disk.saturating_sub(at);
         return Err(Unusable::Truncated {
             expected: size,
             found: table.len() as u64 + rest,
@@ -410,11 +431,11 @@ fn write(
 }
 
 /// A progress bar on a terminal, a line every few seconds elsewhere, nothing when quiet.
-fn build_with_progress(spec: &dyn Spec, quiet: bool) -> Vec<u8> {
+fn build_with_progress(spec: &dyn Spec, quiet: bool, stop: &AtomicBool) -> Option<Vec<u8>> {
     let total = spec.entries();
     let key = spec.key();
     if quiet {
-        return spec.build(&|_| {});
+        return spec.build(&|_| {}, stop);
     }
     if io::stderr().is_terminal() {
         let bar = indicatif::ProgressBar::new(total);
@@ -426,37 +447,36 @@ fn build_with_progress(spec: &dyn Spec, quiet: bool) -> Vec<u8> {
         );
         bar.set_message(key);
         bar.enable_steady_tick(Duration::from_millis(200));
-        let table = spec.build(&|done| bar.set_position(done));
+        let table = spec.build(&|done| bar.set_position(done), stop);
         bar.finish_and_clear();
-        note(&format!(
+        let table = table?;
+        note(format_args!(
             "built {} ({total} entries) in {:.1} s",
             spec.key(),
             bar.elapsed().as_secs_f64()
         ));
-        table
+        Some(table)
     } else {
         let started = Instant::now();
         let last = Mutex::new(started);
-        note(&format!("building {key}: {total} entries"));
-        let table = spec.build(&|done| {
-            let mut last = last.lock().unwrap_or_else(|p| p.into_inner());
-            if last.elapsed() >= Duration::from_secs(5) {
-                *last = Instant::now();
-                note(&format!(
-                    "[{:>6.0}s] {key}: {done}/{total} entries",
-                    started.elapsed().as_secs_f64()
-                ));
-            }
-        });
-        note(&format!(
+        note(format_args!("building {key}: {total} entries"));
+        let table = spec.build(
+            &|done| {
+                let mut last = last.lock().unwrap_or_else(|p| p.into_inner());
+                if last.elapsed() >= Duration::from_secs(5) {
+                    *last = Instant::now();
+                    note(format_args!(
+                        "[{:>6.0}s] {key}: {done}/{total} entries",
+                        started.elapsed().as_secs_f64()
+                    ));
+                }
+            },
+            stop,
+        )?;
+        note(format_args!(
             "built {key} in {:.1} s",
             started.elapsed().as_secs_f64()
         ));
-        table
+        Some(table)
     }
-}
-
-/// A line for the person at the terminal: a full or closed stderr must not stop the work.
-fn note(text: &str) {
-    let _ = writeln!(io::stderr(), "{text}");
 }

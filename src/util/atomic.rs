@@ -1,10 +1,11 @@
 //! Files written whole or not at all: into a temporary file beside the target (`.NAME.XXXXXX.tmp`,
 //! a fresh name each time, in the same directory so the rename cannot cross file systems), renamed
 //! over the target at the end. When anything fails, or panics, the temporary file is removed, so
-//! a failure leaves the target as it was and nothing else behind. A symbolic link is followed (the
-//! file it names is replaced); a target that is not a regular file, a path into `/dev` or `/proc`
-//! such as `/dev/stdout`, or a link to nothing yet is written in place (appended to), as a rename
-//! would replace the device, the shell's file or the link itself.
+//! a failure leaves the target as it was and nothing else behind. For a path the user names
+//! (`write_with`), a symbolic link is followed (the file it names is replaced); a target that is
+//! not a regular file, a path into `/dev` or `/proc` such as `/dev/stdout`, or a link to nothing
+//! yet is written in place (appended to), as a rename would replace the device, the shell's file
+//! or the link itself. In idabench's own directories (`replace_with`) nothing is followed.
 
 use std::fmt;
 use std::fs::{self, File};
@@ -63,6 +64,16 @@ pub fn write_with<E>(
         return out.flush().map_err(Failure::Io);
     }
     let target = fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    replace_with(&target, fill)
+}
+
+/// Writes `path` with what `fill` writes, into a temporary file renamed over `path`, without
+/// following a link there: for the files in idabench's own directories, where a link planted
+/// in place of one is replaced, never written through.
+pub fn replace_with<E>(
+    target: &Path,
+    fill: impl FnOnce(&mut dyn Write) -> Result<(), E>,
+) -> Result<(), Failure<E>> {
     let dir = match target.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
@@ -85,9 +96,7 @@ pub fn write_with<E>(
     let file = out.into_inner().map_err(|e| Failure::Io(e.into_error()))?;
     // On disk before the rename, so that a crash cannot leave a renamed but empty file.
     file.sync_all().map_err(Failure::Io)?;
-    tmp_path
-        .persist(&target)
-        .map_err(|e| Failure::Io(e.error))?;
+    tmp_path.persist(target).map_err(|e| Failure::Io(e.error))?;
     Ok(())
 }
 

@@ -3,8 +3,8 @@
 //! rewrite reads all over the file. Mapped, it reads the page cache's own pages, where reading
 //! the 8-puzzle run's 31 MB of iterations.csv into a buffer first cost 60 ms.
 
+use crate::util::files;
 use memmap2::Mmap;
-use std::fs::File;
 use std::io;
 use std::path::{Path, PathBuf};
 
@@ -27,7 +27,7 @@ impl Mapped {
     pub fn read(&mut self, start: u64, len: usize) -> Result<&[u8], String> {
         let cannot = |e: io::Error| format!("{}: cannot read: {e}", self.path.display());
         if self.map.is_none() {
-            let file = File::open(&self.path).map_err(cannot)?;
+            let file = files::open_regular(&self.path).map_err(cannot)?;
             // SAFETY: the map is only read, while the file is one of idabench's reports: a run
             // holds it open, and nothing else is meant to change it in the meantime.
             let map = unsafe { Mmap::map(&file) }.map_err(cannot)?;

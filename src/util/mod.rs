@@ -4,6 +4,7 @@
 pub(crate) mod atomic;
 pub mod build;
 pub(crate) mod clock;
+pub(crate) mod files;
 pub(crate) mod format;
 pub(crate) mod interrupt;
 pub(crate) mod mapped;

@@ -1,11 +1,23 @@
-//! User text: read within documented bounds, and cut short when a message echoes it.
+//! User text: read within documented bounds, cut short when a message echoes it, and escaped
+//! for each place it is shown.
 //!
 //! Input is read whole before it is checked, so without a bound a stray `/dev/zero` or a runaway
 //! file would be read until the kernel ends the process. The bounds are far above any real
 //! dataset (the largest the generators make, every state of a 2x5 board, is about 110 MB with
 //! lines under 100 bytes; a 16x15 board's row, start and goal written out, is under 2 KB).
+//!
+//! Ids, file names and values come from files anyone may have written, and end up on terminals,
+//! in pull requests and in browsers. A control character there is a command (ESC starts the
+//! sequences that set a terminal's title or colours), and the bidirectional and invisible format
+//! characters make text read otherwise than it is. Every writer shows such text through one
+//! function of its format: `visible` (a value) and `visible_lines` (a text with its own layout)
+//! for terminals, SVG and HTML (which add their markup's own escapes), `markdown_code` for
+//! Markdown. Data files (CSV, JSON) keep values as they are.
 
+use crate::util::files;
+use std::borrow::Cow;
 use std::fmt;
+use std::fmt::Write as _;
 use std::fs::File;
 use std::io::{self, Read};
 use std::path::Path;
@@ -170,13 +182,14 @@ fn first_long_line(bytes: &[u8], max: usize) -> u64 {
     line
 }
 
-/// `s` cut to its first 40 characters (then `...`): a message quoting a value must stay
-/// readable when the value is a stray data row or a 10 MB token.
+/// `s` cut to its first 40 characters (then `...`) and made `visible`: a message quoting a value
+/// must stay readable, and on one line, when the value is a stray data row, a 10 MB token or
+/// holds control characters.
 pub fn shorten(s: &str) -> String {
     const MAX: usize = 40;
     match s.char_indices().nth(MAX) {
-        Some((at, _)) => format!("{}...", &s[..at]),
-        None => s.to_owned(),
+        Some((at, _)) => format!("{}...", visible(&s[..at])),
+        None => visible(s).into_owned(),
     }
 }
 
@@ -197,10 +210,131 @@ pub fn shorten_quoted(message: &str) -> String {
         .join("'")
 }
 
-/// The bytes of a file (a report, a run's manifest), read within `BOUNDS` like a dataset: a report that is a
-/// device or a runaway file stops with an error instead of filling the memory.
+/// The UTF-8 byte-order mark, which editors on Windows put before the text they save: where users'
+/// text is read (datasets, judge input), it is skipped, not taken for part of the first value.
+pub const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// `bytes` without a leading byte-order mark.
+pub fn without_bom(bytes: &[u8]) -> &[u8] {
+    bytes.strip_prefix(UTF8_BOM).unwrap_or(bytes)
+}
+
+/// Whether `c` commands a terminal or is not seen as itself: the C0 and C1 controls and DEL,
+/// the line and paragraph separators, the bidirectional embeddings, overrides, isolates and
+/// marks (which reorder the text around them), the zero-width and other invisible format
+/// characters (soft hyphen, joiners, word joiner, byte-order mark, tags), and the
+/// noncharacters U+FFFE and U+FFFF, which XML refuses.
+fn hidden(c: char) -> bool {
+    matches!(c,
+        '\0'..='\x1f'
+            | '\x7f'..='\u{9f}'
+            | '\u{ad}'
+            | '\u{61c}'
+            | '\u{180e}'
+            | '\u{200b}'..='\u{200f}'
+            | '\u{2028}'..='\u{202e}'
+            | '\u{2060}'..='\u{2064}'
+            | '\u{2066}'..='\u{206f}'
+            | '\u{feff}'
+            | '\u{fff9}'..='\u{fffb}'
+            | '\u{fffe}'..='\u{ffff}'
+            | '\u{e0000}'..='\u{e007f}')
+}
+
+/// Appends `c`, written as an escape when it is `hidden`: `\n`, `\t`, `\r`, `\x1b` below
+/// U+0080, `\u{202e}` above.
+fn push_visible(out: &mut String, c: char) {
+    match c {
+        '\n' => out.push_str("\\n"),
+        '\t' => out.push_str("\\t"),
+        '\r' => out.push_str("\\r"),
+        c if !hidden(c) => out.push(c),
+        c if c.is_ascii() => {
+            let _ = write!(out, "\\x{:02x}", u32::from(c));
+        }
+        c => {
+            let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
+        }
+    }
+}
+
+/// `s` with every `hidden` character written as an escape, line breaks and tabs too: a value
+/// (an id, a file name, a field) shown on one line, as itself, and commanding nothing. A
+/// backslash is left alone, so that applying it again changes nothing.
+pub fn visible(s: &str) -> Cow<'_, str> {
+    escaped(s, |_| false)
+}
+
+/// `text` with its own line breaks and tabs kept and every other `hidden` character written as
+/// `visible` writes it: for a whole message or page, whose values should have been made
+/// `visible` already, as the last guard before a terminal, an SVG or an HTML page.
+pub fn visible_lines(text: &str) -> Cow<'_, str> {
+    escaped(text, |c| c == '\n' || c == '\t')
+}
+
+fn escaped(s: &str, kept: impl Fn(char) -> bool) -> Cow<'_, str> {
+    if !s.chars().any(|c| hidden(c) && !kept(c)) {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 16);
+    for c in s.chars() {
+        if kept(c) {
+            out.push(c);
+        } else {
+            push_visible(&mut out, c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// `s` as a Markdown inline code span that shows it whole and ends where it should, in a table
+/// cell or in a paragraph: `visible`, so that no line break ends the row or starts a heading;
+/// `|` escaped, which a GFM table cell reads as `|` (elsewhere the backslash shows); and fenced
+/// with one backtick more than the longest run inside, padded with a space where it starts or
+/// ends with a backtick or a space (CommonMark strips one from each side).
+pub fn markdown_code(s: &str) -> String {
+    let text = visible(s).replace('|', "\\|");
+    // Two backticks with nothing between are no span: one space is the least that shows empty.
+    if text.is_empty() {
+        return "` `".to_owned();
+    }
+    let mut longest = 0;
+    let mut run = 0;
+    for c in text.chars() {
+        run = if c == '`' { run + 1 } else { 0 };
+        longest = longest.max(run);
+    }
+    let fence = "`".repeat(longest + 1);
+    let pad = if text.starts_with('`')
+        || text.ends_with('`')
+        || (text.starts_with(' ')
+            && text.ends_with(' ')
+            && !text.trim_start_matches(' ').is_empty())
+    {
+        " "
+    } else {
+        ""
+    };
+    format!("{fence}{pad}{text}{pad}{fence}")
+}
+
+/// The bytes of a file the user named (a runs.csv given to `compare`), read within `BOUNDS`
+/// like a dataset: a device or a runaway file stops with an error instead of filling the
+/// memory. A pipe is read as the user asked (`compare /dev/stdin ...`).
 pub fn read_file(path: &Path) -> Result<Vec<u8>, String> {
     let file = File::open(path).map_err(|e| format!("{}: cannot open: {e}", path.display()))?;
+    read_opened(path, file)
+}
+
+/// The bytes of a file in one of idabench's own folders (a run's runs.csv or manifest), as
+/// `read_file` reads them; a FIFO or device planted there is refused at once, not waited on.
+pub fn read_own_file(path: &Path) -> Result<Vec<u8>, String> {
+    let file =
+        files::open_regular(path).map_err(|e| format!("{}: cannot open: {e}", path.display()))?;
+    read_opened(path, file)
+}
+
+fn read_opened(path: &Path, file: File) -> Result<Vec<u8>, String> {
     read_bounded(file, BOUNDS).map_err(|e| match e.line() {
         Some(line) => format!("{}:{line}: {e}", path.display()),
         None => format!("{}: {e}", path.display()),
@@ -343,5 +477,98 @@ mod tests {
             format!("invalid value '{cut}' for '--x <X>': unknown '{cut}'\n")
         );
         assert_eq!(shorten_quoted("no quotes"), "no quotes");
+    }
+
+    /// Every character the module's doc promises to escape, one of each kind.
+    const HIDDEN: [char; 18] = [
+        '\0',
+        '\x07',
+        '\x1b',
+        '\x7f',
+        '\u{9b}',
+        '\u{ad}',
+        '\u{61c}',
+        '\u{200b}',
+        '\u{200e}',
+        '\u{2028}',
+        '\u{2029}',
+        '\u{202a}',
+        '\u{202e}',
+        '\u{2066}',
+        '\u{2069}',
+        '\u{feff}',
+        '\u{ffff}',
+        '\u{e0041}',
+    ];
+
+    #[test]
+    fn visible_escapes_what_commands_a_terminal_or_hides_and_keeps_the_rest() {
+        assert_eq!(
+            visible("korf100/4by4 é ü 漢字 \\x"),
+            "korf100/4by4 é ü 漢字 \\x"
+        );
+        assert!(matches!(visible("plain"), Cow::Borrowed(_)));
+        assert_eq!(
+            visible("\x1b]0;PWNED\x07 a\nb\tc\rd \u{202e}evil\u{2066}"),
+            "\\x1b]0;PWNED\\x07 a\\nb\\tc\\rd \\u{202e}evil\\u{2066}"
+        );
+        for c in HIDDEN {
+            let shown = visible(&c.to_string()).into_owned();
+            assert!(
+                shown.starts_with('\\') && shown.is_ascii(),
+                "{c:?}: {shown}"
+            );
+            assert_eq!(visible(&shown), shown, "escaping twice changes nothing");
+        }
+        assert_eq!(visible("\u{9b}"), "\\u{9b}");
+        assert_eq!(visible("\u{7f}"), "\\x7f");
+    }
+
+    #[test]
+    fn visible_lines_keeps_the_layout_of_a_text() {
+        assert_eq!(
+            visible_lines("one\n\ttwo \x1b[2J\r\u{202e}\n"),
+            "one\n\ttwo \\x1b[2J\\r\\u{202e}\n"
+        );
+        assert!(matches!(visible_lines("a\nb\tc"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn shorten_makes_a_quoted_value_visible_and_one_line() {
+        assert_eq!(shorten("a\nb\x1b"), "a\\nb\\x1b");
+        assert_eq!(
+            shorten(&format!("{}\u{202e}", "x".repeat(40))),
+            format!("{}...", "x".repeat(40))
+        );
+        assert_eq!(
+            shorten_quoted("unknown '\x1b]0;t\x07'"),
+            "unknown '\\x1b]0;t\\x07'"
+        );
+    }
+
+    #[test]
+    fn markdown_code_is_one_span_on_one_line_that_no_value_leaves() {
+        assert_eq!(markdown_code("korf100"), "`korf100`");
+        assert_eq!(markdown_code("a`b"), "``a`b``");
+        assert_eq!(markdown_code("``x"), "``` ``x ```");
+        assert_eq!(markdown_code("x`"), "`` x` ``");
+        assert_eq!(markdown_code(" x "), "`  x  `");
+        assert_eq!(markdown_code("  "), "`  `");
+        assert_eq!(markdown_code(""), "` `");
+        assert_eq!(markdown_code("a|b"), "`a\\|b`");
+        assert_eq!(
+            markdown_code("id\n# heading\x1b]0;PWNED\x07\u{202e}"),
+            "`id\\n# heading\\x1b]0;PWNED\\x07\\u{202e}`"
+        );
+        for c in HIDDEN {
+            assert!(!markdown_code(&format!("a{c}b")).contains(c), "{c:?}");
+        }
+    }
+
+    #[test]
+    fn a_leading_byte_order_mark_is_skipped_and_no_other() {
+        assert_eq!(without_bom(b"\xEF\xBB\xBFid,domain"), b"id,domain");
+        assert_eq!(without_bom(b"id\xEF\xBB\xBF"), b"id\xEF\xBB\xBF");
+        assert_eq!(without_bom(b"\xEF\xBB"), b"\xEF\xBB");
     }
 }

@@ -4,12 +4,16 @@
 //! around this one. Nothing here asserts on a time: the datasets' jobs are under the timing
 //! floor, so no verdict depends on the machine.
 
-use crate::common::{command, dataset, text, with_stdin, Tmp, BIN};
+use crate::common::{
+    assert_exit, command, dataset, output_within, show, text, with_stdin, Tmp, BIN,
+};
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::sync::LazyLock;
+use std::time::Duration;
 
 /// 31 8-puzzle states of at most 30 moves: each job takes microseconds, under the 1 ms floor.
 static EIGHT: LazyLock<String> = LazyLock::new(|| dataset("p1379.csv"));
@@ -124,7 +128,11 @@ fn a_build_with_other_node_counts_exits_4() {
     let tmp = Tmp::new("changed");
     let dir = tmp.path();
     // The same binary, stopped after 50 nodes per job: other statuses and node counts.
-    let other = script(dir, "limited", &format!("exec {BIN} \"$@\" --max-nodes 50"));
+    let other = script(
+        dir,
+        "limited",
+        &format!("command=$1; shift; exec {BIN} \"$command\" --max-nodes 50 \"$@\""),
+    );
     let out = ab(dir, &other, dir, &["--rounds", "2"]);
     assert_eq!(out.status.code(), Some(4), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
@@ -243,6 +251,42 @@ fn a_build_without_the_worker_mode_is_run_in_groups() {
     assert_eq!(manifest["mode"], "run");
     assert_eq!(manifest["baseline"]["protocol"], serde_json::Value::Null);
     assert_eq!(manifest["baseline"]["build"], "release");
+}
+
+/// A build without the worker mode whose `run` writes a NaN time: refused (exit 2) naming the
+/// column, as `compare` would refuse its runs.csv, instead of being reported.
+#[test]
+fn an_old_builds_row_with_a_nan_time_is_refused() {
+    let tmp = Tmp::new("old-nan");
+    let dir = tmp.path();
+    // `run`'s last argument is its --out directory; the first row's time_cpu_s becomes NaN.
+    let old = script(
+        dir,
+        "old",
+        &format!(
+            "if [ \"$1\" = worker ]; then echo \"error: unrecognized subcommand 'worker'\" >&2; \
+             exit 2; fi\n\
+             {BIN} \"$@\"; status=$?\n\
+             for a; do out=$a; done; f=\"$out/runs/runs.csv\"\n\
+             if [ -f \"$f\" ]; then awk -F, -v OFS=, 'NR == 2 {{$17 = \"NaN\"}} {{print}}' \"$f\" \
+             > \"$f.new\" && mv \"$f.new\" \"$f\"; fi\n\
+             exit $status"
+        ),
+    );
+    let mut ab = ab_command(dir, &old, dir, &["--rounds", "1"]);
+    ab.stdin(Stdio::null());
+    let out = output_within(ab, Duration::from_secs(120));
+    assert_exit(&out, 2);
+    assert!(
+        text(&out.stderr).contains(
+            "runs.csv:2: column `time_cpu_s`: expected a number of seconds from 0 to 1e9 (about \
+             32 years), found NaN"
+        ),
+        "{}",
+        show(&out)
+    );
+    let base = fs::read_to_string(dir.join("ab/runs-baseline.csv")).unwrap();
+    assert!(!base.contains("NaN"), "{base}");
 }
 
 #[test]
@@ -399,6 +443,266 @@ fn a_worker_that_dies_leaves_the_pairs_measured_and_exits_1() {
         .as_str()
         .unwrap()
         .contains("its worker"));
+}
+
+/// Ids that `run` accepts but that a protocol of one line per field would break (a line break,
+/// a quote, a comma, a leading `!`), in a dataset whose file name starts with `!` and one whose
+/// path starts with `-`, and a `--pdb-dir` that starts with `-`: `ab` pairs every job with
+/// itself and exits 0.
+#[test]
+fn any_dataset_that_run_accepts_goes_through_the_workers() {
+    let tmp = Tmp::new("odd-ids");
+    let dir = tmp.path();
+    let header = "id,domain,size,start,goal,optimal\n";
+    let lines = "\"two\nlines\",tiles,3x3,2 8 3 1 0 4 7 6 5,1 2 3 8 0 4 7 6 5,4\n\
+                \"a \"\"quote\"\"\",tiles,3x3,1 0 3 8 2 4 7 6 5,1 2 3 8 0 4 7 6 5,1\n\
+                \"a,comma\",tiles,3x3,0 1 3 8 2 4 7 6 5,1 2 3 8 0 4 7 6 5,2\n\
+                !bang,tiles,3x3,1 0 2 8 4 3 7 6 5,1 2 3 8 0 4 7 6 5,3\n";
+    tmp.write("!bang.csv", &format!("{header}{lines}"));
+    tmp.write("-dash.csv", &format!("{header}{lines}"));
+    let args = [
+        "--heuristic",
+        "manhattan,linear-conflict",
+        "--pdb-dir=-cache",
+        "--",
+        "-dash.csv",
+        "!bang.csv",
+    ];
+    let out = command(
+        dir,
+        &["run", "--out", "reports", "--name", "run", "--quiet"],
+    )
+    .args(args)
+    .output()
+    .unwrap();
+    assert_exit(&out, 0);
+    let mut ab = command(dir, &["ab", "--baseline", BIN, "--rounds", "2", "--out"]);
+    ab.arg(dir)
+        .args(["--name", "ab"])
+        .args(args)
+        .stdin(Stdio::null());
+    let out = output_within(ab, Duration::from_secs(120));
+    assert_exit(&out, 0);
+    let report = dir.join("ab");
+    let [base, cur] = ["runs-baseline.csv", "runs-current.csv"].map(|f| rows(&report.join(f)));
+    let expected = rows(&dir.join("reports/run/runs.csv"));
+    // 2 datasets x 4 instances x 2 variants x 2 rounds.
+    assert_eq!(expected.len(), 16);
+    assert_eq!((base.len(), cur.len()), (32, 32));
+    for (b, c) in base.iter().zip(&cur) {
+        let want = expected
+            .iter()
+            .find(|r| {
+                (&r["dataset"], &r["instance"], &r["variant"])
+                    == (&b["dataset"], &b["instance"], &b["variant"])
+            })
+            .unwrap_or_else(|| panic!("a row of no job of `run`: {b:?}"));
+        for field in [
+            "dataset",
+            "instance",
+            "variant",
+            "status",
+            "nodes_generated",
+            "path",
+        ] {
+            assert_eq!(b[field], want[field], "{field}");
+            assert_eq!(c[field], want[field], "{field}");
+        }
+    }
+    let instances: std::collections::BTreeSet<&str> =
+        base.iter().map(|r| r["instance"].as_str()).collect();
+    assert_eq!(
+        instances.into_iter().collect::<Vec<_>>(),
+        ["!bang", "a \"quote\"", "a,comma", "two\nlines"]
+    );
+}
+
+/// A baseline whose worker is this build's, but for answer `line` of its stdout (1 is the
+/// handshake, 2 the header, 3 the warm-up job of the one variant, 4 the first job measured),
+/// which `awk` rewrites as `program` says (fields split at commas).
+fn faulty(dir: &Path, line: usize, program: &str) -> PathBuf {
+    script(
+        dir,
+        "faulty",
+        &format!(
+            "if [ \"$1\" = worker ]; then {BIN} \"$@\" | {{ n=0; while IFS= read -r l; do \
+             n=$((n+1)); if [ $n -eq {line} ]; then l=$(printf '%s\\n' \"$l\" | \
+             awk -F, -v OFS=, '{program}'); fi; printf '%s\\n' \"$l\"; done; }}; \
+             else exec {BIN} \"$@\"; fi"
+        ),
+    )
+}
+
+/// A worker's row for another job than the one asked, or with a time that is not a number:
+/// refused (exit 2) naming the job, after the report of the pairs measured before it.
+#[test]
+fn a_row_for_another_job_or_with_a_nan_time_is_refused() {
+    let tmp = Tmp::new("faulty");
+    let dir = tmp.path();
+    for (name, program, says) in [
+        (
+            "other",
+            "{$2 = \"d01\"; print}",
+            "job (dataset p1379, instance d02, variant manhattan/stepnext/prune): its row cannot \
+             be used: it is the row of another job (dataset p1379, instance d01, variant \
+             manhattan/stepnext/prune)",
+        ),
+        (
+            "nan",
+            "{$17 = \"NaN\"; print}",
+            "instance d02, variant manhattan/stepnext/prune): its row cannot be used: column \
+             `time_cpu_s`: expected a number of seconds from 0 to 1e9 (about 32 years), found NaN",
+        ),
+    ] {
+        // The third job measured.
+        let bad = faulty(dir, 6, program);
+        let mut ab = command(dir, &["ab", "--baseline"]);
+        ab.arg(&bad)
+            .args([EIGHT.as_str(), "--heuristic", "manhattan", "--out"])
+            .arg(dir)
+            .args(["--name", name, "--rounds", "2"])
+            .stdin(Stdio::null());
+        let out = output_within(ab, Duration::from_secs(60));
+        assert_exit(&out, 2);
+        let err = text(&out.stderr);
+        assert!(err.contains(says), "{name}: {}", show(&out));
+        // The two pairs before it, as measured.
+        let base = rows(&dir.join(name).join("runs-baseline.csv"));
+        let measured: Vec<(&str, &str)> = base
+            .iter()
+            .map(|r| (r["instance"].as_str(), r["time_cpu_s"].as_str()))
+            .collect();
+        assert_eq!(measured.len(), 2, "{name}: {measured:?}");
+        assert_eq!((measured[0].0, measured[1].0), ("luogu-sample", "d01"));
+        assert!(measured
+            .iter()
+            .all(|(_, t)| t.parse::<f64>().is_ok_and(f64::is_finite)));
+    }
+}
+
+/// A worker that stops answering, under --time-limit: killed once the job's limit and 10 s are
+/// past, the job recorded as `error` for its build, and `ab` exits 1 with the pairs measured.
+#[test]
+fn a_worker_that_stops_answering_is_killed_and_its_job_is_an_error() {
+    let tmp = Tmp::new("hang");
+    let dir = tmp.path();
+    // Two warm-up jobs and three measured ones; the baseline's part of the fourth pair is
+    // swallowed, and the worker waits for it for good.
+    let stuck = stalling(dir, 5, "exec sleep 1000");
+    let mut ab = ab_command(dir, &stuck, dir, &["--rounds", "2", "--time-limit", "0.5"]);
+    ab.stdin(Stdio::null());
+    let out = output_within(ab, Duration::from_secs(120));
+    assert_exit(&out, 1);
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("Error: --baseline")
+            && err.contains(
+                "its worker gave no answer to job (dataset p1379, instance d01, variant \
+                 linear-conflict/stepnext/prune) within 10.5 s (its time limit of 0.5 s and 10 \
+                 s more): killed; the job is recorded as `error`"
+            ),
+        "{}",
+        show(&out)
+    );
+    assert!(
+        text(&out.stdout).contains("STOPPED by an error: 4 of 124 pairs measured"),
+        "{}",
+        show(&out)
+    );
+    let report = dir.join("ab");
+    let base = rows(&report.join("runs-baseline.csv"));
+    let cur = rows(&report.join("runs-current.csv"));
+    assert_eq!((base.len(), cur.len()), (4, 4));
+    let hung = base.iter().find(|r| r["status"] == "error").unwrap();
+    assert_eq!(
+        (hung["instance"].as_str(), hung["variant"].as_str()),
+        ("d01", "linear-conflict/stepnext/prune")
+    );
+    assert_eq!(
+        hung["message"],
+        "no answer within 10.5 s (its time limit of 0.5 s and 10 s more): the worker was killed"
+    );
+    // The other build measured the job.
+    assert!(cur.iter().all(|r| r["status"] == "solved"));
+    let manifest = fs::read_to_string(report.join("manifest.json")).unwrap();
+    let manifest: serde_json::Value = serde_json::from_str(&manifest).unwrap();
+    assert_eq!(manifest["complete"], false);
+}
+
+/// Limits `cmd` (and what it starts) to 512 MiB of address space: far more than a bounded read
+/// takes, far less than an unbounded one reaches before any deadline.
+fn within_memory(cmd: &mut Command) {
+    // SAFETY: only async-signal-safe calls between fork and exec.
+    unsafe {
+        cmd.pre_exec(|| {
+            let limit = libc::rlimit {
+                rlim_cur: 512 << 20,
+                rlim_max: 512 << 20,
+            };
+            libc::setrlimit(libc::RLIMIT_AS, &limit);
+            Ok(())
+        });
+    }
+}
+
+/// `idabench worker < /dev/zero`: one request that never ends, refused (exit 2) at the
+/// protocol's bound, naming stdin's line.
+#[test]
+fn a_worker_fed_an_endless_line_stops_at_the_bound() {
+    let tmp = Tmp::new("zero-worker");
+    let mut worker = command(tmp.path(), &["worker", EIGHT.as_str()]);
+    worker.stdin(fs::File::open("/dev/zero").unwrap());
+    within_memory(&mut worker);
+    let out = output_within(worker, Duration::from_secs(60));
+    assert_exit(&out, 2);
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("Error: stdin:1: a request longer than the protocol's")
+            && err.contains("bytes: expected jobs as `dataset,instance,variant`"),
+        "{}",
+        show(&out)
+    );
+    // A quote left open runs to the end of the input: refused, not taken for a job.
+    let worker = command(tmp.path(), &["worker", EIGHT.as_str()]);
+    let out = with_stdin(
+        worker,
+        b"p1379,d05,manhattan/stepnext/prune\n\"p1379\nd05\n",
+    );
+    assert_exit(&out, 2);
+    assert_eq!(text(&out.stdout).lines().count(), 3, "{}", show(&out));
+    assert!(
+        text(&out.stderr).contains("stdin:2: a request cut short by the end of the stream"),
+        "{}",
+        show(&out)
+    );
+}
+
+/// Binaries whose output never ends: refused (exit 2) within the handshake's time, having read
+/// a bounded amount of it, whether it comes on stdout or on stderr.
+#[test]
+fn a_binary_whose_output_never_ends_is_refused() {
+    let tmp = Tmp::new("endless");
+    let dir = tmp.path();
+    for (name, worker, says) in [
+        ("zeros", "exec cat /dev/zero", "not an idabench binary"),
+        (
+            "chatter",
+            // Its stdout kept open: no handshake and no end.
+            "exec 3>&1; exec cat /dev/zero >&2",
+            "no handshake within 10 s",
+        ),
+    ] {
+        let endless = script(
+            dir,
+            name,
+            &format!("case \"$1\" in --version) echo 'zeros 1.0';; *) {worker};; esac"),
+        );
+        let mut ab = ab_command(dir, &endless, &dir.join(name), &[]);
+        within_memory(&mut ab);
+        let out = output_within(ab, Duration::from_secs(60));
+        assert_exit(&out, 2);
+        assert!(text(&out.stderr).contains(says), "{name}: {}", show(&out));
+    }
 }
 
 /// Built with `--features inject-slowdown` only (`.ci/run` lints it; run it with

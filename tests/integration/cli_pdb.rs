@@ -9,7 +9,7 @@
 //! are built. Nothing here asserts on a time.
 
 use crate::common::korf::{korf100, KORF_GOAL};
-use crate::common::{assert_exit, command, names, show, text, Tmp};
+use crate::common::{assert_exit, command, names, show, text, within, Tmp};
 
 use idabench::domains::tiles::pattern::{self, Pattern};
 use idabench::domains::tiles::pdb::{Partition, PDB_555, PDB_663};
@@ -454,6 +454,49 @@ fn with_entries(file: &[u8], change: impl Fn(&mut [u8])) -> Vec<u8> {
     let header = String::from_utf8(header.to_vec()).unwrap();
     assert!(header.contains(&old), "no {old:?} in {header}");
     [header.replacen(&old, &new, 1).as_bytes(), &entries].concat()
+}
+
+/// A FIFO named like a database, and a file padded far past its entries (sparse: a terabyte that
+/// takes no room): `pdb list`, `pdb verify`, `solve --no-build` and `solve` end at once, under a
+/// timeout, saying what the file is; `solve` builds the database again in its place.
+#[test]
+fn a_fifo_or_a_huge_padded_file_in_the_cache_is_refused_at_once() {
+    let tmp = Tmp::new("fifo-cache");
+    let cache = cache(&tmp);
+    let c = s(&cache);
+    expect_exit(&tmp, &["pdb", "build", "pdb-555", "-q", "--pdb-dir", c], 0);
+    let victim = file_of(&cache, &patterns(PDB_555, true)[0]);
+    let good = fs::read(&victim).unwrap();
+    let run = |args: &[&str], code: i32| {
+        let out = within(cached(&tmp, args), 120);
+        assert_exit(&out, code);
+        out
+    };
+
+    fs::remove_file(&victim).unwrap();
+    let made = Command::new("mkfifo").arg(&victim).status().unwrap();
+    assert!(made.success());
+    let fifo = "not a regular file but a FIFO (named pipe)";
+    run(&["pdb", "list", "--pdb-dir", c], 0);
+    let out = run(&["pdb", "verify", "--pdb-dir", c], 1);
+    stdout_has(&out, &format!("bad\t{}\tunreadable ({fifo})", s(&victim)));
+    let out = run(&solve_97("pdb-555", c, &["--no-build"]), 2);
+    stderr_has(&out, fifo);
+    let out = run(&solve_97("pdb-555", c, &[]), 0);
+    solved_97(&out);
+    assert!(fs::read(&victim).unwrap() == good, "rebuilt differently");
+
+    let padded = fs::OpenOptions::new().write(true).open(&victim).unwrap();
+    padded.set_len(good.len() as u64 + (1 << 40)).unwrap();
+    drop(padded);
+    let out = run(&["pdb", "verify", "--pdb-dir", c], 1);
+    stdout_has(
+        &out,
+        &format!(
+            "truncated or padded: {} bytes of entries",
+            524_160 + (1u64 << 40)
+        ),
+    );
 }
 
 /// `--no-build` and no database: exit 2, naming the database and the command that builds it;

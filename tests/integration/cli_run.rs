@@ -1949,8 +1949,9 @@ fn sigterm_stops_cleanly_and_the_reports_say_the_run_is_incomplete() {
     assert!(md.contains(&want), "{md}");
     assert!(text(&out.stdout).contains(&want), "{}", show(&out));
 
-    // --resume without --name picks this interrupted run (the newest unfinished one), and
-    // refuses it here only because the limits differ.
+    // --resume without --name picks only an unfinished run these options can resume: this
+    // interrupted one differs in its limits, so none, and the message says there is one of
+    // other options to resume by name.
     let out_dir = tmp.out();
     let out = idabench(
         tmp.path(),
@@ -1967,9 +1968,11 @@ fn sigterm_stops_cleanly_and_the_reports_say_the_run_is_incomplete() {
     assert_exit(&out, 2);
     let stderr = text(&out.stderr);
     assert!(
-        stderr.contains(&format!("--resume: {} was made with limits", dir.display())),
+        stderr.contains("--resume: no unfinished run of these datasets, variants and limits to resume in")
+            && stderr.contains("(1 unfinished run(s) there were made with other datasets, variants or limits: resume one by --name, with its options)"),
         "{stderr}"
     );
+    assert!(!stderr.contains("start a new run"), "{stderr}");
 }
 
 #[test]

@@ -462,6 +462,63 @@ fn shards_that_do_not_belong_together_are_refused() {
     }
 }
 
+/// A shard without iterations.csv (removed, or from an idabench before the file): refused
+/// (exit 2) naming it; with --allow-missing, the merged iterations.csv keeps every other
+/// shard's rows, and the note says whose are missing.
+#[test]
+fn a_shard_without_iterations_is_refused_unless_allowed_and_the_others_are_kept() {
+    let tmp = Tmp::new("no-iterations");
+    let datasets = two_datasets(&tmp);
+    run(&tmp, "whole", &datasets, VARIANTS, 0);
+    for k in 1..=3 {
+        let spec = format!("{k}/3");
+        let mut extra = VARIANTS.to_vec();
+        extra.extend(["--shard", spec.as_str()]);
+        run(&tmp, &format!("s-{k}"), &datasets, &extra, 0);
+    }
+    fs::remove_file(tmp.path().join("reports/s-2/iterations.csv")).unwrap();
+    let dirs = shard_dirs("s", 3);
+    let out = merge(&tmp, &dirs, &["--out", "m"]);
+    assert_exit(&out, 2);
+    let e = text(&out.stderr);
+    assert!(
+        e.contains("reports/s-2 (shard 2/3) has no iterations.csv")
+            && e.contains("--allow-missing"),
+        "{}",
+        show(&out)
+    );
+    assert!(!tmp.path().join("m").exists());
+
+    let out = merge(&tmp, &dirs, &["--out", "m", "--allow-missing"]);
+    assert_exit(&out, 0);
+    assert!(
+        text(&out.stderr).contains("reports/s-2 (shard 2/3) has no iterations.csv"),
+        "{}",
+        show(&out)
+    );
+    let merged = tmp.path().join("m");
+    assert_eq!(
+        untimed(&merged.join("runs.csv")),
+        untimed(&tmp.path().join("reports/whole/runs.csv"))
+    );
+    // The whole run's iteration rows, but those of shard 2's jobs, in the same order.
+    let without = shard_keys(&tmp.path().join("reports/s-2"));
+    let whole = fs::read_to_string(tmp.path().join("reports/whole/iterations.csv")).unwrap();
+    let kept: String = whole
+        .lines()
+        .filter(|line| {
+            let f: Vec<&str> = line.split(',').collect();
+            !without.contains(&(f[0].into(), f[1].into(), f[2].into()))
+        })
+        .map(|line| format!("{line}\n"))
+        .collect();
+    assert!(kept.lines().count() > 1 && kept.len() < whole.len());
+    assert_eq!(
+        fs::read_to_string(merged.join("iterations.csv")).unwrap(),
+        kept
+    );
+}
+
 fn bash(cwd: &Path, script: &str, args: &[&str], env: &[(&str, &str)]) -> Output {
     let mut c = Command::new("bash");
     c.arg(script).args(args).current_dir(cwd);
@@ -611,6 +668,74 @@ fn the_slurm_script_is_valid_bash_and_its_tasks_and_merge_run_here() {
         let out = idabench(tmp.path(), &args);
         assert_exit(&out, 2);
         assert!(text(&out.stderr).contains(says), "{says}: {}", show(&out));
+    }
+}
+
+/// A dataset path or a --pdb-dir that starts with '-' reaches every array task's `run` as it was
+/// given; a dataset or variant that `run` refuses is refused by `slurm` (exit 2, with run's
+/// message), and no script is written.
+#[test]
+fn the_slurm_script_passes_any_path_on_and_refuses_what_run_would() {
+    let tmp = Tmp::new("slurm-args");
+    let datasets = two_datasets(&tmp);
+    fs::copy(&datasets[0], tmp.path().join("-x.csv")).unwrap();
+    let args = |heuristic: &str, dataset: &str, script: &str| -> Vec<String> {
+        [
+            "slurm",
+            "--jobs",
+            "1",
+            "--shards",
+            "2",
+            "--name",
+            "dash",
+            "--out",
+            "reports",
+            "--heuristic",
+            heuristic,
+            "--pdb-dir=-cache",
+            "--quiet",
+            "--script",
+            script,
+            "--",
+            dataset,
+        ]
+        .map(String::from)
+        .to_vec()
+    };
+    let out = idabench(tmp.path(), &args("manhattan", "-x.csv", "dash.sbatch"));
+    assert_exit(&out, 0);
+    for k in ["1", "2"] {
+        let out = bash(tmp.path(), "dash.sbatch", &["shard", k], &[]);
+        assert_exit(&out, 0);
+    }
+    let out = bash(tmp.path(), "dash.sbatch", &["merge"], &[]);
+    assert_exit(&out, 0);
+    assert_eq!(manifest(&tmp.path().join("reports/dash"))["jobs_total"], 6);
+
+    // A dataset that does not exist; a heuristic of no domain of the dataset; a heuristic whose
+    // tables are for another board.
+    for (heuristic, dataset) in [
+        ("manhattan", "-missing.csv"),
+        ("breaks", "-x.csv"),
+        ("pdb-663", "-x.csv"),
+    ] {
+        let out = idabench(tmp.path(), &args(heuristic, dataset, "bad.sbatch"));
+        assert_exit(&out, 2);
+        assert!(!tmp.path().join("bad.sbatch").exists());
+        let run = [
+            "run",
+            "--out",
+            "reports",
+            "--name",
+            "never",
+            "--heuristic",
+            heuristic,
+            "--",
+            dataset,
+        ];
+        let refused = idabench(tmp.path(), &run);
+        assert_exit(&refused, 2);
+        assert_eq!(text(&out.stderr), text(&refused.stderr), "{}", show(&out));
     }
 }
 

@@ -31,6 +31,7 @@ fn summary<D: Domain>(d: &D, start: &D::State, r: &SearchResult<D::Move>) -> Str
         Outcome::Wrong(p) => format!("wrong {}", d.path_string(start, p)),
         Outcome::Unsolvable => "unsolvable".into(),
         Outcome::OverCap => "over the cap".into(),
+        Outcome::PastDiameter(d) => format!("past the diameter {d}"),
         Outcome::NodeLimit => "node limit".into(),
         Outcome::TimeLimit => "time limit".into(),
         Outcome::Cancelled => "cancelled".into(),

@@ -790,6 +790,7 @@ fn a_stored_table_reads_back_as_built_and_damage_is_named() {
         build: true,
         rebuild: false,
         quiet: true,
+        stop: None,
     };
     let info = store::prepare(&p, &options).unwrap();
     let path = dir.path().join(format!("{}.{}", p.key(), store::EXTENSION));

@@ -156,6 +156,10 @@ impl<const W: usize, const H: usize, const N: usize> Domain for FixedTiles<W, H,
         Some(self.board.distance(s.blank(), self.goal.blank()) % 2)
     }
 
+    fn diameter(&self) -> Option<u32> {
+        super::diameter(&self.board, self.goal.blank())
+    }
+
     /// The blank's motions as letters, as `Tiles` writes them.
     fn path_string(&self, _: &FixedState<N>, path: &[Slide]) -> String {
         path.iter()

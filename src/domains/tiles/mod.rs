@@ -299,6 +299,22 @@ fn permutation_parity(perm: &[u8]) -> u32 {
     transpositions % 2
 }
 
+/// The longest shortest solution a start can have, where it is proven. The 8-puzzle's is 31 for
+/// every goal (a breadth-first search from each blank cell gives 31, but 30 from the centre);
+/// the 15-puzzle's is 80 for a goal with the blank in a corner (Brüngger, Marzetta, Fukuda &
+/// Nievergelt, 1999; tiles' labels and the board's symmetries make every such goal alike), and
+/// unknown for the others.
+fn diameter(board: &Board, goal_blank: usize) -> Option<u32> {
+    let (w, h) = (board.width, board.height);
+    let (row, col) = (goal_blank / w, goal_blank % w);
+    let corner = (row == 0 || row == h - 1) && (col == 0 || col == w - 1);
+    match (w, h) {
+        (3, 3) => Some(31),
+        (4, 4) if corner => Some(80),
+        _ => None,
+    }
+}
+
 impl Domain for Tiles {
     type State = TileState;
     type Move = u8;
@@ -331,6 +347,10 @@ impl Domain for Tiles {
 
     fn solution_parity(&self, s: &TileState) -> Option<u32> {
         Some(self.blank_distance(s) % 2)
+    }
+
+    fn diameter(&self) -> Option<u32> {
+        diameter(&self.board, self.goal.blank as usize)
     }
 
     /// The blank's motions as letters, e.g. `ULLD`.
@@ -677,6 +697,7 @@ fn fast_permutation(text: &str, n: usize, cells: &mut [u8; 256]) -> Result<(), (
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::Heuristic;
 
     /// Which board `with_heuristic` searches on: the fixed-size one exactly for 3x3, 4x4 and 5x5
     /// with Korf's move order, whatever the goal.
@@ -728,5 +749,81 @@ mod tests {
             Tiles::instance(Some("4x4"), "1 2 3 4 5 6 7 0 9 10 11 8 13 14 15 12", None).unwrap();
         let answer = Tiles::with_heuristic(&d, &d.unpack(&start), TilesHeuristic::Manhattan, Solve);
         assert_eq!(answer, (16, "DD".to_string()));
+    }
+
+    /// Manhattan plus a constant: never 0, though it claims to be 0 exactly at the goal (the
+    /// defect of a table whose goal entry is not 0), so the search never recognises the goal.
+    struct NeverZero(heuristics::Manhattan, u32);
+
+    impl<G: Grid> Heuristic<G> for NeverZero {
+        type Value = u32;
+        const GOAL_AWARE: bool = true;
+
+        fn init(&self, d: &G, s: &G::State) -> u32 {
+            self.0.init(d, s) + self.1
+        }
+
+        fn update(&self, d: &G, s: &G::State, m: G::Move, v: u32) -> u32 {
+            self.0.update(d, s, m, v)
+        }
+
+        fn estimate(&self, v: u32) -> u32 {
+            v
+        }
+    }
+
+    /// A search that cannot recognise the goal stops once its bound passes the board's proven
+    /// diameter (31 for every 8-puzzle goal, 80 for a 15-puzzle goal with the blank in a
+    /// corner), as `PastDiameter`, instead of iterating for ever; other boards and goals have no
+    /// proven diameter.
+    #[test]
+    fn a_search_that_never_finds_the_goal_stops_past_the_diameter() {
+        use crate::search::{ida_star, Limits, Outcome, Step, Variant};
+        fn stops_at<G: Grid>(d: &G, start: &G::State, offset: u32) -> (Outcome<G::Move>, u32) {
+            let h = NeverZero(heuristics::Manhattan::new(d), offset);
+            let v = Variant {
+                step: Step::One,
+                reverse_pruning: true,
+            };
+            let r = ida_star(d, &h, start, v, Limits::default());
+            (r.outcome, r.stats.final_bound)
+        }
+        let one_move = |size: &str, start: &str| {
+            let (d, start) = Tiles::instance(Some(size), start, None).unwrap();
+            let start = d.unpack(&start);
+            (d, start)
+        };
+        let (d, start) = one_move("3x3", "1 2 3 4 5 6 7 0 8");
+        assert_eq!(stops_at(&*d, &start, 1), (Outcome::PastDiameter(31), 31));
+        let fixed = Tiles3x3::new(&d);
+        let start = fixed.state(&start);
+        assert_eq!(stops_at(&fixed, &start, 1), (Outcome::PastDiameter(31), 31));
+        // The offset keeps the 15-puzzle's iterations below 80 small.
+        let (d, start) = one_move("4x4", "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15");
+        let fixed = Tiles4x4::new(&d);
+        let fixed_start = fixed.state(&start);
+        assert_eq!(
+            stops_at(&fixed, &fixed_start, 60),
+            (Outcome::PastDiameter(80), 80)
+        );
+        // An estimate past the diameter at the start: no iteration at all.
+        assert_eq!(stops_at(&*d, &start, 90), (Outcome::PastDiameter(80), 0));
+
+        let diameter = |w: usize, h: usize, blank: usize| {
+            let mut goal: Vec<u8> = (1..(w * h) as u8).collect();
+            goal.insert(blank, 0);
+            Tiles::new(w, h, &goal).unwrap().diameter()
+        };
+        for blank in 0..9 {
+            assert_eq!(diameter(3, 3, blank), Some(31), "3x3, blank at {blank}");
+        }
+        for blank in [0, 3, 12, 15] {
+            assert_eq!(diameter(4, 4, blank), Some(80), "4x4, blank at {blank}");
+        }
+        for blank in [1, 5, 6, 14] {
+            assert_eq!(diameter(4, 4, blank), None, "4x4, blank at {blank}");
+        }
+        assert_eq!(diameter(5, 5, 24), None);
+        assert_eq!(diameter(2, 3, 5), None);
     }
 }

@@ -232,8 +232,8 @@ impl Spec for Pattern {
         self.ranker().rank(&self.cells) as u64
     }
 
-    fn build(&self, progress: &(dyn Fn(u64) + Sync)) -> Vec<u8> {
-        build(self, progress)
+    fn build(&self, progress: &(dyn Fn(u64) + Sync), stop: &AtomicBool) -> Option<Vec<u8>> {
+        build_until(self, progress, stop)
     }
 }
 
@@ -276,17 +276,30 @@ mask!(AtomicU32, u32);
 /// Fills the database of `pattern`: one byte per placement, in rank order. `progress` is told the
 /// number of placements reached so far, now and then, from any thread.
 pub fn build(pattern: &Pattern, progress: &(dyn Fn(u64) + Sync)) -> Vec<u8> {
+    build_until(pattern, progress, &AtomicBool::new(false)).expect("never stopped")
+}
+
+/// As `build`, or `None` soon after `stop` is set (a signal asking the command to end).
+pub fn build_until(
+    pattern: &Pattern,
+    progress: &(dyn Fn(u64) + Sync),
+    stop: &AtomicBool,
+) -> Option<Vec<u8>> {
     if pattern.width * pattern.height <= 16 {
-        search::<AtomicU16>(pattern, progress)
+        search::<AtomicU16>(pattern, progress, stop)
     } else {
-        search::<AtomicU32>(pattern, progress)
+        search::<AtomicU32>(pattern, progress, stop)
     }
 }
 
 /// Placements handled by one task of a layer.
 const CHUNK: usize = 1 << 14;
 
-fn search<M: Mask>(pattern: &Pattern, progress: &(dyn Fn(u64) + Sync)) -> Vec<u8> {
+fn search<M: Mask>(
+    pattern: &Pattern,
+    progress: &(dyn Fn(u64) + Sync),
+    stop: &AtomicBool,
+) -> Option<Vec<u8>> {
     let ranker = pattern.ranker();
     let size = ranker.size() as usize;
     let k = pattern.cells.len();
@@ -331,6 +344,10 @@ fn search<M: Mask>(pattern: &Pattern, progress: &(dyn Fn(u64) + Sync)) -> Vec<u8
         dist.par_chunks_mut(CHUNK)
             .enumerate()
             .for_each(|(chunk, entries)| {
+                // A layer of the largest tables takes seconds: a stop is seen within a chunk.
+                if stop.load(Ordering::Relaxed) {
+                    return;
+                }
                 let mut cells = [0u8; MAX_TILES];
                 let mut first = 0;
                 for (j, entry) in entries.iter_mut().enumerate() {
@@ -375,8 +392,11 @@ fn search<M: Mask>(pattern: &Pattern, progress: &(dyn Fn(u64) + Sync)) -> Vec<u8
                     progress(reached.fetch_add(first, Ordering::Relaxed) + first);
                 }
             });
+        if stop.load(Ordering::Relaxed) {
+            return None;
+        }
         if !more.load(Ordering::Relaxed) {
-            return dist;
+            return Some(dist);
         }
         depth += 1;
         assert!(depth < UNREACHED, "a pattern needing 255 moves or more");

@@ -150,6 +150,13 @@ pub fn with_stdin(mut cmd: Command, input: &[u8]) -> Output {
     child.wait_with_output().unwrap()
 }
 
+/// `output_within` with no input and a limit in seconds: a hostile case must end, with a clear
+/// exit code. The limit is far above what the case needs: no test asserts on time.
+pub fn within(mut cmd: Command, seconds: u64) -> Output {
+    cmd.stdin(Stdio::null());
+    output_within(cmd, std::time::Duration::from_secs(seconds))
+}
+
 pub fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
@@ -174,54 +181,61 @@ pub fn assert_exit(out: &Output, code: i32) {
     );
 }
 
-/// How long a hostile input may take before its test fails: far beyond what the binary needs
-/// for any input a test gives, so that only a hang (or work that grows without bound) reaches it.
-pub const HANG: std::time::Duration = std::time::Duration::from_secs(60);
-
-/// `with_stdin`, but the program is killed when it has not ended within `HANG`, and the test
-/// fails saying so: a hostile input must be refused, not waited for.
-pub fn with_stdin_within(mut cmd: Command, input: &[u8]) -> Output {
+/// Runs `cmd` (stdin as set, else inherited), its output captured, and fails the test if it has
+/// not ended within `limit`: for hostile input, where the bug would be a hang. The child is
+/// killed first, so a hang ends the test instead of the test run.
+pub fn output_within(mut cmd: Command, limit: std::time::Duration) -> Output {
     let mut child = cmd
-        .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .expect("run idabench");
-    let mut stdin = child.stdin.take().unwrap();
-    let input = input.to_vec();
-    // Written, and the output read, on threads of their own: a program that fills a pipe
-    // while its input is still being written must not stall the test.
-    let writer = std::thread::spawn(move || match stdin.write_all(&input) {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => panic!("writing stdin: {e}"),
-        _ => {}
-    });
     let read = |pipe: Option<Box<dyn std::io::Read + Send>>| {
         std::thread::spawn(move || {
             let mut bytes = Vec::new();
             if let Some(mut pipe) = pipe {
-                std::io::Read::read_to_end(&mut pipe, &mut bytes).unwrap();
+                let _ = pipe.read_to_end(&mut bytes);
             }
             bytes
         })
     };
     let stdout = read(child.stdout.take().map(|p| Box::new(p) as _));
     let stderr = read(child.stderr.take().map(|p| Box::new(p) as _));
-    let deadline = std::time::Instant::now() + HANG;
+    let start = std::time::Instant::now();
     let status = loop {
         if let Some(status) = child.try_wait().unwrap() {
             break status;
         }
-        if std::time::Instant::now() > deadline {
-            child.kill().unwrap();
-            child.wait().unwrap();
-            panic!("{cmd:?} did not end within {HANG:?}");
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("still running after {limit:?}: killed");
         }
         std::thread::sleep(std::time::Duration::from_millis(20));
     };
-    writer.join().unwrap();
     Output {
         status,
         stdout: stdout.join().unwrap(),
         stderr: stderr.join().unwrap(),
     }
+}
+
+/// How long a hostile case of the bad-input suite may take: far beyond what the binary needs for
+/// any input a test gives, so that only a hang (or work that grows without bound) reaches it.
+pub const HANG: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// `with_stdin` within `HANG` (see `output_within`).
+pub fn with_stdin_within(mut cmd: Command, input: &[u8]) -> Output {
+    let (reader, mut writer) = std::io::pipe().expect("a pipe");
+    cmd.stdin(reader);
+    let input = input.to_vec();
+    // Written on a thread of its own, so that a program that stops reading cannot stall the test:
+    // once `output_within` has dropped `cmd`, which holds the pipe's other end, a write still
+    // waiting fails, and a program that stopped early may leave its input unread.
+    let feeder = std::thread::spawn(move || {
+        let _ = writer.write_all(&input);
+    });
+    let out = output_within(cmd, HANG);
+    feeder.join().unwrap();
+    out
 }
