@@ -3,46 +3,13 @@
 //! invisible format character raw, and the data files (runs.csv) keep the values as they are.
 //! And text saved with a byte-order mark, read as without one.
 
-use crate::common::{assert_exit, command, show, text, Tmp};
+use crate::common::{assert_exit, command, show, text, with_stdin_within, Tmp};
 use std::fs;
-use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
-use std::sync::mpsc;
-use std::time::Duration;
-
-/// Runs `cmd` with `input` on its stdin, its output captured; killed, and the test failed, if it
-/// has not ended in two minutes: hostile input must not make a command hang.
-fn within_timeout(mut cmd: Command, input: &[u8]) -> Output {
-    let mut child = cmd
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run idabench");
-    let pid = child.id() as libc::pid_t;
-    let (ended, told) = mpsc::channel::<()>();
-    let watchdog = std::thread::spawn(move || {
-        let hung = told.recv_timeout(Duration::from_secs(120)).is_err();
-        if hung {
-            // SAFETY: signalling our own child, which has not been waited for yet.
-            unsafe { libc::kill(pid, libc::SIGKILL) };
-        }
-        hung
-    });
-    let mut stdin = child.stdin.take().unwrap();
-    if let Err(e) = stdin.write_all(input) {
-        assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "stdin: {e}");
-    }
-    drop(stdin);
-    let out = child.wait_with_output().unwrap();
-    let _ = ended.send(());
-    assert!(!watchdog.join().unwrap(), "hung, killed:\n{}", show(&out));
-    out
-}
+use std::process::Output;
 
 fn idabench_in(dir: &Path, args: &[&str]) -> Output {
-    within_timeout(command(dir, args), b"")
+    with_stdin_within(command(dir, args), b"")
 }
 
 /// The characters of `s` that a terminal would obey or a reader would not see: the controls but
@@ -278,7 +245,7 @@ fn refusals_quoting_hostile_ids_show_them_escaped_on_one_line() {
 
 /// `solve --format judge --problem PROBLEM` on `input`.
 fn judge(tmp: &Tmp, problem: &str, input: &[u8]) -> Output {
-    within_timeout(
+    with_stdin_within(
         command(
             tmp.path(),
             &["solve", "--format", "judge", "--problem", problem],
