@@ -13,6 +13,7 @@ use crate::results::record::{self, Record};
 use crate::runner::job::{self, Job};
 use crate::runner::protocol::{self, read_message, Framing, Hello};
 use crate::util::term::note;
+use crate::util::text::shorten;
 use std::ffi::OsString;
 use std::io::{self, BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -276,8 +277,8 @@ impl Worker {
                 "--{} {}: job (dataset {}, instance {}, variant {})",
                 self.role.name(),
                 self.path.display(),
-                job.dataset.name,
-                job.instance.id,
+                shorten(&job.dataset.name),
+                shorten(&job.instance.id),
                 job.variant
             )
         };
@@ -319,7 +320,10 @@ impl Worker {
         let (dataset, instance, variant) = record.key();
         if (dataset, instance, variant) != (&job.dataset.name, &job.instance.id, job.variant) {
             return Err(format!(
-                "it is the row of another job (dataset {dataset}, instance {instance}, variant {variant})"
+                "it is the row of another job (dataset {}, instance {}, variant {})",
+                shorten(dataset),
+                shorten(instance),
+                shorten(variant)
             ));
         }
         match record::unwritten(&record) {
@@ -344,7 +348,9 @@ impl Worker {
         let error = self.died(&format!(
             "gave no answer to job (dataset {}, instance {}, variant {}) {patience}{why}: killed; \
              the job is recorded as `error`",
-            job.dataset.name, job.instance.id, job.variant
+            shorten(&job.dataset.name),
+            shorten(&job.instance.id),
+            shorten(job.variant)
         ));
         Answer::Hung(record, error)
     }

@@ -256,8 +256,10 @@ fn iteration_span(part: &Part, r: &Record, found: Option<Found>) -> Result<Span,
 }
 
 /// A shard's manifest, shard_jobs.csv and runs.csv. The last line of a killed shard's runs.csv
-/// may be cut short: it is left out, as `--resume` would leave it out.
+/// may be cut short: it is left out, as `--resume` would leave it out. A shard is a run's
+/// folder: a link or FIFO planted in it is refused, not read through.
 fn read_part(dir: &Path) -> Result<Part, Error> {
+    folder::check_own(dir)?;
     let manifest = record::read_manifest(&dir.join("manifest.json")).map_err(|e| {
         Error::input(format!(
             "{e}: merge takes the report directories of `idabench run --shard K/N`"

@@ -176,8 +176,7 @@ impl RunDir {
 fn pick_run_dir(args: &RunArgs, manifest: &Manifest) -> Result<PathBuf, Error> {
     if let Some(name) = &args.name {
         if args.resume {
-            folder::check_name(name)?;
-            let dir = args.out.join(name);
+            let dir = folder::existing(&args.out, name)?;
             if fs::symlink_metadata(dir.join("runs.csv")).is_err() {
                 return Err(Error::input(format!(
                     "--resume: {} does not exist: there is no run to resume there",
@@ -215,8 +214,10 @@ fn newest_unfinished_run(out: &Path, manifest: &Manifest) -> (Option<PathBuf>, u
     let Ok(entries) = fs::read_dir(out) else {
         return (None, 0);
     };
+    // Folders only: a link to a run elsewhere is not this folder's run.
     let unfinished: Vec<(PathBuf, Manifest)> = entries
         .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
         .map(|e| e.path())
         .filter(|p| p.join("runs.csv").is_file())
         .filter_map(|p| {

@@ -94,9 +94,9 @@ pub fn serve(
                 None => row.extend_from_slice(
                     format!(
                         "!stdin:{at}: no job (dataset {}, instance {}, variant {}) in this worker's plan\n",
-                        one_line(&key[0]),
-                        one_line(&key[1]),
-                        one_line(&key[2])
+                        shorten(&key[0]),
+                        shorten(&key[1]),
+                        shorten(&key[2])
                     )
                     .as_bytes(),
                 ),
@@ -110,10 +110,4 @@ pub fn serve(
             .map_err(fail)?;
     }
     Ok(Done::Ok)
-}
-
-/// A name as a message of one line quotes it: line breaks escaped (a message ends at the first),
-/// and cut short.
-fn one_line(name: &str) -> String {
-    shorten(&name.escape_debug().to_string())
 }

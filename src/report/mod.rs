@@ -62,17 +62,9 @@ pub fn plot(report: &Path, opts: &PlotOptions, out: &mut dyn Write) -> Result<Do
         check_pages_dir(out, Some(&report_dir))?;
     }
     let dir = opts.out.clone().unwrap_or_else(|| report_dir.clone());
-    std::fs::create_dir_all(&dir).map_err(|e| {
-        if dir.exists() && !dir.is_dir() {
-            unplottable(format!(
-                "{}: not a directory (--out names the folder the pictures go to)",
-                dir.display()
-            ))
-        } else {
-            Error::io(&dir, e)
-        }
-    })?;
-    folder::check_own(&dir)?;
+    // (An --out that is not a folder was refused by `check_pages_dir`.)
+    std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
+    check_pages(&dir)?;
     if let Some(m) = &run.manifest {
         if !m.finished() {
             note(format_args!(
@@ -276,8 +268,8 @@ pub fn after_compare(dir: &Path, compared: &Compared, plots: bool) {
 
 /// Refuses `dir`, named with `--out`, as the folder for pages (report.html and pictures) when
 /// it holds a run other than `own`: a run's pages are its own, and a comparison or another
-/// run's plot must not replace them. A link or special file in it is refused too (see
-/// `folder::check_own`).
+/// run's plot must not replace them. A link or special file in place of a page is refused too
+/// (see `check_pages`).
 pub fn check_pages_dir(dir: &Path, own: Option<&Path>) -> Result<(), Error> {
     folder::check_out(dir)?;
     let same = |a: &Path, b: &Path| matches!((std::fs::canonicalize(a), std::fs::canonicalize(b)), (Ok(a), Ok(b)) if a == b);
@@ -289,7 +281,24 @@ pub fn check_pages_dir(dir: &Path, own: Option<&Path>) -> Result<(), Error> {
         ))
         .into());
     }
-    Ok(folder::check_own(dir)?)
+    check_pages(dir)
+}
+
+/// Refuses a link, FIFO or device in `dir` under the name of a page (report.html, an SVG
+/// picture), before anything is drawn: it would lead the page elsewhere. Other files in the
+/// folder are not the pages' concern.
+fn check_pages(dir: &Path) -> Result<(), Error> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Ok(());
+    };
+    for entry in entries.filter_map(Result::ok) {
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if name == html::FILE || name.ends_with(".svg") {
+            folder::check_own_file(&entry.path())?;
+        }
+    }
+    Ok(())
 }
 
 /// Writes `path`, a file of a report folder, whole (see `atomic`); a link or special file

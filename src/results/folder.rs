@@ -62,21 +62,9 @@ pub fn named(out: &Path, name: &str) -> Result<PathBuf, Error> {
     check_out(out)?;
     fs::create_dir_all(out).map_err(|e| Error::io(out, e))?;
     let dir = out.join(name);
-    let refused = |what: &str| {
-        Error::from(ReportError::Refused(format!(
-            "--name {name}: {} is {what}; choose another --name",
-            dir.display()
-        )))
-    };
     match fs::symlink_metadata(&dir) {
         Ok(m) if m.is_dir() => {}
-        Ok(m) if m.is_file() => return Err(refused("a file, not a report folder")),
-        Ok(m) => {
-            return Err(refused(&format!(
-                "{}, where a report folder (idabench's own, never reached through a link) would go",
-                files::kind(m.file_type())
-            )))
-        }
+        Ok(m) => return Err(not_a_folder(name, &dir, m.file_type()).into()),
         Err(e) if e.kind() == io::ErrorKind::NotFound => match fs::create_dir(&dir) {
             Ok(()) => {}
             Err(e)
@@ -88,6 +76,34 @@ pub fn named(out: &Path, name: &str) -> Result<PathBuf, Error> {
     }
     check_own(&dir)?;
     Ok(dir)
+}
+
+/// The folder `OUT/NAME` of a run to resume, which must be a folder itself, not a link to one
+/// (see `named`); one that does not exist is left for the caller to say so.
+pub fn existing(out: &Path, name: &str) -> Result<PathBuf, ReportError> {
+    check_name(name)?;
+    let dir = out.join(name);
+    match fs::symlink_metadata(&dir) {
+        Ok(m) if !m.is_dir() => Err(not_a_folder(name, &dir, m.file_type())),
+        _ => Ok(dir),
+    }
+}
+
+/// The refusal of `dir`, given with `--name`, which is a file, a link or another thing of
+/// `kind` where a report folder would go.
+fn not_a_folder(name: &str, dir: &Path, kind: fs::FileType) -> ReportError {
+    let what = if kind.is_file() {
+        "a file, not a report folder".to_string()
+    } else {
+        format!(
+            "{}, where a report folder (idabench's own, never reached through a link) would go",
+            files::kind(kind)
+        )
+    };
+    ReportError::Refused(format!(
+        "--name {name}: {} is {what}; choose another --name",
+        dir.display()
+    ))
 }
 
 /// Refuses a report folder holding anything but files and folders: a link there would lead a

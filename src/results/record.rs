@@ -436,18 +436,18 @@ pub(crate) fn visit_runs(
     Ok(())
 }
 
-impl Record<&str> {
+impl<S: AsRef<str>> Record<S> {
     /// The row with its text copied.
     pub(crate) fn to_owned_record(&self) -> Record {
         Record {
-            dataset: self.dataset.to_owned(),
-            instance: self.instance.to_owned(),
-            domain: self.domain.to_owned(),
-            size: self.size.to_owned(),
-            variant: self.variant.to_owned(),
-            heuristic: self.heuristic.to_owned(),
-            step: self.step.to_owned(),
-            reverse_pruning: self.reverse_pruning.to_owned(),
+            dataset: self.dataset.as_ref().to_owned(),
+            instance: self.instance.as_ref().to_owned(),
+            domain: self.domain.as_ref().to_owned(),
+            size: self.size.as_ref().to_owned(),
+            variant: self.variant.as_ref().to_owned(),
+            heuristic: self.heuristic.as_ref().to_owned(),
+            step: self.step.as_ref().to_owned(),
+            reverse_pruning: self.reverse_pruning.as_ref().to_owned(),
             status: self.status,
             length: self.length,
             optimal: self.optimal,
@@ -460,8 +460,8 @@ impl Record<&str> {
             nodes_per_s: self.nodes_per_s,
             initial_h: self.initial_h,
             optimal_guaranteed: self.optimal_guaranteed,
-            message: self.message.to_owned(),
-            path: self.path.to_owned(),
+            message: self.message.as_ref().to_owned(),
+            path: self.path.as_ref().to_owned(),
         }
     }
 }

@@ -184,31 +184,7 @@ pub(super) fn guarded<'a>(
 /// The `error` record of `job`, with `message`: for a job whose answer never came (`ab`'s
 /// worker killed in it).
 pub(crate) fn error_record(job: &Job, message: String) -> Record {
-    let r = finished(job, Err(message)).record;
-    Record {
-        dataset: r.dataset.into_owned(),
-        instance: r.instance.into_owned(),
-        domain: r.domain.into_owned(),
-        size: r.size.into_owned(),
-        variant: r.variant.into_owned(),
-        heuristic: r.heuristic.into_owned(),
-        step: r.step.into_owned(),
-        reverse_pruning: r.reverse_pruning.into_owned(),
-        status: r.status,
-        length: r.length,
-        optimal: r.optimal,
-        nodes_generated: r.nodes_generated,
-        nodes_expanded: r.nodes_expanded,
-        iterations: r.iterations,
-        final_bound: r.final_bound,
-        time_wall_s: r.time_wall_s,
-        time_cpu_s: r.time_cpu_s,
-        nodes_per_s: r.nodes_per_s,
-        initial_h: r.initial_h,
-        optimal_guaranteed: r.optimal_guaranteed,
-        message: r.message.into_owned(),
-        path: r.path.into_owned(),
-    }
+    finished(job, Err(message)).record.to_owned_record()
 }
 
 fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {

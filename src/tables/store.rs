@@ -184,7 +184,7 @@ fn obtain(spec: &dyn Spec, options: &Options) -> Result<(Vec<u8>, TableInfo), St
             let stop = options.stop.unwrap_or(&never);
             let table = build_with_progress(spec, options.quiet, stop).ok_or_else(|| {
                 StoreError::Interrupted(format!(
-                    "interrupted while building pattern database {key}: nothing was run; the databases finished before are kept in {}",
+                    "interrupted while building pattern database {key}; the databases finished before are kept in {}",
                     options.dir.display()
                 ))
             })?;

@@ -1,6 +1,6 @@
 //! Opening files without being held up or led astray: a FIFO, socket or device is refused
-//! instead of waited on, and in idabench's own directories (a run's, the database cache) a
-//! symbolic link is refused instead of followed.
+//! instead of waited on, a file appended to in idabench's own folders is never reached through
+//! a symbolic link, and what a folder holds besides files and folders is found.
 
 use std::fs::{self, File, FileType, OpenOptions};
 use std::io;

@@ -99,6 +99,41 @@ fn links_and_special_files_in_a_run_folder_are_refused_never_followed() {
     let err = expect(&tmp, &run(&data, o, "linked"), 2);
     has(&err, &["--name linked", "a symbolic link"]);
     assert_eq!(fs::read_dir(&elsewhere).unwrap().count(), 0);
+    // Nor is a run elsewhere resumed through a link, by name or as the newest unfinished run.
+    let other = tmp.path().join("other");
+    expect(
+        &tmp,
+        &[
+            "run",
+            &data,
+            "--out",
+            other.to_str().unwrap(),
+            "--name",
+            "r",
+            "-q",
+        ],
+        0,
+    );
+    let manifest = other.join("r/manifest.json");
+    let unfinished = fs::read_to_string(&manifest)
+        .unwrap()
+        .replace("\"complete\": true", "\"complete\": false");
+    fs::write(&manifest, &unfinished).unwrap();
+    let before = fs::read(other.join("r/runs.csv")).unwrap();
+    let resumed = tmp.path().join("resumed-out");
+    fs::create_dir(&resumed).unwrap();
+    symlink(other.join("r"), resumed.join("r")).unwrap();
+    let r = resumed.to_str().unwrap();
+    let err = expect(
+        &tmp,
+        &["run", &data, "--out", r, "--name", "r", "--resume"],
+        2,
+    );
+    has(&err, &["--name r", "a symbolic link"]);
+    let err = expect(&tmp, &["run", &data, "--out", r, "--resume"], 2);
+    has(&err, &["no unfinished run"]);
+    assert!(fs::read(other.join("r/runs.csv")).unwrap() == before);
+    assert_eq!(fs::read_to_string(&manifest).unwrap(), unfinished);
 
     fs::write(out.join("a-file"), "mine").unwrap();
     let err = expect(&tmp, &run(&data, o, "a-file"), 2);
@@ -170,6 +205,10 @@ fn pages_never_replace_another_runs() {
     let compared = tmp.at("compared");
     expect(&tmp, &["compare", a, b, "--out", &compared], 0);
     expect(&tmp, &["compare", a, b, "--out", &compared], 0);
+    // A link that is none of the pages is no concern of theirs.
+    symlink("/nowhere", Path::new(&compared).join("notes.txt")).unwrap();
+    expect(&tmp, &["compare", a, b, "--out", &compared], 0);
+    expect(&tmp, &["plot", a, "--out", &compared], 0);
 
     let victim = tmp.path().join("victim.html");
     fs::write(&victim, "keep").unwrap();
@@ -301,8 +340,9 @@ fn resume_without_a_name_takes_only_a_run_it_can_finish() {
     assert_eq!(rows.lines().count(), 3, "{rows}");
 }
 
-/// `merge --out DIR` with a link planted in DIR (in place of summary.md) is refused, exit 2,
-/// the link's target unchanged; the same merge into a clean folder works.
+/// `merge --out DIR` with a link planted in DIR (in place of summary.md), or a FIFO planted in a
+/// shard, is refused, exit 2, the link's target unchanged; the same merge into a clean folder
+/// works.
 #[test]
 fn a_merge_never_writes_through_a_link() {
     let tmp = Tmp::new("merge-link");
@@ -327,6 +367,11 @@ fn a_merge_never_writes_through_a_link() {
     has(&err, &["merged/summary.md", "a symbolic link"]);
     assert_eq!(fs::read_to_string(&victim).unwrap(), "keep");
     fs::remove_file(merged.join("summary.md")).unwrap();
+    // A shard is a run's folder too: a FIFO planted there is refused, not read.
+    mkfifo(&Path::new(&s2).join("planted"));
+    let err = expect(&tmp, &["merge", &s1, &s2, "--out", m], 2);
+    has(&err, &["s2/planted", "a FIFO"]);
+    fs::remove_file(Path::new(&s2).join("planted")).unwrap();
     expect(&tmp, &["merge", &s1, &s2, "--out", m], 0);
     assert!(merged.join("summary.md").is_file());
 }

@@ -36,9 +36,10 @@ fn cached(tmp: &Tmp, args: &[&str]) -> Command {
     c
 }
 
-/// Runs `cmd`, expecting exit `code` and no panic.
-fn expect(mut cmd: Command, code: i32) -> Output {
-    let out = cmd.output().expect("run idabench");
+/// Runs `cmd`, expecting exit `code` and no panic, within a limit far above what any case
+/// needs: a damaged database must not make a command hang.
+fn expect(cmd: Command, code: i32) -> Output {
+    let out = within(cmd, 600);
     assert_exit(&out, code);
     out
 }
@@ -457,8 +458,9 @@ fn with_entries(file: &[u8], change: impl Fn(&mut [u8])) -> Vec<u8> {
 }
 
 /// A FIFO named like a database, and a file padded far past its entries (sparse: a terabyte that
-/// takes no room): `pdb list`, `pdb verify`, `solve --no-build` and `solve` end at once, under a
-/// timeout, saying what the file is; `solve` builds the database again in its place.
+/// takes no room): `pdb list`, `pdb verify`, `solve --no-build`, `run --no-build` and `solve` end
+/// at once, under a timeout, saying what the file is; `solve` builds the database again in its
+/// place.
 #[test]
 fn a_fifo_or_a_huge_padded_file_in_the_cache_is_refused_at_once() {
     let tmp = Tmp::new("fifo-cache");
@@ -481,6 +483,20 @@ fn a_fifo_or_a_huge_padded_file_in_the_cache_is_refused_at_once() {
     let out = run(&["pdb", "verify", "--pdb-dir", c], 1);
     stdout_has(&out, &format!("bad\t{}\tunreadable ({fifo})", s(&victim)));
     let out = run(&solve_97("pdb-555", c, &["--no-build"]), 2);
+    stderr_has(&out, fifo);
+    let dataset = tmp.write("korf97.csv", &korf_csv(&[97]));
+    let reports = tmp.path().join("reports");
+    let run_args = [
+        "run",
+        &dataset,
+        "--heuristic",
+        "pdb-555",
+        "--pdb-dir",
+        c,
+        "--out",
+        s(&reports),
+    ];
+    let out = run(&[&run_args[..], &["--no-build"]].concat(), 2);
     stderr_has(&out, fifo);
     let out = run(&solve_97("pdb-555", c, &[]), 0);
     solved_97(&out);

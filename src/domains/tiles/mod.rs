@@ -785,7 +785,13 @@ mod tests {
                 step: Step::One,
                 reverse_pruning: true,
             };
-            let r = ida_star(d, &h, start, v, Limits::default());
+            // A node limit far above what the searches need: without the diameter they would
+            // end at it (a failure here), not run for ever.
+            let limits = Limits {
+                max_nodes: Some(100_000_000),
+                ..Limits::default()
+            };
+            let r = ida_star(d, &h, start, v, limits);
             (r.outcome, r.stats.final_bound)
         }
         let one_move = |size: &str, start: &str| {

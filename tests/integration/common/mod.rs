@@ -124,30 +124,19 @@ pub fn command<S: AsRef<OsStr>>(cwd: &Path, args: &[S]) -> Command {
     c
 }
 
-/// idabench with `args`, run from `cwd`, its output captured (no input).
+/// How long any command of the suite may take: far above the longest (seconds), so that only a
+/// hang reaches it, and the hang fails its test instead of holding the suite.
+pub const LONGEST: std::time::Duration = std::time::Duration::from_secs(600);
+
+/// idabench with `args`, run from `cwd`, its output captured (no input), within `LONGEST`.
 pub fn idabench<S: AsRef<OsStr>>(cwd: &Path, args: &[S]) -> Output {
-    command(cwd, args).output().expect("run idabench")
+    within(command(cwd, args), LONGEST.as_secs())
 }
 
-/// Runs `cmd` with `input` on its stdin, its output captured. A program that stops reading
-/// early (at a bound, or needing no input) may close the pipe: that is fine.
-pub fn with_stdin(mut cmd: Command, input: &[u8]) -> Output {
-    let mut child = cmd
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run idabench");
-    let mut stdin = child.stdin.take().unwrap();
-    if let Err(e) = stdin.write_all(input) {
-        assert_eq!(
-            e.kind(),
-            std::io::ErrorKind::BrokenPipe,
-            "writing stdin: {e}"
-        );
-    }
-    drop(stdin);
-    child.wait_with_output().unwrap()
+/// Runs `cmd` with `input` on its stdin, its output captured, within `LONGEST`. A program that
+/// stops reading early (at a bound, or needing no input) may leave its input unread.
+pub fn with_stdin(cmd: Command, input: &[u8]) -> Output {
+    fed_within(cmd, input, LONGEST)
 }
 
 /// `output_within` with no input and a limit in seconds: a hostile case must end, with a clear
@@ -207,6 +196,11 @@ pub fn output_within(mut cmd: Command, limit: std::time::Duration) -> Output {
             break status;
         }
         if start.elapsed() > limit {
+            // SIGTERM first, so that a command with children of its own (`ab`'s workers, each
+            // in a process group of its own) ends them; then SIGKILL.
+            // SAFETY: a plain kill(2) of our own child, not yet waited for.
+            unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGTERM) };
+            std::thread::sleep(std::time::Duration::from_secs(2));
             let _ = child.kill();
             let _ = child.wait();
             panic!("still running after {limit:?}: killed");
@@ -225,7 +219,12 @@ pub fn output_within(mut cmd: Command, limit: std::time::Duration) -> Output {
 pub const HANG: std::time::Duration = std::time::Duration::from_secs(60);
 
 /// `with_stdin` within `HANG` (see `output_within`).
-pub fn with_stdin_within(mut cmd: Command, input: &[u8]) -> Output {
+pub fn with_stdin_within(cmd: Command, input: &[u8]) -> Output {
+    fed_within(cmd, input, HANG)
+}
+
+/// `cmd` with `input` on its stdin, within `limit` (see `output_within`).
+fn fed_within(mut cmd: Command, input: &[u8], limit: std::time::Duration) -> Output {
     let (reader, mut writer) = std::io::pipe().expect("a pipe");
     cmd.stdin(reader);
     let input = input.to_vec();
@@ -235,7 +234,7 @@ pub fn with_stdin_within(mut cmd: Command, input: &[u8]) -> Output {
     let feeder = std::thread::spawn(move || {
         let _ = writer.write_all(&input);
     });
-    let out = output_within(cmd, HANG);
+    let out = output_within(cmd, limit);
     feeder.join().unwrap();
     out
 }
