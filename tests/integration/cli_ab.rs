@@ -5,11 +5,10 @@
 //! floor, so no verdict depends on the machine.
 
 use crate::common::{
-    assert_exit, command, dataset, output_within, show, text, with_stdin, Tmp, BIN,
+    assert_exit, command, dataset, limit_memory, output_within, show, text, with_stdin, Tmp, BIN,
 };
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
-use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::sync::LazyLock;
@@ -629,22 +628,6 @@ fn a_worker_that_stops_answering_is_killed_and_its_job_is_an_error() {
     assert_eq!(manifest["complete"], false);
 }
 
-/// Limits `cmd` (and what it starts) to 512 MiB of address space: far more than a bounded read
-/// takes, far less than an unbounded one reaches before any deadline.
-fn within_memory(cmd: &mut Command) {
-    // SAFETY: only async-signal-safe calls between fork and exec.
-    unsafe {
-        cmd.pre_exec(|| {
-            let limit = libc::rlimit {
-                rlim_cur: 512 << 20,
-                rlim_max: 512 << 20,
-            };
-            libc::setrlimit(libc::RLIMIT_AS, &limit);
-            Ok(())
-        });
-    }
-}
-
 /// `idabench worker < /dev/zero`: one request that never ends, refused (exit 2) at the
 /// protocol's bound, naming stdin's line.
 #[test]
@@ -652,7 +635,7 @@ fn a_worker_fed_an_endless_line_stops_at_the_bound() {
     let tmp = Tmp::new("zero-worker");
     let mut worker = command(tmp.path(), &["worker", EIGHT.as_str()]);
     worker.stdin(fs::File::open("/dev/zero").unwrap());
-    within_memory(&mut worker);
+    limit_memory(&mut worker);
     let out = output_within(worker, Duration::from_secs(60));
     assert_exit(&out, 2);
     let err = text(&out.stderr);
@@ -698,7 +681,7 @@ fn a_binary_whose_output_never_ends_is_refused() {
             &format!("case \"$1\" in --version) echo 'zeros 1.0';; *) {worker};; esac"),
         );
         let mut ab = ab_command(dir, &endless, &dir.join(name), &[]);
-        within_memory(&mut ab);
+        limit_memory(&mut ab);
         let out = output_within(ab, Duration::from_secs(60));
         assert_exit(&out, 2);
         assert!(text(&out.stderr).contains(says), "{name}: {}", show(&out));

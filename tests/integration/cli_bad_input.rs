@@ -7,7 +7,8 @@
 //! panicked.
 
 use crate::common::{
-    assert_exit, command, idabench, names, root, show, text, with_stdin, with_stdin_within, Tmp,
+    assert_exit, command, dataset, idabench, limit_memory, names, root, show, text, with_stdin,
+    with_stdin_within, within, Tmp,
 };
 use std::fs;
 use std::io::{BufRead, BufReader};
@@ -914,4 +915,33 @@ fn absurd_times_in_a_runs_csv_are_refused_by_plot_and_compare() {
     }
     check_all(tmp.path(), &cases);
     assert!(!tmp.path().join("reports").exists());
+}
+
+/// Threads that cannot be started (a thousand stacks in 512 MiB of address space) are a runtime
+/// error, exit 1, for `solve` as for `run`, saying how many were asked for.
+#[test]
+fn threads_that_cannot_start_are_exit_1_for_solve_and_run() {
+    let tmp = Tmp::new("threads");
+    let data = dataset("smoke.csv");
+    let out = tmp.at("o");
+    let cases: [Vec<&str>; 2] = [
+        vec![
+            "solve",
+            "--size",
+            "3x3",
+            "--start",
+            "1 2 3 4 5 6 7 0 8",
+            "--jobs",
+            "1000",
+        ],
+        vec!["run", &data, "--jobs", "1000", "--out", &out, "--quiet"],
+    ];
+    for args in cases {
+        let mut cmd = command(tmp.path(), &args);
+        limit_memory(&mut cmd);
+        let out = within(cmd, 600);
+        assert_exit(&out, 1);
+        let err = text(&out.stderr);
+        assert!(err.contains("cannot start 1000"), "{args:?}: {err}");
+    }
 }

@@ -146,6 +146,24 @@ pub fn within(mut cmd: Command, seconds: u64) -> Output {
     output_within(cmd, std::time::Duration::from_secs(seconds))
 }
 
+/// Limits `cmd` (and what it starts) to 512 MiB of address space: far more than a bounded read
+/// takes, far less than an unbounded one reaches before any deadline, or than a thousand
+/// threads' stacks.
+pub fn limit_memory(cmd: &mut Command) {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: only async-signal-safe calls between fork and exec.
+    unsafe {
+        cmd.pre_exec(|| {
+            let limit = libc::rlimit {
+                rlim_cur: 512 << 20,
+                rlim_max: 512 << 20,
+            };
+            libc::setrlimit(libc::RLIMIT_AS, &limit);
+            Ok(())
+        });
+    }
+}
+
 pub fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
