@@ -216,10 +216,7 @@ pub fn ab(opts: &AbOptions, stdout: &mut dyn Write) -> Result<Done, Error> {
         end_time: clock::rfc3339_now(),
     };
     write_report(&dir, &pairs, &manifest, &comparison)?;
-    stdout
-        .write_all(comparison.render(judging.format).as_bytes())
-        .and_then(|()| stdout.flush())
-        .map_err(|e| Error::io("stdout", e))?;
+    comparison.print(judging.format, stdout)?;
     if !opts.quiet || interrupted || error.is_some() {
         note(format_args!("report: {}", dir.display()));
     }

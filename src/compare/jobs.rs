@@ -14,19 +14,86 @@ use std::collections::HashMap;
 #[cfg(test)]
 use std::ops::{Index, IndexMut};
 
-/// A name: a stretch of `Jobs::text`.
+/// A name: a stretch of `Names::text`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Name {
     start: u32,
     len: u32,
 }
 
-/// One job's figures, and where its names are in `Jobs::text`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct JobFigures {
+/// Where a job's names are in `Names::text`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct KeyNames {
     dataset: Name,
     instance: Name,
     variant: Name,
+}
+
+/// The names of a list of jobs in one text: each dataset and variant name once, an instance's
+/// id once per run of consecutive jobs that share it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(super) struct Names {
+    text: String,
+    /// Where each dataset or variant name already is in `text`.
+    known: HashMap<String, Name>,
+}
+
+impl Names {
+    /// Adds the names of a job, listed after the job named by `last`.
+    pub(super) fn add(
+        &mut self,
+        (dataset, instance, variant): (&str, &str, &str),
+        last: Option<&KeyNames>,
+    ) -> KeyNames {
+        let dataset = self.known_name(dataset);
+        let variant = self.known_name(variant);
+        let instance = match last {
+            Some(last) if self.name(last.instance) == instance => last.instance,
+            _ => self.append(instance),
+        };
+        KeyNames {
+            dataset,
+            instance,
+            variant,
+        }
+    }
+
+    /// The (dataset, instance, variant) that `names` locates.
+    pub(super) fn key(&self, names: &KeyNames) -> (&str, &str, &str) {
+        (
+            self.name(names.dataset),
+            self.name(names.instance),
+            self.name(names.variant),
+        )
+    }
+
+    fn name(&self, name: Name) -> &str {
+        &self.text[name.start as usize..(name.start + name.len) as usize]
+    }
+
+    /// Where `name` is in `text`, added the first time.
+    fn known_name(&mut self, name: &str) -> Name {
+        if let Some(&known) = self.known.get(name) {
+            return known;
+        }
+        let at = self.append(name);
+        self.known.insert(name.to_owned(), at);
+        at
+    }
+
+    fn append(&mut self, name: &str) -> Name {
+        // The text is at most the runs.csv it was read from (1 GiB) or the names of one plan.
+        let start = u32::try_from(self.text.len()).expect("names of less than 4 GiB");
+        let len = u32::try_from(name.len()).expect("names of less than 4 GiB");
+        self.text.push_str(name);
+        Name { start, len }
+    }
+}
+
+/// One job's figures, and where its names are.
+#[derive(Clone, Debug, PartialEq)]
+pub struct JobFigures {
+    names: KeyNames,
     pub status: Status,
     pub length: Option<u32>,
     pub nodes_generated: u64,
@@ -59,11 +126,8 @@ impl<'a> SavedJob<'a> {
 /// The jobs of a run, in its order.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Jobs {
-    /// Every name, each dataset and variant name once, each instance id once per run of rows.
-    text: String,
+    names: Names,
     rows: Vec<JobFigures>,
-    /// Where each dataset or variant name already is in `text`.
-    known: HashMap<String, Name>,
 }
 
 impl Jobs {
@@ -85,18 +149,17 @@ impl Jobs {
 
     /// Adds a job: `record`'s figures that the comparisons and pictures read.
     pub fn push<S: AsRef<str>>(&mut self, record: &Record<S>) {
-        let dataset = self.known_name(record.dataset.as_ref());
-        let variant = self.known_name(record.variant.as_ref());
-        let instance = record.instance.as_ref();
+        let key = (
+            record.dataset.as_ref(),
+            record.instance.as_ref(),
+            record.variant.as_ref(),
+        );
         // The jobs of an instance come together in a run's order: its id is kept once for them.
-        let instance = match self.rows.last() {
-            Some(last) if self.name(last.instance) == instance => last.instance,
-            _ => self.append(instance),
-        };
+        let names = self
+            .names
+            .add(key, self.rows.last().map(|last| &last.names));
         self.rows.push(JobFigures {
-            dataset,
-            instance,
-            variant,
+            names,
             status: record.status,
             length: record.length,
             nodes_generated: record.nodes_generated,
@@ -109,10 +172,11 @@ impl Jobs {
     /// Job `i`.
     pub fn get(&self, i: usize) -> SavedJob<'_> {
         let r = &self.rows[i];
+        let (dataset, instance, variant) = self.names.key(&r.names);
         SavedJob {
-            dataset: self.name(r.dataset),
-            instance: self.name(r.instance),
-            variant: self.name(r.variant),
+            dataset,
+            instance,
+            variant,
             status: r.status,
             length: r.length,
             nodes_generated: r.nodes_generated,
@@ -177,28 +241,6 @@ impl Jobs {
     /// is read within 1 GiB and `ab` runs the jobs of one such dataset.
     fn row_count(&self) -> u32 {
         u32::try_from(self.rows.len()).expect("fewer than 2^32 jobs")
-    }
-
-    fn name(&self, name: Name) -> &str {
-        &self.text[name.start as usize..(name.start + name.len) as usize]
-    }
-
-    /// Where `name` is in `text`, added the first time.
-    fn known_name(&mut self, name: &str) -> Name {
-        if let Some(&known) = self.known.get(name) {
-            return known;
-        }
-        let at = self.append(name);
-        self.known.insert(name.to_owned(), at);
-        at
-    }
-
-    fn append(&mut self, name: &str) -> Name {
-        // The text is at most the runs.csv it was read from (1 GiB) or the names of one plan.
-        let start = u32::try_from(self.text.len()).expect("names of less than 4 GiB");
-        let len = u32::try_from(name.len()).expect("names of less than 4 GiB");
-        self.text.push_str(name);
-        Name { start, len }
     }
 }
 
@@ -267,7 +309,7 @@ mod tests {
             ]
         );
         // The dataset, a, b, c once; 1 twice (it comes back after 2), 2 once.
-        assert_eq!(jobs.text.len(), d.len() + 3 + 3);
+        assert_eq!(jobs.names.text.len(), d.len() + 3 + 3);
         assert_eq!(jobs.first_repeat(), None);
         let r = record();
         let j = jobs.get(0);

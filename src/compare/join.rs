@@ -3,8 +3,8 @@
 
 use super::stats::{time_stats, TimeStats, Verdict};
 use super::{
-    CompareError, CompareOptions, Comparison, FieldChange, JobKey, Pairing, SavedJob, SavedRun,
-    VariantComparison, Warning,
+    Changes, CompareError, CompareOptions, Comparison, Field, JobKey, Keys, Pairing, SavedJob,
+    SavedRun, Value, VariantComparison, Warning,
 };
 use crate::results::record::Status;
 use std::collections::{HashMap, HashSet};
@@ -126,8 +126,8 @@ pub fn compare(base: &SavedRun, cur: &SavedRun, opts: &CompareOptions) -> Compar
     let partners = base.jobs.partners(&cur.jobs);
     let mut tallies = VariantTallies::default();
     let mut instances = ByInstance::default();
-    let mut changes = Vec::new();
-    let mut missing_in_current = Vec::new();
+    let mut changes = Changes::default();
+    let mut missing_in_current = Keys::default();
     let mut in_base = vec![false; cur.jobs.len()];
     for (b, partner) in base.jobs.iter().zip(partners) {
         let t = tallies.of(b.variant);
@@ -140,7 +140,9 @@ pub fn compare(base: &SavedRun, cur: &SavedRun, opts: &CompareOptions) -> Compar
         let c = cur.jobs.get(k);
         t.summary.jobs_compared += 1;
         let before = changes.len();
-        changes.extend(field_changes(&b, &c));
+        for (field, baseline, current) in field_changes(&b, &c) {
+            changes.push(JobKey::of(&b), field, baseline, current);
+        }
         if changes.len() > before {
             t.summary.changed += 1;
         }
@@ -153,7 +155,7 @@ pub fn compare(base: &SavedRun, cur: &SavedRun, opts: &CompareOptions) -> Compar
             t.untimed += 1;
         }
     }
-    let mut missing_in_baseline = Vec::new();
+    let mut missing_in_baseline = Keys::default();
     for (c, _) in cur.jobs.iter().zip(in_base).filter(|(_, seen)| !seen) {
         let t = tallies.of(c.variant);
         t.summary.missing_in_baseline += 1;
@@ -199,39 +201,49 @@ pub fn timed(time_s: f64, floor: f64) -> bool {
     time_s.is_finite() && time_s > 0.0 && time_s >= floor
 }
 
-/// The fields of a job that differ between two of its records. A search stopped by
-/// `--time-limit` in either stops at a node that depends on the machine's speed, not on the
-/// code: its node counts are not compared (its status is, so a job solved in one and timed out
-/// in the other is still a change). A node limit stops at the same node every time, and its
-/// counts are compared exactly.
-pub(super) fn field_changes(b: &SavedJob, c: &SavedJob) -> Vec<FieldChange> {
+/// The fields of a job that differ between two of its records, each with its value in `b` and
+/// in `c`. A search stopped by `--time-limit` in either stops at a node that depends on the
+/// machine's speed, not on the code: its node counts are not compared (its status is, so a job
+/// solved in one and timed out in the other is still a change). A node limit stops at the same
+/// node every time, and its counts are compared exactly.
+pub(super) fn field_changes(
+    b: &SavedJob,
+    c: &SavedJob,
+) -> impl Iterator<Item = (Field, Value, Value)> {
     let timed_out = b.status == Status::TimeLimit || c.status == Status::TimeLimit;
-    let length = |l: Option<u32>| l.map_or_else(|| "-".to_owned(), |l| l.to_string());
     let fields = [
-        ("status", b.status.to_string(), c.status.to_string()),
-        ("length", length(b.length), length(c.length)),
         (
-            "nodes_generated",
-            b.nodes_generated.to_string(),
-            c.nodes_generated.to_string(),
+            Field::Status,
+            Value::Status(b.status),
+            Value::Status(c.status),
         ),
         (
-            "nodes_expanded",
-            b.nodes_expanded.to_string(),
-            c.nodes_expanded.to_string(),
+            Field::Length,
+            Value::Length(b.length),
+            Value::Length(c.length),
+        ),
+        (
+            Field::NodesGenerated,
+            Value::Count(b.nodes_generated),
+            Value::Count(c.nodes_generated),
+        ),
+        (
+            Field::NodesExpanded,
+            Value::Count(b.nodes_expanded),
+            Value::Count(c.nodes_expanded),
         ),
     ];
     fields
         .into_iter()
-        .filter(|(field, _, _)| !(timed_out && field.starts_with("nodes_")))
-        .filter(|(_, before, after)| before != after)
-        .map(|(field, baseline, current)| FieldChange {
-            job: JobKey::of(b),
-            field,
-            baseline,
-            current,
+        .filter(move |(field, _, _)| {
+            !(timed_out && matches!(field, Field::NodesGenerated | Field::NodesExpanded))
         })
-        .collect()
+        .filter(|(_, before, after)| before != after)
+}
+
+/// Whether a job's results differ between two of its records: whether `compare` lists it.
+pub fn changed(b: &SavedJob, c: &SavedJob) -> bool {
+    field_changes(b, c).next().is_some()
 }
 
 fn manifest_warnings(base: &SavedRun, cur: &SavedRun) -> Vec<Warning> {
@@ -305,7 +317,7 @@ mod tests {
     use crate::compare::fixtures::*;
     use crate::compare::jobs::JobFigures;
     use crate::compare::stats::bootstrap_interval;
-    use crate::compare::RenderFormat;
+    use crate::compare::{FieldChange, RenderFormat};
     use crate::error::Done;
 
     #[test]
@@ -339,16 +351,16 @@ mod tests {
         let c = compare(&base, &cur, &CompareOptions::default());
         assert_eq!(c.done(), Done::Wrong);
         assert_eq!(
-            c.changes,
-            vec![FieldChange {
+            c.changes.iter().collect::<Vec<_>>(),
+            [FieldChange {
                 job: JobKey {
-                    dataset: "korf100".to_owned(),
-                    instance: "4".to_owned(),
-                    variant: VARIANTS[1].to_owned(),
+                    dataset: "korf100",
+                    instance: "4",
+                    variant: VARIANTS[1],
                 },
-                field: "nodes_generated",
-                baseline: "1148".to_owned(),
-                current: "12345".to_owned(),
+                field: Field::NodesGenerated,
+                baseline: Value::Count(1148),
+                current: Value::Count(12345),
             }]
         );
         assert_eq!(c.variants[1].changed, 1);
@@ -370,24 +382,25 @@ mod tests {
         cur.jobs[0].length = None;
         cur.jobs[5].nodes_expanded += 1;
         let c = compare(&base, &cur, &CompareOptions::default());
-        let listed: Vec<(&str, &str, &str, &str)> = c
+        let listed: Vec<(&str, &str, String, String)> = c
             .changes
             .iter()
             .map(|ch| {
                 (
-                    ch.job.instance.as_str(),
-                    ch.field,
-                    ch.baseline.as_str(),
-                    ch.current.as_str(),
+                    ch.job.instance,
+                    ch.field.name(),
+                    ch.baseline.to_string(),
+                    ch.current.to_string(),
                 )
             })
             .collect();
+        let shown = |i, f, b: &str, c: &str| (i, f, b.to_owned(), c.to_owned());
         assert_eq!(
             listed,
             [
-                ("1", "status", "solved", "node_limit"),
-                ("1", "length", "51", "-"),
-                ("6", "nodes_expanded", "466", "467"),
+                shown("1", "status", "solved", "node_limit"),
+                shown("1", "length", "51", "-"),
+                shown("6", "nodes_expanded", "466", "467"),
             ]
         );
         assert_eq!(c.overall.changed, 2);
@@ -416,7 +429,7 @@ mod tests {
         let listed: Vec<(&str, &str)> = c
             .changes
             .iter()
-            .map(|ch| (ch.job.instance.as_str(), ch.field))
+            .map(|ch| (ch.job.instance, ch.field.name()))
             .collect();
         assert_eq!(
             listed,
@@ -541,10 +554,10 @@ mod tests {
         records.push(record(1, "zero/step1/none", 1.0));
         let cur = run_of(records, "cur");
         let c = compare(&base, &cur, &CompareOptions::default());
-        assert_eq!(c.missing_in_current, vec![gone]);
+        assert_eq!(c.missing_in_current.iter().collect::<Vec<_>>(), [gone]);
         assert_eq!(
-            c.missing_in_baseline,
-            vec![JobKey::of(&cur.jobs.get(39)), JobKey::of(&cur.jobs.get(40))]
+            c.missing_in_baseline.iter().collect::<Vec<_>>(),
+            [JobKey::of(&cur.jobs.get(39)), JobKey::of(&cur.jobs.get(40))]
         );
         assert_eq!(c.variants[0].missing_in_current, 1);
         assert_eq!(c.variants[0].missing_in_baseline, 1);

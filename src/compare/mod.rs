@@ -1,6 +1,6 @@
 //! Two runs compared (`idabench compare`): `compared`, and the types its parts share. `load` reads
 //! a run, `join` pairs the jobs of two runs, `stats` judges their times, `paired` judges `ab`'s
-//! rounds and `render` writes the report.
+//! rounds, `listed` holds the jobs a comparison lists and `render` writes the report.
 //!
 //! Joins two runs job by job and gives verdicts: exact checks on results, a bootstrap interval on
 //! CPU time.
@@ -20,19 +20,21 @@
 mod fixtures;
 mod jobs;
 mod join;
+mod listed;
 mod load;
 mod paired;
 mod render;
 mod stats;
 
 pub use jobs::{Jobs, SavedJob};
-pub use join::{compare, timed};
+pub use join::{changed, compare, timed};
+pub use listed::{Changes, Keys};
 pub use load::load;
 pub use paired::{paired, Incomplete};
 pub use stats::{TimeStats, Verdict};
 
 use crate::error::{Done, Error};
-use crate::results::record::Manifest;
+use crate::results::record::{Manifest, Status};
 use crate::util::term::note;
 use crate::util::text::visible;
 use std::fmt;
@@ -169,9 +171,7 @@ pub fn compared(baseline: &Path, current: &Path, opts: &CompareOptions) -> Resul
 impl Compared {
     /// Writes the report in `format` to `out`; how the comparison went.
     pub fn write(&self, format: RenderFormat, out: &mut dyn std::io::Write) -> Result<Done, Error> {
-        out.write_all(self.comparison.render(format).as_bytes())
-            .and_then(|()| out.flush())
-            .map_err(|e| Error::io("stdout", e))?;
+        self.comparison.print(format, out)?;
         Ok(self.comparison.done())
     }
 }
@@ -191,32 +191,72 @@ pub struct VariantComparison {
     pub time: TimeStats,
 }
 
-/// A job's identity across runs: `SavedJob::key()`, owned.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct JobKey {
-    pub dataset: String,
-    pub instance: String,
-    pub variant: String,
+/// A job's identity across runs: `SavedJob::key()`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct JobKey<'a> {
+    pub dataset: &'a str,
+    pub instance: &'a str,
+    pub variant: &'a str,
 }
 
-impl JobKey {
-    fn of(job: &SavedJob) -> JobKey {
+impl<'a> JobKey<'a> {
+    fn of(job: &SavedJob<'a>) -> JobKey<'a> {
         JobKey {
-            dataset: job.dataset.to_owned(),
-            instance: job.instance.to_owned(),
-            variant: job.variant.to_owned(),
+            dataset: job.dataset,
+            instance: job.instance,
+            variant: job.variant,
+        }
+    }
+}
+
+/// A field of a job that must be the same in both runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Field {
+    Status,
+    Length,
+    NodesGenerated,
+    NodesExpanded,
+}
+
+impl Field {
+    /// As runs.csv names it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Field::Status => "status",
+            Field::Length => "length",
+            Field::NodesGenerated => "nodes_generated",
+            Field::NodesExpanded => "nodes_expanded",
+        }
+    }
+}
+
+/// The value of a `Field` in one run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Value {
+    Status(Status),
+    /// `-` when there is none.
+    Length(Option<u32>),
+    Count(u64),
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Status(s) => f.write_str(s.name()),
+            Value::Length(None) => f.write_str("-"),
+            Value::Length(Some(l)) => write!(f, "{l}"),
+            Value::Count(n) => write!(f, "{n}"),
         }
     }
 }
 
 /// One field of one job that differs between the runs.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FieldChange {
-    pub job: JobKey,
-    /// `status`, `length`, `nodes_generated` or `nodes_expanded`.
-    pub field: &'static str,
-    pub baseline: String,
-    pub current: String,
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FieldChange<'a> {
+    pub job: JobKey<'a>,
+    pub field: Field,
+    pub baseline: Value,
+    pub current: Value,
 }
 
 /// The two runs joined: what `render` prints and `done` judges.
@@ -233,9 +273,9 @@ pub struct Comparison {
     pub variants: Vec<VariantComparison>,
     pub overall: VariantComparison,
     /// In baseline order, one entry per differing field.
-    pub changes: Vec<FieldChange>,
-    pub missing_in_current: Vec<JobKey>,
-    pub missing_in_baseline: Vec<JobKey>,
+    pub changes: Changes,
+    pub missing_in_current: Keys,
+    pub missing_in_baseline: Keys,
     /// Differences between the manifests that make the times less comparable.
     pub warnings: Vec<Warning>,
     /// How the times were measured, which decides what their interval covers.

@@ -9,7 +9,7 @@
 
 use super::join::{compare, field_changes, timed};
 use super::stats::{paired_time_stats, Cells};
-use super::{CompareOptions, Comparison, JobKey, Jobs, Pairing, SavedRun};
+use super::{CompareOptions, Comparison, Field, JobKey, Jobs, Pairing, SavedRun};
 use std::collections::{HashMap, HashSet};
 
 /// How far an `ab` that stopped early got.
@@ -42,25 +42,22 @@ pub fn paired(rounds: &[(SavedRun, SavedRun)], opts: &CompareOptions) -> Compari
         rounds: rounds.len(),
     };
 
-    // Every round's changes, each (job, field) once.
-    let mut seen: HashSet<(JobKey, &'static str)> = c
-        .changes
-        .iter()
-        .map(|ch| (ch.job.clone(), ch.field))
-        .collect();
-    for (base, cur) in rounds.iter().skip(1) {
+    // Every round's changes, each (job, field) once: those of the first round are `c`'s already.
+    let mut seen: HashSet<(JobKey, Field)> = HashSet::new();
+    for (round, (base, cur)) in rounds.iter().enumerate() {
         let partners = base.jobs.partners(&cur.jobs);
         for (b, partner) in base.jobs.iter().zip(partners) {
             if let Some(k) = partner {
-                for change in field_changes(&b, &cur.jobs.get(k)) {
-                    if seen.insert((change.job.clone(), change.field)) {
-                        c.changes.push(change);
+                for (field, baseline, current) in field_changes(&b, &cur.jobs.get(k)) {
+                    let job = JobKey::of(&b);
+                    if seen.insert((job, field)) && round > 0 {
+                        c.changes.push(job, field, baseline, current);
                     }
                 }
             }
         }
     }
-    let changed: HashSet<&JobKey> = c.changes.iter().map(|ch| &ch.job).collect();
+    let changed: HashSet<JobKey> = seen.iter().map(|&(job, _)| job).collect();
     for v in &mut c.variants {
         v.changed = changed.iter().filter(|j| j.variant == v.variant).count();
     }
@@ -260,7 +257,7 @@ mod tests {
         let listed: Vec<(&str, &str)> = c
             .changes
             .iter()
-            .map(|ch| (ch.job.instance.as_str(), ch.field))
+            .map(|ch| (ch.job.instance, ch.field.name()))
             .collect();
         assert_eq!(listed, [("6", "nodes_generated"), ("8", "length")]);
         assert_eq!(c.overall.changed, 2);

@@ -1,9 +1,11 @@
 //! Writing a comparison out: an aligned text table, Markdown for pull requests, or CSV.
 
 use super::stats::{TimeStats, Verdict};
-use super::{Comparison, JobKey, Pairing, RenderFormat, VariantComparison};
-use crate::error::{Done, EXIT_INTERRUPTED, EXIT_REGRESSED, EXIT_WRONG};
+use super::{Comparison, JobKey, Keys, Pairing, RenderFormat, VariantComparison};
+use crate::error::{Done, Error, EXIT_INTERRUPTED, EXIT_REGRESSED, EXIT_WRONG};
 use crate::util::text::{markdown_code, visible};
+use std::fmt::Write as _;
+use std::io::{self, BufWriter, Write};
 
 impl Comparison {
     /// The variants whose time regressed.
@@ -128,56 +130,80 @@ impl Comparison {
         (TABLE_HEADER, rows.collect())
     }
 
+    /// The report in `format`, whole: for a file. `print` writes it to stdout as it is made.
     pub fn render(&self, format: RenderFormat) -> String {
+        let mut bytes = Vec::new();
+        self.write(format, &mut bytes)
+            .expect("writing to memory cannot fail");
+        String::from_utf8(bytes).expect("the report is written from strings")
+    }
+
+    /// Writes the report in `format` to stdout (`out`), buffered; a failed write is stdout's.
+    pub fn print(&self, format: RenderFormat, out: &mut dyn Write) -> Result<(), Error> {
+        let mut out = BufWriter::with_capacity(1 << 16, out);
+        self.write(format, &mut out)
+            .and_then(|()| out.flush())
+            .map_err(|e| Error::io("stdout", e))
+    }
+
+    /// Writes the report in `format`, line by line as it is made: the lists of jobs are as long
+    /// as the runs, too long to hold as text when every job changed.
+    pub fn write(&self, format: RenderFormat, out: &mut dyn Write) -> io::Result<()> {
         match format {
-            RenderFormat::Text => self.text(),
-            RenderFormat::Markdown => self.markdown(),
-            RenderFormat::Csv => self.csv(),
+            RenderFormat::Text => self.text(out),
+            RenderFormat::Markdown => self.markdown(out),
+            RenderFormat::Csv => self.csv(out),
         }
     }
 
     /// For a terminal: every value from the runs' files `visible`.
-    fn text(&self) -> String {
+    fn text(&self, out: &mut dyn Write) -> io::Result<()> {
         let shown = |v: &str| visible(v).into_owned();
-        let mut rows = vec![TABLE_HEADER.map(str::to_owned).to_vec()];
-        rows.extend(
-            self.summaries()
-                .map(|s| summary_cells(s, shown, self.pairing)),
-        );
-        let mut out = format!(
-            "baseline: {}\ncurrent:  {}\n{}\n\n{}",
+        write!(
+            out,
+            "baseline: {}\ncurrent:  {}\n{}\n\n",
             visible(&self.baseline),
             visible(&self.current),
             self.time_note(),
-            aligned(
-                &rows,
-                &[false, true, true, true, true, true, true, false, false]
-            ),
-        );
+        )?;
+        let summaries: Vec<&VariantComparison> = self.summaries().collect();
+        write_aligned(
+            out,
+            "",
+            &[false, true, true, true, true, true, true, false, false],
+            summaries.len() + 1,
+            |i, cells| {
+                let row = match i.checked_sub(1) {
+                    None => TABLE_HEADER.map(str::to_owned).to_vec(),
+                    Some(s) => summary_cells(summaries[s], shown, self.pairing),
+                };
+                for (cell, value) in cells.iter_mut().zip(row) {
+                    *cell = value;
+                }
+            },
+        )?;
         if !self.changes.is_empty() {
-            out += &format!("\nchanged results ({}):\n", jobs(self.overall.changed));
-            let rows: Vec<Vec<String>> = self
-                .changes
-                .iter()
-                .map(|c| {
-                    let mut row = job_cells(&c.job, shown);
-                    row.extend([c.field.to_owned(), c.baseline.clone()]);
-                    row.extend(["->".to_owned(), c.current.clone()]);
-                    row
-                })
-                .collect();
-            out += &indent(&aligned(&rows, &[false; 7]));
+            write!(out, "\nchanged results ({}):\n", jobs(self.overall.changed))?;
+            write_aligned(out, "  ", &[false; 7], self.changes.len(), |i, cells| {
+                let c = self.changes.get(i);
+                job_cells(c.job, cells);
+                cells[3].push_str(c.field.name());
+                let _ = write!(cells[4], "{}", c.baseline);
+                cells[5].push_str("->");
+                let _ = write!(cells[6], "{}", c.current);
+            })?;
         }
         for (title, list) in self.missing_lists() {
-            out += &format!("\n{title} ({}):\n", jobs(list.len()));
-            let rows: Vec<Vec<String>> = list.iter().map(|j| job_cells(j, shown)).collect();
-            out += &indent(&aligned(&rows, &[false; 3]));
+            write!(out, "\n{title} ({}):\n", jobs(list.len()))?;
+            write_aligned(out, "  ", &[false; 3], list.len(), |i, cells| {
+                job_cells(list.get(i), cells);
+            })?;
         }
         let (status, details) = self.headline(shown);
-        out + &format!("\n{status}; {details}\n")
+        write!(out, "\n{status}; {details}\n")
     }
 
-    fn missing_lists(&self) -> impl Iterator<Item = (&'static str, &Vec<JobKey>)> {
+    fn missing_lists(&self) -> impl Iterator<Item = (&'static str, &Keys)> {
         [
             ("missing in current", &self.missing_in_current),
             (
@@ -190,60 +216,77 @@ impl Comparison {
     }
 
     /// For a pull request: every value from the runs' files in a `markdown_code` span.
-    fn markdown(&self) -> String {
+    fn markdown(&self, out: &mut dyn Write) -> io::Result<()> {
         let (status, details) = self.headline(markdown_code);
         let command = match self.pairing {
             Pairing::Unpaired => "compare",
             Pairing::Paired { .. } => "ab",
         };
-        let mut out = format!(
+        write!(
+            out,
             "**idabench {command}: {status}**: {details}\n\nBaseline {}, current {}. {}\n\n",
             markdown_code(&self.baseline),
             markdown_code(&self.current),
             self.time_note()
-        );
+        )?;
         for warning in &self.warnings {
-            out += &format!("> warning: {}\n\n", warning.render(markdown_code));
+            write!(out, "> warning: {}\n\n", warning.render(markdown_code))?;
         }
-        let overall = summary_cells(&self.overall, |_| "**overall**".to_owned(), self.pairing);
-        out += &md_table(
-            &TABLE_HEADER,
-            "|---|--:|--:|--:|--:|--:|--:|---|---|",
-            self.variants
-                .iter()
-                .map(|s| summary_cells(s, markdown_code, self.pairing))
-                .chain(std::iter::once(overall)),
-        );
+        md_header(out, &TABLE_HEADER, "|---|--:|--:|--:|--:|--:|--:|---|---|")?;
+        for s in &self.variants {
+            md_row(out, &summary_cells(s, markdown_code, self.pairing))?;
+        }
+        md_row(
+            out,
+            &summary_cells(&self.overall, |_| "**overall**".to_owned(), self.pairing),
+        )?;
         if !self.changes.is_empty() {
-            out += &format!(
+            write!(
+                out,
                 "\n#### Changed results ({})\n\n",
                 jobs(self.overall.changed)
-            );
-            out += &md_table(
+            )?;
+            md_header(
+                out,
                 &[
                     "dataset", "instance", "variant", "field", "baseline", "current",
                 ],
                 "|---|---|---|---|--:|--:|",
-                self.changes.iter().map(|c| {
-                    let mut cells = job_cells(&c.job, markdown_code);
-                    cells.extend([c.field.to_owned(), c.baseline.clone(), c.current.clone()]);
-                    cells
-                }),
-            );
+            )?;
+            for c in self.changes.iter() {
+                let j = c.job;
+                writeln!(
+                    out,
+                    "| {} | {} | {} | {} | {} | {} |",
+                    markdown_code(j.dataset),
+                    markdown_code(j.instance),
+                    markdown_code(j.variant),
+                    c.field.name(),
+                    c.baseline,
+                    c.current
+                )?;
+            }
         }
         for (title, list) in self.missing_lists() {
-            out += &format!("\n#### {title} ({})\n\n", jobs(list.len()));
-            out += &md_table(
-                &["dataset", "instance", "variant"],
-                "|---|---|---|",
-                list.iter().map(|j| job_cells(j, markdown_code)),
-            );
+            write!(out, "\n#### {title} ({})\n\n", jobs(list.len()))?;
+            md_header(out, &["dataset", "instance", "variant"], "|---|---|---|")?;
+            for j in list.iter() {
+                writeln!(
+                    out,
+                    "| {} | {} | {} |",
+                    markdown_code(j.dataset),
+                    markdown_code(j.instance),
+                    markdown_code(j.variant)
+                )?;
+            }
         }
-        out
+        Ok(())
     }
 
-    fn csv(&self) -> String {
-        let mut writer = csv::Writer::from_writer(Vec::new());
+    /// A CSV writer's error is its I/O error, which `?` keeps as the message: its rows are all
+    /// of one length, so no other can occur.
+    fn csv(&self, out: &mut dyn Write) -> io::Result<()> {
+        let mut writer = csv::Writer::from_writer(out);
         let float = |x: Option<f64>| x.map_or_else(String::new, |x| format!("{x:.4}"));
         let pairing = match self.pairing {
             Pairing::Unpaired => "unpaired",
@@ -268,47 +311,57 @@ impl Comparison {
             row.push(pairing.to_owned());
             row
         };
-        // A job fills `variant` and the job columns only, so that each column holds one kind of
-        // value and a reader can select rows by `kind`.
-        let job = |kind: &str, job: &JobKey, field: &str, baseline: &str, current: &str| {
-            let mut row = vec![String::new(); CSV_SUMMARY_COLUMNS];
-            row[0] = job.variant.clone();
-            row.extend(
-                [kind, &job.dataset, &job.instance, field, baseline, current].map(str::to_owned),
-            );
-            row.push(String::new());
-            row
-        };
-        let rows = self
-            .variants
-            .iter()
-            .map(|s| summary(s, "variant"))
-            .chain(std::iter::once(summary(&self.overall, "overall")))
-            .chain(
-                self.changes
-                    .iter()
-                    .map(|c| job("changed", &c.job, c.field, &c.baseline, &c.current)),
-            )
-            .chain(
-                self.missing_in_current
-                    .iter()
-                    .map(|j| job("missing_in_current", j, "", "", "")),
-            )
-            .chain(
-                self.missing_in_baseline
-                    .iter()
-                    .map(|j| job("missing_in_baseline", j, "", "", "")),
-            );
-        for row in std::iter::once(CSV_HEADER.map(str::to_owned).to_vec()).chain(rows) {
-            writer
-                .write_record(&row)
-                .expect("writing CSV to memory cannot fail");
+        writer.write_record(CSV_HEADER)?;
+        for s in &self.variants {
+            writer.write_record(summary(s, "variant"))?;
         }
-        let bytes = writer
-            .into_inner()
-            .expect("writing CSV to memory cannot fail");
-        String::from_utf8(bytes).expect("CSV written from strings is UTF-8")
+        writer.write_record(summary(&self.overall, "overall"))?;
+        let (mut baseline, mut current) = (String::new(), String::new());
+        for c in self.changes.iter() {
+            baseline.clear();
+            current.clear();
+            let _ = write!(baseline, "{}", c.baseline);
+            let _ = write!(current, "{}", c.current);
+            writer.write_record(csv_job(
+                "changed",
+                c.job,
+                c.field.name(),
+                &baseline,
+                &current,
+            ))?;
+        }
+        for (kind, list) in [
+            ("missing_in_current", &self.missing_in_current),
+            ("missing_in_baseline", &self.missing_in_baseline),
+        ] {
+            for j in list.iter() {
+                writer.write_record(csv_job(kind, j, "", "", ""))?;
+            }
+        }
+        writer.flush()
     }
+}
+
+/// A CSV row of a job. It fills `variant` and the job columns only, so that each column holds one
+/// kind of value and a reader can select rows by `kind`.
+fn csv_job<'a>(
+    kind: &'a str,
+    job: JobKey<'a>,
+    field: &'a str,
+    baseline: &'a str,
+    current: &'a str,
+) -> [&'a str; CSV_HEADER.len()] {
+    let mut row = [""; CSV_HEADER.len()];
+    row[0] = job.variant;
+    row[CSV_SUMMARY_COLUMNS..CSV_HEADER.len() - 1].copy_from_slice(&[
+        kind,
+        job.dataset,
+        job.instance,
+        field,
+        baseline,
+        current,
+    ]);
+    row
 }
 
 /// The summary columns come first, as they were before the job columns existed, and `pairing`
@@ -414,48 +467,67 @@ fn jobs(n: usize) -> String {
     }
 }
 
-/// A job's dataset, instance and variant, each shown by `show`.
-fn job_cells(job: &JobKey, show: impl Fn(&str) -> String) -> Vec<String> {
-    vec![show(&job.dataset), show(&job.instance), show(&job.variant)]
+/// A job's dataset, instance and variant, each `visible`, into the first three cells.
+fn job_cells(job: JobKey<'_>, cells: &mut [String]) {
+    for (cell, name) in cells
+        .iter_mut()
+        .zip([job.dataset, job.instance, job.variant])
+    {
+        cell.push_str(&visible(name));
+    }
 }
 
-/// Columns padded to their widest cell; `right[i]` right-aligns column `i`.
-fn aligned(rows: &[Vec<String>], right: &[bool]) -> String {
+/// Writes `rows` rows of `right.len()` cells, after `indent`, each column padded to its widest
+/// cell (`right[i]` right-aligns column `i`) and each line's trailing space trimmed.
+/// `fill(i, cells)` writes row `i` into `cells`, emptied: twice, once to measure the columns and
+/// once to write them, so that no more than a row is held as text.
+fn write_aligned(
+    out: &mut dyn Write,
+    indent: &str,
+    right: &[bool],
+    rows: usize,
+    mut fill: impl FnMut(usize, &mut [String]),
+) -> io::Result<()> {
+    let mut cells = vec![String::new(); right.len()];
+    let mut make = |i: usize, cells: &mut [String]| {
+        cells.iter_mut().for_each(String::clear);
+        fill(i, cells);
+    };
     let mut widths = vec![0; right.len()];
-    for row in rows {
-        for (w, cell) in widths.iter_mut().zip(row) {
+    for i in 0..rows {
+        make(i, &mut cells);
+        for (w, cell) in widths.iter_mut().zip(&cells) {
             *w = (*w).max(cell.chars().count());
         }
     }
-    let mut out = String::new();
-    for row in rows {
-        let cells: Vec<String> = row
-            .iter()
-            .zip(widths.iter().zip(right))
-            .map(|(cell, (&w, &right))| {
-                if right {
-                    format!("{cell:>w$}")
-                } else {
-                    format!("{cell:<w$}")
-                }
-            })
-            .collect();
-        out += cells.join("  ").trim_end();
-        out.push('\n');
+    let mut line = String::new();
+    for i in 0..rows {
+        make(i, &mut cells);
+        line.clear();
+        for (k, (cell, (&w, &right))) in cells.iter().zip(widths.iter().zip(right)).enumerate() {
+            if k > 0 {
+                line.push_str("  ");
+            }
+            let pad = w - cell.chars().count();
+            if right {
+                line.extend(std::iter::repeat_n(' ', pad));
+            }
+            line.push_str(cell);
+            if !right {
+                line.extend(std::iter::repeat_n(' ', pad));
+            }
+        }
+        writeln!(out, "{indent}{}", line.trim_end())?;
     }
-    out
+    Ok(())
 }
 
-fn indent(block: &str) -> String {
-    block.lines().map(|line| format!("  {line}\n")).collect()
+fn md_header(out: &mut dyn Write, header: &[&str], rule: &str) -> io::Result<()> {
+    write!(out, "| {} |\n{rule}\n", header.join(" | "))
 }
 
-fn md_table(header: &[&str], rule: &str, rows: impl Iterator<Item = Vec<String>>) -> String {
-    let mut out = format!("| {} |\n{rule}\n", header.join(" | "));
-    for row in rows {
-        out += &format!("| {} |\n", row.join(" | "));
-    }
-    out
+fn md_row(out: &mut dyn Write, cells: &[String]) -> io::Result<()> {
+    writeln!(out, "| {} |", cells.join(" | "))
 }
 
 #[cfg(test)]
@@ -464,6 +536,29 @@ mod tests {
     use crate::compare::fixtures::*;
     use crate::compare::{compare, CompareOptions, Warning};
     use crate::results::record::Status;
+
+    #[test]
+    fn columns_are_padded_to_their_widest_cell_in_characters() {
+        let rows = [["界界", "1", "a "], ["x", "100", "\u{3000}"]];
+        let mut out = Vec::new();
+        write_aligned(
+            &mut out,
+            "> ",
+            &[false, true, false],
+            rows.len(),
+            |i, cells| {
+                for (cell, value) in cells.iter_mut().zip(rows[i]) {
+                    cell.push_str(value);
+                }
+            },
+        )
+        .unwrap();
+        // Trailing space is trimmed, a cell's own too, as a terminal would not show it.
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "> 界界    1  a\n> x   100\n"
+        );
+    }
 
     #[test]
     fn durations_are_shown_in_a_readable_unit() {
@@ -543,7 +638,13 @@ mod tests {
         let cur = run_of(records, "cur");
         let mut c = compare(&baseline(), &cur, &CompareOptions::default());
         c.variants[0].variant = hostile.to_owned();
-        c.missing_in_current[0].instance = hostile.to_owned();
+        // The job missing in the current run, its instance renamed.
+        c.missing_in_current = Keys::default();
+        c.missing_in_current.push(JobKey {
+            dataset: "korf100",
+            instance: hostile,
+            variant: VARIANTS[0],
+        });
         c.warnings = vec![Warning::Differs {
             field: "cpu_model",
             baseline: hostile.to_owned(),

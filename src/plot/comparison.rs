@@ -1,13 +1,13 @@
 //! The pictures of a comparison of two runs: each job's CPU-time ratio with the overall ratio and
 //! its bootstrap interval, and each variant's (compare-time.svg), and each job's nodes in both
-//! runs with the changed ones marked (compare-nodes.svg). The figures are `compare`'s own: its timing floor, its
-//! overall geometric mean and interval, its list of changed jobs.
+//! runs with the changed ones marked (compare-nodes.svg). The figures are `compare`'s own: its
+//! timing floor, its overall geometric mean and interval, its test of a changed job (`changed`).
 
 use super::style::*;
 use super::Pictures;
-use crate::compare::{timed, Compared, Pairing, SavedJob, Verdict};
+use crate::compare::{changed, timed, Compared, Pairing, SavedJob, Verdict};
 use plotters::prelude::*;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 /// The pictures of `compared`.
 pub fn pictures(compared: &Compared) -> Pictures {
@@ -22,7 +22,7 @@ pub fn pictures(compared: &Compared) -> Pictures {
     let variants: Vec<&str> = c.variants.iter().map(|v| v.variant.as_str()).collect();
     let mut pictures = Pictures::default();
     pictures.add("compare-time.svg", time(jobs, &variants, compared));
-    pictures.add("compare-nodes.svg", nodes(jobs, compared));
+    pictures.add("compare-nodes.svg", nodes(jobs));
     pictures
 }
 
@@ -52,7 +52,6 @@ impl<'a> Joined<'a> {
 fn time(jobs: Joined, variants: &[&str], compared: &Compared) -> Result<String, String> {
     let c = &compared.comparison;
     let place: HashMap<&str, usize> = variants.iter().enumerate().map(|(i, v)| (*v, i)).collect();
-    let changed = changed_jobs(compared);
     let mut points: Vec<Vec<(f64, f64)>> = vec![Vec::new(); variants.len()];
     let mut rings = Vec::new();
     for (b, cur) in jobs.iter() {
@@ -60,7 +59,7 @@ fn time(jobs: Joined, variants: &[&str], compared: &Compared) -> Result<String, 
             if let Some(&v) = place.get(b.variant) {
                 let point = (b.time_cpu_s, cur.time_cpu_s / b.time_cpu_s);
                 points[v].push(point);
-                if changed.contains(&b.key()) {
+                if changed(&b, &cur) {
                     rings.push(point);
                 }
             }
@@ -351,27 +350,10 @@ fn ratio_ticks(lo: f64, hi: f64) -> Vec<f64> {
     ticks
 }
 
-/// The jobs whose results changed (status, length or nodes), by dataset, instance and variant.
-fn changed_jobs(compared: &Compared) -> HashSet<(&str, &str, &str)> {
-    compared
-        .comparison
-        .changes
-        .iter()
-        .map(|ch| {
-            (
-                ch.job.dataset.as_str(),
-                ch.job.instance.as_str(),
-                ch.job.variant.as_str(),
-            )
-        })
-        .collect()
-}
-
 /// Each job's nodes generated in the baseline (x) and in the current run (y), log-log over the
 /// same range with the diagonal; jobs whose results changed (status, length or nodes) are drawn
 /// apart, on top.
-fn nodes(jobs: Joined, compared: &Compared) -> Result<String, String> {
-    let changed = changed_jobs(compared);
+fn nodes(jobs: Joined) -> Result<String, String> {
     let point = |b: &SavedJob, cur: &SavedJob| {
         (
             (b.nodes_generated as f64).max(1.0),
@@ -380,7 +362,7 @@ fn nodes(jobs: Joined, compared: &Compared) -> Result<String, String> {
     };
     let (mut same, mut differ) = (Vec::new(), Vec::new());
     for (b, cur) in jobs.iter() {
-        if changed.contains(&b.key()) {
+        if changed(&b, &cur) {
             differ.push(point(&b, &cur));
         } else {
             same.push(point(&b, &cur));

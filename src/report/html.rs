@@ -401,12 +401,12 @@ fn job_lists(compared: &Compared) -> String {
         let _ = writeln!(out, "<h2>Changed results ({})</h2>", c.overall.changed);
         let rows = c.changes.iter().take(LISTED).map(|ch| {
             [
-                &ch.job.dataset,
-                &ch.job.instance,
-                &ch.job.variant,
-                ch.field,
-                &ch.baseline,
-                &ch.current,
+                ch.job.dataset,
+                ch.job.instance,
+                ch.job.variant,
+                ch.field.name(),
+                &ch.baseline.to_string(),
+                &ch.current.to_string(),
             ]
             .iter()
             .map(|v| escape(v))
@@ -429,7 +429,7 @@ fn job_lists(compared: &Compared) -> String {
         }
         let _ = writeln!(out, "<h2>{title} ({})</h2>", list.len());
         let rows = list.iter().take(LISTED).map(|j| {
-            [&j.dataset, &j.instance, &j.variant]
+            [j.dataset, j.instance, j.variant]
                 .iter()
                 .map(|v| escape(v))
                 .collect()
