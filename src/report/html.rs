@@ -29,6 +29,9 @@ pub struct RunReport<'a> {
 pub fn run_page(r: &RunReport) -> String {
     let title = format!("idabench run {}", r.name);
     let mut body = format!("<h1>idabench run <code>{}</code></h1>\n", escape(&r.name));
+    if let Ok(rows) = r.summaries {
+        body += &alarm(rows);
+    }
     if let Some(m) = r.manifest {
         body += &setting(m);
     }
@@ -51,6 +54,34 @@ pub fn run_page(r: &RunReport) -> String {
         );
     }
     page(&title, &body)
+}
+
+/// A line in red before anything else when a job gave a wrong answer or ended in error: the
+/// figures below it are not to be trusted as they stand (summary.md says so too).
+fn alarm(rows: &[VariantSummary]) -> String {
+    let wrong: u64 = rows.iter().map(|r| r.wrong).sum();
+    let error: u64 = rows.iter().map(|r| r.error).sum();
+    let mut said = Vec::new();
+    if wrong > 0 {
+        said.push(format!(
+            "{wrong} wrong answer{}",
+            if wrong == 1 { "" } else { "s" }
+        ));
+    }
+    if error > 0 {
+        said.push(format!(
+            "{error} job{} ended in error",
+            if error == 1 { "" } else { "s" }
+        ));
+    }
+    if said.is_empty() {
+        return String::new();
+    }
+    format!(
+        "<p class=\"alarm\"><strong>{}</strong>: see the columns wrong and error below, and \
+         runs.csv's message column.</p>\n",
+        said.join(", ")
+    )
 }
 
 /// The run's datasets, machine, limits and times, and a warning when jobs are missing.
@@ -107,8 +138,12 @@ fn summary_table(rows: &[VariantSummary]) -> String {
         "variant",
         "jobs",
         "solved",
+        "suboptimal",
+        "wrong",
+        "error",
         "limited",
-        "other",
+        "unsolvable",
+        "over cap",
         "nodes generated",
         "geomean nodes",
         "geomean CPU",
@@ -126,8 +161,12 @@ fn summary_table(rows: &[VariantSummary]) -> String {
             format!("<code>{}</code>", escape(&r.variant).replace('/', "/<wbr>")),
             r.jobs.to_string(),
             r.solved.to_string(),
+            r.suboptimal.to_string(),
+            flagged(r.wrong),
+            flagged(r.error),
             r.limited.to_string(),
-            (r.jobs.saturating_sub(r.solved + r.limited)).to_string(),
+            r.unsolvable.to_string(),
+            r.over_cap.to_string(),
             grouped(r.nodes_generated_total),
             significant(r.nodes_generated_geomean, ""),
             significant(r.time_cpu_geomean_s, "s"),
@@ -146,8 +185,16 @@ fn summary_table(rows: &[VariantSummary]) -> String {
            summary.md).</p>\n"
 }
 
+/// A count that must not pass unseen: in red when it is not 0.
+fn flagged(n: u64) -> String {
+    match n {
+        0 => "0".into(),
+        n => format!("<strong class=\"bad\">{n}</strong>"),
+    }
+}
+
 /// `v` in 3 significant digits with an SI prefix and `unit` (`2.52 µs`, `99.5`), or `-`: a
-/// table of 15 columns stays narrow enough to read.
+/// table of 19 columns stays narrow enough to read.
 fn significant(v: Option<f64>, unit: &str) -> String {
     v.map_or_else(|| "-".into(), |v| escape(&crate::util::format::si(v, unit)))
 }
@@ -478,6 +525,8 @@ img { max-width: 100%; height: auto; border: 1px solid #eee; }
 figcaption { font-size: 0.85em; }
 pre { background: #f7f7f7; padding: 0.8em; overflow-x: auto; font-size: 0.8em; }
 .warn { background: #fff3cd; border: 1px solid #e0c060; padding: 0.5em 0.8em; }
+.alarm { background: #fde2e1; border: 1px solid #c0392b; color: #a00; padding: 0.5em 0.8em; }
+.bad { color: #c00; }
 .note { font-size: 0.9em; color: #444; }
 ";
 

@@ -2055,3 +2055,70 @@ fn resume_refuses_a_run_without_a_readable_manifest() {
         show(&out)
     );
 }
+
+/// A run with a wrong answer (a reference length the search contradicts) says so first in
+/// report.html, in red, and its table counts each status by name: wrong, suboptimal and error
+/// are never folded into one "other" column.
+#[test]
+fn report_html_says_a_wrong_answer_first_and_counts_statuses_by_name() {
+    let tmp = Tmp::new("wrong-page");
+    let data = tmp.write(
+        "lying.csv",
+        "id,domain,size,start,goal,optimal\n\
+         near,tiles,3x3,1 2 3 4 5 6 7 0 8,,3\n\
+         fine,tiles,3x3,1 2 3 4 5 6 0 7 8,,2\n",
+    );
+    let out = tmp.out();
+    let args = [
+        "run",
+        &data,
+        "--heuristic",
+        "manhattan",
+        "--out",
+        &out,
+        "--name",
+        "r",
+        "-q",
+    ];
+    let run = idabench(tmp.path(), &args);
+    assert_exit(&run, 4);
+    let page = fs::read_to_string(Path::new(&out).join("r/report.html")).unwrap();
+    let alarm = page.find("<p class=\"alarm\"><strong>1 wrong answer</strong>");
+    let summary = page.find("<h2 id=\"summary\">").unwrap();
+    assert!(alarm.is_some_and(|a| a < summary), "{page}");
+    for column in [
+        "solved",
+        "suboptimal",
+        "wrong",
+        "error",
+        "limited",
+        "unsolvable",
+        "over cap",
+    ] {
+        assert!(
+            page.contains(&format!("<th>{column}</th>")),
+            "{column}: {page}"
+        );
+    }
+    assert!(!page.contains("<th>other</th>"), "{page}");
+    assert!(page.contains("<strong class=\"bad\">1</strong>"), "{page}");
+
+    let honest = tmp.write(
+        "honest.csv",
+        &fs::read_to_string(&data).unwrap().replace(",,3\n", ",,1\n"),
+    );
+    let args = [
+        "run",
+        &honest,
+        "--heuristic",
+        "manhattan",
+        "--out",
+        &out,
+        "--name",
+        "h",
+        "-q",
+    ];
+    assert_exit(&idabench(tmp.path(), &args), 0);
+    let page = fs::read_to_string(Path::new(&out).join("h/report.html")).unwrap();
+    assert!(!page.contains("class=\"alarm\""), "{page}");
+}
