@@ -41,7 +41,7 @@ pub(super) fn cactus(
 ) -> Result<String, String> {
     let mut solved: HashMap<&str, Vec<f64>> = HashMap::new();
     for r in jobs {
-        if r.status.has_solution() {
+        if r.status.solved() {
             solved.entry(r.variant).or_default().push(measure.of(r));
         }
     }

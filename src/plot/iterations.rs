@@ -51,7 +51,7 @@ pub(super) fn iterations(
         if job.status.limited() {
             limited += 1;
         }
-        if job.has_iterations && job.status.has_solution() {
+        if job.has_iterations && job.status.solved() {
             solved[v].push(j);
         }
     }

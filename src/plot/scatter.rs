@@ -47,7 +47,7 @@ pub(super) fn scatter(jobs: &[Job], a: &str, b: &str) -> Result<String, String> 
     let solved_values: Vec<f64> = joined
         .iter()
         .flatten()
-        .filter(|r| r.status.has_solution())
+        .filter(|r| r.status.solved())
         .map(|r| Measure::Nodes.of(r))
         .collect();
     if solved_values.is_empty() {
@@ -65,12 +65,12 @@ pub(super) fn scatter(jobs: &[Job], a: &str, b: &str) -> Result<String, String> 
     let mut none = Vec::new();
     let (mut above, mut below, mut on) = (0, 0, 0);
     for [x, y] in &joined {
-        let px = if x.status.has_solution() {
+        let px = if x.status.solved() {
             Measure::Nodes.of(x)
         } else {
             border
         };
-        let py = if y.status.has_solution() {
+        let py = if y.status.solved() {
             Measure::Nodes.of(y)
         } else {
             border
@@ -78,14 +78,14 @@ pub(super) fn scatter(jobs: &[Job], a: &str, b: &str) -> Result<String, String> 
         // An instance neither solved says nothing about which variant is better: it is counted
         // apart. One solved by a single variant counts for that variant (it lies beyond every
         // value the other solved).
-        if x.status.has_solution() || y.status.has_solution() {
+        if x.status.solved() || y.status.solved() {
             match py.total_cmp(&px) {
                 std::cmp::Ordering::Greater => above += 1,
                 std::cmp::Ordering::Less => below += 1,
                 std::cmp::Ordering::Equal => on += 1,
             }
         }
-        match (x.status.has_solution(), y.status.has_solution()) {
+        match (x.status.solved(), y.status.solved()) {
             (true, true) => both.push((px, py)),
             (false, true) => a_failed.push((px, py)),
             (true, false) => b_failed.push((px, py)),

@@ -54,6 +54,12 @@ impl Status {
         }
     }
 
+    /// Counted as solved, in every report and picture alike: a shortest solution (or one no
+    /// reference contradicts). A suboptimal answer is counted as what it is, never as solved.
+    pub fn solved(self) -> bool {
+        self == Status::Solved
+    }
+
     /// A solution was found (and replayed), shortest or not.
     pub fn has_solution(self) -> bool {
         matches!(self, Status::Solved | Status::Suboptimal)

@@ -168,7 +168,7 @@ fn summarize_one(
         step: column(spec.step.name()),
         reverse_pruning: column(on_off(spec.reverse_pruning)),
         jobs: records.len() as u64,
-        solved: count(Status::Solved),
+        solved: records.iter().filter(|r| r.status.solved()).count() as u64,
         limited: count(Status::NodeLimit) + count(Status::TimeLimit),
         unsolvable: count(Status::Unsolvable),
         over_cap: count(Status::OverCap),

@@ -8,9 +8,10 @@
 //! reading it back from runs.csv.
 
 use crate::common::svg::*;
-use crate::common::{dataset, idabench, Tmp};
+use crate::common::{assert_exit, dataset, idabench, Tmp};
 use idabench::results::record::{read_runs, Record, Status};
 use std::collections::{BTreeMap, HashMap};
+use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
@@ -881,4 +882,47 @@ fn a_run_of_as_many_variants_as_jobs_draws_a_bounded_number_of_pictures() {
     ] {
         assert!(names.iter().any(|n| n == picture), "{names:?}");
     }
+}
+
+/// A suboptimal answer is not solved in any picture: step 2 on the Rotation Game (no known
+/// parity) gives some, and the cactus plots count for each variant the solved jobs of its
+/// summary.csv row, not every job that found a path.
+#[test]
+fn pictures_count_as_solved_what_the_summary_counts() {
+    let tmp = Tmp::new("suboptimal");
+    let out = tmp.out();
+    let args = [
+        "run",
+        &dataset("rotation.csv"),
+        "--step",
+        "2,next",
+        "--out",
+        &out,
+        "--name",
+        "r",
+        "-q",
+    ];
+    assert_exit(&idabench(tmp.path(), &args), 0);
+    let dir = Path::new(&out).join("r");
+    let summary = fs::read_to_string(dir.join("summary.csv")).unwrap();
+    let mut lines = summary.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    let mut suboptimal_seen = 0;
+    for line in lines {
+        let f: Vec<&str> = line.split(',').collect();
+        let (variant, solved) = (f[col("variant")], f[col("solved")]);
+        suboptimal_seen += f[col("suboptimal")].parse::<u32>().unwrap();
+        for picture in ["cactus.svg", "cactus-nodes.svg"] {
+            let svg = fs::read_to_string(dir.join(picture)).unwrap();
+            assert!(
+                svg.contains(&format!("{variant} ({solved})")),
+                "{picture}: no '{variant} ({solved})'"
+            );
+        }
+    }
+    assert!(
+        suboptimal_seen > 0,
+        "no suboptimal answer to tell apart:\n{summary}"
+    );
 }
