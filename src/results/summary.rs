@@ -264,18 +264,26 @@ pub fn summary_md(rows: &[VariantSummary], manifest: &Manifest) -> String {
         _ => {}
     }
     out.push_str(
-        "| variant | jobs | solved | limited | other | nodes generated | geomean nodes | geomean CPU s | p50 s | p90 s | p99 s | max s | Mnodes/s | PAR-2 s | speed-up |\n\
-         |---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n",
+        "| variant | jobs | solved | suboptimal | wrong | error | limited | unsolvable | over cap | nodes generated | geomean nodes | geomean CPU s | p50 s | p90 s | p99 s | max s | Mnodes/s | PAR-2 s | speed-up |\n\
+         |---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n",
     );
+    // A wrong answer or an error must not pass unseen in a column of zeros.
+    let flagged = |n: u64| match n {
+        0 => "0".to_string(),
+        n => format!("**{n}**"),
+    };
     for r in rows {
-        let other = r.jobs - r.solved - r.limited;
         out.push_str(&format!(
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
             markdown_code(&r.variant),
             r.jobs,
             r.solved,
+            r.suboptimal,
+            flagged(r.wrong),
+            flagged(r.error),
             r.limited,
-            other,
+            r.unsolvable,
+            r.over_cap,
             r.nodes_generated_total,
             fmt(r.nodes_generated_geomean, 0),
             seconds(r.time_cpu_geomean_s),

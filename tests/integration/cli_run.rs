@@ -2057,8 +2057,8 @@ fn resume_refuses_a_run_without_a_readable_manifest() {
 }
 
 /// A run with a wrong answer (a reference length the search contradicts) says so first in
-/// report.html, in red, and its table counts each status by name: wrong, suboptimal and error
-/// are never folded into one "other" column.
+/// report.html, in red, and its tables (report.html, summary.md, stdout) count each status by
+/// name: wrong, suboptimal and error are never folded into one "other" column.
 #[test]
 fn report_html_says_a_wrong_answer_first_and_counts_statuses_by_name() {
     let tmp = Tmp::new("wrong-page");
@@ -2102,6 +2102,15 @@ fn report_html_says_a_wrong_answer_first_and_counts_statuses_by_name() {
     }
     assert!(!page.contains("<th>other</th>"), "{page}");
     assert!(page.contains("<strong class=\"bad\">1</strong>"), "{page}");
+    // summary.md (and run's stdout) count the same statuses by name.
+    let md = fs::read_to_string(Path::new(&out).join("r/summary.md")).unwrap();
+    assert!(
+        md.contains(
+            "| jobs | solved | suboptimal | wrong | error | limited | unsolvable | over cap |"
+        ) && md.contains("| 2 | 1 | 0 | **1** | 0 | 0 | 0 | 0 |"),
+        "{md}"
+    );
+    assert!(text(&run.stdout).contains("| 2 | 1 | 0 | **1** | 0 | 0 | 0 | 0 |"));
 
     let honest = tmp.write(
         "honest.csv",
