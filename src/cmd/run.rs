@@ -188,9 +188,9 @@ fn pick_run_dir(args: &RunArgs, manifest: &Manifest) -> Result<PathBuf, Error> {
         return folder::named(&args.out, name);
     }
     if args.resume {
-        let (newest, others) = newest_unfinished_run(&args.out, manifest);
+        let (newest, unfinished) = newest_unfinished_run(&args.out, manifest);
         return newest.ok_or_else(|| {
-            let others = match others {
+            let others = match unfinished {
                 0 => String::new(),
                 n => format!(
                     " ({n} unfinished run(s) there were made with other datasets, variants or limits: resume one by --name, with its options)"
@@ -207,7 +207,7 @@ fn pick_run_dir(args: &RunArgs, manifest: &Manifest) -> Result<PathBuf, Error> {
 
 /// The newest run in `out` (by the time of its runs.csv) whose manifest says it is unfinished
 /// (interrupted, killed, or still going: then its lock refuses it) and that the run `manifest`
-/// describes can resume (see `unlike`); and how many other unfinished runs there are. A
+/// describes can resume (see `unlike`); and how many unfinished runs there are in all. A
 /// finished run, such as a committed baseline, is never picked; a run without a readable
 /// manifest cannot be resumed.
 fn newest_unfinished_run(out: &Path, manifest: &Manifest) -> (Option<PathBuf>, usize) {
@@ -235,8 +235,7 @@ fn newest_unfinished_run(out: &Path, manifest: &Manifest) -> (Option<PathBuf>, u
                 .and_then(|m| m.modified())
                 .ok()
         });
-    let others = total - usize::from(newest.is_some());
-    (newest, others)
+    (newest, total)
 }
 
 /// The manifest of a run that has not started: no end time, every job missing.

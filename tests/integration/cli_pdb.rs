@@ -469,20 +469,15 @@ fn a_fifo_or_a_huge_padded_file_in_the_cache_is_refused_at_once() {
     expect_exit(&tmp, &["pdb", "build", "pdb-555", "-q", "--pdb-dir", c], 0);
     let victim = file_of(&cache, &patterns(PDB_555, true)[0]);
     let good = fs::read(&victim).unwrap();
-    let run = |args: &[&str], code: i32| {
-        let out = within(cached(&tmp, args), 120);
-        assert_exit(&out, code);
-        out
-    };
 
     fs::remove_file(&victim).unwrap();
     let made = Command::new("mkfifo").arg(&victim).status().unwrap();
     assert!(made.success());
     let fifo = "not a regular file but a FIFO (named pipe)";
-    run(&["pdb", "list", "--pdb-dir", c], 0);
-    let out = run(&["pdb", "verify", "--pdb-dir", c], 1);
+    expect_exit(&tmp, &["pdb", "list", "--pdb-dir", c], 0);
+    let out = expect_exit(&tmp, &["pdb", "verify", "--pdb-dir", c], 1);
     stdout_has(&out, &format!("bad\t{}\tunreadable ({fifo})", s(&victim)));
-    let out = run(&solve_97("pdb-555", c, &["--no-build"]), 2);
+    let out = expect_exit(&tmp, &solve_97("pdb-555", c, &["--no-build"]), 2);
     stderr_has(&out, fifo);
     let dataset = tmp.write("korf97.csv", &korf_csv(&[97]));
     let reports = tmp.path().join("reports");
@@ -496,16 +491,16 @@ fn a_fifo_or_a_huge_padded_file_in_the_cache_is_refused_at_once() {
         "--out",
         s(&reports),
     ];
-    let out = run(&[&run_args[..], &["--no-build"]].concat(), 2);
+    let out = expect_exit(&tmp, &[&run_args[..], &["--no-build"]].concat(), 2);
     stderr_has(&out, fifo);
-    let out = run(&solve_97("pdb-555", c, &[]), 0);
+    let out = expect_exit(&tmp, &solve_97("pdb-555", c, &[]), 0);
     solved_97(&out);
     assert!(fs::read(&victim).unwrap() == good, "rebuilt differently");
 
     let padded = fs::OpenOptions::new().write(true).open(&victim).unwrap();
     padded.set_len(good.len() as u64 + (1 << 40)).unwrap();
     drop(padded);
-    let out = run(&["pdb", "verify", "--pdb-dir", c], 1);
+    let out = expect_exit(&tmp, &["pdb", "verify", "--pdb-dir", c], 1);
     stdout_has(
         &out,
         &format!(
