@@ -52,6 +52,11 @@ pub fn merge(args: &MergeArgs, stdout: &mut dyn Write) -> Result<Done, Error> {
         .collect::<Result<Vec<_>, _>>()?;
     parts.sort_by_key(|p| p.shard.index);
     check_agreement(&parts)?;
+    // The merged rows are one run's: the merged one's, not their shards'.
+    let name = folder::run_name(&args.out);
+    for r in parts.iter_mut().flat_map(|p| &mut p.rows) {
+        r.run.clone_from(&name);
+    }
     let first = &parts[0];
     let all_jobs = first.shard.all_jobs;
     let owners = place_jobs(&parts)?;

@@ -25,7 +25,6 @@ use crate::util::interrupt;
 use crate::util::term::note;
 use crate::util::text::visible_lines;
 
-use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fs::{self, File, TryLockError};
 use std::io::Write;
@@ -313,7 +312,7 @@ fn resume(
         bytes.truncate(keep);
         runs::write_atomic(&runs_path, &bytes)?;
     }
-    let done = if bytes.is_empty() {
+    let mut done = if bytes.is_empty() {
         Vec::new()
     } else {
         record::read_runs(&runs_path)?
@@ -334,7 +333,12 @@ fn resume(
     let mut spans = Spans::new(iterations_path, jobs.len());
     let mut rows = Rows::new(jobs.len());
     let mut incomplete = 0;
-    for r in &done {
+    let name = folder::run_name(dir);
+    for r in &mut done {
+        // Rows written before runs.csv had a `run` column are this run's too.
+        if r.run.is_empty() {
+            r.run.clone_from(&name);
+        }
         match order.get(&r.key()) {
             Some(&i) => {
                 // A job's iteration rows are written before its runs.csv row, but a crash of
@@ -345,7 +349,7 @@ fn resume(
                     None => r.iterations == 0,
                 };
                 if whole {
-                    rows.keep([(i, r)]);
+                    rows.keep([(i, &*r)]);
                     spans.jobs[i] = found[i].map_or_else(Span::default, |f| f.span);
                 } else {
                     incomplete += 1;
@@ -457,15 +461,12 @@ fn run_missing(
     rows: &mut Rows,
     spans: &mut Spans,
 ) -> Result<(), Error> {
-    // A copy of the job list only when some jobs are done.
-    let todo: Cow<[Job]> = if rows.kept() == 0 {
-        Cow::Borrowed(jobs)
-    } else {
-        jobs.iter()
-            .filter(|j| !rows.has(j.index))
-            .copied()
-            .collect()
-    };
+    let name = folder::run_name(dir);
+    let todo: Vec<Job> = jobs
+        .iter()
+        .filter(|j| !rows.has(j.index))
+        .map(|j| Job { run: &name, ..*j })
+        .collect();
     manifest.jobs_missing = Some(todo.len());
     let manifest_path = dir.join("manifest.json");
     runs::write_atomic(&manifest_path, &summary::manifest_json(manifest)?)?;

@@ -27,6 +27,7 @@ pub(crate) fn record() -> Record {
         optimal_guaranteed: true,
         message: String::new(),
         path: "ULDR".into(),
+        run: "smoke".into(),
     }
 }
 

@@ -156,3 +156,12 @@ pub fn new_stamped(out: &Path, prefix: &str) -> Result<PathBuf, Error> {
     }
     unreachable!("some STAMP-K is free")
 }
+
+/// A run's name, as runs.csv's and summary.csv's `run` column give it: its folder's name.
+pub fn run_name(dir: &Path) -> String {
+    let name = |d: &Path| d.file_name().map(|n| n.to_string_lossy().into_owned());
+    // `.` and `..` name no folder by themselves: the folder they stand for does.
+    name(dir)
+        .or_else(|| dir.canonicalize().ok().as_deref().and_then(name))
+        .unwrap_or_default()
+}

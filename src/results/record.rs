@@ -121,6 +121,10 @@ pub struct Record<S = String> {
     pub message: S,
     /// The solution's moves (tiles: the blank's motion as U D L R).
     pub path: S,
+    /// The name of the run that made the row: its report folder's name (a merged run's, for a
+    /// merge). Empty in rows written before the column existed.
+    #[serde(default)]
+    pub run: S,
 }
 
 impl<S: AsRef<str>> Record<S> {
@@ -191,6 +195,7 @@ impl<S: AsRef<str>> Record<S> {
         );
         text(out, &self.message);
         text(out, &self.path);
+        text(out, &self.run);
         // The last field's comma becomes the line's end.
         if let Some(last) = out.last_mut() {
             *last = b'\n';
@@ -328,7 +333,7 @@ impl Manifest {
 
 /// The columns of runs.csv, in order (a test checks them against the header `Record`
 /// serializes to).
-pub(crate) const RUNS_HEADER: [&str; 22] = [
+pub(crate) const RUNS_HEADER: [&str; 23] = [
     "dataset",
     "instance",
     "domain",
@@ -351,7 +356,12 @@ pub(crate) const RUNS_HEADER: [&str; 22] = [
     "optimal_guaranteed",
     "message",
     "path",
+    "run",
 ];
+
+/// How many of `RUNS_HEADER`'s columns every runs.csv has: the ones after them were added
+/// later, at the end, and read as their defaults in files that lack them.
+const RUNS_REQUIRED: usize = 22;
 
 /// Reads a runs.csv; every error names the file and line. A job listed twice is an error: it
 /// would make joining two runs ambiguous.
@@ -402,8 +412,9 @@ pub(crate) fn visit_runs(
         .headers()
         .map_err(|e| csv_error(path, None, &e))?
         .clone();
-    let missing: Vec<&str> = RUNS_HEADER
-        .into_iter()
+    let missing: Vec<&str> = RUNS_HEADER[..RUNS_REQUIRED]
+        .iter()
+        .copied()
         .filter(|column| !headers.iter().any(|h| h == *column))
         .collect();
     // An empty file has no header at all: the callers say it holds no jobs.
@@ -415,7 +426,7 @@ pub(crate) fn visit_runs(
             lacks.push(format!(
                 "{} more of its {} columns",
                 missing.len() - 3,
-                RUNS_HEADER.len()
+                RUNS_REQUIRED
             ));
         }
         return Err(format!(
@@ -468,6 +479,7 @@ impl<S: AsRef<str>> Record<S> {
             optimal_guaranteed: self.optimal_guaranteed,
             message: self.message.as_ref().to_owned(),
             path: self.path.as_ref().to_owned(),
+            run: self.run.as_ref().to_owned(),
         }
     }
 }
@@ -614,6 +626,7 @@ mod tests {
             optimal_guaranteed: false,
             message: String::new(),
             path: String::new(),
+            run: "2026-11-26T07-00-00Z".into(),
         };
         let odd = Record {
             dataset: "a,b".into(),

@@ -4,6 +4,7 @@
 //! rename).
 
 use crate::domains::Spec;
+use crate::results::folder;
 use crate::results::iterations::{self, Spans};
 use crate::results::record::{on_off, Manifest, Status};
 use crate::results::runs::{write_atomic, write_runs, Rows, Tally};
@@ -51,6 +52,10 @@ pub struct VariantSummary {
     /// The first variant's geometric-mean time over this one's (above 1: this one is faster);
     /// `None` unless both means are over the same instances.
     pub speedup: Option<f64>,
+    /// The run's name (its report folder's), as runs.csv's `run` column gives it: set where
+    /// summary.csv is written; empty in files written before the column existed.
+    #[serde(default)]
+    pub run: String,
 }
 
 fn geomean(values: impl Iterator<Item = f64>) -> Option<f64> {
@@ -189,6 +194,7 @@ fn summarize_one(
         nodes_per_s: (cpu_total > 0.0).then(|| nodes_total as f64 / cpu_total),
         par2_s: par2,
         speedup: None,
+        run: String::new(),
     }
 }
 
@@ -207,11 +213,15 @@ pub fn read_summary(path: &Path) -> Result<Vec<VariantSummary>, ReportError> {
         .collect()
 }
 
-pub fn summary_csv(rows: &[VariantSummary]) -> Result<Vec<u8>, ReportError> {
+pub fn summary_csv(rows: &[VariantSummary], run: &str) -> Result<Vec<u8>, ReportError> {
     let failed = |e: String| ReportError::Write(format!("summary.csv: {e}"));
     let mut w = csv::Writer::from_writer(Vec::new());
     for r in rows {
-        w.serialize(r).map_err(|e| failed(e.to_string()))?;
+        let row = VariantSummary {
+            run: run.to_owned(),
+            ..r.clone()
+        };
+        w.serialize(row).map_err(|e| failed(e.to_string()))?;
     }
     w.into_inner().map_err(|e| failed(e.to_string()))
 }
@@ -384,7 +394,10 @@ pub fn write_reports(
     runs?;
     iterations?;
     let files: [(&str, Result<Vec<u8>, ReportError>); 3] = [
-        ("summary.csv", summary_csv(summaries)),
+        (
+            "summary.csv",
+            summary_csv(summaries, &folder::run_name(dir)),
+        ),
         (
             "summary.md",
             Ok(summary_md(summaries, manifest).into_bytes()),

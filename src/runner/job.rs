@@ -24,6 +24,9 @@ pub struct Job<'a> {
     pub spec: Spec,
     /// `spec.name()`, made once per variant rather than once per job.
     pub variant: &'a str,
+    /// The name of the run the job's row goes to (runs.csv's `run` column): empty until the
+    /// run's folder is chosen, and for rows that go to no run folder.
+    pub run: &'a str,
 }
 
 /// A finished job's record, which borrows the job's names.
@@ -225,6 +228,7 @@ fn finished<'a>(job: &Job<'a>, answer: Result<Answer, String>) -> FinishedJob<'a
         optimal_guaranteed: true,
         message: Cow::Borrowed(""),
         path: Cow::Borrowed(""),
+        run: Cow::Borrowed(job.run),
     };
     let mut a = match answer {
         Ok(a) => a,
@@ -334,6 +338,7 @@ pub(crate) mod tests {
                 reverse_pruning: true,
             },
             variant: "manhattan/stepnext/prune",
+            run: "t",
         }
     }
 

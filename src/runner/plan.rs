@@ -149,6 +149,7 @@ impl Loaded {
                         instance,
                         spec: *spec,
                         variant,
+                        run: "",
                     });
                     places.push((instance_no, variant_no));
                 } else {

@@ -146,13 +146,14 @@ fn runs(dir: &Path) -> Table {
     Table::read(&dir.join("runs.csv"))
 }
 
-/// The columns that measure time, the only ones allowed to differ between equal runs.
+/// The columns that measure time: with the run's name, the only ones allowed to differ between
+/// equal runs.
 const TIME_COLUMNS: [&str; 3] = ["time_wall_s", "time_cpu_s", "nodes_per_s"];
 
-/// The rows of a runs.csv without their time columns.
+/// The rows of a runs.csv without their time columns and the run's name.
 fn without_times(t: &Table) -> Vec<Vec<String>> {
     let keep: Vec<usize> = (0..t.header.len())
-        .filter(|&i| !TIME_COLUMNS.contains(&t.header[i].as_str()))
+        .filter(|&i| !TIME_COLUMNS.contains(&t.header[i].as_str()) && t.header[i] != "run")
         .collect();
     t.rows
         .iter()
@@ -225,7 +226,7 @@ fn variant_name(h: &str, step: &str, prune: &str) -> String {
 // ---------------------------------------------------------------------------------------------
 // 1, 2, 9: the variant product, every report file and column, --quiet
 
-const RUNS_COLUMNS: [&str; 19] = [
+const RUNS_COLUMNS: [&str; 20] = [
     "dataset",
     "instance",
     "domain",
@@ -245,9 +246,10 @@ const RUNS_COLUMNS: [&str; 19] = [
     "time_cpu_s",
     "nodes_per_s",
     "path",
+    "run",
 ];
 
-const SUMMARY_COLUMNS: [&str; 16] = [
+const SUMMARY_COLUMNS: [&str; 17] = [
     "variant",
     "jobs",
     "solved",
@@ -264,6 +266,7 @@ const SUMMARY_COLUMNS: [&str; 16] = [
     "par2_s",
     "speedup",
     "wrong",
+    "run",
 ];
 
 #[test]
@@ -371,6 +374,7 @@ fn variant_product_writes_every_report_and_column() {
         assert!(t.num(row, "nodes_generated") >= 1.0);
         assert!(t.num(row, "iterations") >= 1.0);
         assert_eq!(g("final_bound"), opt.to_string());
+        assert_eq!(g("run"), "p", "row {}: the run's name", k + 1);
         // Times are measurements: their values are not asserted, only that they are numbers.
         for c in TIME_COLUMNS {
             let v = t.num(row, c);
@@ -386,6 +390,7 @@ fn variant_product_writes_every_report_and_column() {
     assert_eq!(s.rows.len(), 8);
     for (row, variant) in s.rows.iter().zip(&variants) {
         assert_eq!(s.get(row, "variant"), variant);
+        assert_eq!(s.get(row, "run"), "p");
         let mine: Vec<&Vec<String>> = t
             .rows
             .iter()
@@ -2130,4 +2135,45 @@ fn report_html_says_a_wrong_answer_first_and_counts_statuses_by_name() {
     assert_exit(&idabench(tmp.path(), &args), 0);
     let page = fs::read_to_string(Path::new(&out).join("h/report.html")).unwrap();
     assert!(!page.contains("class=\"alarm\""), "{page}");
+}
+
+#[test]
+fn every_row_names_its_run_and_rows_from_before_the_column_take_it_on_resume() {
+    let tmp = Tmp::new("run-column");
+    let eight = tmp.write("eight.csv", &eight_csv());
+    run(
+        &tmp,
+        "old",
+        &[&eight],
+        &["-q", "--heuristic", "manhattan"],
+        0,
+    );
+    let dir = tmp.run_dir("old");
+    let t = runs(&dir);
+    assert!(t.rows.iter().all(|r| t.get(r, "run") == "old"));
+    // As a runs.csv written before the column existed, its last job not done yet.
+    let run_col = t.col("run");
+    let mut old = t.header[..run_col].join(",") + "\n";
+    for r in &t.rows[..t.rows.len() - 1] {
+        let fields: Vec<String> = r[..run_col]
+            .iter()
+            .map(|f| match f.contains([',', '"', '\n']) {
+                true => format!("\"{}\"", f.replace('"', "\"\"")),
+                false => f.clone(),
+            })
+            .collect();
+        old += &(fields.join(",") + "\n");
+    }
+    fs::write(dir.join("runs.csv"), old).unwrap();
+    run(
+        &tmp,
+        "old",
+        &[&eight],
+        &["-q", "--heuristic", "manhattan", "--resume"],
+        0,
+    );
+    let t = runs(&dir);
+    assert_eq!(t.rows.len(), EIGHT.len());
+    let names: HashSet<&str> = t.rows.iter().map(|r| t.get(r, "run")).collect();
+    assert_eq!(names, HashSet::from(["old"]));
 }

@@ -56,7 +56,7 @@ fn shard_dirs(name: &str, n: u32) -> Vec<String> {
 }
 
 /// A CSV file's header and rows, without the columns whose name says they are measured times
-/// (or rates from them), and without the host-specific ones.
+/// (or rates from them), and without the run's name.
 fn untimed(path: &Path) -> Vec<Vec<String>> {
     let mut reader = csv::Reader::from_path(path).unwrap();
     let headers = reader.headers().unwrap().clone();
@@ -64,7 +64,9 @@ fn untimed(path: &Path) -> Vec<Vec<String>> {
         .iter()
         .enumerate()
         .filter(|(_, h)| {
-            !(h.starts_with("time_") || h.contains("per_s") || *h == "par2_s" || *h == "speedup")
+            !(h.starts_with("time_")
+                || h.contains("per_s")
+                || ["par2_s", "speedup", "run"].contains(h))
         })
         .map(|(i, _)| i)
         .collect();
@@ -180,6 +182,16 @@ fn shards_1_2_3_and_7_merge_to_the_rows_of_one_run() {
         assert_exit(&out, 0);
         let merged = tmp.path().join(&out_dir);
         assert_same_report(&whole, &merged);
+        // The merged rows are the merged run's, whichever shard made them.
+        for file in ["runs.csv", "summary.csv"] {
+            let mut reader = csv::Reader::from_path(merged.join(file)).unwrap();
+            let run = reader.headers().unwrap().iter().position(|h| h == "run");
+            let names: BTreeSet<String> = reader
+                .records()
+                .map(|r| r.unwrap()[run.expect("a `run` column")].to_owned())
+                .collect();
+            assert_eq!(names, BTreeSet::from([name.clone()]), "{file}");
+        }
         let m = manifest(&merged);
         assert_eq!(m["complete"], true);
         assert_eq!(m["jobs_total"], total);

@@ -263,13 +263,15 @@ fn node_limits_stop_a_split_search_where_they_stop_the_sequential_one() {
     );
 }
 
-/// runs.csv without its time columns (and the node rate made from them).
+/// runs.csv without its time columns (and the node rate made from them) and the run's name.
 fn rows_without_times(dir: &Path) -> Vec<String> {
     let text = std::fs::read_to_string(dir.join("runs.csv")).unwrap();
     let mut lines = text.lines();
     let header: Vec<&str> = lines.next().unwrap().split(',').collect();
     let keep: Vec<usize> = (0..header.len())
-        .filter(|&i| !header[i].starts_with("time_") && header[i] != "nodes_per_s")
+        .filter(|&i| {
+            !header[i].starts_with("time_") && !["nodes_per_s", "run"].contains(&header[i])
+        })
         .collect();
     lines
         .map(|l| {
