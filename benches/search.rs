@@ -209,6 +209,7 @@ fn harness_overhead(c: &mut Criterion) {
             instance,
             spec: variant,
             variant: &name,
+            run: "bench",
         })
         .collect();
     let cancel = AtomicBool::new(false);
