@@ -14,6 +14,7 @@ mod cli_run;
 mod cli_shards;
 mod cli_solve;
 mod cli_text;
+mod csv_in_pandas;
 mod fifteen;
 mod fixed_boards;
 mod generate_golden;
