@@ -22,6 +22,7 @@ use crate::results::folder;
 use crate::runner::machine;
 use crate::runner::plan::{Loaded, PlanOptions};
 use crate::runner::protocol;
+use crate::runner::select::SelectOptions;
 use crate::util::clock;
 use crate::util::term::note;
 use children::install_signal_handler;
@@ -114,7 +115,14 @@ pub fn ab(opts: &AbOptions, stdout: &mut dyn Write) -> Result<Done, Error> {
     let options = &opts.plan;
     let loaded = Loaded::read(options)?;
     let jobs = loaded.plan(opts.quiet)?.jobs;
-    let args = options.args();
+    // The selection is ab's own: the workers plan every instance and are sent only the jobs
+    // selected, and the fallback's groups hold only the selected instances, so that a baseline
+    // built before selections existed is still compared.
+    let whole = PlanOptions {
+        select: SelectOptions::default(),
+        ..options.clone()
+    };
+    let args = whole.args();
     let terms = Terms {
         max_message: protocol::max_message(&jobs),
         time_limit: options.time_limit,
@@ -154,7 +162,7 @@ pub fn ab(opts: &AbOptions, stdout: &mut dyn Write) -> Result<Done, Error> {
             if !opts.quiet {
                 tell_start(&builds, jobs.len(), rounds, 1);
             }
-            let measured = by_runs(opts, &jobs, &paths, &options.words(), rounds, &mut builds);
+            let measured = by_runs(opts, &jobs, &paths, &whole.words(), rounds, &mut builds);
             (measured, builds, Mode::Run)
         }
     };
@@ -204,6 +212,7 @@ pub fn ab(opts: &AbOptions, stdout: &mut dyn Write) -> Result<Done, Error> {
         threshold: opts.threshold,
         datasets: loaded.infos.clone(),
         variants: loaded.names.clone(),
+        selection: loaded.selection.clone(),
         max_nodes: options.max_nodes,
         time_limit_s: options.time_limit,
         cpu_model: machine::cpu_model(),

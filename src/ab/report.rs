@@ -6,7 +6,7 @@ use super::schedule::Pair;
 use super::BuildInfo;
 use crate::compare::{self, CompareOptions, RenderFormat};
 use crate::error::Error;
-use crate::results::record::{DatasetInfo, RUNS_HEADER};
+use crate::results::record::{DatasetInfo, Selection, RUNS_HEADER};
 use crate::results::runs;
 use serde::Serialize;
 use std::path::Path;
@@ -36,6 +36,9 @@ pub(super) struct AbManifest {
     pub(super) threshold: f64,
     pub(super) datasets: Vec<DatasetInfo>,
     pub(super) variants: Vec<String>,
+    /// The instances compared; absent: every instance of the datasets.
+    #[serde(skip_serializing_if = "Selection::is_empty")]
+    pub(super) selection: Selection,
     pub(super) max_nodes: Option<u64>,
     pub(super) time_limit_s: Option<f64>,
     pub(super) cpu_model: String,

@@ -3,8 +3,9 @@
 use crate::compare::RenderFormat;
 use crate::domains;
 use crate::domains::judge::Problem;
-use crate::domains::HeuristicKind;
+use crate::domains::{DomainKind, HeuristicKind};
 use crate::runner::plan::{PlanOptions, TableOptions};
+use crate::runner::select::SelectOptions;
 use crate::search::{SplitDepth, Step, AUTO_MIN_NODES, MAX_SPLIT_DEPTH};
 use crate::util::text::shorten;
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -260,6 +261,10 @@ mode) that each solve a whole round's jobs, one at a time per lane (--jobs lanes
 own two workers, fresh for each round). A drift of the machine's speed then hits both
 measurements of a pair alike and cancels in their ratio.
 
+With --domain, --size, --instances or --instances-file, only the selected jobs are sent to the
+workers, which are given the whole plan (so that a baseline built before those flags is still
+compared).
+
 Verdicts, exit codes and formats are compare's: status, length and node counts must be equal in
 every round (exit 4; node counts not for a job stopped by --time-limit); CPU time ratios current/baseline of every pair timed (at least 1 ms in
 both), their geometric mean and a 95% bootstrap interval that resamples rounds and jobs
@@ -394,6 +399,9 @@ pub enum CompareFormat {
 const RUN_HELP: &str = "\
 Each comma list multiplies: --heuristic manhattan,misplaced --step 1,2 --reverse-pruning on,off
 is 8 variants, each named like manhattan/step2/prune. One job = one instance x one variant.
+--domain, --size and --instances (or --instances-file) run a subset of the instances: the
+entries of one flag are alternatives, and every flag given applies; manifest.json records the
+selection.
 
 Reports go to OUT/NAME/: runs.csv (one row per job, appended as jobs finish), iterations.csv
 (one row per iteration of each job: dataset, instance, variant, iteration, bound,
@@ -407,15 +415,16 @@ rows stay in runs.csv, every report is written and says the run is incomplete, e
 signal, half a second or more after the first, leaves at once (`timeout` delivers its one SIGTERM
 twice, within microseconds). --resume with the same --out and --name (without --name: the newest
 unfinished run in OUT) runs only the missing jobs, after checking the run's manifest: same
-datasets, variants and limits. One process at a time writes a run directory: a second run or
+datasets, selection, variants and limits. One process at a time writes a run directory: a second run or
 --resume on it is refused while the first is going.
 --shard K/N runs the K-th of N fixed shares of the jobs (a stable hash of dataset, instance and
 variant, dealt round-robin: shard sizes differ by at most one); `idabench merge` joins the shards'
 reports into this run's report, and `idabench slurm` writes a Slurm job array for them.
 
 Exit codes: 0 ok; 1 runtime error (including a full or closed stdout) or a job that ended in
-`error`; 2 usage or input error (the message names file, line, column), a run directory in use
-or a resume that does not match; 4 a job is wrong (shorter than the dataset's optimal; longer
+`error`; 2 usage or input error (the message names file, line, column), a selection entry that
+matches no instance, a variant left with no job, a run directory in use or a resume that does not
+match; 4 a job is wrong (shorter than the dataset's optimal; longer
 from a variant that guarantees a shortest path; unsolvable, or over the cap where the dataset
 has a length within it; a path that does not replay); 130 interrupted (jobs are missing: finish
 with --resume).
@@ -435,9 +444,12 @@ pub struct PlanArgs {
         value_delimiter = ',',
         value_parser = parse_heuristic,
         help = domains::heuristic_help("Heuristics, comma separated (default: each domain's first; \
-            a heuristic runs on the instances of the domains that have it)"),
+            a heuristic runs on the instances of the domains that have it, and is skipped with a \
+            note on boards and goals it does not fit)"),
         long_help = domains::heuristic_long_help("Heuristics, comma separated (default: each \
-            domain's first). A heuristic runs on the instances of the domains that have it.")
+            domain's first). A heuristic runs on the instances of the domains that have it, and is \
+            skipped on boards and goals it does not fit (pdb-663 on a 3x3), with one note per \
+            dataset saying on how many instances; a variant left with no job is an error (exit 2).")
     )]
     pub heuristic: Vec<HeuristicKind>,
     /// Threshold steps, comma separated: 1, 2, next.
@@ -450,7 +462,53 @@ pub struct PlanArgs {
     pub limits: LimitArgs,
     #[command(flatten)]
     pub tables: TableArgs,
+    #[command(flatten)]
+    pub select: SelectArgs,
 }
+
+/// Which instances of the datasets run: the entries of one flag are alternatives, and every
+/// flag given applies.
+#[derive(Args, Debug)]
+pub struct SelectArgs {
+    /// Only instances of these domains, comma separated (tiles, rotation, booksort, knights).
+    #[arg(long, value_name = "NAME,...", value_delimiter = ',', value_parser = parse_domain)]
+    pub domain: Vec<DomainKind>,
+    /// Only instances of these sizes, comma separated, spelled as the datasets' `size` column
+    /// and runs.csv spell them: e.g. 4x4 (booksort: the number of books).
+    #[arg(long, value_name = "SIZE,...", value_delimiter = ',', value_parser = parse_entry)]
+    pub size: Vec<String>,
+    #[arg(
+        long,
+        value_name = "ID,...",
+        value_delimiter = ',',
+        value_parser = parse_entry,
+        help = "Only these instances, comma separated: ids, DATASET:ID (DATASET: the file's \
+            name without .csv), * and ? as wildcards (\\* is a star); see --help",
+        long_help = INSTANCES_HELP
+    )]
+    pub instances: Vec<String>,
+    /// Only the instances listed in FILE, one entry a line, as --instances reads them (for ids
+    /// that hold commas, and long lists). Each line is trimmed of spaces at its ends (as
+    /// datasets' ids are), blank lines are skipped, lines end with LF or CRLF, the last one
+    /// with or without. With --instances, an instance listed in either runs.
+    #[arg(long, value_name = "FILE")]
+    pub instances_file: Option<PathBuf>,
+    /// Refuse to run unless --instances-file's SHA-256 is HEX (64 hex digits): the Slurm
+    /// script pins the file it was written from, so that no shard reads a changed one.
+    #[arg(long, value_name = "HEX", requires = "instances_file", value_parser = parse_sha256)]
+    pub instances_sha256: Option<String>,
+}
+
+const INSTANCES_HELP: &str = "\
+Only these instances, comma separated (with --instances-file, an instance listed in either
+runs). Each entry is an instance id, matched whole; `*` matches any run of characters (none
+included) and `?` any one character, and `\\*`, `\\?` and `\\\\` stand for the character itself. An
+entry whose part before its first `:` matches the name of one of the run's datasets (the file's
+name without its folder and .csv, as runs.csv's `dataset` column), wildcards included, is
+DATASET:ID and picks ids of those datasets only, e.g. smoke:8p-d2? or korf*:1; any other entry
+is an id as a whole, colons included. An id that itself starts with a dataset's name and a colon
+is given with its dataset: smoke:smoke:7, or *:smoke:7. An entry that matches no instance of the
+datasets is an error (exit 2), as is a selection that leaves no instance.";
 
 impl PlanArgs {
     /// The plan's options as the runner takes them.
@@ -467,6 +525,13 @@ impl PlanArgs {
             max_nodes: self.limits.max_nodes,
             time_limit: self.limits.time_limit,
             tables: self.tables.options(),
+            select: SelectOptions {
+                domains: self.select.domain.clone(),
+                sizes: self.select.size.clone(),
+                instances: self.select.instances.clone(),
+                instances_file: self.select.instances_file.clone(),
+                instances_sha256: self.select.instances_sha256.clone(),
+            },
         }
     }
 }
@@ -515,7 +580,7 @@ pub struct RunArgs {
 
 const MERGE_HELP: &str = "\
 The shards must be of one run: the same idabench version and commit, datasets (SHA-256),
-variants, limits and shard count, each shard once, every shard finished. The merged runs.csv
+selection, variants, limits and shard count, each shard once, every shard finished. The merged runs.csv
 holds the rows of the unsharded run, in its order; summary.csv and summary.md are computed from
 them as `run` computes them; manifest.json lists every shard (directory, K/N, host, CPU, times).
 
@@ -561,8 +626,11 @@ the directory where this command runs (the script changes to it); the binary is 
 $IDABENCH).
 
 The datasets are read and the variants planned as `run` will: what `run` would refuse (a missing
-dataset, a heuristic that fits no board of it) is refused here with run's message (exit 2), and
-no script is written. The datasets go to each task after `--`, so a path may start with '-'.
+dataset, a selection that matches nothing, a heuristic that fits no board of it) is refused here
+with run's message (exit 2), and no script is written. The datasets go to each task after `--`,
+so a path may start with '-'. The selection goes to each task as given; an --instances-file with
+the SHA-256 it has now (--instances-sha256), so that a task started after the file changed stops
+(exit 2) instead of running other jobs.
 
 Use: `bash SCRIPT` submits the array and the merge; `sbatch --array=K SCRIPT` reruns shard K;
 `bash SCRIPT shard K` and `bash SCRIPT merge` run a part on the machine at hand.
@@ -767,6 +835,37 @@ pub fn parse_problem(s: &str) -> Result<Problem, String> {
             names.join(", ")
         )
     })
+}
+
+pub fn parse_domain(s: &str) -> Result<DomainKind, String> {
+    DomainKind::parse(s.trim()).ok_or_else(|| {
+        format!(
+            "unknown domain '{}': expected one of {}",
+            shorten(s),
+            DomainKind::names()
+        )
+    })
+}
+
+/// An entry of `--size` or `--instances`, trimmed as datasets' values are; an empty one (`a,,b`)
+/// is a slip, not a value.
+pub fn parse_entry(s: &str) -> Result<String, String> {
+    match s.trim() {
+        "" => Err("an empty entry: expected values separated by single commas".into()),
+        entry => Ok(entry.to_owned()),
+    }
+}
+
+/// `--instances-sha256`: 64 hex digits, kept in lowercase as SHA-256 sums are written.
+pub fn parse_sha256(s: &str) -> Result<String, String> {
+    if s.len() == 64 && s.bytes().all(|b| b.is_ascii_hexdigit()) {
+        Ok(s.to_ascii_lowercase())
+    } else {
+        Err(format!(
+            "'{}' is not a SHA-256: expected 64 hex digits",
+            shorten(s)
+        ))
+    }
 }
 
 pub fn parse_heuristic(s: &str) -> Result<HeuristicKind, String> {

@@ -320,8 +320,8 @@ fn read_part(dir: &Path) -> Result<Part, Error> {
     })
 }
 
-/// The shards must come from one run: the same build, datasets, variants, limits and shard
-/// count, each shard once, and no pattern database that differs between two of them.
+/// The shards must come from one run: the same build, datasets, selection, variants, limits and
+/// shard count, each shard once, and no pattern database that differs between two of them.
 fn check_agreement(parts: &[Part]) -> Result<(), Error> {
     let a = &parts[0];
     let datasets = |m: &Manifest| -> Vec<String> {
@@ -355,6 +355,13 @@ fn check_agreement(parts: &[Part]) -> Result<(), Error> {
                 format!("{} ({})", mb.build_profile, mb.rustc_version),
             ),
             ("datasets", datasets(ma).join(", "), datasets(mb).join(", ")),
+            // Told apart by `same`, which reads entries in any order, and an ids file by its
+            // content wherever it lies.
+            if ma.selection.same(&mb.selection) {
+                ("selection", String::new(), String::new())
+            } else {
+                ("selection", ma.selection.text(), mb.selection.text())
+            },
             ("variants", ma.variants.join(" "), mb.variants.join(" ")),
             ("limits", ma.limits_text(), mb.limits_text()),
             (

@@ -16,7 +16,7 @@ mod worker;
 use crate::cmd::args::{Cli, Command};
 use crate::domains::DomainKind;
 use crate::error::{self, Done, Error};
-use crate::util::text::{self, shorten};
+use crate::util::text;
 use clap::Parser;
 use std::io::Write;
 use std::process::ExitCode;
@@ -97,11 +97,5 @@ fn run(cli: Cli) -> Result<Done, Error> {
 
 /// The domain `--domain` names.
 fn domain_kind(name: &str) -> Result<DomainKind, Error> {
-    DomainKind::parse(name).ok_or_else(|| {
-        Error::usage(format!(
-            "--domain: unknown domain '{}': expected one of {}",
-            shorten(name),
-            DomainKind::names()
-        ))
-    })
+    args::parse_domain(name).map_err(|e| Error::usage(format!("--domain: {e}")))
 }

@@ -67,6 +67,7 @@ pub fn run_batch(args: &RunArgs, stdout: &mut dyn Write) -> Result<Done, Error> 
     );
     manifest.pattern_databases = tables;
     manifest.shard = shard.as_ref().map(|s| s.shard);
+    manifest.selection = loaded.selection.clone();
     let run_dir = RunDir::claim(args, &manifest)?;
     let (mut rows, mut spans) = if args.resume {
         resume(&run_dir.path, &mut manifest, &jobs, args.quiet)?
@@ -192,11 +193,11 @@ fn pick_run_dir(args: &RunArgs, manifest: &Manifest) -> Result<PathBuf, Error> {
             let others = match unfinished {
                 0 => String::new(),
                 n => format!(
-                    " ({n} unfinished run(s) there were made with other datasets, variants or limits: resume one by --name, with its options)"
+                    " ({n} unfinished run(s) there were made with other datasets, selections, variants or limits: resume one by --name, with its options)"
                 ),
             };
             Error::input(format!(
-                "--resume: no unfinished run of these datasets, variants and limits to resume in {}{others}; finished runs are only resumed by name (give --name)",
+                "--resume: no unfinished run of these datasets, selection, variants and limits to resume in {}{others}; finished runs are only resumed by name (give --name)",
                 args.out.display()
             ))
         });
@@ -272,14 +273,16 @@ fn new_manifest(
         shard: None,
         shards: Vec::new(),
         split: Some(args.split.split.name()),
+        selection: Default::default(),
     }
 }
 
 /// The rows the run in `dir` finished before, each in its job's slot, and where their
 /// iteration rows lie in its iterations.csv, after checking that it was made with the same
-/// datasets, limits and variants (its manifest must say so: without one nothing can be
-/// checked). The run keeps its start time. A last line cut short by a hard kill is dropped, and
-/// its job runs again; so does a job whose iteration rows are not all there.
+/// datasets, selection, limits and variants (its manifest must say so: without one nothing can
+/// be checked). The run keeps its start time and selection as first given. A last line cut
+/// short by a hard kill is dropped, and its job runs again; so does a job whose iteration rows
+/// are not all there.
 fn resume(
     dir: &Path,
     manifest: &mut Manifest,
@@ -305,6 +308,8 @@ fn resume(
         )));
     }
     manifest.start_time = old.start_time;
+    // The same selection, perhaps written otherwise: the run keeps it as first given.
+    manifest.selection = old.selection;
     let runs_path = dir.join("runs.csv");
     let mut bytes = results::read_file(&runs_path)?;
     if !bytes.is_empty() && !bytes.ends_with(b"\n") {
@@ -385,7 +390,8 @@ fn resume(
 }
 
 /// Why the run in `dir`, whose manifest is `old`, cannot be resumed as the run `manifest`
-/// describes (other datasets, shard, limits, variants or pattern databases), if it cannot.
+/// describes (other datasets, shard, selection, limits, variants or pattern databases), if it
+/// cannot.
 fn unlike(old: &Manifest, manifest: &Manifest, dir: &Path) -> Option<String> {
     if old
         .datasets
@@ -414,6 +420,14 @@ fn unlike(old: &Manifest, manifest: &Manifest, dir: &Path) -> Option<String> {
             dir.display(),
             what(old.shard),
             what(manifest.shard)
+        ));
+    }
+    if !old.selection.same(&manifest.selection) {
+        return Some(format!(
+            "--resume: {} was made with selection {}, not {}: give the same --domain, --size, --instances and --instances-file (of the same content)",
+            dir.display(),
+            old.selection.text(),
+            manifest.selection.text()
         ));
     }
     if (old.max_nodes, old.time_limit_s) != (manifest.max_nodes, manifest.time_limit_s) {

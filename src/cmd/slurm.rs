@@ -3,8 +3,7 @@
 
 use crate::cmd::args::{RunArgs, SlurmArgs};
 use crate::error::{Done, Error};
-use crate::runner::plan::{place, Loaded};
-use crate::runner::prepare;
+use crate::runner::plan::{Loaded, PlanOptions};
 use crate::util::atomic::{self, Failure};
 use crate::util::clock;
 use crate::util::term::note;
@@ -88,19 +87,19 @@ fn script(args: &SlurmArgs) -> Result<String, Error> {
         .and_then(|p| p.to_str().map(str::to_string))
         .unwrap_or_else(|| "idabench".to_string());
     let cwd = std::env::current_dir().map_err(|e| Error::io(".", e))?;
-    // The datasets and variants as each shard's `run` will read them: what it would refuse
-    // before its first job (but a table it cannot have) is refused here, with its message,
-    // rather than by every array task.
-    let options = run.plan.options();
+    // The datasets, selection and variants as each shard's `run` will read them: what it would
+    // refuse before its first job (but a table it cannot have) is refused here, with its
+    // message, rather than by every array task.
+    let mut options = run.plan.options();
     let loaded = Loaded::read(&options)?;
-    let planned = loaded.plan(run.quiet)?.jobs;
-    prepare::check_fit(
-        planned
-            .iter()
-            .map(|j| (&j.instance.puzzle, j.spec.heuristic)),
-        |i| Some(place(&planned[i])),
-    )?;
-    let words = run_words(run, jobs)?;
+    loaded.plan(run.quiet)?;
+    // Each shard reads the ids file this plan read, or stops.
+    options.select.instances_sha256 = loaded
+        .selection
+        .instances_file
+        .as_ref()
+        .map(|f| f.sha256.clone());
+    let words = run_words(&options, run, jobs)?;
     let datasets = options
         .datasets
         .iter()
@@ -191,13 +190,14 @@ esac
     ))
 }
 
-/// The flags of each shard's `idabench run`, quoted for bash, but for --name, --shard and
-/// --resume, which the script adds, and the datasets, which it gives after `--` (a path may
-/// start with '-'). Every flag of `run` is handled here (a test keeps it so).
-fn run_words(run: &RunArgs, jobs: u16) -> Result<Vec<String>, Error> {
+/// The flags of each shard's `idabench run`, quoted for bash: the plan's `options`, then the
+/// rest of `run`'s but for --name, --shard and --resume, which the script adds, and the
+/// datasets, which it gives after `--` (a path may start with '-'). Every flag of `run` is
+/// handled here (a test keeps it so).
+fn run_words(options: &PlanOptions, run: &RunArgs, jobs: u16) -> Result<Vec<String>, Error> {
     let mut words = Vec::new();
-    for word in run.plan.options().words() {
-        // Only --pdb-dir's path can be other than UTF-8.
+    for word in options.words() {
+        // Only the paths of --pdb-dir and --instances-file can be other than UTF-8.
         let word = word.into_string().map_err(|w| {
             Error::usage(format!(
                 "{}: not UTF-8, so it cannot be written into a script",
@@ -279,6 +279,11 @@ mod tests {
             "time_limit",
             "pdb_dir",
             "no_build",
+            "domain",
+            "size",
+            "instances",
+            "instances_file",
+            "instances_sha256",
             "quiet",
             "no_plots",
             "split",

@@ -56,5 +56,6 @@ pub(crate) fn manifest() -> Manifest {
         shard: None,
         shards: Vec::new(),
         split: None,
+        selection: Default::default(),
     }
 }

@@ -242,6 +242,76 @@ pub struct DatasetInfo {
     pub instances: usize,
 }
 
+/// Which instances of its datasets a run kept (`--domain`, `--size`, `--instances`,
+/// `--instances-file`), as given, so that it can be given again; empty: every instance, which is
+/// also what a manifest written before selections existed means.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Selection {
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub domains: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sizes: Vec<String>,
+    /// `--instances` entries: ids, `DATASET:ID`, with `*` and `?`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub instances: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub instances_file: Option<IdsFile>,
+}
+
+/// The `--instances-file` a run read: its path as given, and the SHA-256 of what it held then.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct IdsFile {
+    pub path: String,
+    pub sha256: String,
+}
+
+impl Selection {
+    pub fn is_empty(&self) -> bool {
+        *self == Selection::default()
+    }
+
+    /// Whether both keep the same instances of the same datasets: the same entries in any order,
+    /// and an ids file of the same content wherever it lies.
+    pub fn same(&self, other: &Selection) -> bool {
+        let set = |v: &[String]| -> Vec<String> {
+            let mut v = v.to_vec();
+            v.sort();
+            v.dedup();
+            v
+        };
+        let file = |s: &Selection| s.instances_file.as_ref().map(|f| f.sha256.clone());
+        set(&self.domains) == set(&other.domains)
+            && set(&self.sizes) == set(&other.sizes)
+            && set(&self.instances) == set(&other.instances)
+            && file(self) == file(other)
+    }
+
+    /// For messages: the flags that give it again, or `none (every instance)`.
+    pub fn text(&self) -> String {
+        if self.is_empty() {
+            return "none (every instance)".into();
+        }
+        let mut words = Vec::new();
+        for (flag, values) in [
+            ("--domain", &self.domains),
+            ("--size", &self.sizes),
+            ("--instances", &self.instances),
+        ] {
+            if !values.is_empty() {
+                words.push(format!("{flag} {}", text::shorten(&values.join(","))));
+            }
+        }
+        if let Some(f) = &self.instances_file {
+            words.push(format!(
+                "--instances-file {} (SHA-256 {})",
+                text::shorten(&f.path),
+                f.sha256
+            ));
+        }
+        words.join(" ")
+    }
+}
+
 /// Where, how and on what a run was made: manifest.json.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Manifest {
@@ -287,6 +357,9 @@ pub struct Manifest {
     /// workers. It changes times, never counts. Absent in manifests written before it existed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub split: Option<String>,
+    /// The instances the run kept; absent: every instance of its datasets.
+    #[serde(default, skip_serializing_if = "Selection::is_empty")]
+    pub selection: Selection,
 }
 
 /// One shard of a merged report, as its own manifest told it.

@@ -1,17 +1,22 @@
 //! The jobs of `run`, `ab`, `worker` and `slurm`, planned one way from one options type: the
-//! datasets read and checked, the variants multiplied out, the jobs in their deterministic order
-//! (and a shard's share of them); and the options as the command-line words that plan them again.
+//! datasets read and checked, the instances selected, the variants multiplied out, the jobs in
+//! their deterministic order (a heuristic only on the boards it fits), and a shard's share of
+//! them; and the options as the command-line words that plan them again.
 
+use crate::dataset::Instance;
 use crate::dataset::{self, Dataset};
-use crate::domains::{DomainKind, HeuristicKind, Spec};
+use crate::domains::{DomainKind, HeuristicKind, PrepareError, Spec};
 use crate::error::Error;
-use crate::results::record::DatasetInfo;
+use crate::results::record::{DatasetInfo, Selection};
 use crate::results::shard::{self, Shard};
 use crate::runner::job::Job;
+use crate::runner::select::{self, SelectOptions};
 use crate::runner::RunnerError;
 use crate::search::Step;
 use crate::util::term::note;
+use crate::util::text::shorten;
 use sha2::{Digest, Sha256};
+use std::collections::HashMap;
 use std::ffi::OsString;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
@@ -43,6 +48,8 @@ pub struct PlanOptions {
     /// Seconds after which a job stops.
     pub time_limit: Option<f64>,
     pub tables: TableOptions,
+    /// Which instances of the datasets run.
+    pub select: SelectOptions,
 }
 
 impl PlanOptions {
@@ -81,6 +88,7 @@ impl PlanOptions {
         if self.tables.no_build {
             words.push("--no-build".into());
         }
+        words.extend(self.select.words());
         words
     }
 
@@ -104,13 +112,19 @@ pub struct Loaded {
     pub names: Vec<String>,
     /// Whether heuristics were asked for (else each domain runs its default).
     requested: bool,
+    /// Of each instance, in the datasets' order, whether the selection keeps it (`None`: all).
+    keep: Option<Vec<bool>>,
+    /// What the manifest records of the selection.
+    pub selection: Selection,
 }
 
 impl Loaded {
-    /// Reads and checks every dataset of `opts` and multiplies out its variants.
+    /// Reads and checks every dataset of `opts`, selects its instances and multiplies out the
+    /// variants.
     pub fn read(opts: &PlanOptions) -> Result<Loaded, Error> {
         let (datasets, infos) = read_datasets(&opts.datasets)?;
-        let specs = variants(opts, &datasets);
+        let chosen = select::choose(&opts.select, &datasets)?;
+        let specs = variants(opts, &chosen.domains);
         let names = specs.iter().map(Spec::name).collect();
         Ok(Loaded {
             datasets,
@@ -118,17 +132,22 @@ impl Loaded {
             specs,
             names,
             requested: !opts.heuristics.is_empty(),
+            keep: chosen.keep,
+            selection: chosen.selection,
         })
     }
 
-    /// The jobs, in their deterministic order; an error when there is none. Unless `quiet`, a
-    /// note says how many instance x variant pairs do not apply.
+    /// The jobs of the selected instances, in their deterministic order: each instance under
+    /// every variant whose heuristic its domain has and fits its board and goal. A variant left
+    /// with no job is an error. Unless `quiet`, notes say how many were skipped, and why: one
+    /// line per heuristic and dataset for the boards it does not fit.
     pub fn plan(&self, quiet: bool) -> Result<Plan<'_>, Error> {
         let Loaded {
             datasets,
             specs,
             names,
             requested,
+            keep,
             ..
         } = self;
         let requested = *requested;
@@ -136,13 +155,21 @@ impl Loaded {
         let most = datasets.iter().map(|d| d.instances.len()).sum::<usize>() * specs.len();
         let mut jobs = Vec::with_capacity(most);
         let mut places = Vec::with_capacity(most);
-        let mut skipped = 0u64;
+        let mut other_domain = 0u64;
+        let mut fits = Fits::new(specs.len());
+        let mut per_variant = vec![0usize; specs.len()];
         let instances = datasets
             .iter()
             .flat_map(|d| d.instances.iter().map(move |i| (d, i)));
         for (instance_no, (d, instance)) in instances.enumerate() {
+            if keep.as_ref().is_some_and(|k| !k[instance_no]) {
+                continue;
+            }
             for (variant_no, (spec, variant)) in specs.iter().zip(names).enumerate() {
-                if runs_under(instance.domain, spec.heuristic, requested) {
+                if !runs_under(instance.domain, spec.heuristic, requested) {
+                    other_domain += 1;
+                } else if fits.fit(d, instance, instance_no, variant_no, spec.heuristic) {
+                    per_variant[variant_no] += 1;
                     jobs.push(Job {
                         index: jobs.len(),
                         dataset: d,
@@ -152,26 +179,142 @@ impl Loaded {
                         run: "",
                     });
                     places.push((instance_no, variant_no));
-                } else {
-                    skipped += 1;
                 }
             }
         }
-        if jobs.is_empty() {
-            return Err(RunnerError::Refused(
-                "no job to run: no requested heuristic applies to the datasets' domains".into(),
-            )
-            .into());
+        if let Some(k) = per_variant.iter().position(|&n| n == 0) {
+            return Err(RunnerError::Refused(fits.no_job(&names[k], specs[k].heuristic)).into());
         }
-        if skipped > 0 && !quiet && requested {
-            note(format_args!("note: {skipped} instance x variant pair(s) skipped: the heuristic does not apply to the instance's domain"));
+        if !quiet && requested {
+            if other_domain > 0 {
+                note(format_args!("note: {other_domain} instance x variant pair(s) skipped: the heuristic does not apply to the instance's domain"));
+            }
+            for u in &fits.unfit {
+                note(format_args!(
+                    "note: heuristic {} skipped on {} instance(s) of dataset {}: it does not fit their board or goal ({})",
+                    u.heuristic.name(),
+                    u.instances,
+                    shorten(&u.dataset.name),
+                    u.first
+                ));
+            }
         }
         Ok(Plan { jobs, places })
     }
 }
 
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+/// Which heuristics fit which boards and goals, each asked once, and the instances a heuristic
+/// is skipped on for want of a fit, by dataset.
+struct Fits<'a> {
+    /// By the puzzle's family (board and goal) and heuristic.
+    known: HashMap<(usize, HeuristicKind), bool>,
+    /// Of each variant, the family last asked and the answer: consecutive instances mostly share
+    /// one, and a lookup per job would cost more than the rest of planning it.
+    last: Vec<Option<(usize, bool)>>,
+    unfit: Vec<Unfit<'a>>,
+}
+
+/// The instances of one dataset that one heuristic does not fit.
+struct Unfit<'a> {
+    dataset: &'a Dataset,
+    heuristic: HeuristicKind,
+    instances: u64,
+    /// The last instance counted (its place in the run), so that each counts once whatever the
+    /// number of variants of the heuristic.
+    last: usize,
+    /// The first such instance's place, and why.
+    first: String,
+}
+
+impl<'a> Fits<'a> {
+    fn new(variants: usize) -> Fits<'a> {
+        Fits {
+            known: HashMap::new(),
+            last: vec![None; variants],
+            unfit: Vec::new(),
+        }
+    }
+
+    /// Whether `h`, the heuristic of variant `variant_no`, fits the board and goal of
+    /// `instance`, the `instance_no`-th of the run, of dataset `d`; the instance is counted when
+    /// it does not.
+    fn fit(
+        &mut self,
+        d: &'a Dataset,
+        instance: &Instance,
+        instance_no: usize,
+        variant_no: usize,
+        h: HeuristicKind,
+    ) -> bool {
+        let unfit = |i: &Instance| match i.puzzle.prepare(h, None) {
+            Err(PrepareError::Unfit(why)) => Some(why),
+            _ => None,
+        };
+        let family = instance.puzzle.family_id();
+        let fits = match self.last[variant_no] {
+            Some((f, fits)) if f == family => fits,
+            _ => {
+                let fits = *self
+                    .known
+                    .entry((family, h))
+                    .or_insert_with(|| unfit(instance).is_none());
+                self.last[variant_no] = Some((family, fits));
+                fits
+            }
+        };
+        if fits {
+            return true;
+        }
+        let same = |u: &&mut Unfit| std::ptr::eq(u.dataset, d) && u.heuristic == h;
+        match self.unfit.iter_mut().find(same) {
+            Some(u) if u.last == instance_no => {}
+            Some(u) => {
+                u.instances += 1;
+                u.last = instance_no;
+            }
+            None => self.unfit.push(Unfit {
+                dataset: d,
+                heuristic: h,
+                instances: 1,
+                last: instance_no,
+                first: format!(
+                    "{}: {}",
+                    instance_place(d, instance),
+                    unfit(instance).unwrap_or_default()
+                ),
+            }),
+        }
+        false
+    }
+
+    /// Why `variant`, of heuristic `h`, has no job.
+    fn no_job(&self, variant: &str, h: HeuristicKind) -> String {
+        if let Some(u) = self.unfit.iter().find(|u| u.heuristic == h) {
+            return format!(
+                "variant {variant} has no job: heuristic {} fits none of the selected instances of its domains ({})",
+                h.name(),
+                u.first
+            );
+        }
+        let domains: Vec<&str> = DomainKind::ALL
+            .iter()
+            .filter(|d| d.accepts(h))
+            .map(|d| d.name())
+            .collect();
+        format!(
+            "variant {variant} has no job: heuristic {} is for {}, and none of the selected instances is",
+            h.name(),
+            domains.join(" and ")
+        )
+    }
+}
+
+/// The SHA-256 of `bytes`, in lowercase hex.
+pub(crate) fn sha256_hex(bytes: &[u8]) -> String {
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 /// Reads and checks every dataset, with what the manifest records of each.
@@ -193,7 +336,7 @@ fn read_datasets(paths: &[PathBuf]) -> Result<(Vec<Dataset>, Vec<DatasetInfo>), 
         infos.push(DatasetInfo {
             path: path.display().to_string(),
             name: d.name.clone(),
-            sha256: hex(&Sha256::digest(&bytes)),
+            sha256: sha256_hex(&bytes),
             instances: d.instances.len(),
         });
         datasets.push(d);
@@ -201,15 +344,14 @@ fn read_datasets(paths: &[PathBuf]) -> Result<(Vec<Dataset>, Vec<DatasetInfo>), 
     Ok((datasets, infos))
 }
 
-/// Every combination of the requested heuristics (default: the default of each domain in the
-/// datasets), steps and pruning settings, in that nesting.
-fn variants(opts: &PlanOptions, datasets: &[Dataset]) -> Vec<Spec> {
+/// Every combination of the requested heuristics (default: the default of each of `domains`,
+/// those of the selected instances), steps and pruning settings, in that nesting.
+fn variants(opts: &PlanOptions, domains: &[DomainKind]) -> Vec<Spec> {
     let mut heuristics = opts.heuristics.clone();
     if heuristics.is_empty() {
-        for kind in DomainKind::ALL {
+        for kind in domains {
             let default = kind.default_heuristic();
-            let present = datasets.iter().any(|d| d.domains.contains(&kind));
-            if present && !heuristics.contains(&default) {
+            if !heuristics.contains(&default) {
                 heuristics.push(default);
             }
         }
@@ -254,11 +396,16 @@ pub struct Plan<'a> {
 
 /// Where a job's instance is, for a message: `file:line: instance 'id'`.
 pub fn place(job: &Job<'_>) -> String {
+    instance_place(job.dataset, job.instance)
+}
+
+/// Where `instance` of `d` is, for a message: `file:line: instance 'id'`.
+fn instance_place(d: &Dataset, instance: &Instance) -> String {
     format!(
         "{}:{}: instance '{}'",
-        job.dataset.path.display(),
-        job.instance.line,
-        crate::util::text::shorten(&job.instance.id)
+        d.path.display(),
+        instance.line,
+        shorten(&instance.id)
     )
 }
 

@@ -54,23 +54,6 @@ pub fn prepare<'a>(
     Ok(used)
 }
 
-/// What `prepare` refuses before it reads or builds a table: a heuristic that does not fit a
-/// board of `puzzles`. For `slurm`, which would otherwise write a script whose every run fails.
-pub fn check_fit<'a>(
-    puzzles: impl IntoIterator<Item = (&'a Puzzle, HeuristicKind)>,
-    place: impl Fn(usize) -> Option<String>,
-) -> Result<(), PrepareError> {
-    let mut done: Vec<(usize, HeuristicKind)> = Vec::new();
-    for (i, (puzzle, h)) in puzzles.into_iter().enumerate() {
-        let key = (puzzle.family_id(), h);
-        if !done.contains(&key) {
-            done.push(key);
-            fit(puzzle, h, || place(i))?;
-        }
-    }
-    Ok(())
-}
-
 /// Refuses `h` where it does not fit `puzzle`'s board, naming the puzzle's place. Checked
 /// without a store: most heuristics have no tables, and those need no cache directory.
 fn fit(

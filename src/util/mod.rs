@@ -1,11 +1,13 @@
 //! Leaves that know nothing of puzzles or runs: user text and bounded reads, atomic writes,
-//! mapped files, number formats, the build's identity, the clock, a seeded generator, and clean stops on signals.
+//! mapped files, number formats, text patterns, the build's identity, the clock, a seeded
+//! generator, and clean stops on signals.
 
 pub(crate) mod atomic;
 pub mod build;
 pub(crate) mod clock;
 pub(crate) mod files;
 pub(crate) mod format;
+pub(crate) mod glob;
 pub(crate) mod interrupt;
 pub(crate) mod mapped;
 pub mod rng;

@@ -1732,13 +1732,20 @@ fn a_full_stdout_is_an_error_and_a_full_stderr_is_ignored() {
     }
     assert_exit(&judge.wait_with_output().unwrap(), 1);
     // run 2>/dev/full: progress and notes are lost, the run is not (a panic would exit 101).
-    // --heuristic zero,center skips center on the tiles rows, which is noted on stderr.
+    // walking-distance is skipped on the 6x6 row, which is noted on stderr.
+    let wide = tmp.write(
+        "wide.csv",
+        &format!(
+            "{HEADER}w,tiles,6x6,{} 0 35,,1\n",
+            (1..35).map(|t| t.to_string()).collect::<Vec<_>>().join(" ")
+        ),
+    );
     let mut args = run_args("stderr");
-    args.extend(["--heuristic", "zero,center"]);
+    args.extend([wide.as_str(), "--heuristic", "manhattan,walking-distance"]);
     let out = command(tmp.path(), &args).stderr(full()).output().unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", show(&out));
     assert!(text(&out.stdout).contains("reports: "));
-    assert_eq!(runs(&tmp.run_dir("stderr")).rows.len(), 4);
+    assert_eq!(runs(&tmp.run_dir("stderr")).rows.len(), 9);
     // An error message that cannot be written still gives its exit code.
     let out = command(tmp.path(), &["run", "/nonexistent.csv", "--out", &out_dir])
         .stderr(full())
@@ -1973,8 +1980,8 @@ fn sigterm_stops_cleanly_and_the_reports_say_the_run_is_incomplete() {
     assert_exit(&out, 2);
     let stderr = text(&out.stderr);
     assert!(
-        stderr.contains("--resume: no unfinished run of these datasets, variants and limits to resume in")
-            && stderr.contains("(1 unfinished run(s) there were made with other datasets, variants or limits: resume one by --name, with its options)"),
+        stderr.contains("--resume: no unfinished run of these datasets, selection, variants and limits to resume in")
+            && stderr.contains("(1 unfinished run(s) there were made with other datasets, selections, variants or limits: resume one by --name, with its options)"),
         "{stderr}"
     );
     assert!(!stderr.contains("start a new run"), "{stderr}");
