@@ -64,7 +64,9 @@ fn untimed(path: &Path) -> Vec<Vec<String>> {
         .iter()
         .enumerate()
         .filter(|(_, h)| {
-            !(h.starts_with("time_") || h.contains("per_s") || *h == "par2_s" || *h == "speedup")
+            !(h.starts_with("time_")
+                || h.contains("per_s")
+                || ["par2_s", "speedup", "speedup_instances"].contains(h))
         })
         .map(|(i, _)| i)
         .collect();
