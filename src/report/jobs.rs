@@ -112,8 +112,8 @@ pub fn listing(jobs: &[Job], runs_csv: Option<&str>) -> String {
             "<strong>The {} hardest of the run's {}:</strong> every wrong, error and suboptimal \
              one first, then those stopped by a limit, then the others by CPU time, most first; \
              {} has them all. ",
-            count(chosen.len(), "job"),
-            grouped(jobs.len() as u64),
+            grouped(chosen.len() as u64),
+            count(jobs.len(), "job"),
             runs_csv.map_or_else(
                 || "runs.csv".to_string(),
                 |href| format!("<a href=\"{}\">runs.csv</a>", escape(href))
@@ -264,6 +264,23 @@ mod tests {
         let html = listing(&jobs, Some("../r/runs.csv"));
         assert_eq!(html.matches("<tr>").count(), 7, "{html}");
         assert!(!html.contains("hardest"), "{html}");
+        // One job more than the table lists: the page says which it kept, and where all are.
+        let many = vec![job("x", Status::Solved, 1.0); SHOWN + 1];
+        let html = listing(&many, Some("../r/runs.csv"));
+        assert_eq!(
+            html.matches("<tr>").count(),
+            SHOWN + 1,
+            "the heading and 5,000 rows"
+        );
+        assert!(
+            html.contains(
+                "<strong>The 5,000 hardest of the run's 5,001 jobs:</strong> every wrong, \
+                 error and suboptimal one first"
+            ),
+            "{}",
+            &html[..600]
+        );
+        assert!(html.contains("<a href=\"../r/runs.csv\">runs.csv</a> has them all"));
     }
 
     #[test]
