@@ -44,7 +44,7 @@ pub fn run_page(r: &RunReport) -> String {
     }
     body += "<h2 id=\"summary\">Summary</h2>\n";
     match r.summaries {
-        Ok(rows) => body += &summary_table(rows),
+        Ok(rows) => body += &summary_table(rows, r.manifest),
         Err(ref why) => {
             let _ = writeln!(body, "<p>No summary: {}</p>", escape(why));
         }
@@ -144,9 +144,9 @@ fn setting(m: &Manifest) -> String {
 
 /// The summary table of summary.md: one row per variant, followed by its rows per group when
 /// it ran in more than one.
-fn summary_table(summaries: &Summaries) -> String {
+fn summary_table(summaries: &Summaries, manifest: Option<&Manifest>) -> String {
     let rows = &summaries.variants;
-    let par2 = Par2::of(rows);
+    let par2 = Par2::of(rows, manifest);
     let header = [
         "variant",
         "jobs",

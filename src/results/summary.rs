@@ -464,7 +464,17 @@ pub enum Par2 {
 }
 
 impl Par2 {
-    pub fn of(rows: &[VariantSummary]) -> Par2 {
+    /// The column of a run whose `manifest` gives its limits; without one, of the figures
+    /// `rows` have. A summary written before PAR-2 followed the limit may hold a time PAR-2 of a
+    /// run limited by nodes: the manifest's limits leave it out.
+    pub fn of(rows: &[VariantSummary], manifest: Option<&Manifest>) -> Par2 {
+        if let Some(m) = manifest {
+            return match (m.time_limit_s, m.max_nodes) {
+                (Some(_), _) => Par2::Time,
+                (None, Some(_)) => Par2::Nodes,
+                (None, None) => Par2::Neither,
+            };
+        }
         if rows.iter().any(|r| r.par2_s.is_some()) {
             Par2::Time
         } else if rows.iter().any(|r| r.par2_nodes.is_some()) {
@@ -560,7 +570,7 @@ pub fn summary_md(summaries: &Summaries, manifest: &Manifest) -> String {
         }
         _ => {}
     }
-    let par2 = Par2::of(rows);
+    let par2 = Par2::of(rows, Some(manifest));
     out.push_str(&format!(
         "| variant | jobs | solved | suboptimal | wrong | error | limited | unsolvable | over cap | nodes generated | geomean nodes | geomean CPU s | p50 s | p90 s | p99 s | max s | Mnodes/s | {} | speed-up |\n\
          |---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n",
@@ -920,7 +930,9 @@ mod tests {
         let row = &by_nodes.variants[0];
         // (100 + 2 x 1000) / 2 nodes; no time PAR-2, which would reward the quick stop.
         assert_eq!((row.par2_s, row.par2_nodes), (None, Some(1050.0)));
-        let md = summary_md(&by_nodes, &manifest());
+        let mut m = manifest();
+        m.max_nodes = Some(1000);
+        let md = summary_md(&by_nodes, &m);
         assert!(
             md.contains("| PAR-2 nodes | speed-up |") && md.contains("| 1050 |"),
             "{md}"
@@ -938,6 +950,17 @@ mod tests {
         let row = &unlimited.variants[0];
         assert_eq!((row.par2_s, row.par2_nodes), (None, None));
         assert!(summary_md(&unlimited, &manifest()).contains("No PAR-2: the run had no limit"));
+        // As a summary.csv of before: a time PAR-2 in a run the manifest says was limited by
+        // nodes only is not shown.
+        let timed = of(Limits {
+            time_limit_s: Some(2.0),
+            max_nodes: None,
+        });
+        let md = summary_md(&timed, &m);
+        assert!(
+            md.contains("| PAR-2 nodes | speed-up |") && !md.contains("| 2.25 |"),
+            "{md}"
+        );
     }
 
     #[test]
