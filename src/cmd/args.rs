@@ -4,6 +4,7 @@ use crate::compare::RenderFormat;
 use crate::domains;
 use crate::domains::judge::Problem;
 use crate::domains::{DomainKind, HeuristicKind};
+use crate::plot::PlotSize;
 use crate::runner::plan::{PlanOptions, TableOptions};
 use crate::runner::select::SelectOptions;
 use crate::search::{SplitDepth, Step, AUTO_MIN_NODES, MAX_SPLIT_DEPTH};
@@ -251,6 +252,18 @@ pub struct CompareArgs {
     /// With --out: draw no pictures (report.html is still written).
     #[arg(long)]
     pub no_plots: bool,
+    #[command(flatten)]
+    pub pictures: PictureArgs,
+}
+
+/// How the pictures are drawn: `plot`, `run`, `merge` and `compare` take it.
+#[derive(Args, Debug)]
+pub struct PictureArgs {
+    /// Each picture's size in pixels, the whole SVG (default: 800 wide, its chart 540 high and
+    /// the legend below); e.g. 1200x800, or 600x450 for a column of a paper. A legend that
+    /// leaves the chart too little room is refused (the picture is skipped, with a note).
+    #[arg(long, value_name = "WxH", value_parser = PlotSize::parse)]
+    pub plot_size: Option<PlotSize>,
 }
 
 const AB_HELP: &str = "\
@@ -355,6 +368,8 @@ pub struct PlotArgs {
     /// each other one; may be given more than once.
     #[arg(long, value_name = "A,B", value_parser = parse_pair)]
     pub pair: Vec<(String, String)>,
+    #[command(flatten)]
+    pub pictures: PictureArgs,
 }
 
 /// `A,B`: two variant names.
@@ -371,7 +386,8 @@ pub fn parse_pair(s: &str) -> Result<(String, String), String> {
 
 const PLOT_HELP: &str = "\
 Writes, beside runs.csv (or into --out):
-  cactus.svg          instances solved (y) within a CPU time (x, log scale), a line per variant
+  cactus.svg          instances solved (y) within a CPU time (x, log scale), a line per variant;
+                      a panel per domain and size when the run has several
   cactus-nodes.svg    the same by nodes generated
   iterations.svg      nodes generated per iteration (y, log scale) against its cost bound (x)
                       for each variant's hardest solved instances (most nodes; at most 12 lines)
@@ -379,12 +395,14 @@ Writes, beside runs.csv (or into --out):
                       diagonal; instances a variant did not solve sit at a border labelled
                       unsolved.
                       By default the first variant against each other one (see --pair).
-  report.html         the run's summary and setting, these pictures inline, links to its files
+  report.html         the run's summary and setting, these pictures inline, links to its files,
+                      and a table of its jobs to sort and filter (report.html#sort=-nodes)
 In file names every character of a variant name other than a letter, digit, '.', '-' or '_'
 becomes '_': manhattan/step2/prune gives scatter-manhattan_step2_prune-vs-....svg.
-\"Solved\" is a job that found a checked solution (status solved or suboptimal). A plot that
-cannot be drawn (nothing solved, no iterations.csv, a single variant) is skipped with a note on
-stderr.
+\"Solved\" is status solved, as in summary.csv: a suboptimal answer is not. Each picture is 800
+pixels wide, or --plot-size WxH for the whole SVG; long variant names are wrapped, never cut. A
+plot that cannot be drawn (nothing solved, no iterations.csv, a single variant, a --plot-size too
+small for its legend) is skipped with a note on stderr.
 Each written file is named on stdout. Exit codes: 0 ok; 1 a file cannot be written;
 2 bad input (no runs.csv, a file that is not one, an unknown variant in --pair, an --out that
 names a file).";
@@ -405,11 +423,14 @@ selection.
 
 Reports go to OUT/NAME/: runs.csv (one row per job, appended as jobs finish), iterations.csv
 (one row per iteration of each job: dataset, instance, variant, iteration, bound,
-nodes_generated, nodes_expanded), summary.csv and summary.md (one row per variant),
+nodes_generated, nodes_expanded), summary.csv (one row per variant), summary-groups.csv (one per
+dataset, domain, size and variant) and summary.md (both),
 manifest.json (versions, machine, command, dataset SHA-256, whether the run is complete and how
 many jobs are missing); then, unless --no-plots, the plots of `idabench plot` (cactus.svg,
-cactus-nodes.svg, iterations.svg, scatter-*.svg), and report.html (the summary, the plots inline,
-the manifest, links to the files; one file, no script or network); their failure only warns.
+cactus-nodes.svg, iterations.svg, scatter-*.svg; --plot-size WxH), and report.html (the summary,
+the plots inline, a table of the jobs, the manifest, links to the files; one file, nothing
+fetched); their failure only warns. PAR-2 is given only for the limit the run had (time: par2_s;
+nodes: par2_nodes); a speed-up is over the instances both variants solved in 1 ms of CPU or more.
 Ctrl-C, SIGTERM (what `timeout` and CI send) and SIGHUP stop cleanly: running jobs stop, finished
 rows stay in runs.csv, every report is written and says the run is incomplete, exit 130; a second
 signal, half a second or more after the first, leaves at once (`timeout` delivers its one SIGTERM
@@ -576,6 +597,8 @@ pub struct RunArgs {
     /// beside the reports; report.html is still written).
     #[arg(long)]
     pub no_plots: bool,
+    #[command(flatten)]
+    pub pictures: PictureArgs,
 }
 
 const MERGE_HELP: &str = "\
@@ -615,6 +638,8 @@ pub struct MergeArgs {
     /// beside the reports; report.html is still written).
     #[arg(long)]
     pub no_plots: bool,
+    #[command(flatten)]
+    pub pictures: PictureArgs,
 }
 
 const SLURM_HELP: &str = "\

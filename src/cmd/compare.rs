@@ -20,7 +20,8 @@ pub(super) fn compare(args: CompareArgs) -> Result<Done, Error> {
     let compared = compare::compared(&args.baseline, &args.current, &opts)?;
     let done = compared.write(opts.format, &mut std::io::stdout().lock())?;
     if let Some(dir) = &args.out {
-        report::after_compare(dir, &compared, !args.no_plots);
+        let size = args.pictures.plot_size.unwrap_or_default();
+        report::after_compare(dir, &compared, !args.no_plots, size);
     }
     Ok(done)
 }

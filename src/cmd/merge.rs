@@ -6,7 +6,7 @@ use crate::domains::HeuristicKind;
 use crate::domains::Spec;
 use crate::error::{Done, Error};
 
-use crate::plot;
+use crate::plot::{self, PlotSize};
 use crate::report;
 use crate::results;
 use crate::results::folder;
@@ -15,7 +15,7 @@ use crate::results::record::{self, Manifest, Record, ShardInfo};
 use crate::results::runs::verdict;
 use crate::results::runs::{self, Rows};
 use crate::results::shard::{self, PlannedJob, Shard};
-use crate::results::summary::{self, VariantSummary};
+use crate::results::summary::{self, Groups, Limits, Summaries};
 use crate::search::Step;
 use crate::util::clock;
 use crate::util::term::note;
@@ -69,6 +69,8 @@ pub fn merge(args: &MergeArgs, stdout: &mut dyn Write) -> Result<Done, Error> {
     };
     let mut missing: Vec<(usize, &PlannedJob)> = Vec::new();
     let mut unfinished = Vec::new();
+    // Each job's row, for what the summaries and pictures read of it beyond its tally.
+    let mut records: Vec<Option<&Record>> = vec![None; all_jobs];
     for (p, part) in parts.iter().enumerate() {
         // A shard that lost its iterations.csv (or was written by an idabench from before it)
         // gives its rows without their iterations, only when allowed: say so, and go on.
@@ -108,6 +110,7 @@ pub fn merge(args: &MergeArgs, stdout: &mut dyn Write) -> Result<Done, Error> {
                 )));
             };
             rows.keep([(job, r)]);
+            records[job] = Some(r);
             if iterated {
                 spans.jobs[job] = iteration_span(part, r, found[job])?;
             }
@@ -168,7 +171,13 @@ pub fn merge(args: &MergeArgs, stdout: &mut dyn Write) -> Result<Done, Error> {
     let finished = rows
         .tallies()
         .map(|(job, t)| (places[job].0, places[job].1, t));
-    let summaries = summary::summarize(finished, &specs, &names, first.manifest.time_limit_s);
+    let summaries = summary::summarize(
+        finished,
+        &specs,
+        &names,
+        &groups(&records, &places),
+        Limits::of(&first.manifest),
+    );
     let manifest = merged_manifest(&parts, &missing, rows.missing());
     write_missing(&out, &parts, &missing)?;
     summary::write_reports(&out, &rows, Some(&mut spans), &manifest, &summaries)?;
@@ -176,8 +185,9 @@ pub fn merge(args: &MergeArgs, stdout: &mut dyn Write) -> Result<Done, Error> {
         manifest: &manifest,
         summaries: &summaries,
         plots: !args.no_plots,
+        size: args.pictures.plot_size.unwrap_or_default(),
     };
-    draw_plots(&out, &parts, &rows, &spans, &end);
+    draw_plots(&out, &records, &rows, &spans, &end);
     let text = format!(
         "{}\nreports: {}\n",
         summary::summary_md(&summaries, &manifest),
@@ -199,26 +209,26 @@ pub fn merge(args: &MergeArgs, stdout: &mut dyn Write) -> Result<Done, Error> {
 /// What the merged report's report.html shows besides the rows.
 struct Ending<'a> {
     manifest: &'a Manifest,
-    summaries: &'a [VariantSummary],
+    summaries: &'a Summaries,
     plots: bool,
+    size: PlotSize,
 }
 
 /// The plots of the merged report and its report.html (see `report::after_run`), the iterations
 /// read from the merged iterations.csv where `spans` (written) says they lie.
-fn draw_plots(out: &Path, parts: &[Part], rows: &Rows, spans: &Spans, end: &Ending) {
-    let mut planned: Vec<Option<&PlannedJob>> = vec![None; parts[0].shard.all_jobs];
-    for j in parts.iter().flat_map(|p| &p.planned) {
-        planned[j.job] = Some(j);
-    }
+fn draw_plots(out: &Path, records: &[Option<&Record>], rows: &Rows, spans: &Spans, end: &Ending) {
     let (index, finished): (Vec<usize>, Vec<plot::Job>) = rows
         .tallies()
         .filter_map(|(i, t)| {
-            let j = planned[i]?;
+            let r = records[i]?;
             let job = plot::Job {
-                dataset: &j.dataset,
-                instance: &j.instance,
-                variant: &j.variant,
+                dataset: &r.dataset,
+                instance: &r.instance,
+                variant: &r.variant,
+                domain: &r.domain,
+                size: &r.size,
                 status: t.status,
+                length: t.length,
                 nodes_generated: t.nodes_generated,
                 time_cpu_s: t.time_cpu_s,
                 has_iterations: spans.jobs[i].len > 0,
@@ -234,6 +244,7 @@ fn draw_plots(out: &Path, parts: &[Part], rows: &Rows, spans: &Spans, end: &Endi
         manifest: end.manifest,
         summaries: end.summaries,
         plots: end.plots,
+        size: end.size,
     };
     report::after_run(&run_end, &mut |chosen| {
         let wanted: Vec<Span> = chosen.iter().map(|&k| spans.jobs[index[k]]).collect();
@@ -547,6 +558,17 @@ fn places(
         places[job] = (instance_no, variant);
     }
     Ok(places)
+}
+
+/// The group of each instance with a row, from its row's dataset, domain and size.
+fn groups(records: &[Option<&Record>], places: &[(usize, usize)]) -> Groups {
+    let mut groups = Groups::default();
+    for (r, &(instance, _)) in records.iter().zip(places) {
+        if let Some(r) = r {
+            groups.place(instance, &r.dataset, &r.domain, &r.size);
+        }
+    }
+    groups
 }
 
 /// The variant a name such as `manhattan/step2/noprune` stands for.

@@ -9,6 +9,7 @@ pub(super) fn plot(args: PlotArgs) -> Result<Done, Error> {
     let opts = report::PlotOptions {
         out: args.out,
         pairs: args.pair,
+        size: args.pictures.plot_size.unwrap_or_default(),
     };
     report::plot(&args.report, &opts, &mut std::io::stdout().lock())
 }

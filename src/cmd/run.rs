@@ -5,7 +5,7 @@
 use crate::cmd::args::RunArgs;
 use crate::error::{Done, Error};
 
-use crate::plot;
+use crate::plot::{self, PlotSize};
 use crate::report;
 use crate::results;
 use crate::results::folder;
@@ -13,7 +13,7 @@ use crate::results::iterations::{self, Span, Spans};
 use crate::results::record::{self, DatasetInfo, Manifest};
 use crate::results::runs::{self, verdict, Rows, RunsWriter};
 use crate::results::shard::{self, Shard};
-use crate::results::summary::{self, VariantSummary};
+use crate::results::summary::{self, Groups, Limits, Summaries};
 use crate::runner::batch::{self, BatchOptions};
 use crate::runner::job::Job;
 use crate::runner::machine::{cores, cpu_model, host_name};
@@ -87,7 +87,23 @@ pub fn run_batch(args: &RunArgs, stdout: &mut dyn Write) -> Result<Done, Error> 
         &mut spans,
     )?;
     let finished = rows.tallies().map(|(i, t)| (places[i].0, places[i].1, t));
-    let summaries = summary::summarize(finished, &loaded.specs, &loaded.names, options.time_limit);
+    let mut groups = Groups::default();
+    for (job, &(instance, _)) in jobs.iter().zip(&places) {
+        let puzzle = &job.instance;
+        groups.place(
+            instance,
+            &job.dataset.name,
+            puzzle.domain.name(),
+            &puzzle.size,
+        );
+    }
+    let summaries = summary::summarize(
+        finished,
+        &loaded.specs,
+        &loaded.names,
+        &groups,
+        Limits::of(&manifest),
+    );
     let reports = Reports {
         rows: &rows,
         spans: &mut spans,
@@ -519,7 +535,7 @@ fn run_missing(
 struct Reports<'r> {
     rows: &'r Rows,
     spans: &'r mut Spans,
-    summaries: &'r [VariantSummary],
+    summaries: &'r Summaries,
 }
 
 /// Records the end of the run in its manifest, writes every report and draws the plots, prints
@@ -543,7 +559,8 @@ fn finish(
     manifest.complete = Some(missing == 0);
     manifest.jobs_missing = Some(missing);
     summary::write_reports(dir, rows, Some(spans), &manifest, summaries)?;
-    draw_plots(dir, jobs, rows, spans, &manifest, summaries, !args.no_plots);
+    let plots = (!args.no_plots).then(|| args.pictures.plot_size.unwrap_or_default());
+    draw_plots(dir, jobs, rows, spans, &manifest, summaries, plots);
     let text = format!(
         "{}\nreports: {}\n",
         summary::summary_md(summaries, &manifest),
@@ -574,8 +591,8 @@ fn draw_plots(
     rows: &Rows,
     spans: &Spans,
     manifest: &Manifest,
-    summaries: &[VariantSummary],
-    plots: bool,
+    summaries: &Summaries,
+    plots: Option<PlotSize>,
 ) {
     // Sized up front: grown one doubling at a time, the copies cost more than the filling.
     let mut index = Vec::with_capacity(rows.kept());
@@ -586,7 +603,10 @@ fn draw_plots(
             dataset: &jobs[i].dataset.name,
             instance: &jobs[i].instance.id,
             variant: jobs[i].variant,
+            domain: jobs[i].instance.domain.name(),
+            size: &jobs[i].instance.size,
             status: t.status,
+            length: t.length,
             nodes_generated: t.nodes_generated,
             time_cpu_s: t.time_cpu_s,
             has_iterations: spans.jobs[i].len > 0,
@@ -599,7 +619,8 @@ fn draw_plots(
         variants: &manifest.variants,
         manifest,
         summaries,
-        plots,
+        plots: plots.is_some(),
+        size: plots.unwrap_or_default(),
     };
     report::after_run(&end, &mut |chosen| {
         let wanted: Vec<Span> = chosen.iter().map(|&k| spans.jobs[index[k]]).collect();

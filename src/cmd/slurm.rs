@@ -186,7 +186,7 @@ esac
         cwd = quote(utf8(&cwd, "the working directory")?),
         words = words.join(" "),
         datasets = datasets.join(" "),
-        merge_words = if run.no_plots { " --no-plots" } else { "" },
+        merge_words = picture_words(run).concat(),
     ))
 }
 
@@ -211,11 +211,26 @@ fn run_words(options: &PlanOptions, run: &RunArgs, jobs: u16) -> Result<Vec<Stri
     if run.quiet {
         words.push("--quiet".into());
     }
-    if run.no_plots {
-        words.push("--no-plots".into());
-    }
+    words.extend(
+        picture_words(run)
+            .into_iter()
+            .map(|w| w.trim_start().to_owned()),
+    );
     words.push("--out \"$out\"".into());
     Ok(words)
+}
+
+/// The flags of the pictures, which the shards and the merge both take, each with a space
+/// before it.
+fn picture_words(run: &RunArgs) -> Vec<String> {
+    let mut words = Vec::new();
+    if run.no_plots {
+        words.push(" --no-plots".to_owned());
+    }
+    if let Some(size) = run.pictures.plot_size {
+        words.push(format!(" --plot-size {size}"));
+    }
+    words
 }
 
 /// A path as text: the script is text, and a path that is not UTF-8 cannot be written into it
@@ -286,6 +301,7 @@ mod tests {
             "instances_sha256",
             "quiet",
             "no_plots",
+            "plot_size",
             "split",
             "out",
             "name",

@@ -94,6 +94,9 @@ impl Names {
 #[derive(Clone, Debug, PartialEq)]
 pub struct JobFigures {
     names: KeyNames,
+    /// The instance's domain and size, for the pictures and pages that break a run down.
+    domain: Name,
+    size: Name,
     pub status: Status,
     pub length: Option<u32>,
     pub nodes_generated: u64,
@@ -108,6 +111,8 @@ pub struct SavedJob<'a> {
     pub dataset: &'a str,
     pub instance: &'a str,
     pub variant: &'a str,
+    pub domain: &'a str,
+    pub size: &'a str,
     pub status: Status,
     pub length: Option<u32>,
     pub nodes_generated: u64,
@@ -160,6 +165,8 @@ impl Jobs {
             .add(key, self.rows.last().map(|last| &last.names));
         self.rows.push(JobFigures {
             names,
+            domain: self.names.known_name(record.domain.as_ref()),
+            size: self.names.known_name(record.size.as_ref()),
             status: record.status,
             length: record.length,
             nodes_generated: record.nodes_generated,
@@ -177,6 +184,8 @@ impl Jobs {
             dataset,
             instance,
             variant,
+            domain: self.names.name(r.domain),
+            size: self.names.name(r.size),
             status: r.status,
             length: r.length,
             nodes_generated: r.nodes_generated,
@@ -308,8 +317,10 @@ mod tests {
                 (d, "1", "c")
             ]
         );
-        // The dataset, a, b, c once; 1 twice (it comes back after 2), 2 once.
-        assert_eq!(jobs.names.text.len(), d.len() + 3 + 3);
+        // The dataset, a, b, c, the domain and size once; 1 twice (it comes back after 2), 2
+        // once.
+        let kind = record().domain + &record().size;
+        assert_eq!(jobs.names.text.len(), d.len() + 3 + 3 + kind.len());
         assert_eq!(jobs.first_repeat(), None);
         let r = record();
         let j = jobs.get(0);

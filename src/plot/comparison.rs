@@ -9,8 +9,8 @@ use crate::compare::{changed, timed, Compared, Pairing, SavedJob, Verdict};
 use plotters::prelude::*;
 use std::collections::HashMap;
 
-/// The pictures of `compared`.
-pub fn pictures(compared: &Compared) -> Pictures {
+/// The pictures of `compared`, each `size`.
+pub fn pictures(compared: &Compared, size: PlotSize) -> Pictures {
     let c = &compared.comparison;
     // Each baseline job's partner, not the pairs of jobs themselves: 16 bytes a job, where a
     // pair of borrowed jobs takes 176.
@@ -21,8 +21,8 @@ pub fn pictures(compared: &Compared) -> Pictures {
     };
     let variants: Vec<&str> = c.variants.iter().map(|v| v.variant.as_str()).collect();
     let mut pictures = Pictures::default();
-    pictures.add("compare-time.svg", time(jobs, &variants, compared));
-    pictures.add("compare-nodes.svg", nodes(jobs));
+    pictures.add("compare-time.svg", time(jobs, &variants, compared, size));
+    pictures.add("compare-nodes.svg", nodes(jobs, size));
     pictures
 }
 
@@ -49,7 +49,12 @@ impl<'a> Joined<'a> {
 /// the overall geometric mean (over instances, as `compare` judges it) as a line, its 95%
 /// bootstrap interval as a band, and the lines of equal time and of the threshold and its
 /// inverse. Beside the chart, on the same axis, each variant's own ratio and interval.
-fn time(jobs: Joined, variants: &[&str], compared: &Compared) -> Result<String, String> {
+fn time(
+    jobs: Joined,
+    variants: &[&str],
+    compared: &Compared,
+    size: PlotSize,
+) -> Result<String, String> {
     let c = &compared.comparison;
     let place: HashMap<&str, usize> = variants.iter().enumerate().map(|(i, v)| (*v, i)).collect();
     let mut points: Vec<Vec<(f64, f64)>> = vec![Vec::new(); variants.len()];
@@ -182,18 +187,18 @@ fn time(jobs: Joined, variants: &[&str], compared: &Compared) -> Result<String, 
         thousands(all.len())
     );
 
-    let height = CHART_HEIGHT + legend_height(&entries);
-    picture(height, |_, top, bottom| {
+    let frame = size.frame(&entries)?;
+    picture(&frame, |_, top, bottom| {
         // The title over both panels, so that their y axes line up.
         let top = top.titled(&title, (FONT, 24)).map_err(drawing)?;
-        let (left, right) = top.split_horizontally(WIDTH - SIDE);
+        let (left, right) = top.split_horizontally(frame.width - SIDE);
         let mut chart = ChartBuilder::on(&left)
             .margin(16)
             .margin_right(8)
             .x_label_area_size(50)
             .y_label_area_size(70)
             .build_cartesian_2d(
-                LogAxis::new(x_lo, x_hi, X_PIXELS - SIDE as f64, X_GAP),
+                LogAxis::new(x_lo, x_hi, frame.x_pixels() - f64::from(SIDE), X_GAP),
                 (1.0 / reach..reach)
                     .log_scale()
                     .with_key_points(ticks.clone()),
@@ -353,7 +358,7 @@ fn ratio_ticks(lo: f64, hi: f64) -> Vec<f64> {
 /// Each job's nodes generated in the baseline (x) and in the current run (y), log-log over the
 /// same range with the diagonal; jobs whose results changed (status, length or nodes) are drawn
 /// apart, on top.
-fn nodes(jobs: Joined) -> Result<String, String> {
+fn nodes(jobs: Joined, size: PlotSize) -> Result<String, String> {
     let point = |b: &SavedJob, cur: &SavedJob| {
         (
             (b.nodes_generated as f64).max(1.0),
@@ -418,12 +423,12 @@ fn nodes(jobs: Joined) -> Result<String, String> {
         thousands(differ.len()),
         thousands(same.len() + differ.len())
     );
-    let height = CHART_HEIGHT + legend_height(&entries);
-    picture(height, |_, top, bottom| {
+    let frame = size.frame(&entries)?;
+    picture(&frame, |_, top, bottom| {
         let mut chart = house_chart(&top, &title, 36, 70)
             .build_cartesian_2d(
-                LogAxis::new(lo, hi, X_PIXELS, X_GAP),
-                LogAxis::new(lo, hi, Y_PIXELS, Y_GAP),
+                LogAxis::new(lo, hi, frame.x_pixels(), X_GAP),
+                LogAxis::new(lo, hi, frame.y_pixels(), Y_GAP),
             )
             .map_err(drawing)?;
         house_mesh(&mut chart.configure_mesh())

@@ -35,6 +35,7 @@ pub(super) fn iterations(
     jobs: &[Job],
     variants: &[String],
     rows: &mut IterationRows,
+    size: PlotSize,
 ) -> Result<String, String> {
     let place: HashMap<&str, usize> = variants
         .iter()
@@ -116,7 +117,7 @@ pub(super) fn iterations(
     }
     let most = counts.iter().copied().max().unwrap_or(0);
     let fewer = counts.iter().any(|&n| n > 0 && n < most);
-    draw(&lines, variants, &title(most, fewer))
+    draw(&lines, variants, &title(most, fewer), size)
 }
 
 /// The title: how many of each variant's hardest solved instances are drawn, `most` or, when
@@ -127,7 +128,12 @@ fn title(most: usize, fewer: bool) -> String {
     format!("Nodes per iteration of each variant's {up_to}{most} hardest solved {noun}")
 }
 
-fn draw(lines: &[Line], variants: &[String], title: &str) -> Result<String, String> {
+fn draw(
+    lines: &[Line],
+    variants: &[String],
+    title: &str,
+    size: PlotSize,
+) -> Result<String, String> {
     let all = || lines.iter().flat_map(|l| l.points.iter().copied());
     let (x_lo, x_hi) = all().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), (x, _)| {
         (lo.min(x), hi.max(x))
@@ -155,11 +161,11 @@ fn draw(lines: &[Line], variants: &[String], title: &str) -> Result<String, Stri
             });
         }
     }
-    let height = CHART_HEIGHT + legend_height(&entries);
-    picture(height, |root, top, bottom| {
+    let frame = size.frame(&entries)?;
+    picture(&frame, |root, top, bottom| {
         // Room on the right for the instance labels right of the lines' last points.
         let mut chart = house_chart(&top, title, 90, 70)
-            .build_cartesian_2d(x_range, LogAxis::new(y_lo, y_hi, Y_PIXELS, Y_GAP))
+            .build_cartesian_2d(x_range, LogAxis::new(y_lo, y_hi, frame.y_pixels(), Y_GAP))
             .map_err(drawing)?;
         house_mesh(&mut chart.configure_mesh())
             .x_desc("cost bound of the iteration")

@@ -13,6 +13,7 @@ mod scatter;
 mod style;
 
 pub use comparison::pictures as comparison_pictures;
+pub use style::PlotSize;
 
 use crate::results::iterations::Row;
 use crate::results::record::{Manifest, Status};
@@ -20,13 +21,16 @@ use cactus::{cactus, Measure};
 use scatter::scatter;
 use std::collections::HashSet;
 
-/// One job as the pictures see it.
+/// One job as the pictures and report.html see it.
 #[derive(Clone, Copy, Debug)]
 pub struct Job<'a> {
     pub dataset: &'a str,
     pub instance: &'a str,
     pub variant: &'a str,
+    pub domain: &'a str,
+    pub size: &'a str,
     pub status: Status,
+    pub length: Option<u32>,
     pub nodes_generated: u64,
     pub time_cpu_s: f64,
     /// Whether iterations.csv has rows of the job.
@@ -76,7 +80,7 @@ pub fn unfinished(manifest: &Manifest, done: usize) -> Option<String> {
 /// The pictures of a run: the cactus plots, the iterations of the hardest instances, and the
 /// scatter plot of each pair (the caller has checked their variants). `unfinished` says how
 /// much of an unfinished run there is; `rows` gives the iterations of the jobs that plot
-/// chooses.
+/// chooses. Each picture is `size`.
 pub fn pictures(
     jobs: &[Job],
     instances: usize,
@@ -84,16 +88,17 @@ pub fn pictures(
     pairs: &[(String, String)],
     unfinished: Option<&str>,
     rows: &mut IterationRows,
+    size: PlotSize,
 ) -> Pictures {
     // The nodes per iteration are drawn beside the others, on a second thread: at the end of a
     // run every core is free, and the run's wall time waits for the pictures.
     let (cactus_time, cactus_nodes, scatters, by_iteration) = std::thread::scope(|scope| {
         let others = scope.spawn(|| {
-            let time = cactus(jobs, instances, unfinished, variants, Measure::Time);
-            let nodes = cactus(jobs, instances, unfinished, variants, Measure::Nodes);
-            (time, nodes, scatters(jobs, pairs))
+            let time = cactus(jobs, instances, unfinished, variants, Measure::Time, size);
+            let nodes = cactus(jobs, instances, unfinished, variants, Measure::Nodes, size);
+            (time, nodes, scatters(jobs, pairs, size))
         });
-        let by_iteration = iterations::iterations(jobs, variants, rows);
+        let by_iteration = iterations::iterations(jobs, variants, rows, size);
         let (time, nodes, scatters) = others
             .join()
             .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
@@ -114,7 +119,7 @@ pub fn pictures(
 const MOST_SCATTERS: usize = 120;
 
 /// The scatter plots of `pairs` (the first `MOST_SCATTERS`), with notes of why none or not all.
-fn scatters(jobs: &[Job], pairs: &[(String, String)]) -> Pictures {
+fn scatters(jobs: &[Job], pairs: &[(String, String)], size: PlotSize) -> Pictures {
     let mut pictures = Pictures::default();
     if pairs.is_empty() {
         pictures
@@ -136,7 +141,7 @@ fn scatters(jobs: &[Job], pairs: &[(String, String)]) -> Pictures {
             ));
             continue;
         }
-        pictures.add(&name, scatter(jobs, a, b));
+        pictures.add(&name, scatter(jobs, a, b, size));
     }
     pictures
 }
@@ -151,8 +156,10 @@ pub fn instances_in_run_order(jobs: &[Job]) -> usize {
 
 /// A file name made of a variant name: every character other than an ASCII letter, a digit,
 /// `.`, `-` or `_` becomes `_` (so `manhattan/step2/prune` becomes `manhattan_step2_prune`).
+/// Beyond `SAFE_NAME` characters, the first `SAFE_NAME - 20` are kept with a hash of the whole
+/// name (16 hex digits): a file name has at most 255 bytes, and a scatter plot's holds two.
 pub fn safe_name(variant: &str) -> String {
-    variant
+    let safe: String = variant
         .chars()
         .map(|c| {
             if c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_') {
@@ -161,8 +168,16 @@ pub fn safe_name(variant: &str) -> String {
                 '_'
             }
         })
-        .collect()
+        .collect();
+    if safe.len() <= SAFE_NAME {
+        return safe;
+    }
+    let hash = crate::results::shard::job_hash("", "", variant);
+    format!("{}-{hash:016x}", &safe[..SAFE_NAME - 20])
 }
+
+/// The most characters of a variant's part of a file name.
+const SAFE_NAME: usize = 100;
 
 /// The names of `names` that `has_jobs`, each once, in order.
 pub fn present<'a>(
@@ -195,5 +210,9 @@ mod tests {
     fn safe_names_replace_slashes() {
         assert_eq!(safe_name("manhattan/step2/prune"), "manhattan_step2_prune");
         assert_eq!(safe_name("a b/../c"), "a_b_.._c");
+        let long = safe_name(&"v/".repeat(60));
+        assert_eq!(long.len(), SAFE_NAME - 3);
+        assert!(long.starts_with(&"v_".repeat(40)), "{long}");
+        assert_ne!(long, safe_name(&("v/".repeat(59) + "w/")));
     }
 }

@@ -24,10 +24,14 @@ pub(super) const PALETTE: [RGBColor; 7] = [
 ];
 pub(super) const GREY: RGBColor = RGBColor(0x80, 0x80, 0x80);
 
-/// Every picture is this wide: readable on a laptop screen and in a pull request.
-pub(super) const WIDTH: u32 = 800;
+/// A picture is this wide unless `--plot-size` says otherwise: readable on a laptop screen and
+/// in a pull request.
+const WIDTH: u32 = 800;
 /// The height of the chart itself; the legend below it grows with the number of entries.
 pub(super) const CHART_HEIGHT: u32 = 540;
+/// The least height of a chart when `--plot-size` fixes the picture's: below it the axes and
+/// their labels leave no room for the data.
+const LEAST_CHART: u32 = 200;
 const LEGEND_ROW: i32 = 24;
 pub(super) const FONT: &str = "sans-serif";
 // Font sizes below are in plotters' units: its SVG backend writes them divided by 1.24, so 19
@@ -166,26 +170,183 @@ pub(super) fn house_chart<'a, 'b>(
 /// A picture's drawing area on the SVG it is drawn into.
 type Area<'b> = DrawingArea<SVGBackend<'b>, Shift>;
 
-/// A picture `height` pixels high, as SVG on a white ground: `draw` gets the whole area, the
-/// chart's (the top `CHART_HEIGHT` pixels) and the legend's below it. Its texts (ids, variant
-/// names) are made `visible_lines` as a whole: plotters escapes XML's markup but passes control
-/// characters, which make the SVG no XML, and bidirectional ones, which turn its labels around.
+/// The size of the pictures: `--plot-size WxH` in pixels, the whole SVG; by default 800 wide,
+/// its chart 540 high and the legend below that.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PlotSize(Option<(u32, u32)>);
+
+impl PlotSize {
+    /// The least and most width and height `--plot-size` takes.
+    const LEAST: (u32, u32) = (400, 300);
+    const MOST: u32 = 20_000;
+
+    /// `WxH`, e.g. `1200x800`.
+    pub fn parse(text: &str) -> Result<PlotSize, String> {
+        let number = |s: &str| s.trim().parse::<u32>().ok();
+        let size = text
+            .split_once(['x', 'X'])
+            .and_then(|(w, h)| Some((number(w)?, number(h)?)));
+        match size {
+            Some((w, h))
+                if (Self::LEAST.0..=Self::MOST).contains(&w)
+                    && (Self::LEAST.1..=Self::MOST).contains(&h) =>
+            {
+                Ok(PlotSize(Some((w, h))))
+            }
+            Some(_) => Err(format!(
+                "a width from {} and a height from {} to {} pixels",
+                Self::LEAST.0,
+                Self::LEAST.1,
+                Self::MOST
+            )),
+            None => Err("WIDTHxHEIGHT in pixels, e.g. 1200x800".into()),
+        }
+    }
+
+    /// The frame of a picture of one chart with `entries` in its legend.
+    pub(super) fn frame(self, entries: &[Entry]) -> Result<Frame, String> {
+        self.frame_of(entries, CHART_HEIGHT, LEAST_CHART)
+    }
+
+    /// The frame of a picture whose charts are `chart` pixels high by default, and at least
+    /// `least` when the size is given: the legend below them takes what its entries need, and
+    /// a given height that leaves the charts less is refused, saying so.
+    pub(super) fn frame_of(
+        self,
+        entries: &[Entry],
+        chart: u32,
+        least: u32,
+    ) -> Result<Frame, String> {
+        let width = self.0.map_or(WIDTH, |(w, _)| w);
+        let laid = layout(entries, width);
+        let legend = legend_rows(&laid) as u32 * LEGEND_ROW as u32 + 16;
+        let (height, chart_height) = match self.0 {
+            None => (chart + legend, chart),
+            Some((w, h)) => {
+                if h < legend + least {
+                    return Err(format!(
+                        "--plot-size {w}x{h}: its legend takes {legend} of the {h} pixels, \
+                         leaving less than the {least} its chart needs: give a larger height"
+                    ));
+                }
+                (h, h - legend)
+            }
+        };
+        let titles = laid
+            .into_iter()
+            .filter(|p| p.shortened)
+            .flat_map(|p| {
+                let full = &entries[p.entry].text;
+                p.lines.into_iter().map(move |l| (l, full.clone()))
+            })
+            .collect();
+        Ok(Frame {
+            width,
+            height,
+            chart_height,
+            titles,
+        })
+    }
+}
+
+/// As `--plot-size` takes it: `WxH` (`default` for the house size, which it cannot name).
+impl std::fmt::Display for PlotSize {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0 {
+            Some((w, h)) => write!(f, "{w}x{h}"),
+            None => f.write_str("default"),
+        }
+    }
+}
+
+/// A picture's size and what its chart has of it.
+#[derive(Debug)]
+pub(super) struct Frame {
+    pub width: u32,
+    pub height: u32,
+    /// The charts' height; the legend is below it.
+    pub chart_height: u32,
+    /// Labels shortened to fit, each with its full text, which the SVG gives as the label's
+    /// `<title>` (a viewer shows it on hovering the label).
+    pub titles: Vec<(String, String)>,
+}
+
+impl Frame {
+    /// The pixels a log axis along x has at least, for choosing its ticks before the chart is
+    /// laid out: the width less the label areas and margins (620 of the default 800).
+    pub(super) fn x_pixels(&self) -> f64 {
+        f64::from(self.width.saturating_sub(180).max(100))
+    }
+
+    /// The same along y: 400 of the default chart's 540.
+    pub(super) fn y_pixels(&self) -> f64 {
+        f64::from(self.chart_height.saturating_sub(140).max(60))
+    }
+}
+
+/// A picture of `frame`'s size, as SVG on a white ground: `draw` gets the whole area, the
+/// chart's (the top `frame.chart_height` pixels) and the legend's below it. Its texts (ids,
+/// variant names) are made `visible_lines` as a whole: plotters escapes XML's markup but passes
+/// control characters, which make the SVG no XML, and bidirectional ones, which turn its labels
+/// around.
 pub(super) fn picture(
-    height: u32,
+    frame: &Frame,
     draw: impl FnOnce(&Area<'_>, Area<'_>, Area<'_>) -> Result<(), String>,
 ) -> Result<String, String> {
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (WIDTH, height)).into_drawing_area();
+        let root =
+            SVGBackend::with_string(&mut svg, (frame.width, frame.height)).into_drawing_area();
         root.fill(&WHITE).map_err(drawing)?;
-        let (top, bottom) = root.split_vertically(CHART_HEIGHT);
+        let (top, bottom) = root.split_vertically(frame.chart_height);
         draw(&root, top, bottom)?;
         root.present().map_err(drawing)?;
     }
+    let svg = with_titles(svg, &frame.titles);
     Ok(match visible_lines(&svg) {
         Cow::Borrowed(_) => svg,
         Cow::Owned(shown) => shown,
     })
+}
+
+/// `svg` with the text elements that show the first of each pair of `titles` (in the order they
+/// were drawn) grouped with a `<title>` holding the second: plotters writes text elements
+/// without one.
+fn with_titles(mut svg: String, titles: &[(String, String)]) -> String {
+    let mut from = 0;
+    for (shown, full) in titles {
+        // How plotters writes a text element's content.
+        let content = format!(">\n{}\n</text>\n", xml(shown));
+        let Some(end) = svg[from..]
+            .find(&content)
+            .map(|at| from + at + content.len())
+        else {
+            continue;
+        };
+        let Some(start) = svg[..end].rfind("<text") else {
+            continue;
+        };
+        let titled = format!("<g><title>{}</title>{}</g>\n", xml(full), &svg[start..end]);
+        svg.replace_range(start..end, &titled);
+        from = start + titled.len();
+    }
+    svg
+}
+
+/// `text` escaped for XML as plotters escapes it.
+fn xml(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '&' => out.push_str("&amp;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 pub(super) fn drawing<E: std::fmt::Display>(e: E) -> String {
@@ -193,6 +354,7 @@ pub(super) fn drawing<E: std::fmt::Display>(e: E) -> String {
 }
 
 /// One legend entry: a line sample in `colour` (or none), a marker (or none), and its text.
+#[derive(Clone)]
 pub(super) struct Entry {
     pub colour: RGBColor,
     pub line: bool,
@@ -211,17 +373,18 @@ pub(super) fn house_mesh<'m, 'a, 'b, X: Ranged, Y: Ranged, DB: DrawingBackend>(
         .bold_line_style(BLACK.mix(0.12))
 }
 
-/// The height of the legend under the chart (see `places`).
-pub(super) fn legend_height(entries: &[Entry]) -> u32 {
-    let rows = places(entries).last().map_or(0, |&(row, _)| row + 1);
-    (rows as u32) * LEGEND_ROW as u32 + 16
+/// How many characters of the legend's text fit in `pixels` across: about 8.35 px a character
+/// at its 15 px font, after the sample's 46. Half of the default width holds 40, the whole 85.
+fn legend_chars(pixels: i32) -> usize {
+    (pixels - 46).max(100) as usize * 40 / 334
 }
 
-/// Most characters of an entry that shares its row with another: about 8 px a character at the
-/// legend's 15 px font, in half the width; and of an entry alone on its row, longer ones
-/// shortened in the middle.
-const HALF_ROW: usize = 40;
+/// Most characters of an entry alone on the default width's row: longer ones are wrapped.
 pub(super) const FULL_ROW: usize = 84;
+
+/// The most lines an entry is wrapped into: a longer one keeps the start of its text and its
+/// end around an ellipsis, its full text in the SVG's `<title>`.
+const ENTRY_LINES: usize = 3;
 
 /// `text` in at most `most` characters: whole, or its start and end around an ellipsis, `tail`
 /// characters of the end kept.
@@ -236,6 +399,42 @@ fn middle(text: &str, most: usize, tail: usize) -> String {
     out.push('…');
     out.extend(&chars[chars.len() - tail..]);
     out
+}
+
+/// `text` in lines of at most `most` characters, broken after a separator of a variant name or
+/// an id (`/`, `-`, `_`, `+`, `,`, `:`, a space) in the line's second half, else at `most`; at most
+/// `lines` of them: beyond, the last line shown is an ellipsis and the end of the text. Whether
+/// it was so shortened comes second.
+pub(super) fn wrap(text: &str, most: usize, lines: usize) -> (Vec<String>, bool) {
+    let most = most.max(8);
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = Vec::new();
+    let mut start = 0;
+    while chars.len() - start > most {
+        let end = (start + most / 2..=start + most)
+            .rev()
+            .find(|&e| matches!(chars[e - 1], '/' | '-' | '_' | '+' | ',' | ':' | ' '))
+            .unwrap_or(start + most);
+        out.push(
+            chars[start..end]
+                .iter()
+                .collect::<String>()
+                .trim_end()
+                .to_owned(),
+        );
+        start = end;
+        while chars.get(start) == Some(&' ') {
+            start += 1;
+        }
+    }
+    out.push(chars[start..].iter().collect());
+    if out.len() <= lines {
+        return (out, false);
+    }
+    out.truncate(lines.max(1) - 1);
+    let tail: String = chars[chars.len() - (most - 1)..].iter().collect();
+    out.push(format!("…{tail}"));
+    (out, true)
 }
 
 /// `ids` each in at most `most` characters, shortened in the middle: the end of an id (a seed,
@@ -264,40 +463,78 @@ pub(super) fn distinct_short(ids: &[&str], most: usize) -> Vec<String> {
     fallback.unwrap_or_default()
 }
 
-/// Each entry's row and column, in order: entries that fit in half the width go two to a row,
-/// a longer one takes a row of its own.
-fn places(entries: &[Entry]) -> Vec<(usize, usize)> {
+/// One legend entry as laid out: its row and column, and its text in lines.
+struct Placed {
+    entry: usize,
+    row: usize,
+    column: usize,
+    lines: Vec<String>,
+    shortened: bool,
+}
+
+/// Each entry's place and lines on a legend `width` pixels wide, in order: entries that fit in
+/// half the width go two to a row, a longer one takes rows of its own, wrapped (see `wrap`).
+fn layout(entries: &[Entry], width: u32) -> Vec<Placed> {
+    let half = legend_chars(column_width(width));
+    let full = legend_chars(width as i32 - 40);
     let mut out = Vec::with_capacity(entries.len());
     let (mut row, mut column) = (0, 0);
-    for e in entries {
-        if e.text.chars().count() <= HALF_ROW {
-            out.push((row, column));
+    for (entry, e) in entries.iter().enumerate() {
+        if e.text.chars().count() <= half {
+            out.push(Placed {
+                entry,
+                row,
+                column,
+                lines: vec![e.text.clone()],
+                shortened: false,
+            });
             column += 1;
+            if column == 2 {
+                row += 1;
+                column = 0;
+            }
         } else {
             if column > 0 {
                 row += 1;
             }
-            out.push((row, 0));
-            column = 2;
-        }
-        if column == 2 {
-            row += 1;
+            let (lines, shortened) = wrap(&e.text, full, ENTRY_LINES);
+            let rows = lines.len();
+            out.push(Placed {
+                entry,
+                row,
+                column: 0,
+                lines,
+                shortened,
+            });
+            row += rows;
             column = 0;
         }
     }
     out
 }
 
+/// The rows a legend laid out as `laid` takes.
+fn legend_rows(laid: &[Placed]) -> usize {
+    laid.last().map_or(0, |p| p.row + p.lines.len())
+}
+
+/// The width of one of the legend's two columns.
+fn column_width(width: u32) -> i32 {
+    (width as i32 - 40) / 2
+}
+
+/// Draws the legend on `area`, laid out for its width as the picture's frame was.
 pub(super) fn draw_legend<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     entries: &[Entry],
 ) -> Result<(), String> {
-    let column_width = (WIDTH as i32 - 40) / 2;
+    let width = area.dim_in_pixel().0;
     let text_style =
         TextStyle::from((FONT, 19).into_font()).pos(Pos::new(HPos::Left, VPos::Center));
-    for (entry, (row, column)) in entries.iter().zip(places(entries)) {
-        let x = 30 + column as i32 * column_width;
-        let y = 10 + row as i32 * LEGEND_ROW + LEGEND_ROW / 2;
+    for placed in layout(entries, width) {
+        let entry = &entries[placed.entry];
+        let x = 30 + placed.column as i32 * column_width(width);
+        let y = 10 + placed.row as i32 * LEGEND_ROW + LEGEND_ROW / 2;
         if entry.line {
             area.draw(&PathElement::new(
                 vec![(x, y), (x + 36, y)],
@@ -308,12 +545,14 @@ pub(super) fn draw_legend<DB: DrawingBackend>(
         if let Some(look) = entry.marker {
             legend_marker(area, (x + 18, y), look)?;
         }
-        area.draw(&Text::new(
-            middle(&entry.text, FULL_ROW, FULL_ROW / 3),
-            (x + 46, y),
-            text_style.clone(),
-        ))
-        .map_err(drawing)?;
+        for (k, line) in placed.lines.into_iter().enumerate() {
+            area.draw(&Text::new(
+                line,
+                (x + 46, y + k as i32 * LEGEND_ROW),
+                text_style.clone(),
+            ))
+            .map_err(drawing)?;
+        }
     }
     Ok(())
 }
@@ -452,10 +691,6 @@ fn decade(value: f64, round: fn(f64) -> f64) -> i32 {
     }
 }
 
-/// The pixels a log axis has at least, along x and along y, for choosing its ticks before the
-/// chart is laid out.
-pub(super) const X_PIXELS: f64 = 620.0;
-pub(super) const Y_PIXELS: f64 = 400.0;
 /// The least distance between two tick labels' centres: x labels such as `500 ms` are about
 /// 50 px wide at the tick font, y labels one line (about 18 px) high.
 pub(super) const X_GAP: f64 = 56.0;
@@ -556,6 +791,10 @@ mod tests {
     use super::*;
     use std::collections::HashSet;
 
+    /// The pixels along the default picture's axes (see `Frame`).
+    const X_PIXELS: f64 = 620.0;
+    const Y_PIXELS: f64 = 400.0;
+
     /// The labels of `ticks` as `si` writes them: distinct, and each gap between neighbours
     /// at least `gap` of `pixels`.
     fn check_ticks(lo: f64, hi: f64, pixels: f64, gap: f64) -> Vec<String> {
@@ -631,7 +870,9 @@ mod tests {
             marker: None,
             text: "id \x1b]0;PWNED\x07 \u{202e}evil".into(),
         }];
-        let svg = picture(CHART_HEIGHT + legend_height(&entries), |_, top, bottom| {
+        let frame = PlotSize::default().frame(&entries).unwrap();
+        assert_eq!((frame.x_pixels(), frame.y_pixels()), (X_PIXELS, Y_PIXELS));
+        let svg = picture(&frame, |_, top, bottom| {
             top.titled("title \x1b[2J", (FONT, 24)).map_err(drawing)?;
             draw_legend(&bottom, &entries)
         })
@@ -645,28 +886,102 @@ mod tests {
         }
     }
 
-    #[test]
-    fn short_legend_entries_go_two_to_a_row_and_long_ones_alone() {
-        let entry = |n: usize| Entry {
+    fn entry(text: String) -> Entry {
+        Entry {
             colour: GREY,
             line: true,
             marker: None,
-            text: "x".repeat(n),
+            text,
+        }
+    }
+
+    #[test]
+    fn short_legend_entries_go_two_to_a_row_and_long_ones_alone() {
+        let entries: Vec<Entry> = [10, 50, 10, 10, 10, 41]
+            .map(|n| entry("x".repeat(n)))
+            .into();
+        let places: Vec<(usize, usize)> = layout(&entries, WIDTH)
+            .iter()
+            .map(|p| (p.row, p.column))
+            .collect();
+        assert_eq!(places, [(0, 0), (1, 0), (2, 0), (2, 1), (3, 0), (4, 0)]);
+        let height = |entries: &[Entry]| {
+            let frame = PlotSize::default().frame(entries).unwrap();
+            assert_eq!(frame.chart_height, CHART_HEIGHT);
+            frame.height
         };
-        let entries = [
-            entry(10),
-            entry(50),
-            entry(10),
-            entry(10),
-            entry(10),
-            entry(41),
-        ];
+        assert_eq!(height(&entries), CHART_HEIGHT + 5 * LEGEND_ROW as u32 + 16);
         assert_eq!(
-            places(&entries),
-            [(0, 0), (1, 0), (2, 0), (2, 1), (3, 0), (4, 0)]
+            height(&entries[..4]),
+            CHART_HEIGHT + 3 * LEGEND_ROW as u32 + 16
         );
-        assert_eq!(legend_height(&entries), 5 * LEGEND_ROW as u32 + 16);
-        assert_eq!(legend_height(&entries[..4]), 3 * LEGEND_ROW as u32 + 16);
+    }
+
+    #[test]
+    fn long_names_wrap_at_their_separators_and_only_absurd_ones_are_shortened() {
+        let name = "linear-conflict/stepnext/prune+walking-distance/step2/noprune (12)";
+        let (lines, shortened) = wrap(name, 40, 3);
+        assert_eq!(
+            lines,
+            [
+                "linear-conflict/stepnext/prune+walking-",
+                "distance/step2/noprune (12)"
+            ]
+        );
+        assert!(!shortened);
+        assert_eq!(lines.concat(), name);
+        let long = "segment/".repeat(40);
+        let (lines, shortened) = wrap(&long, 40, 3);
+        assert!(shortened && lines.len() == 3, "{lines:?}");
+        assert!(
+            lines[2].starts_with('…') && long.ends_with(&lines[2][3..]),
+            "{lines:?}"
+        );
+        // Drawn 85 characters a line: every line of a wrapped name, the shortened one under its
+        // full name.
+        let name = format!("pdb-663+reflect/step2/noprune+{name}");
+        let entries = vec![entry(name.clone()), entry(long.clone())];
+        let frame = PlotSize::default().frame(&entries).unwrap();
+        let svg = picture(&frame, |_, _, bottom| draw_legend(&bottom, &entries)).unwrap();
+        let (lines, _) = wrap(&name, 85, 3);
+        assert_eq!(lines.len(), 2);
+        for line in lines {
+            assert!(
+                svg.contains(&format!(">\n{line}\n</text>")),
+                "{line}: {svg}"
+            );
+        }
+        let titled = svg
+            .matches(&format!("<g><title>{long}</title><text"))
+            .count();
+        assert_eq!(titled, 3, "{svg}");
+    }
+
+    #[test]
+    fn a_given_size_is_the_whole_pictures_and_too_small_a_one_is_refused() {
+        let size = PlotSize::parse("1200x700").unwrap();
+        let entries = vec![entry("a".into()); 3];
+        let frame = size.frame(&entries).unwrap();
+        assert_eq!((frame.width, frame.height), (1200, 700));
+        assert_eq!(frame.chart_height, 700 - 2 * LEGEND_ROW as u32 - 16);
+        let svg = picture(&frame, |_, _, bottom| draw_legend(&bottom, &entries)).unwrap();
+        assert!(
+            svg.starts_with("<svg width=\"1200\" height=\"700\""),
+            "{svg}"
+        );
+        let crowded = vec![entry("a".into()); 40];
+        let e = PlotSize::parse("400x300")
+            .unwrap()
+            .frame(&crowded)
+            .unwrap_err();
+        assert!(
+            e.starts_with("--plot-size 400x300: its legend takes 496 of the 300 pixels"),
+            "{e}"
+        );
+        for bad in ["800", "800x", "x600", "0x600", "800x100000", "8OOx600"] {
+            assert!(PlotSize::parse(bad).is_err(), "{bad}");
+        }
+        assert_eq!(PlotSize::parse("640X480"), Ok(PlotSize(Some((640, 480)))));
     }
 
     #[test]

@@ -1,11 +1,14 @@
 //! report.html: a run's or a comparison's report as one self-contained HTML file, to read in any
 //! browser: the tables, the pictures inline (SVG as `data:` URIs), the manifest, links to the
-//! report's files. No script, no style sheet or font from elsewhere, nothing fetched.
+//! report's files. No style sheet, script or font from elsewhere, nothing fetched; the one
+//! script, inline, only sorts and filters the table of jobs (`jobs`), which reads as a plain
+//! table without it.
 
 use crate::compare::{Compared, SavedRun};
-use crate::plot::Pictures;
+use crate::plot::{Job, Pictures};
+use crate::report::jobs;
 use crate::results::record::Manifest;
-use crate::results::summary::{self, VariantSummary};
+use crate::results::summary::{self, Par2, Summaries, VariantSummary};
 use crate::util::text::{visible, visible_lines};
 use std::fmt::Write;
 use std::path::{Component, Path, PathBuf};
@@ -18,9 +21,13 @@ pub struct RunReport<'a> {
     /// The run's name: its report directory's.
     pub name: String,
     pub manifest: Option<&'a Manifest>,
-    /// `None` when summary.csv could not be read, with the reason.
-    pub summaries: Result<&'a [VariantSummary], String>,
+    /// An error when summary.csv (or summary-groups.csv) could not be read, with the reason.
+    pub summaries: Result<&'a Summaries, String>,
     pub pictures: &'a Pictures,
+    /// The run's jobs, in its order, and its variants, for the table of jobs and the status
+    /// breakdown.
+    pub jobs: &'a [Job<'a>],
+    pub variants: &'a [String],
     /// The report's files to link to: (name, href relative to report.html).
     pub files: Vec<(String, String)>,
 }
@@ -30,20 +37,23 @@ pub fn run_page(r: &RunReport) -> String {
     let title = format!("idabench run {}", r.name);
     let mut body = format!("<h1>idabench run <code>{}</code></h1>\n", escape(&r.name));
     if let Ok(rows) = r.summaries {
-        body += &alarm(rows);
+        body += &alarm(&rows.variants);
     }
     if let Some(m) = r.manifest {
         body += &setting(m);
     }
     body += "<h2 id=\"summary\">Summary</h2>\n";
     match r.summaries {
-        Ok(rows) => body += &summary_table(rows),
+        Ok(rows) => body += &summary_table(rows, r.manifest),
         Err(ref why) => {
             let _ = writeln!(body, "<p>No summary: {}</p>", escape(why));
         }
     }
+    body += &jobs::breakdown(r.jobs, r.variants);
     body += &files(&r.files);
     body += &pictures(r.pictures);
+    let runs_csv = r.files.iter().find(|(name, _)| name == "runs.csv");
+    body += &jobs::listing(r.jobs, runs_csv.map(|(_, href)| href.as_str()));
     if let Some(m) = r.manifest {
         body += "<h2 id=\"manifest\">Manifest</h2>\n";
         let json = summary::manifest_json(m).unwrap_or_default();
@@ -132,8 +142,11 @@ fn setting(m: &Manifest) -> String {
     out
 }
 
-/// The summary table of summary.md, one row per variant.
-fn summary_table(rows: &[VariantSummary]) -> String {
+/// The summary table of summary.md: one row per variant, followed by its rows per group when
+/// it ran in more than one.
+fn summary_table(summaries: &Summaries, manifest: Option<&Manifest>) -> String {
+    let rows = &summaries.variants;
+    let par2 = Par2::of(rows, manifest);
     let header = [
         "variant",
         "jobs",
@@ -152,13 +165,15 @@ fn summary_table(rows: &[VariantSummary]) -> String {
         "p99 CPU",
         "max CPU",
         "Mnodes/s",
-        "PAR-2",
+        match par2 {
+            Par2::Nodes => "PAR-2 nodes",
+            _ => "PAR-2",
+        },
         "speed-up",
     ];
-    let cells = rows.iter().map(|r| {
+    let cells = |name: String, r: &VariantSummary| {
         vec![
-            // A long name may break after a slash rather than widen the table.
-            format!("<code>{}</code>", escape(&r.variant).replace('/', "/<wbr>")),
+            name,
             r.jobs.to_string(),
             r.solved.to_string(),
             r.suboptimal.to_string(),
@@ -175,18 +190,42 @@ fn summary_table(rows: &[VariantSummary]) -> String {
             significant(r.time_cpu_p99_s, "s"),
             significant(r.time_cpu_max_s, "s"),
             summary::fmt(r.nodes_per_s.map(|v| v / 1e6), 1),
-            significant(r.par2_s, "s"),
+            significant(par2.value(r), if par2 == Par2::Time { "s" } else { "" }),
             summary::fmt(r.speedup, 2),
         ]
-    });
-    table(&header, cells)
-        + "<p class=\"note\">Geometric means are over the instances solved by every variant that \
-           ran them; times are CPU seconds of the job on every thread that searched it (see \
-           summary.md).</p>\n"
+    };
+    let mut body = Vec::new();
+    for r in rows {
+        // A long name may break after a slash rather than widen the table.
+        body.push(cells(
+            format!("<code>{}</code>", escape(&r.variant).replace('/', "/<wbr>")),
+            r,
+        ));
+        for g in summaries.breakdown(&r.variant) {
+            body.push(cells(
+                format!("↳ <code>{}</code>", escape(&g.group.label())),
+                &g.summary,
+            ));
+        }
+    }
+    let groups = if body.len() > rows.len() {
+        " Rows marked ↳ give a variant's figures on each dataset, domain and size it ran \
+         (summary-groups.csv); its speed-up there is over that group's instances."
+    } else {
+        ""
+    };
+    table(&header, body.into_iter())
+        + &format!(
+            "<p class=\"note\">{} {}{groups}</p>\n",
+            escape(&summary::means_note(
+                rows.first().map_or(0, |r| r.common_solved)
+            )),
+            escape(par2.note())
+        )
 }
 
 /// A count that must not pass unseen: in red when it is not 0.
-fn flagged(n: u64) -> String {
+pub(super) fn flagged(n: u64) -> String {
     match n {
         0 => "0".into(),
         n => format!("<strong class=\"bad\">{n}</strong>"),
@@ -195,17 +234,17 @@ fn flagged(n: u64) -> String {
 
 /// `v` in 3 significant digits with an SI prefix and `unit` (`2.52 µs`, `99.5`), or `-`: a
 /// table of 19 columns stays narrow enough to read.
-fn significant(v: Option<f64>, unit: &str) -> String {
+pub(super) fn significant(v: Option<f64>, unit: &str) -> String {
     v.map_or_else(|| "-".into(), |v| escape(&crate::util::format::si(v, unit)))
 }
 
 /// `n` with its digits grouped by three: `127,700`.
-fn grouped(n: u64) -> String {
+pub(super) fn grouped(n: u64) -> String {
     crate::util::format::thousands(n as usize)
 }
 
 /// `n` and `noun`, plural unless `n` is 1: `1 instance`, `13 instances`.
-fn count(n: usize, noun: &str) -> String {
+pub(super) fn count(n: usize, noun: &str) -> String {
     if n == 1 {
         format!("1 {noun}")
     } else {
@@ -214,10 +253,20 @@ fn count(n: usize, noun: &str) -> String {
 }
 
 /// A table of `header` and `rows`, whose cells are HTML already.
-fn table(header: &[&str], rows: impl Iterator<Item = Vec<String>>) -> String {
-    let mut out = String::from("<div class=\"wide\"><table>\n<thead><tr>");
-    for h in header {
-        let _ = write!(out, "<th>{}</th>", escape(h));
+pub(super) fn table(header: &[&str], rows: impl Iterator<Item = Vec<String>>) -> String {
+    let heads = header.iter().map(|h| format!("<th>{}</th>", escape(h)));
+    headed_table("", heads, rows)
+}
+
+/// A table with the `attributes` given, its heading cells `heads` and its `rows` HTML already.
+pub(super) fn headed_table(
+    attributes: &str,
+    heads: impl Iterator<Item = String>,
+    rows: impl Iterator<Item = Vec<String>>,
+) -> String {
+    let mut out = format!("<div class=\"wide\"><table{attributes}>\n<thead><tr>");
+    for h in heads {
+        out += &h;
     }
     out += "</tr></thead>\n<tbody>\n";
     for row in rows {
@@ -313,10 +362,11 @@ fn files(files: &[(String, String)]) -> String {
 }
 
 /// The files of a run's report that report.html links to, when the report holds them.
-pub const RUN_FILES: [&str; 7] = [
+pub const RUN_FILES: [&str; 8] = [
     "runs.csv",
     "iterations.csv",
     "summary.csv",
+    "summary-groups.csv",
     "summary.md",
     "manifest.json",
     "shard_jobs.csv",
@@ -528,12 +578,17 @@ pre { background: #f7f7f7; padding: 0.8em; overflow-x: auto; font-size: 0.8em; }
 .alarm { background: #fde2e1; border: 1px solid #c0392b; color: #a00; padding: 0.5em 0.8em; }
 .bad { color: #c00; }
 .note { font-size: 0.9em; color: #444; }
+#jobs-table th:nth-child(-n+4), #jobs-table td:nth-child(-n+4) { text-align: left; }
+#jobs-table td:nth-child(-n+3) { white-space: normal; }
+#jobs-table th[data-key] { cursor: pointer; }
+#jobs-table th[aria-sort=ascending]::after { content: ' \\25B2'; }
+#jobs-table th[aria-sort=descending]::after { content: ' \\25BC'; }
 ";
 
 /// `s` with the characters HTML gives a meaning escaped, for text and attribute values; made
 /// `visible_lines` first, so that no control or bidirectional character reaches the page (a
 /// character reference to one would act alike).
-fn escape(s: &str) -> String {
+pub(super) fn escape(s: &str) -> String {
     let s = visible_lines(s);
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {

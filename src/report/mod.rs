@@ -6,14 +6,17 @@
 //! same thing to both.
 
 pub mod html;
+mod jobs;
 
 use crate::compare::{self, Compared, SavedRun};
 use crate::error::{Done, Error};
-use crate::plot::{self, first_against_others, present, unfinished, IterationRows, Job, Pictures};
+use crate::plot::{
+    self, first_against_others, present, unfinished, IterationRows, Job, Pictures, PlotSize,
+};
 use crate::results::folder;
 use crate::results::iterations::Row;
 use crate::results::record::Manifest;
-use crate::results::summary::{self, VariantSummary};
+use crate::results::summary::{self, Summaries};
 use crate::results::ReportError;
 use crate::util::atomic::{self, Failure};
 use crate::util::term::note;
@@ -39,6 +42,8 @@ pub struct PlotOptions {
     /// Scatter plots to draw, as (x variant, y variant); empty: the first variant against each
     /// other one.
     pub pairs: Vec<(String, String)>,
+    /// The size of each picture.
+    pub size: PlotSize,
 }
 
 /// Reads the run at `report` (a report directory or its runs.csv), writes the SVG files and
@@ -81,7 +86,10 @@ pub fn plot(report: &Path, opts: &PlotOptions, out: &mut dyn Write) -> Result<Do
             dataset: r.dataset,
             instance: r.instance,
             variant: r.variant,
+            domain: r.domain,
+            size: r.size,
             status: r.status,
+            length: r.length,
             nodes_generated: r.nodes_generated,
             time_cpu_s: r.time_cpu_s,
             has_iterations: r.iterations > 0,
@@ -122,6 +130,7 @@ pub fn plot(report: &Path, opts: &PlotOptions, out: &mut dyn Write) -> Result<Do
         &pairs,
         unfinished.as_deref(),
         &mut rows,
+        opts.size,
     );
     for said in &pictures.notes {
         note(format_args!("note: {said}"));
@@ -132,13 +141,18 @@ pub fn plot(report: &Path, opts: &PlotOptions, out: &mut dyn Write) -> Result<Do
         write_file(&path, svg.as_bytes())?;
         written.push(path);
     }
-    let summaries = summary::read_summary(&report_dir.join("summary.csv"));
+    let summaries = summary::read_summary(&report_dir.join("summary.csv")).and_then(|variants| {
+        let groups = summary::read_groups(&report_dir.join(summary::GROUPS_CSV))?;
+        Ok(Summaries { variants, groups })
+    });
     let page = html::RunReport {
         name: run_name(&report_dir),
         manifest: run.manifest.as_ref(),
-        summaries: summaries.as_deref().map_err(ToString::to_string),
+        summaries: summaries.as_ref().map_err(ToString::to_string),
         pictures: &pictures,
         files: html::report_files(&report_dir, &dir, &html::RUN_FILES),
+        jobs: &jobs,
+        variants: &variants,
     };
     let path = dir.join(html::FILE);
     write_file(&path, html::run_page(&page).as_bytes())?;
@@ -169,9 +183,10 @@ pub struct RunEnd<'a> {
     /// The run's variants, in its order.
     pub variants: &'a [String],
     pub manifest: &'a Manifest,
-    pub summaries: &'a [VariantSummary],
-    /// Whether to draw the plots (not with `--no-plots`).
+    pub summaries: &'a Summaries,
+    /// Whether to draw the plots (not with `--no-plots`), and their size.
     pub plots: bool,
+    pub size: PlotSize,
 }
 
 /// Draws a run's plots into its report directory and writes its report.html there, at the end
@@ -194,6 +209,7 @@ pub fn after_run(end: &RunEnd, rows: &mut IterationRows) {
                 &pairs,
                 unfinished.as_deref(),
                 rows,
+                end.size,
             )
         }));
         drawn.unwrap_or_else(|_| Pictures {
@@ -219,16 +235,18 @@ pub fn after_run(end: &RunEnd, rows: &mut IterationRows) {
         summaries: Ok(end.summaries),
         pictures: &pictures,
         files: html::report_files(end.dir, end.dir, &html::RUN_FILES),
+        jobs: end.jobs,
+        variants: end.variants,
     };
     if let Err(e) = write_file(&end.dir.join(html::FILE), html::run_page(&page).as_bytes()) {
         note(format_args!("warning: {e}; the reports are whole"));
     }
 }
 
-/// Writes the pictures of a comparison (unless not `plots`) and its report.html into `dir`
-/// (created if missing), for `compare --out`: as at the end of a run, a failure is a warning on
-/// stderr and changes no verdict or exit code.
-pub fn after_compare(dir: &Path, compared: &Compared, plots: bool) {
+/// Writes the pictures of a comparison (unless not `plots`; each `size`) and its report.html
+/// into `dir` (created if missing), for `compare --out`: as at the end of a run, a failure is a
+/// warning on stderr and changes no verdict or exit code.
+pub fn after_compare(dir: &Path, compared: &Compared, plots: bool, size: PlotSize) {
     if let Err(e) = std::fs::create_dir_all(dir) {
         note(format_args!(
             "warning: {}: {e}: the comparison's pictures and report.html are not written",
@@ -237,7 +255,7 @@ pub fn after_compare(dir: &Path, compared: &Compared, plots: bool) {
         return;
     }
     let pictures = if plots {
-        let drawn = std::panic::catch_unwind(|| plot::comparison_pictures(compared));
+        let drawn = std::panic::catch_unwind(|| plot::comparison_pictures(compared, size));
         let pictures = drawn.unwrap_or_else(|_| Pictures {
             drawn: Vec::new(),
             notes: vec![

@@ -70,6 +70,7 @@ pub fn write_runs(path: &Path, rows: &Rows) -> Result<(), ReportError> {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Tally {
     pub status: Status,
+    pub length: Option<u32>,
     pub nodes_generated: u64,
     pub nodes_expanded: u64,
     pub time_cpu_s: f64,
@@ -80,6 +81,7 @@ impl Tally {
     pub fn of<S>(r: &Record<S>) -> Tally {
         Tally {
             status: r.status,
+            length: r.length,
             nodes_generated: r.nodes_generated,
             nodes_expanded: r.nodes_expanded,
             time_cpu_s: r.time_cpu_s,

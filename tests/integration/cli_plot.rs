@@ -8,7 +8,7 @@
 //! reading it back from runs.csv.
 
 use crate::common::svg::*;
-use crate::common::{assert_exit, dataset, idabench, Tmp};
+use crate::common::{assert_exit, baseline, dataset, idabench, Tmp};
 use idabench::results::record::{read_runs, Record, Status};
 use std::collections::{BTreeMap, HashMap};
 use std::fs;
@@ -924,5 +924,121 @@ fn pictures_count_as_solved_what_the_summary_counts() {
     assert!(
         suboptimal_seen > 0,
         "no suboptimal answer to tell apart:\n{summary}"
+    );
+}
+
+/// The `width` and `height` of the `<svg>` element of the picture at `path`.
+fn svg_size(path: &Path) -> (u32, u32) {
+    let text = fs::read_to_string(path).unwrap();
+    let head = &text[..text.find('>').unwrap()];
+    let attribute = |name: &str| -> u32 {
+        let at = head.find(&format!(" {name}=\"")).unwrap() + name.len() + 3;
+        head[at..].split('"').next().unwrap().parse().unwrap()
+    };
+    (attribute("width"), attribute("height"))
+}
+
+/// `--plot-size WxH` is the size of every picture of `plot` and of `compare --out`, and of
+/// their images in report.html; a size out of bounds is a usage error naming the flag.
+#[test]
+fn plot_size_is_every_pictures_size() {
+    let tmp = Tmp::new("plot-size");
+    let dir = smoke_run(&tmp, "s", &["--heuristic", "manhattan,misplaced"]);
+    let out = tmp.path().join("pictures");
+    let o = plot(
+        tmp.path(),
+        &[
+            dir.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--plot-size",
+            "640x480",
+        ],
+    );
+    assert_exit(&o, 0);
+    let pictures = svgs(&out);
+    assert_eq!(pictures.len(), 4, "{pictures:?}");
+    for name in &pictures {
+        assert_eq!(svg_size(&out.join(name)), (640, 480), "{name}");
+    }
+    let html = fs::read_to_string(out.join("report.html")).unwrap();
+    assert_eq!(
+        html.matches(" width=\"640\" height=\"480\" alt=").count(),
+        4
+    );
+
+    // The committed baseline has jobs timed at 1 ms or more: both pictures are drawn.
+    let compared = tmp.path().join("compared");
+    let args = [
+        "compare",
+        &baseline(),
+        &baseline(),
+        "--out",
+        compared.to_str().unwrap(),
+        "--plot-size",
+        "1000x700",
+    ];
+    assert_exit(&idabench(tmp.path(), &args), 0);
+    for name in ["compare-nodes.svg", "compare-time.svg"] {
+        assert_eq!(svg_size(&compared.join(name)), (1000, 700), "{name}");
+    }
+
+    for bad in ["640", "10x10", "640x480x2"] {
+        let o = plot(tmp.path(), &[dir.to_str().unwrap(), "--plot-size", bad]);
+        assert_exit(&o, 2);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains("--plot-size"), "{bad}: {err}");
+    }
+}
+
+/// Variant names longer than a legend row are wrapped at their separators, whole; a name longer
+/// than three rows keeps its start and end, and its full text is the SVG `<title>` of its
+/// lines. The scatter plot's title names both, and its file name stays within a file system's
+/// 255 bytes.
+#[test]
+fn long_variant_names_are_wrapped_or_given_whole_in_a_title() {
+    let tmp = Tmp::new("plot-names");
+    let dir = tmp.path().join("run");
+    fs::create_dir(&dir).unwrap();
+    let long = "linear-conflict/stepnext/prune+walking-distance/step2/noprune+pdb-663+reflect/stepnext/prune";
+    let absurd = "segment/".repeat(40);
+    let mut runs = String::from("dataset,instance,domain,size,variant,heuristic,step,reverse_pruning,status,length,optimal,nodes_generated,nodes_expanded,iterations,final_bound,time_wall_s,time_cpu_s,nodes_per_s,initial_h,optimal_guaranteed,message,path\n");
+    for (variant, nodes) in [(long, 10), (absurd.as_str(), 20)] {
+        runs += &format!(
+            "d,1,tiles,3x3,{variant},manhattan,1,on,solved,2,2,{nodes},5,1,2,0.01,0.01,1000.0,2,true,,RR\n"
+        );
+    }
+    fs::write(dir.join("runs.csv"), runs).unwrap();
+    let o = plot(tmp.path(), &[dir.to_str().unwrap()]);
+    assert_exit(&o, 0);
+    let cactus = fs::read_to_string(dir.join("cactus-nodes.svg")).unwrap();
+    let svg = Svg::parse(&cactus).unwrap();
+    let lines: Vec<&str> = svg.texts().iter().map(|t| t.content.as_str()).collect();
+    // The long name on two lines, each ending at a separator.
+    let at = lines
+        .iter()
+        .position(|l| long.starts_with(l) && l.len() > 20)
+        .unwrap();
+    assert_eq!(
+        format!("{}{}", lines[at], lines[at + 1]),
+        format!("{long} (1)")
+    );
+    assert!(lines[at].ends_with(['/', '+', '-']), "{lines:?}");
+    // The absurd one: three lines, each titled with the whole name.
+    let titled = format!("<g><title>{absurd} (1)</title><text");
+    assert_eq!(cactus.matches(&titled).count(), 3, "{cactus}");
+    assert!(lines
+        .iter()
+        .any(|l| l.starts_with('…') && absurd.ends_with(&l[3..l.len() - 4])));
+
+    let names = svgs(&dir);
+    let scatter = names.iter().find(|n| n.starts_with("scatter-")).unwrap();
+    assert!(scatter.len() <= 255, "{scatter}");
+    let text = fs::read_to_string(dir.join(scatter)).unwrap();
+    assert!(
+        text.contains(&format!(
+            "<title>Nodes generated: {long} (x) vs {absurd} (y)</title>"
+        )),
+        "{text}"
     );
 }

@@ -301,6 +301,7 @@ fn variant_product_writes_every_report_and_column() {
         "runs.csv",
         "iterations.csv",
         "summary.csv",
+        "summary-groups.csv",
         "summary.md",
         "manifest.json",
     ] {
@@ -425,16 +426,13 @@ fn variant_product_writes_every_report_and_column() {
             .map(|p| s.num(row, &format!("time_cpu_{p}_s")))
             .collect();
         assert!(q[0] >= 0.0 && q.windows(2).all(|w| w[0] <= w[1]), "{q:?}");
-        for c in ["nodes_per_s", "par2_s", "speedup", "time_cpu_geomean_s"] {
+        for c in ["nodes_per_s", "time_cpu_geomean_s"] {
             let v = s.num(row, c);
             assert!(v.is_finite() && v >= 0.0, "{c}: {v}");
         }
+        // No limit: nothing to penalise with.
+        assert_eq!((s.get(row, "par2_s"), s.get(row, "par2_nodes")), ("", ""));
     }
-    assert_eq!(
-        s.num(&s.rows[0], "speedup"),
-        1.0,
-        "the first variant is the base"
-    );
 
     // summary.md: a table row per variant.
     let md = fs::read_to_string(dir.join("summary.md")).unwrap();
@@ -1616,43 +1614,117 @@ fn resume_refuses_options_that_plan_other_jobs_and_keeps_every_row() {
     }
 }
 
+/// A run over two domains, under a node limit: summary-groups.csv has a row per dataset,
+/// domain, size and variant, whose jobs add up to summary.csv's; summary.md and report.html
+/// break down the variant that ran in both groups; the cactus plots have a panel per domain;
+/// speed-ups are over the instances both variants solved with 1 ms or more (as runs.csv tells);
+/// PAR-2 is counted in nodes.
 #[test]
-fn speedups_are_given_only_between_variants_over_the_same_instances() {
-    let tmp = Tmp::new("speedup");
+fn a_run_over_two_domains_is_broken_down_by_group() {
+    let tmp = Tmp::new("groups");
     let data = format!("{HEADER}{}{ROTATION16}", rows("3x3", &EIGHT[3..6]));
     let path = tmp.write("mixed.csv", &data);
-    run(
-        &tmp,
-        "m",
-        &[&path],
-        &["--heuristic", "manhattan,misplaced,center", "-q"],
-        0,
-    );
+    let args = [
+        "--heuristic",
+        "zero,manhattan,center",
+        "--max-nodes",
+        "20000",
+        "-q",
+    ];
+    run(&tmp, "m", &[&path], &args, 0);
     let dir = tmp.run_dir("m");
     let s = Table::read(&dir.join("summary.csv"));
-    let speedups: Vec<(&str, &str)> = s
+    let g = Table::read(&dir.join("summary-groups.csv"));
+    assert_eq!(&g.header[..4], ["dataset", "domain", "size", "variant"]);
+    assert_eq!(
+        g.header[3..],
+        s.header[..],
+        "summary.csv's columns after the group's"
+    );
+    let rotation_size = runs(&dir).rows.last().unwrap()[3].clone();
+    let keys: Vec<(&str, &str, &str, &str)> = g
         .rows
         .iter()
-        .map(|r| (s.get(r, "variant"), s.get(r, "speedup")))
+        .map(|r| {
+            (
+                g.get(r, "dataset"),
+                g.get(r, "domain"),
+                g.get(r, "size"),
+                g.get(r, "jobs"),
+            )
+        })
         .collect();
-    assert_eq!(speedups.len(), 3);
-    assert_eq!(speedups[0], ("manhattan/stepnext/prune", "1.0"));
-    // misplaced ran the same tiles instances: a ratio; center ran the rotation one: none.
-    assert_eq!(speedups[1].0, "misplaced/stepnext/prune");
-    let speedup = s.num(&s.rows[1], "speedup");
-    assert!(speedup.is_finite() && speedup >= 0.0, "{speedup}");
-    assert_eq!(speedups[2], ("center/stepnext/prune", ""));
+    assert_eq!(
+        keys,
+        [
+            ("mixed", "tiles", "3x3", "3"),
+            ("mixed", "tiles", "3x3", "3"),
+            ("mixed", "rotation", rotation_size.as_str(), "1"),
+            ("mixed", "rotation", rotation_size.as_str(), "1"),
+        ]
+    );
+    let variants: Vec<&str> = g.rows.iter().map(|r| g.get(r, "variant")).collect();
+    let [zero, manhattan, center] =
+        ["zero", "manhattan", "center"].map(|h| format!("{h}/stepnext/prune"));
+    assert_eq!(variants, [&zero, &manhattan, &zero, &center]);
+    // A variant's groups add up to its row.
+    for row in &s.rows {
+        let v = s.get(row, "variant");
+        for column in ["jobs", "solved", "limited", "nodes_generated_total"] {
+            let sum: f64 = g
+                .rows
+                .iter()
+                .filter(|r| g.get(r, "variant") == v)
+                .map(|r| g.num(r, column))
+                .sum();
+            assert_eq!(sum, s.num(row, column), "{v} {column}");
+        }
+        // Under a node limit only: PAR-2 in nodes, none in time.
+        assert_eq!(s.get(row, "par2_s"), "", "{v}");
+        assert!(s.num(row, "par2_nodes") > 0.0, "{v}");
+    }
+
+    // Speed-ups against zero: over the instances both solved in 1 ms of CPU or more.
+    let t = runs(&dir);
+    let timed = |v: &str| -> Vec<&str> {
+        t.rows
+            .iter()
+            .filter(|r| t.get(r, "variant") == v && t.get(r, "status") == "solved")
+            .filter(|r| t.num(r, "time_cpu_s") >= 0.001)
+            .map(|r| t.get(r, "instance"))
+            .collect()
+    };
+    for row in &s.rows {
+        let v = s.get(row, "variant");
+        let both = timed(v).iter().filter(|i| timed(&zero).contains(i)).count();
+        assert_eq!(s.num(row, "speedup_instances"), both as f64, "{v}");
+        assert_eq!(s.get(row, "speedup").is_empty(), both == 0, "{v}");
+    }
+
+    // summary.md and report.html: zero's groups under its row, no others.
     let md = fs::read_to_string(dir.join("summary.md")).unwrap();
-    let center = md
-        .lines()
-        .find(|l| l.starts_with("| `center/stepnext/prune` |"))
-        .unwrap();
-    assert!(center.ends_with("| - |"), "{center}");
-    let first = md
-        .lines()
-        .find(|l| l.starts_with("| `manhattan/stepnext/prune` |"))
-        .unwrap();
-    assert!(first.ends_with("| 1.00 |"), "{first}");
+    let lines: Vec<&str> = md.lines().filter(|l| l.starts_with("| ")).collect();
+    assert!(lines[1].starts_with(&format!("| `{zero}` |")), "{md}");
+    assert!(lines[2].starts_with("| ↳ `mixed: tiles 3x3` | 3 |"), "{md}");
+    assert!(lines[3].starts_with("| ↳ `mixed: rotation"), "{md}");
+    assert!(lines[4].starts_with(&format!("| `{manhattan}` |")), "{md}");
+    assert_eq!(md.matches("↳").count(), 3, "two rows and the note: {md}");
+    assert!(md.contains("| PAR-2 nodes | speed-up |"), "{md}");
+    let html = fs::read_to_string(dir.join("report.html")).unwrap();
+    assert_eq!(html.matches("<tr><td>↳ <code>mixed: ").count(), 2, "{html}");
+
+    // A panel per domain, each counting its own instances.
+    for picture in ["cactus.svg", "cactus-nodes.svg"] {
+        let svg = fs::read_to_string(dir.join(picture)).unwrap();
+        for caption in ["tiles 3x3: 3 instances", "rotation"] {
+            assert!(svg.contains(caption), "{picture}: no panel {caption}");
+        }
+        assert_eq!(
+            svg.matches("instances solved (count)").count(),
+            2,
+            "{picture}"
+        );
+    }
 }
 
 #[test]

@@ -66,7 +66,7 @@ fn untimed(path: &Path) -> Vec<Vec<String>> {
         .filter(|(_, h)| {
             !(h.starts_with("time_")
                 || h.contains("per_s")
-                || ["par2_s", "speedup", "run"].contains(h))
+                || ["par2_s", "speedup", "speedup_instances", "run"].contains(h))
         })
         .map(|(i, _)| i)
         .collect();

@@ -139,6 +139,12 @@ fn hostile_ids_and_file_names_stay_in_their_code_spans_and_command_no_terminal()
         assert_markdown_holds("summary.md", &md);
         assert!(md.contains("``we`ird`` (4 instances)"), "{md}");
         assert_reports_show_nothing_hidden(&tmp.run_dir(name));
+        // report.html's table of jobs: each id as text in its cell.
+        let html = fs::read_to_string(tmp.run_dir(name).join("report.html")).unwrap();
+        for id in ["tick`tock", "\\x1b]0;PWNED\\x07", "rtl\\u{202e}txt|pipe"] {
+            let cell = format!("<td>we`ird</td><td>{id}</td>");
+            assert!(html.contains(&cell), "no {cell} in {html}");
+        }
     }
 
     // runs.csv is data: the ids as they are.
@@ -241,6 +247,100 @@ fn refusals_quoting_hostile_ids_show_them_escaped_on_one_line() {
     assert!(stderr.contains("appears again"), "{stderr}");
     assert!(stderr.contains("\\x1b]0;PWNED\\x07"), "{stderr}");
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
+}
+
+/// A runs.csv of two hostile domains, sizes and ids, plotted: the cactus plots' panels name
+/// them as text (well-formed SVG, nothing hidden), and report.html's table shows them escaped.
+#[test]
+fn hostile_domains_and_sizes_stay_text_in_panels_and_tables() {
+    let tmp = Tmp::new("hostile-panels");
+    let dir = tmp.path().join("run");
+    fs::create_dir(&dir).unwrap();
+    let mut w = csv::Writer::from_path(dir.join("runs.csv")).unwrap();
+    w.write_record([
+        "dataset",
+        "instance",
+        "domain",
+        "size",
+        "variant",
+        "heuristic",
+        "step",
+        "reverse_pruning",
+        "status",
+        "length",
+        "optimal",
+        "nodes_generated",
+        "nodes_expanded",
+        "iterations",
+        "final_bound",
+        "time_wall_s",
+        "time_cpu_s",
+        "nodes_per_s",
+        "initial_h",
+        "optimal_guaranteed",
+        "message",
+        "path",
+    ])
+    .unwrap();
+    let rows = [
+        (
+            "<script>alert(1)</script>",
+            "3x3\x1b[2J",
+            "<img src=x onerror=alert(2)>",
+        ),
+        ("tiles\u{202e}", "4x4\n# heading", "id\x07"),
+    ];
+    for (domain, size, id) in rows {
+        w.write_record([
+            "d",
+            id,
+            domain,
+            size,
+            "v",
+            "manhattan",
+            "1",
+            "on",
+            "solved",
+            "2",
+            "2",
+            "10",
+            "5",
+            "1",
+            "2",
+            "0.01",
+            "0.01",
+            "1000.0",
+            "2",
+            "true",
+            "",
+            "RR",
+        ])
+        .unwrap();
+    }
+    w.flush().unwrap();
+    drop(w);
+    let dir_s = dir.display().to_string();
+    let plotted = idabench_in(tmp.path(), &["plot", &dir_s]);
+    assert_exit(&plotted, 0);
+    assert_nothing_hidden("plot's stderr", &text(&plotted.stderr));
+    assert_reports_show_nothing_hidden(&dir);
+    let cactus = fs::read_to_string(dir.join("cactus.svg")).unwrap();
+    crate::common::svg::check_well_formed(&cactus).unwrap();
+    for caption in [
+        "&lt;script&gt;alert(1)&lt;/script&gt; 3x3\\x1b[2J: 1 instance",
+        "tiles\\u{202e} 4x4\n# heading: 1 instance",
+    ] {
+        assert!(cactus.contains(caption), "no panel {caption}: {cactus}");
+    }
+    let html = fs::read_to_string(dir.join("report.html")).unwrap();
+    assert!(
+        !html.contains("<img src=x") && !html.contains("<script>alert"),
+        "{html}"
+    );
+    assert!(
+        html.contains("<td>&lt;img src=x onerror=alert(2)&gt;</td>"),
+        "{html}"
+    );
 }
 
 /// `solve --format judge --problem PROBLEM` on `input`.

@@ -1,14 +1,17 @@
-//! report.html as a reader gets it: one file that needs nothing else (no script, no style sheet,
-//! font or picture from elsewhere: every image is a `data:` URI), one image per SVG the run
-//! wrote, names from the user escaped, links to the report's files relative to the page; and,
-//! where Chromium is installed, a headless Chromium that loads the page of a run and of a
-//! comparison and finds every image loaded (skipped with a message otherwise).
+//! report.html as a reader gets it: one file that needs nothing else (no script, style sheet,
+//! font or picture from elsewhere: every image is a `data:` URI, the one script inline), one
+//! image per SVG the run wrote, names from the user escaped, in the table of jobs too, links to
+//! the report's files relative to the page; and, where Chromium is installed, a headless
+//! Chromium that loads the page of a run and of a comparison and finds every image loaded, the
+//! run's table of jobs sorted and filtered as its address says, and takes a screenshot (skipped
+//! with a message otherwise).
 
 use crate::common::svg::svgs;
-use crate::common::{baseline, dataset, idabench, Tmp};
+use crate::common::{baseline, dataset, idabench, output_within, Tmp};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::time::Duration;
 
 /// A run of `dataset` under two variants into `out/name` (from `out`), with its plots and
 /// report.html.
@@ -55,10 +58,12 @@ fn compare_baseline(tmp: &Tmp) -> PathBuf {
 fn check_self_contained(html: &str, pictures: &[String]) {
     assert!(html.starts_with("<!DOCTYPE html>"));
     for banned in [
-        "<script", "<link", "http:", "https:", "<iframe", "@import", "url(",
+        "<script ", "<link", "http:", "https:", "<iframe", "@import", "url(",
     ] {
         assert!(!html.contains(banned), "report.html holds {banned}");
     }
+    // At most the one inline script, which sorts the table of jobs.
+    assert!(html.matches("<script").count() <= 1, "more than one script");
     let sources: Vec<&str> = html
         .split("src=\"")
         .skip(1)
@@ -166,11 +171,15 @@ fn names_from_the_user_are_escaped() {
     fs::write(&dataset, format!("{header}\n<script>x</script>,{rest}\n")).unwrap();
     let dir = run(tmp.path(), "odd", dataset.to_str().unwrap());
     let html = fs::read_to_string(dir.join("report.html")).unwrap();
-    assert!(!html.contains("<i>") && !html.contains("<script>"));
+    assert!(!html.contains("<i>") && !html.contains("<script>x"));
     assert!(
         html.contains("<code>a&amp;b&lt;i&gt;&#39;&quot;</code> (1 instance)"),
         "{html}"
     );
+    // The table of jobs: a row per variant, the dataset and id as text.
+    let row = "<tr><td>a&amp;b&lt;i&gt;&#39;&quot;</td><td>&lt;script&gt;x&lt;/script&gt;</td>";
+    assert_eq!(html.matches(row).count(), 2, "{html}");
+    assert!(html.contains("<h2 id=\"statuses\">Statuses</h2>"), "{html}");
 }
 
 #[test]
@@ -221,10 +230,38 @@ fn chromium() -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
-/// Loads a copy of the page `page` in headless Chromium, with a script added that writes, once
-/// the page has loaded, each image's `complete`, `naturalWidth` and `naturalHeight` into the
-/// page; the values read back from the DOM Chromium dumps.
-fn images_in_chromium(browser: &Path, page: &Path, scratch: &Path) -> Vec<(bool, u32, u32)> {
+/// How long one start of Chromium may take: far more than loading a page needs, so that only
+/// a browser that hangs reaches it.
+const BROWSER: Duration = Duration::from_secs(120);
+
+/// Headless Chromium with the flags every start takes (`--no-sandbox`: the tests may run as
+/// root), its profile in `scratch`.
+fn browser_command(browser: &Path, scratch: &Path) -> Command {
+    let mut command = Command::new(browser);
+    command
+        .args([
+            "--headless",
+            "--disable-gpu",
+            "--no-sandbox",
+            "--no-first-run",
+            "--virtual-time-budget=5000",
+        ])
+        .arg(format!(
+            "--user-data-dir={}",
+            scratch.join("profile").display()
+        ));
+    command
+}
+
+/// Loads a copy of the page `page` in headless Chromium at `fragment` (`#sort=...`, or empty),
+/// with a script added that writes, once the page has loaded, each image's `complete`,
+/// `naturalWidth` and `naturalHeight` into the page; those values, and the DOM Chromium dumps.
+fn page_in_chromium(
+    browser: &Path,
+    page: &Path,
+    fragment: &str,
+    scratch: &Path,
+) -> (Vec<(bool, u32, u32)>, String) {
     let html = fs::read_to_string(page).unwrap();
     let probe = "<script>window.addEventListener('load', function () {\
         var seen = [];\
@@ -239,21 +276,12 @@ fn images_in_chromium(browser: &Path, page: &Path, scratch: &Path) -> Vec<(bool,
     });</script></body>";
     let copy = scratch.join("probe.html");
     fs::write(&copy, html.replace("</body>", probe)).unwrap();
-    let profile = scratch.join("profile");
-    let o = Command::new(browser)
-        .args([
-            "--headless",
-            "--disable-gpu",
-            "--no-sandbox",
-            "--no-first-run",
-            "--virtual-time-budget=5000",
-        ])
-        .arg(format!("--user-data-dir={}", profile.display()))
+    let mut command = browser_command(browser, scratch);
+    command
         .arg("--dump-dom")
-        .arg(format!("file://{}", copy.display()))
-        .output()
-        .expect("starts chromium");
-    let dom = String::from_utf8_lossy(&o.stdout);
+        .arg(format!("file://{}{fragment}", copy.display()));
+    let o = output_within(command, BROWSER);
+    let dom = String::from_utf8_lossy(&o.stdout).into_owned();
     // The probe's output, not its script, which spells the marker too.
     let marker = "<pre id=\"probe\">IMAGES[";
     let at = dom.find(marker).unwrap_or_else(|| {
@@ -263,7 +291,8 @@ fn images_in_chromium(browser: &Path, page: &Path, scratch: &Path) -> Vec<(bool,
         )
     }) + marker.len();
     let list = &dom[at..at + dom[at..].find(']').unwrap()];
-    list.split_whitespace()
+    let images = list
+        .split_whitespace()
         .map(|item| {
             let parts: Vec<&str> = item.split(':').collect();
             (
@@ -272,26 +301,50 @@ fn images_in_chromium(browser: &Path, page: &Path, scratch: &Path) -> Vec<(bool,
                 parts[2].parse().unwrap(),
             )
         })
+        .collect();
+    (images, dom)
+}
+
+/// The rows of the table of jobs in `html`, in its order: (hidden, variant, nodes generated).
+fn job_rows(html: &str) -> Vec<(bool, String, f64)> {
+    let start = html
+        .find("<table id=\"jobs-table\">")
+        .expect("a table of jobs");
+    let table = &html[start..start + html[start..].find("</table>").unwrap()];
+    let body = &table[table.find("<tbody>").unwrap()..];
+    body.split("<tr")
+        .skip(1)
+        .map(|row| {
+            let hidden = row[..row.find('>').unwrap()].contains("hidden");
+            let cells: Vec<&str> = row.split("<td>").skip(1).collect();
+            let variant = cells[2].trim_start_matches("<code>");
+            let variant = variant[..variant.find('<').unwrap()].to_owned();
+            let nodes = cells[5].split('"').nth(1).unwrap().parse().unwrap();
+            (hidden, variant, nodes)
+        })
         .collect()
 }
 
 #[test]
-fn every_image_loads_in_headless_chromium() {
+fn every_image_loads_and_the_table_sorts_in_headless_chromium() {
     let Some(browser) = chromium() else {
         eprintln!(
-            "skipped: no Chromium found (install chromium, or set IDABENCH_CHROMIUM to its path)"
+            "skipped: no Chromium found (install chromium, e.g. `apt-get install chromium`, or \
+             set IDABENCH_CHROMIUM to its path)"
         );
         return;
     };
     let tmp = Tmp::new("html");
     let dir = run(tmp.path(), "r", &dataset("smoke.csv"));
     let compare = compare_baseline(&tmp);
-    for (page, want) in [
-        (dir.join("report.html"), 4),
-        (compare.join("report.html"), 2),
-    ] {
+    // The run's page opened on a view given in its address: misplaced's jobs, most nodes first.
+    let views = [
+        (dir.join("report.html"), "#sort=-nodes&filter=misplaced", 4),
+        (compare.join("report.html"), "", 2),
+    ];
+    for (page, fragment, want) in views {
         let scratch = Tmp::new("html");
-        let images = images_in_chromium(&browser, &page, scratch.path());
+        let (images, dom) = page_in_chromium(&browser, &page, fragment, scratch.path());
         assert_eq!(images.len(), want, "{}: {images:?}", page.display());
         for (complete, width, height) in images {
             assert!(
@@ -300,5 +353,45 @@ fn every_image_loads_in_headless_chromium() {
                 page.display()
             );
         }
+        if fragment.is_empty() {
+            continue;
+        }
+        let written = job_rows(&fs::read_to_string(&page).unwrap());
+        let shown = job_rows(&dom);
+        assert_eq!(shown.len(), written.len(), "every job has its row");
+        let visible: Vec<&(bool, String, f64)> = shown.iter().filter(|r| !r.0).collect();
+        assert!(
+            visible.iter().all(|r| r.1.starts_with("misplaced/")),
+            "{shown:?}"
+        );
+        assert_eq!(visible.len(), 11, "{shown:?}");
+        assert!(visible.windows(2).all(|w| w[0].2 >= w[1].2), "{shown:?}");
+        let as_written: Vec<f64> = written
+            .iter()
+            .filter(|r| r.1.starts_with("misplaced/"))
+            .map(|r| r.2)
+            .collect();
+        let as_sorted: Vec<f64> = visible.iter().map(|r| r.2).collect();
+        assert_ne!(as_written, as_sorted, "sorting changed nothing");
     }
+    // A screenshot of the page as a reader first sees it.
+    let scratch = Tmp::new("html");
+    let png = scratch.path().join("report.png");
+    let mut command = browser_command(&browser, scratch.path());
+    command
+        .arg(format!("--screenshot={}", png.display()))
+        .arg("--window-size=1280,2400")
+        .arg(format!("file://{}", dir.join("report.html").display()));
+    let o = output_within(command, BROWSER);
+    let bytes = fs::read(&png).unwrap_or_else(|e| {
+        panic!(
+            "no screenshot ({e}): {}",
+            String::from_utf8_lossy(&o.stderr)
+        )
+    });
+    assert!(
+        bytes.starts_with(b"\x89PNG") && bytes.len() > 10_000,
+        "{}",
+        bytes.len()
+    );
 }
