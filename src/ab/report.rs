@@ -8,6 +8,7 @@ use crate::compare::{self, CompareOptions, RenderFormat};
 use crate::error::Error;
 use crate::results::record::{DatasetInfo, RUNS_HEADER};
 use crate::results::runs;
+use crate::search::Clock;
 use serde::Serialize;
 use std::path::Path;
 
@@ -37,7 +38,10 @@ pub(super) struct AbManifest {
     pub(super) datasets: Vec<DatasetInfo>,
     pub(super) variants: Vec<String>,
     pub(super) max_nodes: Option<u64>,
+    /// `--time-limit`, on the clock `time_limit_clock` says (`cpu`), as in a run's manifest.
     pub(super) time_limit_s: Option<f64>,
+    pub(super) time_limit_clock: Clock,
+    pub(super) wall_limit_s: Option<f64>,
     pub(super) cpu_model: String,
     pub(super) cores: usize,
     pub(super) host: Option<String>,

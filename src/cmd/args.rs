@@ -4,6 +4,7 @@ use crate::compare::RenderFormat;
 use crate::domains;
 use crate::domains::judge::Problem;
 use crate::domains::HeuristicKind;
+use crate::results::record::RunLimits;
 use crate::runner::plan::{PlanOptions, TableOptions};
 use crate::search::{SplitDepth, Step, AUTO_MIN_NODES, MAX_SPLIT_DEPTH};
 use crate::util::text::shorten;
@@ -156,8 +157,8 @@ impl TableArgs {
 const COMPARE_HELP: &str = "\
 Jobs are joined on (dataset, instance, variant). Status, length and node counts must be equal:
 node counts are deterministic, so any difference is a real change in the search (but those of a
-job stopped by --time-limit in either run, which depend on the machine's speed, are not
-compared; its status is). CPU times are
+job stopped by a time limit, CPU or wall, in either run, which depend on the machine's speed, are
+not compared; its status is). Runs whose limits differ, in seconds or in clock, are warned of. CPU times are
 compared as ratios current/baseline, only for jobs with at least 1 ms in both runs: per variant
 over its jobs, overall over instances (each instance's geometric mean across variants). Their
 geometric mean and a bootstrap 95% interval give a verdict: improved, unchanged, regressed (the
@@ -261,11 +262,14 @@ own two workers, fresh for each round). A drift of the machine's speed then hits
 measurements of a pair alike and cancels in their ratio.
 
 Verdicts, exit codes and formats are compare's: status, length and node counts must be equal in
-every round (exit 4; node counts not for a job stopped by --time-limit); CPU time ratios current/baseline of every pair timed (at least 1 ms in
+every round (exit 4; node counts not for a job stopped by a time limit); CPU time ratios current/baseline of every pair timed (at least 1 ms in
 both), their geometric mean and a 95% bootstrap interval that resamples rounds and jobs
 (crossed) give improved, unchanged, regressed (exit 3: the whole interval above --threshold) or
 inconclusive. A baseline built before the worker mode existed is run with the current build in
 alternating `idabench run` invocations over groups of instances instead (ab says so).
+--time-limit limits CPU time, --wall-limit wall time. A build from before CPU limits (its
+worker's handshake does not offer them) limits wall time with its --time-limit: ab refuses
+--time-limit with it (exit 2) and gives it --wall-limit S as its own --time-limit S.
 
 The report goes to OUT/NAME/ (default reports/ab-<UTC timestamp>): runs-baseline.csv and
 runs-current.csv (runs.csv's columns after a `round` column), pairs.csv (round, order, dataset,
@@ -276,7 +280,7 @@ Ctrl-C, SIGTERM and SIGHUP stop the workers; the pairs measured are reported (th
 says `INTERRUPTED: N of M pairs measured`) and ab exits 130; a second signal, half a second or
 more after the first, leaves at once. A worker that dies mid-run is reported the same way, then
 ab exits 1. So is a worker that stops answering, which is killed and its job recorded as `error`:
-with --time-limit S, no answer S + 10 s after the job was sent; without, no CPU time used by
+with --wall-limit S, no answer S + 10 s after the job was sent; without, no CPU time used by
 the worker's processes for 60 s.
 
 Exit codes: 0 nothing wrong; 1 runtime error (a worker that died or stopped answering); 2 usage
@@ -466,6 +470,7 @@ impl PlanArgs {
                 .collect(),
             max_nodes: self.limits.max_nodes,
             time_limit: self.limits.time_limit,
+            wall_limit: self.limits.wall_limit,
             tables: self.tables.options(),
         }
     }
@@ -645,7 +650,7 @@ pub struct SolveArgs {
         value_parser = parse_problem,
         conflicts_with_all = [
             "start", "size", "goal", "domain", "heuristic", "step", "reverse_pruning",
-            "max_nodes", "time_limit", "split", "jobs", "pdb_dir", "no_build",
+            "max_nodes", "time_limit", "wall_limit", "split", "jobs", "pdb_dir", "no_build",
         ]
     )]
     pub problem: Option<Problem>,
@@ -735,7 +740,9 @@ pub struct LimitArgs {
         allow_negative_numbers = true
     )]
     pub max_nodes: Option<u64>,
-    /// Stop a search (each job's) after this many seconds (decimals allowed).
+    /// Stop a search (each job's) after this many seconds of CPU time (decimals allowed): the
+    /// search's own, on every thread that searched it, as time_cpu_s counts it, so other load
+    /// on the machine does not stop it sooner (see --wall-limit).
     #[arg(
         long,
         value_name = "SECONDS",
@@ -743,6 +750,27 @@ pub struct LimitArgs {
         allow_negative_numbers = true
     )]
     pub time_limit: Option<f64>,
+    /// Stop a search (each job's) after this many seconds of wall-clock time from its start
+    /// (decimals allowed), however busy the machine. With --time-limit too, the first limit
+    /// reached stops the job.
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        value_parser = parse_seconds,
+        allow_negative_numbers = true
+    )]
+    pub wall_limit: Option<f64>,
+}
+
+impl LimitArgs {
+    /// The limits, each time limit with its clock.
+    pub fn limits(&self) -> RunLimits {
+        RunLimits {
+            max_nodes: self.max_nodes,
+            cpu_s: self.time_limit,
+            wall_s: self.wall_limit,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

@@ -163,7 +163,8 @@ pub fn merge(args: &MergeArgs, stdout: &mut dyn Write) -> Result<Done, Error> {
     let finished = rows
         .tallies()
         .map(|(job, t)| (places[job].0, places[job].1, t));
-    let summaries = summary::summarize(finished, &specs, &names, first.manifest.time_limit_s);
+    let penalty = first.manifest.limits().penalty_s();
+    let summaries = summary::summarize(finished, &specs, &names, penalty);
     let manifest = merged_manifest(&parts, &missing, rows.missing());
     write_missing(&out, &parts, &missing)?;
     summary::write_reports(&out, &rows, Some(&mut spans), &manifest, &summaries)?;

@@ -277,6 +277,7 @@ mod tests {
             "jobs",
             "max_nodes",
             "time_limit",
+            "wall_limit",
             "pdb_dir",
             "no_build",
             "quiet",

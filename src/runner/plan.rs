@@ -5,7 +5,7 @@
 use crate::dataset::{self, Dataset};
 use crate::domains::{DomainKind, HeuristicKind, Spec};
 use crate::error::Error;
-use crate::results::record::DatasetInfo;
+use crate::results::record::{DatasetInfo, RunLimits};
 use crate::results::shard::{self, Shard};
 use crate::runner::job::Job;
 use crate::runner::RunnerError;
@@ -40,12 +40,23 @@ pub struct PlanOptions {
     pub pruning: Vec<bool>,
     /// Generated nodes after which a job stops.
     pub max_nodes: Option<u64>,
-    /// Seconds after which a job stops.
+    /// CPU seconds after which a job stops (`--time-limit`).
     pub time_limit: Option<f64>,
+    /// Wall seconds after which a job stops (`--wall-limit`).
+    pub wall_limit: Option<f64>,
     pub tables: TableOptions,
 }
 
 impl PlanOptions {
+    /// The per-job limits, each time limit with its clock.
+    pub fn limits(&self) -> RunLimits {
+        RunLimits {
+            max_nodes: self.max_nodes,
+            cpu_s: self.time_limit,
+            wall_s: self.wall_limit,
+        }
+    }
+
     /// The flags that choose the variants, limits and tables, as `run` and `worker` take them:
     /// what another build's process or a shard's script is given to plan the same jobs.
     pub fn words(&self) -> Vec<OsString> {
@@ -71,6 +82,9 @@ impl PlanOptions {
         }
         if let Some(t) = self.time_limit {
             flag("--time-limit", t.to_string());
+        }
+        if let Some(t) = self.wall_limit {
+            flag("--wall-limit", t.to_string());
         }
         if let Some(dir) = &self.tables.pdb_dir {
             // One word: a directory whose name starts with '-' is not taken for a flag.
