@@ -250,13 +250,15 @@ pub fn ab(opts: &AbOptions, stdout: &mut dyn Write) -> Result<Done, Error> {
 }
 
 /// The plan as the build of `role` at `path` takes it. A build from before CPU time limits (its
-/// worker's handshake does not offer them) limits wall time with its `--time-limit` and has no
-/// `--wall-limit`: it is given the wall limit as its `--time-limit`, and is refused a
-/// `--time-limit`, which would stop its jobs at other points than the other build's. Without a handshake (no worker mode, or no idabench at all),
+/// worker's handshake does not offer them) limits wall time with its `--time-limit` and knows
+/// neither `--wall-limit` nor `--memory-limit`: it is given the wall limit as its `--time-limit`,
+/// no memory limit, and is refused a `--time-limit`, which would stop its jobs at other points
+/// than the other build's. Without a handshake (no worker mode, or no idabench at all),
 /// `Worker::start` tells which, and `ab` refuses a `--time-limit` to a build without the worker
 /// mode then.
 fn plan_for(role: Role, path: &Path, options: &PlanOptions) -> Result<PlanOptions, Error> {
-    if options.time_limit.is_none() && options.wall_limit.is_none() {
+    let memory = options.tables.memory_limit;
+    if options.time_limit.is_none() && options.wall_limit.is_none() && memory.is_none() {
         return Ok(options.clone());
     }
     let hello = client::handshake(path);
@@ -266,19 +268,31 @@ fn plan_for(role: Role, path: &Path, options: &PlanOptions) -> Result<PlanOption
     if hello.is_some() && options.time_limit.is_some() {
         return Err(predates_cpu_limits(role, path));
     }
-    if let (Some(_), Some(wall)) = (&hello, options.wall_limit) {
+    if hello.is_some() {
+        let wall = options.wall_limit.map(|w| {
+            format!(
+                "it is given --time-limit {w}, which limits wall time there, for --wall-limit {w}"
+            )
+        });
+        let memory =
+            memory.map(|_| "it is not given --memory-limit, which it does not know".to_owned());
         note(format_args!(
-            "note: the {} build ({}) predates CPU time limits: it is given --time-limit {wall}, \
-             which limits wall time there, for --wall-limit {wall}",
+            "note: the {} build ({}) predates CPU time limits: {}",
             role.name(),
-            path.display()
+            path.display(),
+            wall.into_iter()
+                .chain(memory)
+                .collect::<Vec<_>>()
+                .join("; ")
         ));
     }
-    Ok(PlanOptions {
+    let mut older = PlanOptions {
         time_limit: options.wall_limit,
         wall_limit: None,
         ..options.clone()
-    })
+    };
+    older.tables.memory_limit = None;
+    Ok(older)
 }
 
 /// The refusal of `--time-limit` for a build whose `--time-limit` limits wall time.

@@ -141,6 +141,12 @@ pub struct TableArgs {
     /// Refuse to build a missing or damaged pattern database (an error instead).
     #[arg(long)]
     pub no_build: bool,
+    /// Refuse to start (exit 2) when the pattern databases would not fit in SIZE bytes of
+    /// memory, counting the peak of building those not in the cache (3.4 GiB for pdb-78's
+    /// largest); K, M, G, T are powers of 1024 (4G), a plain number is bytes (where Slurm's --mem
+    /// reads megabytes). The rest of the process is not counted: small beside the databases.
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    pub memory_limit: Option<u64>,
 }
 
 impl TableArgs {
@@ -150,6 +156,7 @@ impl TableArgs {
             pdb_dir: self.dir.pdb_dir.clone(),
             no_build: self.no_build,
             stop: None,
+            memory_limit: self.memory_limit,
         }
     }
 }
@@ -558,9 +565,12 @@ pub struct MergeArgs {
 }
 
 const SLURM_HELP: &str = "\
-Besides --shards, --partition, --time and --script, the options are `run`'s (--jobs required):
-each array task K runs `idabench run` with them and --shard K/N --name NAME-shard-K (resuming
-when its directory holds a runs.csv), on --jobs CPUs (--cpus-per-task). A job that waits for the whole array (afterany) merges the shards into
+Besides --shards, --partition, --time, --account, --qos, --sbatch-arg and --script, the options
+are `run`'s (--jobs required): each array task K runs `idabench run` with them and --shard K/N
+--name NAME-shard-K (resuming when its directory holds a runs.csv), on --jobs CPUs
+(--cpus-per-task). --memory-limit SIZE also becomes each task's #SBATCH --mem, written with its
+unit (a plain number there would be megabytes): Slurm stops a task that goes past it, and the
+task's `run` refuses to start when its pattern databases would not fit in it. A job that waits for the whole array (afterany) merges the shards into
 OUT/NAME with `idabench merge`, which refuses unfinished shards. Paths are as given, relative to
 the directory where this command runs (the script changes to it); the binary is this one (or
 $IDABENCH).
@@ -591,6 +601,16 @@ pub struct SlurmArgs {
     /// Each task's time limit (#SBATCH --time); a shard stopped by it resumes when resubmitted.
     #[arg(long, value_name = "HH:MM:SS")]
     pub time: Option<String>,
+    /// The account the tasks are charged to (#SBATCH --account).
+    #[arg(long, value_name = "ACCOUNT")]
+    pub account: Option<String>,
+    /// The tasks' quality of service (#SBATCH --qos).
+    #[arg(long, value_name = "QOS")]
+    pub qos: Option<String>,
+    /// One more #SBATCH line, ARG as given (e.g. --sbatch-arg=--mail-type=END); may be given
+    /// more than once. An ARG holding a line break or another control character is refused.
+    #[arg(long, value_name = "ARG", allow_hyphen_values = true)]
+    pub sbatch_arg: Vec<String>,
     /// Write the script to FILE (executable) instead of stdout.
     #[arg(long, value_name = "FILE")]
     pub script: Option<PathBuf>,
@@ -651,6 +671,7 @@ pub struct SolveArgs {
         conflicts_with_all = [
             "start", "size", "goal", "domain", "heuristic", "step", "reverse_pruning",
             "max_nodes", "time_limit", "wall_limit", "split", "jobs", "pdb_dir", "no_build",
+            "memory_limit",
         ]
     )]
     pub problem: Option<Problem>,
@@ -833,6 +854,32 @@ pub fn parse_nodes(s: &str) -> Result<u64, String> {
     }
 }
 
+/// `--memory-limit`: bytes, or K, M, G, T (either case) for powers of 1024 as Slurm's `--mem`
+/// reads them; unlike `--mem`, a plain number is bytes.
+pub fn parse_size(s: &str) -> Result<u64, String> {
+    let (digits, shift) = match s.char_indices().last() {
+        Some((i, c)) if c.is_ascii_alphabetic() => {
+            let shift = match c.to_ascii_uppercase() {
+                'K' => 10,
+                'M' => 20,
+                'G' => 30,
+                'T' => 40,
+                _ => 64,
+            };
+            (&s[..i], shift)
+        }
+        _ => (s, 0),
+    };
+    match digits.parse::<u64>() {
+        Ok(n) if n >= 1 && shift < 64 && n.leading_zeros() >= shift => Ok(n << shift),
+        _ => Err(format!(
+            "'{}' is not a size: expected a whole number of bytes, 1 or more, or of KiB, MiB, \
+             GiB, TiB with a suffix K, M, G, T (e.g. 4G)",
+            shorten(s)
+        )),
+    }
+}
+
 pub fn parse_seconds(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
         Ok(v) if v.is_finite() && v > 0.0 && v < 1e9 => Ok(v),
@@ -851,5 +898,28 @@ mod tests {
     #[test]
     fn verify_cli() {
         Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn sizes_read_as_bytes_or_powers_of_1024() {
+        assert_eq!(parse_size("4096"), Ok(4096));
+        assert_eq!(parse_size("3k"), Ok(3 << 10));
+        assert_eq!(parse_size("1536M"), Ok(1536 << 20));
+        assert_eq!(parse_size("4G"), Ok(4 << 30));
+        assert_eq!(parse_size("2T"), Ok(2 << 40));
+        for bad in [
+            "",
+            "0",
+            "G",
+            "4.5G",
+            "4GB",
+            "-1",
+            "4X",
+            "99999999999T",
+            "4 G",
+        ] {
+            let e = parse_size(bad).unwrap_err();
+            assert!(e.contains("is not a size"), "{bad}: {e}");
+        }
     }
 }

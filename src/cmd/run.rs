@@ -16,7 +16,7 @@ use crate::results::shard::{self, Shard};
 use crate::results::summary::{self, VariantSummary};
 use crate::runner::batch::{self, BatchOptions};
 use crate::runner::job::Job;
-use crate::runner::machine::{cores, cpu_model, host_name};
+use crate::runner::machine::{cores, cpu_model, host_name, peak_resident_bytes};
 use crate::runner::plan::{place, take_shard, Loaded, Plan};
 use crate::runner::prepare;
 use crate::search::Clock;
@@ -276,6 +276,7 @@ fn new_manifest(
         shard: None,
         shards: Vec::new(),
         split: Some(args.split.split.name()),
+        peak_resident_bytes: None,
     }
 }
 
@@ -314,6 +315,7 @@ fn resume(
         )));
     }
     manifest.start_time = old.start_time;
+    manifest.peak_resident_bytes = old.peak_resident_bytes;
     let runs_path = dir.join("runs.csv");
     let mut bytes = results::read_file(&runs_path)?;
     if !bytes.is_empty() && !bytes.ends_with(b"\n") {
@@ -558,6 +560,8 @@ fn finish(
     let missing = rows.missing();
     manifest.end_time = clock::rfc3339_now();
     manifest.complete = Some(missing == 0);
+    // Read before the reports are written, whose memory is small beside the run's.
+    manifest.peak_resident_bytes = manifest.peak_resident_bytes.max(peak_resident_bytes());
     manifest.jobs_missing = Some(missing);
     summary::write_reports(dir, rows, Some(spans), &manifest, summaries)?;
     draw_plots(dir, jobs, rows, spans, &manifest, summaries, !args.no_plots);

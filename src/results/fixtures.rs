@@ -58,5 +58,6 @@ pub(crate) fn manifest() -> Manifest {
         shard: None,
         shards: Vec::new(),
         split: None,
+        peak_resident_bytes: None,
     }
 }

@@ -5,7 +5,7 @@ use crate::results::shard::Shard;
 use crate::results::{read_file, ReportError};
 use crate::search::Clock;
 use crate::tables::store::TableInfo;
-use crate::util::text;
+use crate::util::{format, text};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::path::Path;
@@ -320,6 +320,12 @@ pub struct Manifest {
     /// workers. It changes times, never counts. Absent in manifests written before it existed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub split: Option<String>,
+    /// The most memory the run's process held resident (its high-water mark, read at its end),
+    /// in bytes: of a resumed run, the largest of its processes'; of a merge, the largest of
+    /// its shards' (the merge's own is not counted). Absent in manifests written before it was
+    /// recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub peak_resident_bytes: Option<u64>,
 }
 
 /// One shard of a merged report, as its own manifest told it.
@@ -337,6 +343,9 @@ pub struct ShardInfo {
     pub jobs_total: usize,
     /// The shard's jobs without a row (only with `merge --allow-missing`).
     pub jobs_missing: usize,
+    /// The shard's `peak_resident_bytes`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub peak_resident_bytes: Option<u64>,
 }
 
 impl Manifest {
@@ -369,6 +378,33 @@ impl Manifest {
     /// The per-job limits, e.g. `1000000 nodes, 5 s CPU, 10 s wall`, or `none`.
     pub fn limits_text(&self) -> String {
         self.limits().text()
+    }
+
+    /// The run's memory in words, e.g. `450 MiB at the peak (resident); pattern databases:
+    /// 2 of 1.5 MiB in all`, or `None` when the manifest records none.
+    pub fn memory_text(&self) -> Option<String> {
+        let peak = self.peak_resident_bytes.map(|b| {
+            let whose = if self.shards.is_empty() {
+                ""
+            } else {
+                ", the largest shard's"
+            };
+            format!("{} at the peak (resident{whose})", format::bytes(b))
+        });
+        let tables = (!self.pattern_databases.is_empty()).then(|| {
+            let total: u64 = self.pattern_databases.iter().map(TableInfo::bytes).sum();
+            format!(
+                "pattern databases: {} of {} in all",
+                self.pattern_databases.len(),
+                format::bytes(total)
+            )
+        });
+        match (peak, tables) {
+            (None, None) => None,
+            (Some(p), None) => Some(p),
+            (None, Some(t)) => Some(t),
+            (Some(p), Some(t)) => Some(format!("{p}; {t}")),
+        }
     }
 }
 

@@ -240,6 +240,9 @@ pub fn summary_md(rows: &[VariantSummary], manifest: &Manifest) -> String {
         if manifest.jobs == 1 { "" } else { "s" },
         manifest.limits_text(),
     );
+    if let Some(memory) = manifest.memory_text() {
+        out.push_str(&format!("Memory: {memory}.\n\n"));
+    }
     if !manifest.shards.is_empty() {
         out.push_str(&format!(
             "Merged from {} shard(s) of {}; manifest.json lists each one's machine.\n\n",

@@ -25,6 +25,8 @@ pub struct TableOptions {
     pub no_build: bool,
     /// Set by a signal asking the command to end: stops a database being built.
     pub stop: Option<&'static AtomicBool>,
+    /// `--memory-limit`, in bytes: tables that would not fit are refused before any is read.
+    pub memory_limit: Option<u64>,
 }
 
 /// What a run's jobs are: the datasets, the variants and the per-job limits.
@@ -85,6 +87,9 @@ impl PlanOptions {
         }
         if let Some(t) = self.wall_limit {
             flag("--wall-limit", t.to_string());
+        }
+        if let Some(bytes) = self.tables.memory_limit {
+            flag("--memory-limit", bytes.to_string());
         }
         if let Some(dir) = &self.tables.pdb_dir {
             // One word: a directory whose name starts with '-' is not taken for a flag.

@@ -1,11 +1,11 @@
 //! How `ab` talks to a worker (`idabench worker`), so that two builds of different versions can
 //! talk or refuse clearly:
 //! 1. the worker's first line is the handshake `idabench-worker protocol=P version=V commit=C
-//!    build=B limits=cpu,wall` (`commit=-` when unknown), written at once; `ab` refuses a
+//!    build=B limits=cpu,wall,memory` (`commit=-` when unknown), written at once; `ab` refuses a
 //!    protocol it does not speak, and a binary that gives no handshake within a few seconds.
-//!    `limits=cpu,wall` says that `--time-limit` limits CPU time and `--wall-limit` wall time;
-//!    a handshake without it is a build whose `--time-limit` limits wall time (and that has no
-//!    `--wall-limit`). Words were added, not the protocol
+//!    `limits=cpu,wall,memory` says that `--time-limit` limits CPU time, `--wall-limit` wall
+//!    time, and `--memory-limit` is taken; a handshake without it is a build whose `--time-limit`
+//!    limits wall time, and that has neither of the others. Words were added, not the protocol
 //!    raised: a build that does not know a word skips it, and every line means what it meant;
 //! 2. its second line, once its jobs are planned and their tables ready, is the runs.csv header
 //!    of this build, so `ab` reads the rows by column name and builds with other column sets
@@ -45,8 +45,8 @@ pub struct Hello {
     pub commit: String,
     /// The build profile, e.g. `release`.
     pub build: String,
-    /// Whether `--time-limit` limits CPU time (and `--wall-limit` wall time): false for a build
-    /// whose `--time-limit` limits wall time.
+    /// Whether `--time-limit` limits CPU time (and `--wall-limit` wall time, and `--memory-limit`
+    /// is taken): false for a build whose `--time-limit` limits wall time.
     pub cpu_limits: bool,
 }
 
@@ -70,7 +70,7 @@ impl Hello {
             self.commit,
             self.build,
             if self.cpu_limits {
-                " limits=cpu,wall"
+                " limits=cpu,wall,memory"
             } else {
                 ""
             }
