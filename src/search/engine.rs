@@ -56,7 +56,7 @@ pub(super) struct Iter {
 /// In declaration order (`repr(C)`), the fields every node reads and writes first: each then
 /// sits within a short displacement of the struct's address, so that the kernels' instructions
 /// stay short whatever the cold fields after them (limits, clocks) grow to. Left to the
-/// compiler's order, the CPU time limit's fields moved them and cost 2.4% of the search's speed.
+/// compiler's order, the CPU time limit's fields moved them and the search took 2.4% longer.
 #[repr(C)]
 pub(super) struct Run<'a, D: Domain> {
     pub(super) generated: u64,
