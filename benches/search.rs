@@ -215,8 +215,7 @@ fn harness_overhead(c: &mut Criterion) {
     let cancel = AtomicBool::new(false);
     let opts = batch::BatchOptions {
         jobs: 1,
-        max_nodes: None,
-        time_limit: None,
+        limits: Default::default(),
         split: None,
         quiet: true,
         cancel: &cancel,

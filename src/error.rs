@@ -122,7 +122,11 @@ pub fn exit_code(result: &Result<Done, Error>) -> u8 {
         // A heuristic that does not fit, or no good table under --no-build (or no cache
         // directory): what was asked cannot be done; a cache that cannot be written: runtime.
         Err(
-            Error::Prepare(PrepareError::Unfit(_) | PrepareError::Store(StoreError::Missing(_)))
+            Error::Prepare(
+                PrepareError::Unfit(_)
+                | PrepareError::Store(StoreError::Missing(_))
+                | PrepareError::Memory(_),
+            )
             | Error::Store(StoreError::Missing(_)),
         ) => EXIT_INPUT,
         Err(

@@ -96,9 +96,9 @@ pub(super) enum Patience {
 }
 
 impl Patience {
-    /// For a job's answer: its time limit and `ANSWER_GRACE`, or without a limit, `STALL`.
-    pub(super) fn for_job(time_limit: Option<f64>) -> Patience {
-        match time_limit {
+    /// For a job's answer: its wall time limit and `ANSWER_GRACE`, or without one, `STALL`.
+    pub(super) fn for_job(wall_limit: Option<f64>) -> Patience {
+        match wall_limit {
             Some(s) => Patience::Deadline(Duration::from_secs_f64(s) + ANSWER_GRACE),
             None => Patience::Progress(STALL),
         }
@@ -431,7 +431,7 @@ mod tests {
     }
 
     #[test]
-    fn patience_for_a_job_follows_its_time_limit() {
+    fn patience_for_a_job_follows_its_wall_limit() {
         assert_eq!(
             Patience::for_job(Some(0.5)),
             Patience::Deadline(Duration::from_millis(10_500))

@@ -21,11 +21,12 @@ use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::{Arc, Mutex};
 
 /// What `ab` and the workers of one comparison go by: the longest message their plan allows
-/// (`protocol::max_message`) and its jobs' time limit, which says how long an answer may take.
+/// (`protocol::max_message`) and its jobs' wall time limit, which says how long an answer may
+/// take (a CPU time limit does not: a loaded machine stretches it).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Terms {
     pub(super) max_message: usize,
-    pub(super) time_limit: Option<f64>,
+    pub(super) wall_limit: Option<f64>,
 }
 
 /// A worker's answer to a job.
@@ -79,6 +80,8 @@ struct Relay {
 pub(super) struct Worker {
     role: Role,
     path: PathBuf,
+    /// The plan's arguments it was started with, which another worker of the build is given.
+    args: Vec<OsString>,
     hello: Hello,
     child: Child,
     stdin: Option<ChildStdin>,
@@ -165,6 +168,7 @@ impl Worker {
         let mut worker = Worker {
             role,
             path: path.to_path_buf(),
+            args: args.to_vec(),
             hello,
             child,
             stdin: Some(stdin),
@@ -244,9 +248,14 @@ impl Worker {
         }
     }
 
-    /// A second worker of the same build, for another lane.
-    pub(super) fn another(&self, args: &[OsString]) -> Result<Worker, Error> {
-        match Worker::start(self.role, &self.path, args, self.terms)? {
+    /// Whether the build's `--time-limit` limits CPU time, as its handshake says.
+    pub(super) fn cpu_limits(&self) -> bool {
+        self.hello.cpu_limits
+    }
+
+    /// A second worker of the same build, with the same arguments: for another lane or round.
+    pub(super) fn another(&self) -> Result<Worker, Error> {
+        match Worker::start(self.role, &self.path, &self.args, self.terms)? {
             Started::Worker(w) => Ok(*w),
             Started::Old { .. } => Err(self.died("no longer starts as a worker")),
         }
@@ -256,7 +265,7 @@ impl Worker {
     /// `error` record when no answer came in time (`Patience::for_job`).
     pub(super) fn solve(&mut self, job: &Job) -> Result<Answer, Error> {
         let request = protocol::request(&job.dataset.name, &job.instance.id, job.variant);
-        let patience = Patience::for_job(self.terms.time_limit);
+        let patience = Patience::for_job(self.terms.wall_limit);
         // From before the request: a worker that does not read its stdin can block the write.
         self.watch.ask(patience);
         let sent = match &mut self.stdin {
@@ -314,9 +323,10 @@ impl Worker {
             (Some(Err(e)), _) => return Err(e.to_string()),
             _ => return Err("expected one line of runs.csv".to_owned()),
         };
-        let record: Record = row
+        let mut record: Record = row
             .deserialize(Some(&self.header))
             .map_err(|e| e.to_string())?;
+        record::absent_columns(&mut record, &self.header);
         let (dataset, instance, variant) = record.key();
         if (dataset, instance, variant) != (&job.dataset.name, &job.instance.id, job.variant) {
             return Err(format!(
@@ -334,9 +344,9 @@ impl Worker {
 
     /// `job`'s answer when the worker was killed for owing it longer than `patience`.
     fn hung(&self, job: &Job, patience: Patience) -> Answer {
-        let why = match (patience, self.terms.time_limit) {
+        let why = match (patience, self.terms.wall_limit) {
             (Patience::Deadline(_), Some(limit)) => format!(
-                " (its time limit of {limit} s and {} s more)",
+                " (its wall limit of {limit} s and {} s more)",
                 ANSWER_GRACE.as_secs()
             ),
             _ => String::new(),
@@ -432,6 +442,38 @@ fn read_line_capped(input: &mut impl BufRead, cap: usize, line: &mut Vec<u8>) ->
         if end {
             return Ok(true);
         }
+    }
+}
+
+/// The handshake of `path`'s worker, what the build can do, read before it is given a plan: the
+/// worker is given a dataset that does not exist, so it writes its handshake and stops without
+/// reading a file or building a table, and is killed once its first line is read. `None`
+/// without a handshake within `HANDSHAKE_TIMEOUT`: a build without the worker mode, or no
+/// idabench (`Worker::start` tells which).
+pub(super) fn handshake(path: &Path) -> Option<Hello> {
+    let empty = tempfile::tempdir().ok()?;
+    let mut child = spawn(
+        Command::new(path)
+            .args(["worker", "--"])
+            .arg(empty.path().join("no-dataset.csv"))
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null()),
+    )
+    .ok()?;
+    let Some(stdout) = child.stdout.take() else {
+        unreachable!("stdout was piped");
+    };
+    let mut watch = Watch::start(child.id());
+    watch.ask(Patience::Deadline(HANDSHAKE_TIMEOUT));
+    let mut line = Vec::new();
+    let read = read_line_capped(&mut BufReader::new(stdout), NOTE_LINE, &mut line);
+    watch.stop();
+    kill_group(child.id());
+    let _ = reap(&mut child);
+    match read {
+        Ok(true) => Hello::parse(String::from_utf8_lossy(&line).trim_end()),
+        _ => None,
     }
 }
 

@@ -30,7 +30,7 @@ pub(super) fn by_runs(
     opts: &AbOptions,
     jobs: &[Job<'_>],
     paths: &[PathBuf; 2],
-    words: &[OsString],
+    words: [Vec<OsString>; 2],
     rounds: usize,
     builds: &mut [BuildInfo; 2],
 ) -> Measured {
@@ -55,13 +55,12 @@ pub(super) fn by_runs(
     // The plots of these small runs would be thrown away, and drawing them is time spent
     // between the two builds' runs of a group; but only a build that knows `--no-plots` may be
     // given it (a build from before the plots would refuse the flag), so each build is asked.
-    let words = paths.each_ref().map(|bin| {
-        let mut words = words.to_vec();
+    let mut words = words;
+    for (bin, words) in paths.iter().zip(&mut words) {
         if takes_no_plots(bin) {
             words.push("--no-plots".into());
         }
-        words
-    });
+    }
     let total = rounds * groups.len();
     let mut pairs = Vec::new();
     let mut read_manifest = [true, true];

@@ -23,6 +23,7 @@ use crate::runner::machine;
 use crate::runner::plan::{Loaded, PlanOptions};
 use crate::runner::protocol;
 use crate::runner::select::SelectOptions;
+use crate::search::Clock;
 use crate::util::clock;
 use crate::util::term::note;
 use children::install_signal_handler;
@@ -122,22 +123,41 @@ pub fn ab(opts: &AbOptions, stdout: &mut dyn Write) -> Result<Done, Error> {
         select: SelectOptions::default(),
         ..options.clone()
     };
-    let args = whole.args();
     let terms = Terms {
         max_message: protocol::max_message(&jobs),
-        time_limit: options.time_limit,
+        wall_limit: options.wall_limit,
     };
     let paths = [opts.baseline.clone(), current];
     let started = [Role::Baseline, Role::Current].map(|role| {
         let path = &paths[role as usize];
-        Worker::start(role, path, &args, terms)
+        let plan = plan_for(role, path, &whole)?;
+        let started = Worker::start(role, path, &plan.args(), terms)?;
+        let timed = options.time_limit.is_some() || options.wall_limit.is_some();
+        let translated =
+            (plan.time_limit, plan.wall_limit) != (options.time_limit, options.wall_limit);
+        match &started {
+            Started::Old { .. } if options.time_limit.is_some() => {
+                return Err(predates_cpu_limits(role, path))
+            }
+            // Its time limits were chosen from the handshake of a worker started before.
+            Started::Worker(w) if timed && w.cpu_limits() == translated => {
+                return Err(refused(format!(
+                    "--{} {}: its worker's handshake differs from the one before: the binary \
+                     changed while ab started",
+                    role.name(),
+                    path.display()
+                )))
+            }
+            _ => {}
+        }
+        Ok((started, plan))
     });
     let [base, cur] = started;
     if CANCEL.load(Ordering::SeqCst) {
         note(format_args!("interrupted before any pair was measured"));
         return Ok(Done::Interrupted);
     }
-    let (base, cur) = (base?, cur?);
+    let ((base, base_plan), (cur, cur_plan)) = (base?, cur?);
     // After the handshakes, so that a binary refused leaves no empty folder behind.
     let dir = claim_dir(&opts.out, opts.name.as_deref())?;
     let rounds = opts.rounds as usize;
@@ -147,7 +167,7 @@ pub fn ab(opts: &AbOptions, stdout: &mut dyn Write) -> Result<Done, Error> {
             if !opts.quiet {
                 tell_start(&builds, jobs.len(), rounds, usize::from(opts.lanes));
             }
-            let measured = by_workers(opts, &jobs, &args, [*base, *cur], rounds);
+            let measured = by_workers(opts, &jobs, [*base, *cur], rounds);
             (measured, builds, Mode::Worker)
         }
         (base, cur) => {
@@ -162,7 +182,8 @@ pub fn ab(opts: &AbOptions, stdout: &mut dyn Write) -> Result<Done, Error> {
             if !opts.quiet {
                 tell_start(&builds, jobs.len(), rounds, 1);
             }
-            let measured = by_runs(opts, &jobs, &paths, &whole.words(), rounds, &mut builds);
+            let words = [base_plan.words(), cur_plan.words()];
+            let measured = by_runs(opts, &jobs, &paths, words, rounds, &mut builds);
             (measured, builds, Mode::Run)
         }
     };
@@ -215,6 +236,8 @@ pub fn ab(opts: &AbOptions, stdout: &mut dyn Write) -> Result<Done, Error> {
         selection: loaded.selection.clone(),
         max_nodes: options.max_nodes,
         time_limit_s: options.time_limit,
+        time_limit_clock: Clock::Cpu,
+        wall_limit_s: options.wall_limit,
         cpu_model: machine::cpu_model(),
         cores: machine::cores(),
         host: machine::host_name(),
@@ -233,6 +256,64 @@ pub fn ab(opts: &AbOptions, stdout: &mut dyn Write) -> Result<Done, Error> {
         Some(e) => Err(e),
         None => Ok(comparison.done()),
     }
+}
+
+/// The plan as the build of `role` at `path` takes it. A build from before CPU time limits (its
+/// worker's handshake does not offer them) limits wall time with its `--time-limit` and knows
+/// neither `--wall-limit` nor `--memory-limit`: it is given the wall limit as its `--time-limit`,
+/// no memory limit, and is refused a `--time-limit`, which would stop its jobs at other points
+/// than the other build's. Without a handshake (no worker mode, or no idabench at all),
+/// `Worker::start` tells which, and `ab` refuses a `--time-limit` to a build without the worker
+/// mode then.
+fn plan_for(role: Role, path: &Path, options: &PlanOptions) -> Result<PlanOptions, Error> {
+    let memory = options.tables.memory_limit;
+    if options.time_limit.is_none() && options.wall_limit.is_none() && memory.is_none() {
+        return Ok(options.clone());
+    }
+    let hello = client::handshake(path);
+    if hello.as_ref().is_some_and(|h| h.cpu_limits) {
+        return Ok(options.clone());
+    }
+    if hello.is_some() && options.time_limit.is_some() {
+        return Err(predates_cpu_limits(role, path));
+    }
+    if hello.is_some() {
+        let wall = options.wall_limit.map(|w| {
+            format!(
+                "it is given --time-limit {w}, which limits wall time there, for --wall-limit {w}"
+            )
+        });
+        let memory =
+            memory.map(|_| "it is not given --memory-limit, which it does not know".to_owned());
+        note(format_args!(
+            "note: the {} build ({}) predates CPU time limits: {}",
+            role.name(),
+            path.display(),
+            wall.into_iter()
+                .chain(memory)
+                .collect::<Vec<_>>()
+                .join("; ")
+        ));
+    }
+    let mut older = PlanOptions {
+        time_limit: options.wall_limit,
+        wall_limit: None,
+        ..options.clone()
+    };
+    older.tables.memory_limit = None;
+    Ok(older)
+}
+
+/// The refusal of `--time-limit` for a build whose `--time-limit` limits wall time.
+fn predates_cpu_limits(role: Role, path: &Path) -> Error {
+    refused(format!(
+        "--{} {}: this build predates CPU time limits (its worker's handshake does not offer \
+         them): its --time-limit limits wall time, so its jobs would stop at other points than \
+         the other build's; give --wall-limit instead, which both builds take (it is passed to \
+         that build as its own --time-limit)",
+        role.name(),
+        path.display()
+    ))
 }
 
 /// The pairs measured, in schedule order, and the error that stopped the measuring early (none

@@ -8,6 +8,7 @@ use crate::compare::{self, CompareOptions, RenderFormat};
 use crate::error::Error;
 use crate::results::record::{DatasetInfo, Selection, RUNS_HEADER};
 use crate::results::runs;
+use crate::search::Clock;
 use serde::Serialize;
 use std::path::Path;
 
@@ -40,7 +41,10 @@ pub(super) struct AbManifest {
     #[serde(skip_serializing_if = "Selection::is_empty")]
     pub(super) selection: Selection,
     pub(super) max_nodes: Option<u64>,
+    /// `--time-limit`, on the clock `time_limit_clock` says (`cpu`), as in a run's manifest.
     pub(super) time_limit_s: Option<f64>,
+    pub(super) time_limit_clock: Clock,
+    pub(super) wall_limit_s: Option<f64>,
     pub(super) cpu_model: String,
     pub(super) cores: usize,
     pub(super) host: Option<String>,

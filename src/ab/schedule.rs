@@ -8,7 +8,6 @@ use crate::error::Error;
 use crate::results::record::Record;
 use crate::runner::job::Job;
 use crate::util::term::note;
-use std::ffi::OsString;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -34,20 +33,19 @@ pub(super) fn baseline_first(r: usize, j: usize) -> bool {
     (r + j).is_multiple_of(2)
 }
 
-/// Every job in every round on workers (started with the plan's `args`): lane 0 on the workers
-/// already started, the other lanes on workers of their own, all taking the schedule's next pair
-/// when free. A signal or a failure stops the lanes; the pairs finished are kept, with the pair
+/// Every job in every round on workers: lane 0 on the workers already started, the other lanes
+/// on workers of their own (each build's with its first worker's arguments), all taking the
+/// schedule's next pair when free. A signal or a failure stops the lanes; the pairs finished are kept, with the pair
 /// of a job that a worker was killed in (`Answer::Hung`).
 pub(super) fn by_workers(
     opts: &AbOptions,
     jobs: &[Job<'_>],
-    args: &[OsString],
     [base, cur]: [Worker; 2],
     rounds: usize,
 ) -> Measured {
     let mut lanes = Vec::new();
     for _ in 1..opts.lanes {
-        match (base.another(args), cur.another(args)) {
+        match (base.another(), cur.another()) {
             (Ok(a), Ok(b)) => lanes.push([a, b]),
             (Err(e), _) | (_, Err(e)) => return stopped(Vec::new(), e),
         }
@@ -86,7 +84,7 @@ pub(super) fn by_workers(
                         // bootstrap over rounds sees it, instead of favouring one build for the
                         // whole comparison.
                         if lane_round.is_some() {
-                            match (lane[0].another(args), lane[1].another(args)) {
+                            match (lane[0].another(), lane[1].another()) {
                                 (Ok(a), Ok(b)) => lane = [a, b],
                                 (Err(e), _) | (_, Err(e)) => return fail(e),
                             }

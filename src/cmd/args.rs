@@ -5,6 +5,7 @@ use crate::domains;
 use crate::domains::judge::Problem;
 use crate::domains::{DomainKind, HeuristicKind};
 use crate::plot::PlotSize;
+use crate::results::record::RunLimits;
 use crate::runner::plan::{PlanOptions, TableOptions};
 use crate::runner::select::SelectOptions;
 use crate::search::{SplitDepth, Step, AUTO_MIN_NODES, MAX_SPLIT_DEPTH};
@@ -142,6 +143,12 @@ pub struct TableArgs {
     /// Refuse to build a missing or damaged pattern database (an error instead).
     #[arg(long)]
     pub no_build: bool,
+    /// Refuse to start (exit 2) when the pattern databases would not fit in SIZE bytes of
+    /// memory, counting the peak of building those not in the cache (3.4 GiB for pdb-78's
+    /// largest); K, M, G, T are powers of 1024 (4G), a plain number is bytes (where Slurm's --mem
+    /// reads megabytes). The rest of the process is not counted: small beside the databases.
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    pub memory_limit: Option<u64>,
 }
 
 impl TableArgs {
@@ -151,6 +158,7 @@ impl TableArgs {
             pdb_dir: self.dir.pdb_dir.clone(),
             no_build: self.no_build,
             stop: None,
+            memory_limit: self.memory_limit,
         }
     }
 }
@@ -158,8 +166,8 @@ impl TableArgs {
 const COMPARE_HELP: &str = "\
 Jobs are joined on (dataset, instance, variant). Status, length and node counts must be equal:
 node counts are deterministic, so any difference is a real change in the search (but those of a
-job stopped by --time-limit in either run, which depend on the machine's speed, are not
-compared; its status is). CPU times are
+job stopped by a time limit, CPU or wall, in either run, which depend on the machine's speed, are
+not compared; its status is). Runs whose limits differ, in seconds or in clock, are warned of. CPU times are
 compared as ratios current/baseline, only for jobs with at least 1 ms in both runs: per variant
 over its jobs, overall over instances (each instance's geometric mean across variants). Their
 geometric mean and a bootstrap 95% interval give a verdict: improved, unchanged, regressed (the
@@ -279,11 +287,14 @@ workers, which are given the whole plan (so that a baseline built before those f
 compared).
 
 Verdicts, exit codes and formats are compare's: status, length and node counts must be equal in
-every round (exit 4; node counts not for a job stopped by --time-limit); CPU time ratios current/baseline of every pair timed (at least 1 ms in
+every round (exit 4; node counts not for a job stopped by a time limit); CPU time ratios current/baseline of every pair timed (at least 1 ms in
 both), their geometric mean and a 95% bootstrap interval that resamples rounds and jobs
 (crossed) give improved, unchanged, regressed (exit 3: the whole interval above --threshold) or
 inconclusive. A baseline built before the worker mode existed is run with the current build in
 alternating `idabench run` invocations over groups of instances instead (ab says so).
+--time-limit limits CPU time, --wall-limit wall time. A build from before CPU limits (its
+worker's handshake does not offer them) limits wall time with its --time-limit: ab refuses
+--time-limit with it (exit 2) and gives it --wall-limit S as its own --time-limit S.
 
 The report goes to OUT/NAME/ (default reports/ab-<UTC timestamp>): runs-baseline.csv and
 runs-current.csv (runs.csv's columns after a `round` column), pairs.csv (round, order, dataset,
@@ -294,7 +305,7 @@ Ctrl-C, SIGTERM and SIGHUP stop the workers; the pairs measured are reported (th
 says `INTERRUPTED: N of M pairs measured`) and ab exits 130; a second signal, half a second or
 more after the first, leaves at once. A worker that dies mid-run is reported the same way, then
 ab exits 1. So is a worker that stops answering, which is killed and its job recorded as `error`:
-with --time-limit S, no answer S + 10 s after the job was sent; without, no CPU time used by
+with --wall-limit S, no answer S + 10 s after the job was sent; without, no CPU time used by
 the worker's processes for 60 s.
 
 Exit codes: 0 nothing wrong; 1 runtime error (a worker that died or stopped answering); 2 usage
@@ -545,6 +556,7 @@ impl PlanArgs {
                 .collect(),
             max_nodes: self.limits.max_nodes,
             time_limit: self.limits.time_limit,
+            wall_limit: self.limits.wall_limit,
             tables: self.tables.options(),
             select: SelectOptions {
                 domains: self.select.domain.clone(),
@@ -643,9 +655,12 @@ pub struct MergeArgs {
 }
 
 const SLURM_HELP: &str = "\
-Besides --shards, --partition, --time and --script, the options are `run`'s (--jobs required):
-each array task K runs `idabench run` with them and --shard K/N --name NAME-shard-K (resuming
-when its directory holds a runs.csv), on --jobs CPUs (--cpus-per-task). A job that waits for the whole array (afterany) merges the shards into
+Besides --shards, --partition, --time, --account, --qos, --sbatch-arg and --script, the options
+are `run`'s (--jobs required): each array task K runs `idabench run` with them and --shard K/N
+--name NAME-shard-K (resuming when its directory holds a runs.csv), on --jobs CPUs
+(--cpus-per-task). --memory-limit SIZE also becomes each task's #SBATCH --mem, written with its
+unit (a plain number there would be megabytes): Slurm stops a task that goes past it, and the
+task's `run` refuses to start when its pattern databases would not fit in it. A job that waits for the whole array (afterany) merges the shards into
 OUT/NAME with `idabench merge`, which refuses unfinished shards. Paths are as given, relative to
 the directory where this command runs (the script changes to it); the binary is this one (or
 $IDABENCH).
@@ -679,6 +694,16 @@ pub struct SlurmArgs {
     /// Each task's time limit (#SBATCH --time); a shard stopped by it resumes when resubmitted.
     #[arg(long, value_name = "HH:MM:SS")]
     pub time: Option<String>,
+    /// The account the tasks are charged to (#SBATCH --account).
+    #[arg(long, value_name = "ACCOUNT")]
+    pub account: Option<String>,
+    /// The tasks' quality of service (#SBATCH --qos).
+    #[arg(long, value_name = "QOS")]
+    pub qos: Option<String>,
+    /// One more #SBATCH line, ARG as given (e.g. --sbatch-arg=--mail-type=END); may be given
+    /// more than once. An ARG holding a line break or another control character is refused.
+    #[arg(long, value_name = "ARG", allow_hyphen_values = true)]
+    pub sbatch_arg: Vec<String>,
     /// Write the script to FILE (executable) instead of stdout.
     #[arg(long, value_name = "FILE")]
     pub script: Option<PathBuf>,
@@ -738,7 +763,8 @@ pub struct SolveArgs {
         value_parser = parse_problem,
         conflicts_with_all = [
             "start", "size", "goal", "domain", "heuristic", "step", "reverse_pruning",
-            "max_nodes", "time_limit", "split", "jobs", "pdb_dir", "no_build",
+            "max_nodes", "time_limit", "wall_limit", "split", "jobs", "pdb_dir", "no_build",
+            "memory_limit",
         ]
     )]
     pub problem: Option<Problem>,
@@ -828,7 +854,9 @@ pub struct LimitArgs {
         allow_negative_numbers = true
     )]
     pub max_nodes: Option<u64>,
-    /// Stop a search (each job's) after this many seconds (decimals allowed).
+    /// Stop a search (each job's) after this many seconds of CPU time (decimals allowed): the
+    /// search's own, on every thread that searched it, as time_cpu_s counts it, so other load
+    /// on the machine does not stop it sooner (see --wall-limit).
     #[arg(
         long,
         value_name = "SECONDS",
@@ -836,6 +864,27 @@ pub struct LimitArgs {
         allow_negative_numbers = true
     )]
     pub time_limit: Option<f64>,
+    /// Stop a search (each job's) after this many seconds of wall-clock time from its start
+    /// (decimals allowed), however busy the machine. With --time-limit too, the first limit
+    /// reached stops the job.
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        value_parser = parse_seconds,
+        allow_negative_numbers = true
+    )]
+    pub wall_limit: Option<f64>,
+}
+
+impl LimitArgs {
+    /// The limits, each time limit with its clock.
+    pub fn limits(&self) -> RunLimits {
+        RunLimits {
+            max_nodes: self.max_nodes,
+            cpu_s: self.time_limit,
+            wall_s: self.wall_limit,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -929,6 +978,32 @@ pub fn parse_nodes(s: &str) -> Result<u64, String> {
     }
 }
 
+/// `--memory-limit`: bytes, or K, M, G, T (either case) for powers of 1024 as Slurm's `--mem`
+/// reads them; unlike `--mem`, a plain number is bytes.
+pub fn parse_size(s: &str) -> Result<u64, String> {
+    let (digits, shift) = match s.char_indices().last() {
+        Some((i, c)) if c.is_ascii_alphabetic() => {
+            let shift = match c.to_ascii_uppercase() {
+                'K' => 10,
+                'M' => 20,
+                'G' => 30,
+                'T' => 40,
+                _ => 64,
+            };
+            (&s[..i], shift)
+        }
+        _ => (s, 0),
+    };
+    match digits.parse::<u64>() {
+        Ok(n) if n >= 1 && shift < 64 && n.leading_zeros() >= shift => Ok(n << shift),
+        _ => Err(format!(
+            "'{}' is not a size: expected a whole number of bytes, 1 or more, or of KiB, MiB, \
+             GiB, TiB with a suffix K, M, G, T (e.g. 4G)",
+            shorten(s)
+        )),
+    }
+}
+
 pub fn parse_seconds(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
         Ok(v) if v.is_finite() && v > 0.0 && v < 1e9 => Ok(v),
@@ -947,5 +1022,28 @@ mod tests {
     #[test]
     fn verify_cli() {
         Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn sizes_read_as_bytes_or_powers_of_1024() {
+        assert_eq!(parse_size("4096"), Ok(4096));
+        assert_eq!(parse_size("3k"), Ok(3 << 10));
+        assert_eq!(parse_size("1536M"), Ok(1536 << 20));
+        assert_eq!(parse_size("4G"), Ok(4 << 30));
+        assert_eq!(parse_size("2T"), Ok(2 << 40));
+        for bad in [
+            "",
+            "0",
+            "G",
+            "4.5G",
+            "4GB",
+            "-1",
+            "4X",
+            "99999999999T",
+            "4 G",
+        ] {
+            let e = parse_size(bad).unwrap_err();
+            assert!(e.contains("is not a size"), "{bad}: {e}");
+        }
     }
 }

@@ -627,6 +627,7 @@ fn merged_manifest(
             end_time: part.manifest.end_time.clone(),
             jobs_total: part.planned.len(),
             jobs_missing: missing.iter().filter(|(o, _)| *o == p).count(),
+            peak_resident_bytes: part.manifest.peak_resident_bytes,
         })
         .collect();
     let start_time = parts
@@ -653,6 +654,7 @@ fn merged_manifest(
         pattern_databases: tables,
         host: None,
         shard: None,
+        peak_resident_bytes: shards.iter().filter_map(|s| s.peak_resident_bytes).max(),
         shards,
         ..first.clone()
     }

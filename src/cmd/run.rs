@@ -10,15 +10,16 @@ use crate::report;
 use crate::results;
 use crate::results::folder;
 use crate::results::iterations::{self, Span, Spans};
-use crate::results::record::{self, DatasetInfo, Manifest};
+use crate::results::record::{self, DatasetInfo, Manifest, RunLimits};
 use crate::results::runs::{self, verdict, Rows, RunsWriter};
 use crate::results::shard::{self, Shard};
 use crate::results::summary::{self, Groups, Limits, Summaries};
 use crate::runner::batch::{self, BatchOptions};
 use crate::runner::job::Job;
-use crate::runner::machine::{cores, cpu_model, host_name};
+use crate::runner::machine::{cores, cpu_model, host_name, peak_resident_bytes};
 use crate::runner::plan::{place, take_shard, Loaded, Plan};
 use crate::runner::prepare;
+use crate::search::Clock;
 use crate::util::build;
 use crate::util::clock;
 use crate::util::interrupt;
@@ -30,7 +31,6 @@ use std::fs::{self, File, TryLockError};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
-use std::time::Duration;
 
 /// Runs `idabench run`: the summary goes to `stdout`; progress and notes go to stderr. The
 /// process is to end after it: a finished run leaves its memory to the system.
@@ -279,6 +279,8 @@ fn new_manifest(
         variants: names.to_vec(),
         max_nodes: args.plan.limits.max_nodes,
         time_limit_s: args.plan.limits.time_limit,
+        time_limit_clock: Some(Clock::Cpu),
+        wall_limit_s: args.plan.limits.wall_limit,
         start_time,
         end_time: String::new(),
         complete: Some(false),
@@ -290,6 +292,7 @@ fn new_manifest(
         shards: Vec::new(),
         split: Some(args.split.split.name()),
         selection: Default::default(),
+        peak_resident_bytes: None,
     }
 }
 
@@ -313,6 +316,11 @@ fn resume(
     if let Some(why) = unlike(&old, manifest, dir) {
         return Err(Error::input(why));
     }
+    // The run goes on under the limits it started with, on their clocks: a run from before CPU
+    // limits keeps limiting wall time.
+    manifest.time_limit_s = old.time_limit_s;
+    manifest.time_limit_clock = old.time_limit_clock;
+    manifest.wall_limit_s = old.wall_limit_s;
     // The same variants can still plan other jobs: with and without --heuristic, a dataset of
     // two domains runs other heuristics on each.
     if old.jobs_total.is_some_and(|n| n != jobs.len()) {
@@ -326,6 +334,7 @@ fn resume(
     manifest.start_time = old.start_time;
     // The same selection, perhaps written otherwise: the run keeps it as first given.
     manifest.selection = old.selection;
+    manifest.peak_resident_bytes = old.peak_resident_bytes;
     let runs_path = dir.join("runs.csv");
     let mut bytes = results::read_file(&runs_path)?;
     if !bytes.is_empty() && !bytes.ends_with(b"\n") {
@@ -446,9 +455,14 @@ fn unlike(old: &Manifest, manifest: &Manifest, dir: &Path) -> Option<String> {
             manifest.selection.text()
         ));
     }
-    if (old.max_nodes, old.time_limit_s) != (manifest.max_nodes, manifest.time_limit_s) {
+    if !same_limits(old, manifest) {
+        let before = if old.time_limit_clock.is_none() && old.time_limit_s.is_some() {
+            " (by an idabench whose --time-limit limited wall time: give that --time-limit, or the same --wall-limit)"
+        } else {
+            ""
+        };
         return Some(format!(
-            "--resume: {} was made with limits {}, not {}: give the same --max-nodes and --time-limit",
+            "--resume: {} was made with limits {}{before}, not {}: give the same --max-nodes, --time-limit and --wall-limit",
             dir.display(),
             old.limits_text(),
             manifest.limits_text()
@@ -478,6 +492,26 @@ fn unlike(old: &Manifest, manifest: &Manifest, dir: &Path) -> Option<String> {
          ));
     }
     None
+}
+
+/// Whether options asking for `new`'s limits resume a run made with `old`'s: the same limits on
+/// the same clocks. A run made before CPU limits limited wall time with `--time-limit`: it is
+/// resumed by the same `--time-limit` (or `--wall-limit`), and keeps limiting wall time.
+fn same_limits(old: &Manifest, new: &Manifest) -> bool {
+    let asked = new.limits();
+    if old.time_limit_clock.is_some() || old.time_limit_s.is_none() {
+        return old.limits() == asked;
+    }
+    let wall = match (asked.cpu_s, asked.wall_s) {
+        (Some(_), Some(_)) => return false,
+        (cpu, wall) => cpu.or(wall),
+    };
+    old.limits()
+        == RunLimits {
+            cpu_s: None,
+            wall_s: wall,
+            ..asked
+        }
 }
 
 /// Writes the manifest of the run in progress, runs.csv and iterations.csv with the rows kept so
@@ -510,8 +544,7 @@ fn run_missing(
         .map_err(|e| Error::io(&iterations_path, e))?;
     let opts = BatchOptions {
         jobs: manifest.jobs,
-        max_nodes: args.plan.limits.max_nodes,
-        time_limit: args.plan.limits.time_limit.map(Duration::from_secs_f64),
+        limits: manifest.limits(),
         split: args.split.split.0,
         quiet: args.quiet,
         cancel: &CANCEL,
@@ -557,6 +590,8 @@ fn finish(
     let missing = rows.missing();
     manifest.end_time = clock::rfc3339_now();
     manifest.complete = Some(missing == 0);
+    // Read before the reports are written, whose memory is small beside the run's.
+    manifest.peak_resident_bytes = manifest.peak_resident_bytes.max(peak_resident_bytes());
     manifest.jobs_missing = Some(missing);
     summary::write_reports(dir, rows, Some(spans), &manifest, summaries)?;
     let plots = (!args.no_plots).then(|| args.pictures.plot_size.unwrap_or_default());

@@ -7,6 +7,7 @@ use crate::runner::plan::{Loaded, PlanOptions};
 use crate::util::atomic::{self, Failure};
 use crate::util::clock;
 use crate::util::term::note;
+use crate::util::text::shorten;
 use std::fs;
 use std::io::Write;
 use std::os::unix::fs::PermissionsExt;
@@ -81,6 +82,30 @@ fn script(args: &SlurmArgs) -> Result<String, Error> {
             )));
         }
         directives.push(format!("--time={t}"));
+    }
+    if let Some(bytes) = run.plan.tables.memory_limit {
+        directives.push(format!("--mem={}", slurm_size(bytes)));
+    }
+    for (flag, value) in [("account", &args.account), ("qos", &args.qos)] {
+        if let Some(v) = value {
+            if !plain(v) {
+                return Err(Error::usage(format!(
+                    "--{flag} '{}': expected a Slurm {flag} name (letters, digits, '.', '_', '-')",
+                    shorten(v)
+                )));
+            }
+            directives.push(format!("--{flag}={v}"));
+        }
+    }
+    for arg in &args.sbatch_arg {
+        if arg.trim().is_empty() || arg.chars().any(char::is_control) {
+            return Err(Error::usage(format!(
+                "--sbatch-arg '{}': expected one #SBATCH line's options, without a line break or \
+                 another control character",
+                shorten(arg)
+            )));
+        }
+        directives.push(arg.clone());
     }
     let exe = std::env::current_exe()
         .ok()
@@ -263,6 +288,17 @@ fn plain(s: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || b"._-".contains(&b))
 }
 
+/// `bytes` as `--mem` reads it, always with a unit (a plain number is megabytes there): the
+/// largest of T, G, M that divides it, else kibibytes rounded up.
+fn slurm_size(bytes: u64) -> String {
+    for (shift, unit) in [(40, 'T'), (30, 'G'), (20, 'M')] {
+        if bytes.trailing_zeros() >= shift {
+            return format!("{}{unit}", bytes >> shift);
+        }
+    }
+    format!("{}K", bytes.div_ceil(1024))
+}
+
 /// Slurm's time formats: MM, MM:SS, HH:MM:SS, D-HH, D-HH:MM, D-HH:MM:SS.
 fn slurm_time(t: &str) -> bool {
     let digits = |s: &str| !s.is_empty() && s.len() <= 6 && s.bytes().all(|b| b.is_ascii_digit());
@@ -292,6 +328,8 @@ mod tests {
             "jobs",
             "max_nodes",
             "time_limit",
+            "wall_limit",
+            "memory_limit",
             "pdb_dir",
             "no_build",
             "domain",
@@ -332,5 +370,14 @@ mod tests {
             assert!(!slurm_time(bad), "{bad}");
         }
         assert!(plain("study-1.a_b") && !plain("a b") && !plain("-x") && !plain(""));
+    }
+
+    #[test]
+    fn memory_is_written_with_its_unit() {
+        assert_eq!(slurm_size(4 << 30), "4G");
+        assert_eq!(slurm_size(1536 << 20), "1536M");
+        assert_eq!(slurm_size(2 << 40), "2T");
+        assert_eq!(slurm_size(1000), "1K");
+        assert_eq!(slurm_size(1025), "2K");
     }
 }

@@ -2,26 +2,16 @@
 //! `--problem`, a judge's input answered in the judge's format.
 
 use super::domain_kind;
-use crate::cmd::args::{Format, LimitArgs, OnOff, SolveArgs};
+use crate::cmd::args::{Format, OnOff, SolveArgs};
 use crate::domains::judge;
 use crate::domains::{Puzzle, Spec};
 use crate::error::{Done, Error};
 use crate::results::record::Status;
 use crate::runner::job;
 use crate::runner::{machine, prepare};
-use crate::search::Limits;
 use crate::util::text;
 use serde_json::json;
 use std::io::Write;
-use std::time::Duration;
-
-fn limits(args: &LimitArgs) -> Limits<'static> {
-    Limits {
-        max_nodes: args.max_nodes,
-        max_time: args.time_limit.map(Duration::from_secs_f64),
-        ..Limits::default()
-    }
-}
 
 /// Runs `idabench solve`: one instance, or a judge's input.
 pub(super) fn solve(args: SolveArgs) -> Result<Done, Error> {
@@ -64,7 +54,7 @@ pub(super) fn solve(args: SolveArgs) -> Result<Done, Error> {
     let a = job::solve_alone(
         &puzzle,
         &spec,
-        limits(&args.limits),
+        args.limits.limits().search(),
         args.split.split.0,
         threads,
     )?;

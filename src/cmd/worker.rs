@@ -10,11 +10,9 @@ use crate::runner::job::{self, Job};
 use crate::runner::plan::{place, Loaded};
 use crate::runner::prepare;
 use crate::runner::protocol::{self, frame_row, parse_request, read_message, Framing, Hello};
-use crate::search::Limits;
 use crate::util::text::shorten;
 use std::collections::HashMap;
 use std::io::{BufRead, Write};
-use std::time::Duration;
 
 /// Runs the worker on `input` and `out` (stdin and stdout) until `input` ends. A request it
 /// cannot read (longer than the protocol allows, or cut short) ends it with an input error: where
@@ -56,11 +54,7 @@ pub fn serve(
             )
         })
         .collect();
-    let limits = Limits {
-        max_nodes: options.max_nodes,
-        max_time: options.time_limit.map(Duration::from_secs_f64),
-        ..Limits::default()
-    };
+    let limits = options.limits().search();
     writeln!(out, "{}", RUNS_HEADER.join(",")).map_err(fail)?;
     out.flush().map_err(fail)?;
     let max = protocol::max_message(&jobs);

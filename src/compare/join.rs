@@ -275,10 +275,11 @@ fn manifest_warnings(base: &SavedRun, cur: &SavedRun) -> Vec<Warning> {
             cm.idabench_version.clone(),
         ),
         ("max_nodes", limit(bm.max_nodes), limit(cm.max_nodes)),
+        // By clock: the same seconds of CPU and of wall time are other limits.
         (
-            "time_limit_s",
-            limit(bm.time_limit_s),
-            limit(cm.time_limit_s),
+            "time limit",
+            bm.limits().time_text(),
+            cm.limits().time_text(),
         ),
     ]
     .into_iter()
@@ -631,10 +632,32 @@ mod tests {
             shown(&c.warnings),
             [
                 "max_nodes differs: baseline `none`, current `1000000`",
-                "time_limit_s differs: baseline `10`, current `2.5`",
+                "time limit differs: baseline `10 s CPU`, current `2.5 s CPU`",
                 "datasets differ: baseline `korf100`, current `korf100, eight`",
             ]
         );
+        // The same seconds on another clock: a run from before CPU limits limited wall time.
+        let mut old = base.manifest.clone().unwrap();
+        old.time_limit_clock = None;
+        let mut wall = cur.manifest.clone().unwrap();
+        wall.time_limit_s = Some(10.0);
+        let limits = |b: &crate::results::record::Manifest,
+                      c: &crate::results::record::Manifest| {
+            let (mut b_run, mut c_run) = (baseline(), baseline());
+            b_run.manifest = Some(b.clone());
+            c_run.manifest = Some(c.clone());
+            shown(&compare(&b_run, &c_run, &CompareOptions::default()).warnings)
+                .into_iter()
+                .filter(|w| w.starts_with("time limit"))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            limits(&old, &wall),
+            ["time limit differs: baseline `10 s wall`, current `10 s CPU`"]
+        );
+        wall.time_limit_s = None;
+        wall.wall_limit_s = Some(10.0);
+        assert!(limits(&old, &wall).is_empty(), "10 s wall both");
         // The same datasets listed in another order are the same datasets.
         let mut swapped = cur.manifest.clone().unwrap();
         swapped.datasets.reverse();

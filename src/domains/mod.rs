@@ -127,6 +127,9 @@ pub enum PrepareError {
     Unfit(String),
     #[error(transparent)]
     Store(#[from] StoreError),
+    /// The tables would not fit `--memory-limit`.
+    #[error("{0}")]
+    Memory(String),
 }
 
 /// The heuristics of one family, as an enum. A variant may carry parameters from a fixed set (a

@@ -118,13 +118,17 @@ fn setting(m: &Manifest) -> String {
     let _ = writeln!(
         out,
         "<ul>\n<li>Datasets: {}</li>\n<li>Machine: {} ({} cores), {} worker{}</li>\n\
-         <li>Limits: {}</li>\n<li>From {} to {}</li>\n<li>idabench {}{}</li>\n</ul>",
+         <li>Limits: {}</li>\n{}<li>From {} to {}</li>\n<li>idabench {}{}</li>\n</ul>",
         datasets.join(", "),
         escape(&m.cpu_model),
         m.cores,
         m.jobs,
         if m.jobs == 1 { "" } else { "s" },
         escape(&m.limits_text()),
+        m.memory_text().map_or_else(String::new, |t| format!(
+            "<li>Memory: {}</li>\n",
+            escape(&t)
+        )),
         escape(&m.start_time),
         if m.end_time.is_empty() {
             "(not finished)".to_string()

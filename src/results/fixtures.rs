@@ -27,6 +27,7 @@ pub(crate) fn record() -> Record {
         optimal_guaranteed: true,
         message: String::new(),
         path: "ULDR".into(),
+        limit_clock: String::new(),
         run: "smoke".into(),
     }
 }
@@ -46,6 +47,8 @@ pub(crate) fn manifest() -> Manifest {
         variants: Vec::new(),
         max_nodes: None,
         time_limit_s: None,
+        time_limit_clock: Some(crate::search::Clock::Cpu),
+        wall_limit_s: None,
         start_time: "2026-01-01T00:00:00Z".into(),
         end_time: "2026-01-01T00:01:00Z".into(),
         complete: Some(true),
@@ -57,5 +60,6 @@ pub(crate) fn manifest() -> Manifest {
         shards: Vec::new(),
         split: None,
         selection: Default::default(),
+        peak_resident_bytes: None,
     }
 }

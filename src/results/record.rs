@@ -3,11 +3,13 @@
 
 use crate::results::shard::Shard;
 use crate::results::{read_file, ReportError};
+use crate::search::Clock;
 use crate::tables::store::TableInfo;
-use crate::util::text;
+use crate::util::{format, text};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::path::Path;
+use std::time::Duration;
 
 /// What became of one job, spelled in runs.csv as `solved`, `over_cap`, ... `Suboptimal`, `Wrong`
 /// (against the dataset's reference) and `Error` are given by the batch runner, which knows the
@@ -121,10 +123,36 @@ pub struct Record<S = String> {
     pub message: S,
     /// The solution's moves (tiles: the blank's motion as U D L R).
     pub path: S,
+    /// On a `time_limit` row, the clock whose limit stopped the job (`cpu`: `--time-limit`,
+    /// `wall`: `--wall-limit`, as `Clock` spells them); empty on every other row. A runs.csv from
+    /// before the column limited wall time only: its `time_limit` rows read as `wall`
+    /// (`absent_columns`). Text, checked by `unwritten`, so that a bad value is refused naming
+    /// its column.
+    #[serde(default)]
+    pub limit_clock: S,
     /// The name of the run that made the row: its report folder's name (a merged run's, for a
     /// merge). Empty in rows written before the column existed.
     #[serde(default)]
     pub run: S,
+}
+
+/// Spelled `cpu` or `wall` in manifests (`time_limit_clock`), as in runs.csv's `limit_clock`.
+impl Serialize for Clock {
+    fn serialize<Z: serde::Serializer>(&self, out: Z) -> Result<Z::Ok, Z::Error> {
+        out.serialize_str(self.name())
+    }
+}
+
+impl<'de> Deserialize<'de> for Clock {
+    fn deserialize<Z: serde::Deserializer<'de>>(input: Z) -> Result<Clock, Z::Error> {
+        let word = String::deserialize(input)?;
+        Clock::parse(&word).ok_or_else(|| {
+            serde::de::Error::custom(format!(
+                "expected cpu or wall, found `{}`",
+                text::shorten(&word)
+            ))
+        })
+    }
 }
 
 impl<S: AsRef<str>> Record<S> {
@@ -195,6 +223,7 @@ impl<S: AsRef<str>> Record<S> {
         );
         text(out, &self.message);
         text(out, &self.path);
+        text(out, &self.limit_clock);
         text(out, &self.run);
         // The last field's comma becomes the line's end.
         if let Some(last) = out.last_mut() {
@@ -326,7 +355,16 @@ pub struct Manifest {
     pub datasets: Vec<DatasetInfo>,
     pub variants: Vec<String>,
     pub max_nodes: Option<u64>,
+    /// `--time-limit`: seconds of each job's time on the clock `time_limit_clock` says.
     pub time_limit_s: Option<f64>,
+    /// The clock of `time_limit_s`: `cpu` in every manifest written since `--time-limit` limits
+    /// CPU time. Absent (or null) in a manifest written before: its `time_limit_s` was wall time,
+    /// and a run resumed from it keeps that (see `RunLimits`).
+    #[serde(default)]
+    pub time_limit_clock: Option<Clock>,
+    /// `--wall-limit`: seconds of each job's wall time.
+    #[serde(default)]
+    pub wall_limit_s: Option<f64>,
     /// UTC, RFC 3339.
     pub start_time: String,
     /// Empty while the run is going (and after a hard kill); set when it ends, interrupted or not.
@@ -360,6 +398,12 @@ pub struct Manifest {
     /// The instances the run kept; absent: every instance of its datasets.
     #[serde(default, skip_serializing_if = "Selection::is_empty")]
     pub selection: Selection,
+    /// The most memory the run's process held resident (its high-water mark, read at its end),
+    /// in bytes: of a resumed run, the largest of its processes'; of a merge, the largest of
+    /// its shards' (the merge's own is not counted). Absent in manifests written before it was
+    /// recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub peak_resident_bytes: Option<u64>,
 }
 
 /// One shard of a merged report, as its own manifest told it.
@@ -377,6 +421,9 @@ pub struct ShardInfo {
     pub jobs_total: usize,
     /// The shard's jobs without a row (only with `merge --allow-missing`).
     pub jobs_missing: usize,
+    /// The shard's `peak_resident_bytes`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub peak_resident_bytes: Option<u64>,
 }
 
 impl Manifest {
@@ -386,27 +433,128 @@ impl Manifest {
         !self.end_time.is_empty() && self.complete != Some(false)
     }
 
-    /// The per-job limits, e.g. `1000000 nodes, 5 s`, or `none`.
-    pub fn limits_text(&self) -> String {
-        let nodes = |n: u64| {
-            if n == 1 {
-                "1 node".into()
-            } else {
-                format!("{n} nodes")
+    /// The per-job limits in force, by clock, whatever the manifest's age.
+    pub fn limits(&self) -> RunLimits {
+        let (cpu_s, wall_s) = match self.time_limit_clock {
+            Some(Clock::Cpu) => (self.time_limit_s, self.wall_limit_s),
+            // Before `time_limit_clock`, `--time-limit` limited wall time.
+            None | Some(Clock::Wall) => {
+                let wall = match (self.time_limit_s, self.wall_limit_s) {
+                    (Some(a), Some(b)) => Some(a.min(b)),
+                    (a, b) => a.or(b),
+                };
+                (None, wall)
             }
         };
-        match (self.max_nodes, self.time_limit_s) {
-            (None, None) => "none".into(),
-            (Some(n), None) => nodes(n),
-            (None, Some(t)) => format!("{t} s"),
-            (Some(n), Some(t)) => format!("{}, {t} s", nodes(n)),
+        RunLimits {
+            max_nodes: self.max_nodes,
+            cpu_s,
+            wall_s,
         }
+    }
+
+    /// The per-job limits, e.g. `1000000 nodes, 5 s CPU, 10 s wall`, or `none`.
+    pub fn limits_text(&self) -> String {
+        self.limits().text()
+    }
+
+    /// The run's memory in words, e.g. `450 MiB at the peak (resident); pattern databases:
+    /// 2 of 1.5 MiB in all`, or `None` when the manifest records none.
+    pub fn memory_text(&self) -> Option<String> {
+        let peak = self.peak_resident_bytes.map(|b| {
+            let whose = if self.shards.is_empty() {
+                ""
+            } else {
+                ", the largest shard's"
+            };
+            format!("{} at the peak (resident{whose})", format::bytes(b))
+        });
+        let tables = (!self.pattern_databases.is_empty()).then(|| {
+            let total: u64 = self.pattern_databases.iter().map(TableInfo::bytes).sum();
+            format!(
+                "pattern databases: {} of {} in all",
+                self.pattern_databases.len(),
+                format::bytes(total)
+            )
+        });
+        match (peak, tables) {
+            (None, None) => None,
+            (Some(p), None) => Some(p),
+            (None, Some(t)) => Some(t),
+            (Some(p), Some(t)) => Some(format!("{p}; {t}")),
+        }
+    }
+}
+
+/// A run's per-job limits, each time limit with its clock: what `Manifest::limits` reads from a
+/// manifest of any age, and what `--resume`, `merge` and `compare` hold runs to.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct RunLimits {
+    pub max_nodes: Option<u64>,
+    /// CPU seconds of a job, on every thread that searched it.
+    pub cpu_s: Option<f64>,
+    /// Wall seconds of a job.
+    pub wall_s: Option<f64>,
+}
+
+impl RunLimits {
+    /// E.g. `1000000 nodes, 5 s CPU, 10 s wall`, or `none`.
+    pub fn text(&self) -> String {
+        let mut parts = Vec::new();
+        match self.max_nodes {
+            Some(1) => parts.push("1 node".to_owned()),
+            Some(n) => parts.push(format!("{n} nodes")),
+            None => {}
+        }
+        parts.extend(self.time_parts());
+        if parts.is_empty() {
+            "none".into()
+        } else {
+            parts.join(", ")
+        }
+    }
+
+    /// The time limits alone, e.g. `5 s CPU, 10 s wall`, or `none`.
+    pub fn time_text(&self) -> String {
+        let parts = self.time_parts();
+        if parts.is_empty() {
+            "none".into()
+        } else {
+            parts.join(", ")
+        }
+    }
+
+    fn time_parts(&self) -> Vec<String> {
+        let mut parts = Vec::new();
+        if let Some(t) = self.cpu_s {
+            parts.push(format!("{t} s CPU"));
+        }
+        if let Some(t) = self.wall_s {
+            parts.push(format!("{t} s wall"));
+        }
+        parts
+    }
+
+    /// The limits as the search takes them.
+    pub fn search(&self) -> crate::search::Limits<'static> {
+        crate::search::Limits {
+            max_nodes: self.max_nodes,
+            max_cpu: self.cpu_s.map(Duration::from_secs_f64),
+            max_wall: self.wall_s.map(Duration::from_secs_f64),
+            ..crate::search::Limits::default()
+        }
+    }
+
+    /// The seconds PAR-2 charges twice for a job without an answer: the CPU limit, else the
+    /// wall limit (a run limited by wall time only, as every run was before CPU limits).
+    pub fn penalty_s(&self) -> Option<f64> {
+        self.cpu_s.or(self.wall_s)
     }
 }
 
 /// The columns of runs.csv, in order (a test checks them against the header `Record`
 /// serializes to).
-pub(crate) const RUNS_HEADER: [&str; 23] = [
+pub(crate) const RUNS_HEADER: [&str; 24] = [
     "dataset",
     "instance",
     "domain",
@@ -429,12 +577,24 @@ pub(crate) const RUNS_HEADER: [&str; 23] = [
     "optimal_guaranteed",
     "message",
     "path",
+    "limit_clock",
     "run",
 ];
 
-/// How many of `RUNS_HEADER`'s columns every runs.csv has: the ones after them were added
-/// later, at the end, and read as their defaults in files that lack them.
-const RUNS_REQUIRED: usize = 22;
+/// The columns every runs.csv has, the first of `RUNS_HEADER`: those after them came later, and
+/// a file without them is read with the meaning their absence has (`absent_columns`).
+const ALWAYS_THERE: usize = 22;
+
+/// Gives `record`, read by `header`, what the columns its file lacks mean: a runs.csv from
+/// before `limit_clock` limited wall time only, so its `time_limit` rows were stopped by it.
+pub(crate) fn absent_columns<'a, S: From<&'a str>>(
+    record: &mut Record<S>,
+    header: &csv::StringRecord,
+) {
+    if record.status == Status::TimeLimit && !header.iter().any(|h| h == "limit_clock") {
+        record.limit_clock = S::from(Clock::Wall.name());
+    }
+}
 
 /// Reads a runs.csv; every error names the file and line. A job listed twice is an error: it
 /// would make joining two runs ambiguous.
@@ -485,7 +645,7 @@ pub(crate) fn visit_runs(
         .headers()
         .map_err(|e| csv_error(path, None, &e))?
         .clone();
-    let missing: Vec<&str> = RUNS_HEADER[..RUNS_REQUIRED]
+    let missing: Vec<&str> = RUNS_HEADER[..ALWAYS_THERE]
         .iter()
         .copied()
         .filter(|column| !headers.iter().any(|h| h == *column))
@@ -499,7 +659,7 @@ pub(crate) fn visit_runs(
             lacks.push(format!(
                 "{} more of its {} columns",
                 missing.len() - 3,
-                RUNS_REQUIRED
+                ALWAYS_THERE
             ));
         }
         return Err(format!(
@@ -514,9 +674,10 @@ pub(crate) fn visit_runs(
         .read_record(&mut row)
         .map_err(|e| csv_error(path, Some(&headers), &e))?
     {
-        let record: Record<&str> = row
+        let mut record: Record<&str> = row
             .deserialize(Some(&headers))
             .map_err(|e| csv_error(path, Some(&headers), &e))?;
+        absent_columns(&mut record, &headers);
         let line = row.position().map_or(0, csv::Position::line);
         if let Some(fault) = unwritten(&record) {
             return Err(format!("{}:{line}: {fault}", path.display()));
@@ -552,6 +713,7 @@ impl<S: AsRef<str>> Record<S> {
             optimal_guaranteed: self.optimal_guaranteed,
             message: self.message.as_ref().to_owned(),
             path: self.path.as_ref().to_owned(),
+            limit_clock: self.limit_clock.as_ref().to_owned(),
             run: self.run.as_ref().to_owned(),
         }
     }
@@ -567,7 +729,7 @@ const MAX_SECONDS: f64 = 1e9;
 /// and at least 0 (a damaged file's NaN or negative times would pass through `compare` as
 /// untimed jobs and into the totals of the summaries `--resume` writes), times at most
 /// `MAX_SECONDS`, and `cancelled` is never written. Read from a file, or from a worker of `ab`.
-pub(crate) fn unwritten<S>(record: &Record<S>) -> Option<String> {
+pub(crate) fn unwritten<S: AsRef<str>>(record: &Record<S>) -> Option<String> {
     let times = [
         ("time_wall_s", record.time_wall_s),
         ("time_cpu_s", record.time_cpu_s),
@@ -592,6 +754,30 @@ pub(crate) fn unwritten<S>(record: &Record<S>) -> Option<String> {
     let rate = record.nodes_per_s;
     if !rate.is_finite() || rate < 0.0 {
         return fault("nodes_per_s", "a finite number of at least 0", rate);
+    }
+    let clock = record.limit_clock.as_ref();
+    match (record.status, clock) {
+        (Status::TimeLimit, "") => {
+            return Some(
+                "column `limit_clock`: empty on a time_limit row: expected cpu or wall, the clock \
+                 that stopped the job"
+                    .to_owned(),
+            )
+        }
+        (Status::TimeLimit, c) if Clock::parse(c).is_none() => {
+            return Some(format!(
+                "column `limit_clock`: expected cpu or wall, found `{}`",
+                text::shorten(c)
+            ))
+        }
+        (status, c) if status != Status::TimeLimit && !c.is_empty() => {
+            return Some(format!(
+                "column `limit_clock`: `{}` on a {status} row: expected it empty (it names the \
+                 clock that stopped a time_limit row)",
+                text::shorten(c)
+            ))
+        }
+        _ => {}
     }
     (record.status == Status::Cancelled).then(|| {
         format!(
@@ -641,6 +827,61 @@ mod tests {
             let json = serde_json::to_string(&status).unwrap();
             assert_eq!(json, format!("\"{}\"", status.name()));
             assert_eq!(serde_json::from_str::<Status>(&json).unwrap(), status);
+        }
+    }
+
+    /// runs.csv rows as `parse_runs` reads them: `header` and one row of the fixture's record,
+    /// its status and last column replaced.
+    fn read_row(header: &str, status: &str, clock: Option<&str>) -> Result<Vec<Record>, String> {
+        let mut w = csv::WriterBuilder::new()
+            .has_headers(false)
+            .from_writer(Vec::new());
+        w.serialize(crate::results::fixtures::record()).unwrap();
+        let row = String::from_utf8(w.into_inner().unwrap()).unwrap();
+        let row = row
+            .trim_end()
+            .replacen(",solved,", &format!(",{status},"), 1);
+        // The fixture has no clock: its row ends in an empty `limit_clock`.
+        let row = match clock {
+            Some(c) => format!("{row}{c}"),
+            None => row[..row.len() - 1].to_owned(),
+        };
+        parse_runs(
+            Path::new("runs.csv"),
+            format!("{header}\n{row}\n").as_bytes(),
+        )
+        .map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn the_limit_clock_is_read_by_its_absence_too_and_checked() {
+        let header = RUNS_HEADER.join(",");
+        let before = RUNS_HEADER[..ALWAYS_THERE].join(",");
+        let clock = |rows: Result<Vec<Record>, String>| rows.unwrap()[0].limit_clock.clone();
+        assert_eq!(clock(read_row(&header, "time_limit", Some("cpu"))), "cpu");
+        assert_eq!(clock(read_row(&header, "solved", Some(""))), "");
+        // A file from before the column: its time limits were wall time.
+        assert_eq!(clock(read_row(&before, "time_limit", None)), "wall");
+        assert_eq!(clock(read_row(&before, "node_limit", None)), "");
+        for (status, value, says) in [
+            (
+                "time_limit",
+                "fast",
+                "column `limit_clock`: expected cpu or wall, found `fast`",
+            ),
+            (
+                "time_limit",
+                "",
+                "column `limit_clock`: empty on a time_limit row",
+            ),
+            (
+                "solved",
+                "wall",
+                "column `limit_clock`: `wall` on a solved row: expected it empty",
+            ),
+        ] {
+            let e = read_row(&header, status, Some(value)).unwrap_err();
+            assert!(e.starts_with("runs.csv:2: ") && e.contains(says), "{e}");
         }
     }
 
@@ -699,6 +940,7 @@ mod tests {
             optimal_guaranteed: false,
             message: String::new(),
             path: String::new(),
+            limit_clock: String::new(),
             run: "2026-11-26T07-00-00Z".into(),
         };
         let odd = Record {
@@ -715,7 +957,12 @@ mod tests {
             path: "\"".into(),
             ..plain.clone()
         };
-        let mut records = vec![plain.clone(), odd];
+        let limited = Record {
+            status: Status::TimeLimit,
+            limit_clock: "cpu".into(),
+            ..plain.clone()
+        };
+        let mut records = vec![plain.clone(), odd, limited];
         // Whole numbers take a shortcut: around it, and at its edges.
         for x in [
             0.0,

@@ -185,7 +185,8 @@ pub struct Limits {
 impl Limits {
     pub fn of(manifest: &Manifest) -> Limits {
         Limits {
-            time_limit_s: manifest.time_limit_s,
+            // The CPU limit, else the wall limit: what stopped a job the penalty stands for.
+            time_limit_s: manifest.limits().penalty_s(),
             max_nodes: manifest.max_nodes,
         }
     }
@@ -565,6 +566,9 @@ pub fn summary_md(summaries: &Summaries, manifest: &Manifest) -> String {
         if manifest.jobs == 1 { "" } else { "s" },
         manifest.limits_text(),
     );
+    if let Some(memory) = manifest.memory_text() {
+        out.push_str(&format!("Memory: {memory}.\n\n"));
+    }
     if !manifest.shards.is_empty() {
         out.push_str(&format!(
             "Merged from {} shard(s) of {}; manifest.json lists each one's machine.\n\n",

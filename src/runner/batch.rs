@@ -3,6 +3,7 @@
 //! stderr. The one module that schedules jobs on rayon's workers.
 
 use crate::error::Error;
+use crate::results::record::RunLimits;
 use crate::runner::job::{guarded, search_shared, FinishedJob, Job, JobRecord, Shared};
 use crate::runner::meter::{Meter, CPU_READ_EVERY};
 use crate::runner::progress::{Progress, ProgressCounts};
@@ -17,8 +18,7 @@ use std::time::{Duration, Instant};
 pub struct BatchOptions<'a> {
     /// Worker threads.
     pub jobs: usize,
-    pub max_nodes: Option<u64>,
-    pub time_limit: Option<Duration>,
+    pub limits: RunLimits,
     /// Where a job's large iterations are cut for the workers to share (`None`: never).
     pub split: Option<SplitDepth>,
     /// No progress output at all.
@@ -194,11 +194,8 @@ struct Ran {
 /// and how its search ran.
 fn run_job<'a>(job: &Job<'a>, opts: &BatchOptions<'_>) -> (Option<FinishedJob<'a>>, Ran) {
     let limits = Limits {
-        max_nodes: opts.max_nodes,
-        max_time: opts.time_limit,
-        max_depth: None,
         cancel: Some(opts.cancel),
-        split: None,
+        ..opts.limits.search()
     };
     let mut ran = Ran::default();
     let record = guarded(job, || {

@@ -5,9 +5,10 @@
 use crate::dataset::{Dataset, Instance};
 use crate::domains::{Puzzle, Spec};
 use crate::results::record::{on_off, Record, Status};
-use crate::runner::solve::{self, thread_cpu_time, Answer};
+use crate::runner::solve::{self, Answer};
 use crate::runner::RunnerError;
 use crate::search::{Helpers, Iteration, Limits, Split, SplitDepth};
+use crate::util::clock::thread_cpu_time;
 use std::borrow::Cow;
 use std::cell::Cell;
 use std::panic::{self, AssertUnwindSafe};
@@ -228,6 +229,7 @@ fn finished<'a>(job: &Job<'a>, answer: Result<Answer, String>) -> FinishedJob<'a
         optimal_guaranteed: true,
         message: Cow::Borrowed(""),
         path: Cow::Borrowed(""),
+        limit_clock: Cow::Borrowed(""),
         run: Cow::Borrowed(job.run),
     };
     let mut a = match answer {
@@ -254,6 +256,7 @@ fn finished<'a>(job: &Job<'a>, answer: Result<Answer, String>) -> FinishedJob<'a
     r.initial_h = a.stats.initial_h;
     r.optimal_guaranteed = a.optimal_guaranteed;
     r.path = Cow::Owned(a.path.unwrap_or_default());
+    r.limit_clock = Cow::Borrowed(a.limit_clock.map_or("", |c| c.name()));
     FinishedJob {
         index: job.index,
         record: r,
@@ -351,6 +354,7 @@ pub(crate) mod tests {
             optimal_guaranteed,
             depth_cap: Some(4),
             past_diameter: None,
+            limit_clock: None,
             wall: Duration::ZERO,
             cpu: Duration::ZERO,
             split: Default::default(),

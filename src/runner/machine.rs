@@ -1,4 +1,5 @@
-//! Facts about the machine that a run or a comparison records: cores, processor, host name.
+//! Facts about the machine that a run or a comparison records: cores, processor, host name,
+//! and the process's peak memory.
 
 use std::fs;
 /// The machine's cores, as the default number of threads.
@@ -16,6 +17,21 @@ pub fn cpu_model() -> String {
                 .map(|(_, v)| v.trim().to_string())
         })
         .unwrap_or_else(|| std::env::consts::ARCH.to_string())
+}
+
+/// The most memory this process has held resident so far (its high-water mark), in bytes.
+pub fn peak_resident_bytes() -> Option<u64> {
+    let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
+    // SAFETY: getrusage only writes the struct it is given, which is then initialised.
+    let usage = unsafe {
+        if libc::getrusage(libc::RUSAGE_SELF, usage.as_mut_ptr()) != 0 {
+            return None;
+        }
+        usage.assume_init()
+    };
+    // Linux counts kibibytes; macOS, bytes.
+    let unit = if cfg!(target_os = "macos") { 1 } else { 1024 };
+    u64::try_from(usage.ru_maxrss).ok().map(|n| n * unit)
 }
 
 /// The host name the kernel holds, when it has one.

@@ -3,7 +3,7 @@
 
 use crate::runner::batch::{Finished, HAND_OVER_RECORDS};
 use crate::runner::job::{set_times, Shared};
-use crate::runner::solve::thread_cpu_time;
+use crate::util::clock::thread_cpu_time;
 use std::time::{Duration, Instant};
 
 /// A worker's CPU clock, read at most every `CPU_READ_EVERY` of wall time instead of around each

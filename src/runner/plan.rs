@@ -7,7 +7,7 @@ use crate::dataset::Instance;
 use crate::dataset::{self, Dataset};
 use crate::domains::{DomainKind, HeuristicKind, PrepareError, Spec};
 use crate::error::Error;
-use crate::results::record::{DatasetInfo, Selection};
+use crate::results::record::{DatasetInfo, RunLimits, Selection};
 use crate::results::shard::{self, Shard};
 use crate::runner::job::Job;
 use crate::runner::select::{self, SelectOptions};
@@ -30,6 +30,8 @@ pub struct TableOptions {
     pub no_build: bool,
     /// Set by a signal asking the command to end: stops a database being built.
     pub stop: Option<&'static AtomicBool>,
+    /// `--memory-limit`, in bytes: tables that would not fit are refused before any is read.
+    pub memory_limit: Option<u64>,
 }
 
 /// What a run's jobs are: the datasets, the variants and the per-job limits.
@@ -45,14 +47,25 @@ pub struct PlanOptions {
     pub pruning: Vec<bool>,
     /// Generated nodes after which a job stops.
     pub max_nodes: Option<u64>,
-    /// Seconds after which a job stops.
+    /// CPU seconds after which a job stops (`--time-limit`).
     pub time_limit: Option<f64>,
+    /// Wall seconds after which a job stops (`--wall-limit`).
+    pub wall_limit: Option<f64>,
     pub tables: TableOptions,
     /// Which instances of the datasets run.
     pub select: SelectOptions,
 }
 
 impl PlanOptions {
+    /// The per-job limits, each time limit with its clock.
+    pub fn limits(&self) -> RunLimits {
+        RunLimits {
+            max_nodes: self.max_nodes,
+            cpu_s: self.time_limit,
+            wall_s: self.wall_limit,
+        }
+    }
+
     /// The flags that choose the variants, limits and tables, as `run` and `worker` take them:
     /// what another build's process or a shard's script is given to plan the same jobs.
     pub fn words(&self) -> Vec<OsString> {
@@ -78,6 +91,12 @@ impl PlanOptions {
         }
         if let Some(t) = self.time_limit {
             flag("--time-limit", t.to_string());
+        }
+        if let Some(t) = self.wall_limit {
+            flag("--wall-limit", t.to_string());
+        }
+        if let Some(bytes) = self.tables.memory_limit {
+            flag("--memory-limit", bytes.to_string());
         }
         if let Some(dir) = &self.tables.pdb_dir {
             // One word: a directory whose name starts with '-' is not taken for a flag.

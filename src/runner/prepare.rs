@@ -1,10 +1,12 @@
 //! The step of `run`, `solve` and `worker` that makes a heuristic's pattern databases ready
-//! before the first search needs them.
+//! before the first search needs them, after checking that they fit `--memory-limit`.
 
+use crate::domains::tiles::pattern::Pattern;
 use crate::domains::tiles::TilesHeuristic;
 use crate::domains::{HeuristicKind, HeuristicSet, PrepareError, Puzzle};
 use crate::runner::plan::TableOptions;
-use crate::tables::store::{self, StoreError, TableInfo};
+use crate::tables::store::{self, Footprint, StoreError, TableInfo};
+use crate::util::format::bytes;
 use std::path::{Path, PathBuf};
 
 /// The cache directory `pdb_dir` names, or the default.
@@ -17,14 +19,14 @@ pub fn cache_dir(pdb_dir: Option<&Path>) -> Result<PathBuf, StoreError> {
 /// Makes the tables of heuristic `h` ready for every puzzle family in `puzzles` (one puzzle of
 /// each board and goal is enough), returning what was used, each table once. `place(i)` says
 /// where the `i`-th puzzle comes from, for an error (`file:line: instance 'id'`), if anywhere.
+/// With `tables.memory_limit`, tables that would not fit it are refused before any is read.
 pub fn prepare<'a>(
     puzzles: impl IntoIterator<Item = (&'a Puzzle, HeuristicKind)>,
     place: impl Fn(usize) -> Option<String>,
     tables: &TableOptions,
     quiet: bool,
 ) -> Result<Vec<TableInfo>, PrepareError> {
-    let mut options = None;
-    let mut used: Vec<TableInfo> = Vec::new();
+    let mut wanted: Vec<(&Puzzle, HeuristicKind, Vec<Pattern>)> = Vec::new();
     let mut done: Vec<(usize, HeuristicKind)> = Vec::new();
     for (i, (puzzle, h)) in puzzles.into_iter().enumerate() {
         let key = (puzzle.family_id(), h);
@@ -33,25 +35,78 @@ pub fn prepare<'a>(
         }
         done.push(key);
         fit(puzzle, h, || place(i))?;
-        if !needs_tables(puzzle, h) {
-            continue;
+        let patterns = patterns_of(puzzle, h);
+        if !patterns.is_empty() {
+            wanted.push((puzzle, h, patterns));
         }
-        if options.is_none() {
-            options = Some(store::Options {
-                dir: cache_dir(tables.pdb_dir.as_deref())?,
-                build: !tables.no_build,
-                rebuild: false,
-                quiet,
-                stop: tables.stop,
-            });
-        }
-        for info in puzzle.prepare(h, options.as_ref())? {
+    }
+    if wanted.is_empty() {
+        return Ok(Vec::new());
+    }
+    let options = store::Options {
+        dir: cache_dir(tables.pdb_dir.as_deref())?,
+        build: !tables.no_build,
+        rebuild: false,
+        quiet,
+        stop: tables.stop,
+    };
+    if let Some(limit) = tables.memory_limit {
+        let footprints = wanted
+            .iter()
+            .flat_map(|(_, _, patterns)| patterns)
+            .map(|p| store::footprint(p, &options));
+        check_memory(footprints, limit)?;
+    }
+    let mut used: Vec<TableInfo> = Vec::new();
+    for (puzzle, h, _) in wanted {
+        for info in puzzle.prepare(h, Some(&options))? {
             if !used.contains(&info) {
                 used.push(info);
             }
         }
     }
     Ok(used)
+}
+
+/// Refuses tables whose making ready, in `prepare`'s order, would at its peak hold more than
+/// `limit` bytes: every table read or built before one, and that one's build (`Spec::
+/// build_memory`) or the table itself. The rest of a process (its datasets, jobs and rows) is
+/// not counted: beside pattern databases it is small.
+fn check_memory(
+    footprints: impl Iterator<Item = Footprint>,
+    limit: u64,
+) -> Result<(), PrepareError> {
+    let (mut held, mut peak) = (0u64, 0u64);
+    let mut seen: Vec<Footprint> = Vec::new();
+    for f in footprints {
+        // A table two heuristics share (pdb-555 and pdb-555+reflect) is made ready once.
+        if seen.iter().any(|s| s.name == f.name) {
+            continue;
+        }
+        peak = peak.max(held.saturating_add(f.build.unwrap_or(f.table)));
+        held = held.saturating_add(f.table);
+        seen.push(f);
+    }
+    if peak <= limit {
+        return Ok(());
+    }
+    let built = seen.iter().filter(|f| f.build.is_some()).count();
+    let largest = seen.iter().filter_map(|f| f.build).max();
+    let building = match (built, largest) {
+        (0, _) | (_, None) => String::new(),
+        (n, Some(b)) => format!(
+            ", building the {n} not yet in the cache (up to {} while one is built)",
+            bytes(b)
+        ),
+    };
+    Err(PrepareError::Memory(format!(
+        "--memory-limit {} ({limit} bytes): the {} pattern database(s) take {} in memory{building}, \
+         {} at the peak; give a larger --memory-limit, or other heuristics",
+        bytes(limit),
+        seen.len(),
+        bytes(held),
+        bytes(peak)
+    )))
 }
 
 /// Refuses `h` where it does not fit `puzzle`'s board, naming the puzzle's place. Checked
@@ -71,7 +126,14 @@ fn fit(
     }
 }
 
-fn needs_tables(puzzle: &Puzzle, h: HeuristicKind) -> bool {
-    matches!(puzzle, Puzzle::Tiles { .. })
-        && TilesHeuristic::parse(h.name()).is_some_and(|t| t.partition().is_some())
+/// The pattern databases of `h` on `puzzle`'s board, once `fit` has passed it: none for a
+/// heuristic without tables.
+fn patterns_of(puzzle: &Puzzle, h: HeuristicKind) -> Vec<Pattern> {
+    let Puzzle::Tiles { domain, .. } = puzzle else {
+        return Vec::new();
+    };
+    TilesHeuristic::parse(h.name())
+        .and_then(|t| t.partition())
+        .and_then(|(partition, _)| domain.patterns(partition).ok())
+        .unwrap_or_default()
 }

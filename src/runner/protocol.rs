@@ -1,8 +1,12 @@
 //! How `ab` talks to a worker (`idabench worker`), so that two builds of different versions can
 //! talk or refuse clearly:
 //! 1. the worker's first line is the handshake `idabench-worker protocol=P version=V commit=C
-//!    build=B` (`commit=-` when unknown), written at once; `ab` refuses a protocol it does not
-//!    speak, and a binary that gives no handshake within a few seconds;
+//!    build=B limits=cpu,wall,memory` (`commit=-` when unknown), written at once; `ab` refuses a
+//!    protocol it does not speak, and a binary that gives no handshake within a few seconds.
+//!    `limits=cpu,wall,memory` says that `--time-limit` limits CPU time, `--wall-limit` wall
+//!    time, and `--memory-limit` is taken; a handshake without it is a build whose `--time-limit`
+//!    limits wall time, and that has neither of the others. Words were added, not the protocol
+//!    raised: a build that does not know a word skips it, and every line means what it meant;
 //! 2. its second line, once its jobs are planned and their tables ready, is the runs.csv header
 //!    of this build, so `ab` reads the rows by column name and builds with other column sets
 //!    still understand each other;
@@ -41,6 +45,9 @@ pub struct Hello {
     pub commit: String,
     /// The build profile, e.g. `release`.
     pub build: String,
+    /// Whether `--time-limit` limits CPU time (and `--wall-limit` wall time, and `--memory-limit`
+    /// is taken): false for a build whose `--time-limit` limits wall time.
+    pub cpu_limits: bool,
 }
 
 impl Hello {
@@ -51,13 +58,22 @@ impl Hello {
             version: env!("CARGO_PKG_VERSION").to_owned(),
             commit: build::git_commit().unwrap_or_else(|| "-".to_owned()),
             build: build::get().profile.to_owned(),
+            cpu_limits: true,
         }
     }
 
     pub fn line(&self) -> String {
         format!(
-            "{HELLO} protocol={} version={} commit={} build={}",
-            self.protocol, self.version, self.commit, self.build
+            "{HELLO} protocol={} version={} commit={} build={}{}",
+            self.protocol,
+            self.version,
+            self.commit,
+            self.build,
+            if self.cpu_limits {
+                " limits=cpu,wall,memory"
+            } else {
+                ""
+            }
         )
     }
 
@@ -73,6 +89,7 @@ impl Hello {
             version: String::new(),
             commit: "-".to_owned(),
             build: String::new(),
+            cpu_limits: false,
         };
         for word in words {
             match word.split_once('=') {
@@ -80,6 +97,7 @@ impl Hello {
                 Some(("version", v)) => hello.version = v.to_owned(),
                 Some(("commit", c)) => hello.commit = c.to_owned(),
                 Some(("build", b)) => hello.build = b.to_owned(),
+                Some(("limits", l)) => hello.cpu_limits = l.split(',').any(|c| c == "cpu"),
                 _ => {}
             }
         }
@@ -219,7 +237,14 @@ mod tests {
         let hello = Hello::this_build();
         assert_eq!(Hello::parse(&hello.line()), Some(hello));
         let later = Hello::parse("idabench-worker protocol=7 version=9.0.0 build=release x=y");
-        assert_eq!(later.map(|h| (h.protocol, h.commit)), Some((7, "-".into())));
+        assert_eq!(
+            later.map(|h| (h.protocol, h.commit, h.cpu_limits)),
+            Some((7, "-".into(), false))
+        );
+        // A build from before CPU limits says nothing of them.
+        let older =
+            Hello::parse("idabench-worker protocol=1 version=0.1.0 commit=abc build=release");
+        assert_eq!(older.map(|h| h.cpu_limits), Some(false));
         assert_eq!(Hello::parse("idabench 0.1.0"), None);
         assert_eq!(Hello::parse("idabench-worker version=1"), None);
         assert_eq!(Hello::parse("idabench-worker protocol=x"), None);

@@ -6,6 +6,7 @@ use crate::domains::Spec;
 use crate::domains::{DomainKind, Family, FieldError, HeuristicSet, Puzzle, UsePuzzle, UseSearch};
 use crate::results::record::Status;
 use crate::search::{self, Domain, Heuristic, Limits, Outcome, Variant};
+use crate::util::clock::thread_cpu_time;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -22,6 +23,8 @@ pub struct Answer {
     pub depth_cap: Option<u32>,
     /// The bound the search passed, past the puzzle's proven diameter (status `Error`).
     pub past_diameter: Option<u32>,
+    /// The clock whose limit stopped the search (status `TimeLimit`).
+    pub limit_clock: Option<search::Clock>,
     pub wall: Duration,
     /// CPU time of the search, on every thread that worked on it.
     pub cpu: Duration,
@@ -99,7 +102,7 @@ impl UseSearch for Search<'_> {
             Outcome::OverCap => (Status::OverCap, None),
             Outcome::PastDiameter(_) => (Status::Error, None),
             Outcome::NodeLimit => (Status::NodeLimit, None),
-            Outcome::TimeLimit => (Status::TimeLimit, None),
+            Outcome::TimeLimit(_) => (Status::TimeLimit, None),
             Outcome::Cancelled => (Status::Cancelled, None),
         };
         Answer {
@@ -111,6 +114,10 @@ impl UseSearch for Search<'_> {
             depth_cap: d.depth_cap(),
             past_diameter: match r.outcome {
                 Outcome::PastDiameter(diameter) => Some(diameter),
+                _ => None,
+            },
+            limit_clock: match r.outcome {
+                Outcome::TimeLimit(clock) => Some(clock),
                 _ => None,
             },
             wall: Duration::ZERO,
@@ -129,6 +136,7 @@ fn unsolvable(optimal_guaranteed: bool) -> Answer {
         optimal_guaranteed,
         depth_cap: None,
         past_diameter: None,
+        limit_clock: None,
         wall: Duration::ZERO,
         cpu: Duration::ZERO,
         split: search::SplitStats::default(),
@@ -170,20 +178,6 @@ impl Puzzle {
         }
         self.with(Tokens)
     }
-}
-
-/// CPU time consumed so far by the calling thread.
-pub(crate) fn thread_cpu_time() -> Duration {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: clock_gettime only writes the timespec it is given.
-    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    if rc != 0 {
-        return Duration::ZERO;
-    }
-    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
 }
 
 #[cfg(test)]

@@ -166,12 +166,17 @@ pub struct Variant {
     pub reverse_pruning: bool,
 }
 
-/// When to give up. Checked cooperatively: the node limit at every expansion, the clock and the
-/// cancel flag every few thousand expansions.
+/// When to give up. Checked cooperatively: the node limit at every expansion, the clocks and the
+/// cancel flag every few thousand expansions. A limit only ever stops a search: the counts up to
+/// where it stopped are the search's whatever the limits.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Limits<'a> {
     pub max_nodes: Option<u64>,
-    pub max_time: Option<Duration>,
+    /// CPU time of the search, on every thread that searches it (with `split`, the helpers'
+    /// too), counted from its start.
+    pub max_cpu: Option<Duration>,
+    /// Wall time from the search's start.
+    pub max_wall: Option<Duration>,
     /// Overrides the domain's depth cap when smaller.
     pub max_depth: Option<u32>,
     /// Set from outside (Ctrl-C) to stop the search at its next check.
@@ -254,8 +259,34 @@ pub enum Outcome<M> {
     /// solution: a defect of the heuristic or the search, never an answer.
     PastDiameter(u32),
     NodeLimit,
-    TimeLimit,
+    /// Stopped by the time limit of this clock.
+    TimeLimit(Clock),
     Cancelled,
+}
+
+/// The clock a time limit counts: the search's CPU time, or the time on the wall.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Clock {
+    Cpu,
+    Wall,
+}
+
+impl Clock {
+    /// As reports spell it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Clock::Cpu => "cpu",
+            Clock::Wall => "wall",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Clock> {
+        match s {
+            "cpu" => Some(Clock::Cpu),
+            "wall" => Some(Clock::Wall),
+            _ => None,
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -8,7 +8,7 @@
 //! give the sequential answer (a solution above the cut, or the node limit reached inside the
 //! iteration), the iteration is searched again on the calling thread, which gives it.
 
-use super::engine::{child, enter, over, Iter, Kernel, Run, Stop, CHECK_EVERY, UNWIND};
+use super::engine::{child, enter, over, CpuMeter, Iter, Kernel, Run, Stop, CHECK_EVERY, UNWIND};
 use super::{Domain, Helpers, Heuristic, Iteration, Split, SplitDepth, SplitStats};
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -101,6 +101,10 @@ pub(super) fn iteration<D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
     count: &mut SplitStats,
 ) -> u32 {
     count.iterations += 1;
+    // From here on the CPU time of this thread is charged by the meters of the search above the
+    // cut and of the subtrees (those it searches, and other searches' that it helps with while
+    // it waits): its own meter looks at its clock again after them.
+    run.charge_cpu();
     let (top, subtrees, top_next) = match depth {
         SplitDepth::Depth(k) => cut::<D, H, K>(d, h, it, run, hv, k),
         SplitDepth::Auto => {
@@ -118,6 +122,7 @@ pub(super) fn iteration<D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
             c
         }
     };
+    run.restart_cpu();
     match top.stop {
         // A solution above the cut comes after the subtrees before it in move order; the node
         // limit's stopping point depends on every count before it.
@@ -134,15 +139,17 @@ pub(super) fn iteration<D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
         None => {}
     }
     let mut searched = search(d, h, it, run, &subtrees, helpers, K::subtree, count);
+    run.restart_cpu();
     let winner = searched.iter().position(|r| r.stop == Some(Stop::Found));
     let counted = &searched[..winner.map_or(searched.len(), |w| w + 1)];
     if counted.iter().any(|r| r.stop == Some(Stop::Nodes)) {
         count.repeated += 1;
         return K::iteration(d, h, it, run, hv);
     }
-    let interrupted = counted
-        .iter()
-        .find_map(|r| r.stop.filter(|s| matches!(s, Stop::Time | Stop::Cancelled)));
+    let interrupted = counted.iter().find_map(|r| {
+        r.stop
+            .filter(|s| matches!(s, Stop::Time(_) | Stop::Cancelled))
+    });
     let (generated, expanded, next_bound) = match (winner, interrupted) {
         (Some(w), None) => {
             let (generated, expanded) = totals(counted);
@@ -218,6 +225,7 @@ fn cut<'a, D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
         next_check: run.next_check,
         max_nodes: run.max_nodes,
         deadline: run.deadline,
+        cpu: run.cpu.map(CpuMeter::renewed),
         limits: run.limits,
         stop: None,
         order: None,
@@ -237,6 +245,8 @@ fn cut<'a, D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
         &mut path,
         &mut subtrees,
     );
+    // Spent or not, the budget is looked at again at the first subtree's start.
+    top.charge_cpu();
     (top, subtrees, over(it.bound, excess))
 }
 
@@ -347,6 +357,7 @@ fn search<D: Domain, H: Heuristic<D>>(
                 next_check: 0,
                 max_nodes: budget,
                 deadline: run.deadline,
+                cpu: run.cpu.map(CpuMeter::renewed),
                 limits: run.limits,
                 stop: None,
                 order: Some(Order {
@@ -358,11 +369,12 @@ fn search<D: Domain, H: Heuristic<D>>(
             };
             let g = t.path.len() as u32;
             let next_bound = subtree(d, h, it, &mut r, g, t.hv, t.back);
+            r.charge_cpu();
             match r.stop {
                 Some(Stop::Found | Stop::Nodes) => {
                     found.fetch_min(i, Ordering::Relaxed);
                 }
-                Some(Stop::Time | Stop::Cancelled) => halt.store(true, Ordering::Relaxed),
+                Some(Stop::Time(_) | Stop::Cancelled) => halt.store(true, Ordering::Relaxed),
                 _ => {}
             }
             if thread::current().id() != owner {

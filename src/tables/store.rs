@@ -41,6 +41,8 @@ pub trait Spec: Sync {
     /// Fills the table; `progress` gets the entries done so far, from any thread. `None` when
     /// `stop` was set before the table was done.
     fn build(&self, progress: &(dyn Fn(u64) + Sync), stop: &AtomicBool) -> Option<Vec<u8>>;
+    /// The most memory `build` holds at once, in bytes, the table included.
+    fn build_memory(&self) -> u64;
 }
 
 /// Where tables live and what may be done to get one.
@@ -76,6 +78,17 @@ pub struct TableInfo {
     pub crc32: String,
     /// The file it was read from or written to; absent for a table built in memory only.
     pub file: Option<PathBuf>,
+    /// Its size in memory, in bytes. Absent in manifests written before it was recorded, whose
+    /// tables held one byte per entry (`TableInfo::bytes`).
+    #[serde(default)]
+    pub memory_bytes: Option<u64>,
+}
+
+impl TableInfo {
+    /// Its size in memory, in bytes.
+    pub fn bytes(&self) -> u64 {
+        self.memory_bytes.unwrap_or(self.entries)
+    }
 }
 
 /// Why a table could not be had.
@@ -123,6 +136,7 @@ pub fn table(spec: &dyn Spec) -> &'static [u8] {
         entries: table.len() as u64,
         crc32: crc_text(crc32fast::hash(table)),
         file: None,
+        memory_bytes: Some(table.len() as u64),
     };
     held.insert(key, Held { table, info });
     table
@@ -203,6 +217,33 @@ fn info_of(key: &str, table: &[u8], crc: u32, path: &Path) -> TableInfo {
         entries: table.len() as u64,
         crc32: crc_text(crc),
         file: Some(path.to_path_buf()),
+        memory_bytes: Some(table.len() as u64),
+    }
+}
+
+/// What making the table of `spec` ready would cost in memory, as `prepare` would make it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Footprint {
+    pub name: String,
+    /// The table, held once ready.
+    pub table: u64,
+    /// The peak of building it (`Spec::build_memory`), when it would be built: its file is
+    /// missing or its header is not the table's (a file with the right header is taken to be
+    /// sound; one found damaged when read whole is rebuilt, which this does not foresee).
+    pub build: Option<u64>,
+}
+
+/// The footprint of `spec`'s table under `options`, from its file's header alone.
+pub fn footprint(spec: &dyn Spec, options: &Options) -> Footprint {
+    let name = spec.key();
+    let path = options.dir.join(format!("{name}.{EXTENSION}"));
+    let ready = lock().contains_key(&name)
+        || (!options.rebuild
+            && read_header(&path).is_ok_and(|(fields, _)| check_header(spec, fields).is_ok()));
+    Footprint {
+        table: spec.entries(),
+        build: (!ready && options.build).then(|| spec.build_memory()),
+        name,
     }
 }
 
@@ -301,9 +342,9 @@ pub fn read_header(path: &Path) -> Result<(Fields, BufReader<File>), Unusable> {
     }
 }
 
-/// `spec`'s table from `path`, with its checksum, if the file is entirely right.
-fn read(spec: &dyn Spec, path: &Path) -> Result<(Vec<u8>, u32), Unusable> {
-    let (fields, mut reader) = read_header(path)?;
+/// The header `fields` of a file checked against what `spec`'s table needs: its `crc32`, or
+/// why the file is not the table's.
+fn check_header(spec: &dyn Spec, fields: Fields) -> Result<String, Unusable> {
     let expected = header(spec);
     let crc_field = fields
         .iter()
@@ -326,7 +367,13 @@ fn read(spec: &dyn Spec, path: &Path) -> Result<(Vec<u8>, u32), Unusable> {
             "its header has lines this version does not write".into(),
         ));
     }
-    let crc = crc_field.ok_or_else(|| Unusable::Header("its header lacks 'crc32'".into()))?;
+    crc_field.ok_or_else(|| Unusable::Header("its header lacks 'crc32'".into()))
+}
+
+/// `spec`'s table from `path`, with its checksum, if the file is entirely right.
+fn read(spec: &dyn Spec, path: &Path) -> Result<(Vec<u8>, u32), Unusable> {
+    let (fields, mut reader) = read_header(path)?;
+    let crc = check_header(spec, fields)?;
     let size = spec.entries();
     // Not more than the file holds: a header cannot make this ask for gigabytes.
     let on_disk = reader.get_ref().metadata().map_or(0, |m| m.len());

@@ -1,6 +1,22 @@
-//! UTC timestamps without a date library: RFC 3339 for manifests, a compact form for run names.
+//! The clocks: UTC timestamps without a date library (RFC 3339 for manifests, a compact form for
+//! run names), and the CPU time of the calling thread.
 
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+/// CPU time consumed so far by the calling thread. A system call (about 0.6 µs here), unlike
+/// `Instant::now`: callers read it sparingly.
+pub(crate) fn thread_cpu_time() -> Duration {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime only writes the timespec it is given.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    if rc != 0 {
+        return Duration::ZERO;
+    }
+    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
+}
 
 /// (year, month, day, hour, minute, second) in UTC for seconds since the Unix epoch.
 fn civil(secs: u64) -> (i64, u32, u32, u32, u32, u32) {

@@ -1,4 +1,5 @@
-//! Numbers for people: SI prefixes (`1.5 M`, `2 ms`) and digit groups (`181,440`).
+//! Numbers for people: SI prefixes (`1.5 M`, `2 ms`), digit groups (`181,440`) and sizes in
+//! powers of 1024 (`1.5 MiB`).
 
 /// `value` with an SI prefix and up to 3 significant digits: `1 ms`, `20 k`, `1.5 M`.
 pub fn si(value: f64, unit: &str) -> String {
@@ -33,6 +34,35 @@ pub fn si(value: f64, unit: &str) -> String {
     text.trim_end().to_string()
 }
 
+/// `n` bytes in the largest power of 1024 that keeps a whole part, to 3 significant digits:
+/// `512 B`, `1.5 MiB`, `3.63 GiB`.
+pub fn bytes(n: u64) -> String {
+    const UNITS: [&str; 5] = ["KiB", "MiB", "GiB", "TiB", "PiB"];
+    if n < 1024 {
+        return format!("{n} B");
+    }
+    let mut value = n as f64 / 1024.0;
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < UNITS.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    let decimals = if value >= 100.0 {
+        0
+    } else if value >= 10.0 {
+        1
+    } else {
+        2
+    };
+    let digits = format!("{value:.decimals$}");
+    let digits = if digits.contains('.') {
+        digits.trim_end_matches('0').trim_end_matches('.')
+    } else {
+        &digits
+    };
+    format!("{digits} {}", UNITS[unit])
+}
+
 /// `n` with a comma between groups of three digits: `181,440`.
 pub fn thousands(n: usize) -> String {
     let digits = n.to_string();
@@ -63,6 +93,17 @@ mod tests {
         assert_eq!(si(2.523e-6, "s"), "2.52 µs");
         assert_eq!(si(797.948, ""), "798");
         assert_eq!(si(0.0123, "s"), "12.3 ms");
+    }
+
+    #[test]
+    fn sizes_in_powers_of_1024() {
+        assert_eq!(bytes(0), "0 B");
+        assert_eq!(bytes(1023), "1023 B");
+        assert_eq!(bytes(1024), "1 KiB");
+        assert_eq!(bytes(3 * 524_160), "1.5 MiB");
+        // pdb-78's build: 518,918,400 entries, 7 bytes each.
+        assert_eq!(bytes(7 * 518_918_400), "3.38 GiB");
+        assert_eq!(bytes(150 << 20), "150 MiB");
     }
 
     #[test]

@@ -233,6 +233,14 @@ fn a_build_without_the_worker_mode_is_run_in_groups() {
              exec {BIN} \"$@\""
         ),
     );
+    // Older than CPU time limits too: their --time-limit is refused.
+    let out = ab(dir, &old, dir, &["--time-limit", "0.5"]);
+    assert_exit(&out, 2);
+    assert!(
+        text(&out.stderr).contains("predates CPU time limits"),
+        "{}",
+        show(&out)
+    );
     let out = ab(dir, &old, dir, &["--rounds", "2"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let err = text(&out.stderr);
@@ -250,6 +258,55 @@ fn a_build_without_the_worker_mode_is_run_in_groups() {
     assert_eq!(manifest["mode"], "run");
     assert_eq!(manifest["baseline"]["protocol"], serde_json::Value::Null);
     assert_eq!(manifest["baseline"]["build"], "release");
+}
+
+/// A build from before CPU time limits: its worker's handshake lacks `limits=...` and its
+/// `--time-limit` limits wall time (it has no `--wall-limit`). `ab` refuses `--time-limit` with
+/// it before any job, and gives it `--wall-limit` as its own `--time-limit`.
+#[test]
+fn a_build_that_predates_cpu_limits_is_refused_time_limit_and_given_wall_limit() {
+    let tmp = Tmp::new("pre-cpu");
+    let dir = tmp.path();
+    let said = dir.join("said");
+    let old = script(
+        dir,
+        "old",
+        &format!(
+            "if [ \"$1\" = worker ]; then case \"$*\" in *--wall-limit*) \
+             echo \"error: unexpected argument '--wall-limit' found\" >&2; exit 2;; esac\n\
+             echo \"$*\" >> {said}\n\
+             {BIN} \"$@\" | {{ IFS= read -r l; printf '%s\\n' \"${{l% limits=*}}\"; exec cat; }}\n\
+             else exec {BIN} \"$@\"; fi",
+            said = said.display()
+        ),
+    );
+    let out = ab(dir, &old, dir, &["--time-limit", "0.5"]);
+    assert_exit(&out, 2);
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("this build predates CPU time limits")
+            && err.contains("give --wall-limit instead"),
+        "{err}"
+    );
+    assert!(!dir.join("ab").exists(), "a refused ab leaves no report");
+    let out = ab(dir, &old, dir, &["--wall-limit", "5", "--rounds", "1"]);
+    assert_exit(&out, 0);
+    assert!(
+        text(&out.stderr).contains("predates CPU time limits: it is given --time-limit 5"),
+        "{}",
+        show(&out)
+    );
+    // Its workers (after the handshake read at first) were given the limit as it takes it.
+    let args = fs::read_to_string(&said).unwrap();
+    let planned: Vec<&str> = args.lines().filter(|l| l.contains("p1379")).collect();
+    assert!(!planned.is_empty(), "{args}");
+    assert!(
+        planned.iter().all(|l| l.contains("--time-limit 5")),
+        "{args}"
+    );
+    let manifest = fs::read_to_string(dir.join("ab/manifest.json")).unwrap();
+    let manifest: serde_json::Value = serde_json::from_str(&manifest).unwrap();
+    assert_eq!(manifest["wall_limit_s"], 5.0);
 }
 
 /// A build without the worker mode whose `run` writes a NaN time: refused (exit 2) naming the
@@ -579,7 +636,7 @@ fn a_row_for_another_job_or_with_a_nan_time_is_refused() {
     }
 }
 
-/// A worker that stops answering, under --time-limit: killed once the job's limit and 10 s are
+/// A worker that stops answering, under --wall-limit: killed once the job's limit and 10 s are
 /// past, the job recorded as `error` for its build, and `ab` exits 1 with the pairs measured.
 #[test]
 fn a_worker_that_stops_answering_is_killed_and_its_job_is_an_error() {
@@ -588,7 +645,7 @@ fn a_worker_that_stops_answering_is_killed_and_its_job_is_an_error() {
     // Two warm-up jobs and three measured ones; the baseline's part of the fourth pair is
     // swallowed, and the worker waits for it for good.
     let stuck = stalling(dir, 5, "exec sleep 1000");
-    let mut ab = ab_command(dir, &stuck, dir, &["--rounds", "2", "--time-limit", "0.5"]);
+    let mut ab = ab_command(dir, &stuck, dir, &["--rounds", "2", "--wall-limit", "0.5"]);
     ab.stdin(Stdio::null());
     let out = output_within(ab, Duration::from_secs(120));
     assert_exit(&out, 1);
@@ -597,7 +654,7 @@ fn a_worker_that_stops_answering_is_killed_and_its_job_is_an_error() {
         err.contains("Error: --baseline")
             && err.contains(
                 "its worker gave no answer to job (dataset p1379, instance d01, variant \
-                 linear-conflict/stepnext/prune) within 10.5 s (its time limit of 0.5 s and 10 \
+                 linear-conflict/stepnext/prune) within 10.5 s (its wall limit of 0.5 s and 10 \
                  s more): killed; the job is recorded as `error`"
             ),
         "{}",
@@ -619,7 +676,7 @@ fn a_worker_that_stops_answering_is_killed_and_its_job_is_an_error() {
     );
     assert_eq!(
         hung["message"],
-        "no answer within 10.5 s (its time limit of 0.5 s and 10 s more): the worker was killed"
+        "no answer within 10.5 s (its wall limit of 0.5 s and 10 s more): the worker was killed"
     );
     // The other build measured the job.
     assert!(cur.iter().all(|r| r["status"] == "solved"));

@@ -782,6 +782,37 @@ fn rows(dir: &Path, columns: &[&str]) -> BTreeMap<(String, String), Vec<String>>
 /// every job solved at the optimal length, with the same node counts, iterations and paths at
 /// `--jobs 1` and `--jobs 2`; each run's manifest lists the three databases with the names,
 /// sizes, checksums and files `pdb build` printed.
+/// `--memory-limit` counts what is missing from the cache at the peak of its build (the table
+/// and the builder's three masks of two bytes per entry: 3.5 MiB for a table of pdb-555), or
+/// only the tables with `--no-build`; either way the run is refused before anything is built.
+#[test]
+fn a_memory_limit_counts_the_building_of_missing_databases() {
+    let tmp = Tmp::new("memory");
+    let cache = cache(&tmp);
+    let c = s(&cache);
+    let dataset = tmp.write("korf97.csv", &korf_csv(&[97]));
+    let run = |extra: &[&str]| {
+        let mut args = vec!["run", &dataset, "--heuristic", "pdb-555", "--pdb-dir", c];
+        args.extend_from_slice(extra);
+        args.extend_from_slice(&["--out", "reports", "--name", "never"]);
+        expect_exit(&tmp, &args, 2)
+    };
+    let out = run(&["--memory-limit", "3M"]);
+    stderr_has(
+        &out,
+        "--memory-limit 3 MiB (3145728 bytes): the 3 pattern database(s) take 1.5 MiB in memory, \
+         building the 3 not yet in the cache (up to 3.5 MiB while one is built), 4.5 MiB at the peak",
+    );
+    let out = run(&["--memory-limit", "1M", "--no-build"]);
+    stderr_has(
+        &out,
+        "--memory-limit 1 MiB (1048576 bytes): the 3 pattern database(s) take 1.5 MiB in memory, \
+         1.5 MiB at the peak",
+    );
+    assert!(!cache.exists(), "nothing was built");
+    assert!(!tmp.path().join("reports/never").exists());
+}
+
 #[test]
 fn database_runs_are_deterministic_and_their_manifest_names_the_databases() {
     let tmp = Tmp::new("runs");
@@ -807,8 +838,7 @@ fn database_runs_are_deterministic_and_their_manifest_names_the_databases() {
         "path",
     ];
     let mut results = Vec::new();
-    for jobs in ["1", "2"] {
-        let name = format!("jobs{jobs}");
+    let run = |name: &str, jobs: &str, memory: &str, code: i32| {
         let args = [
             "run",
             &dataset,
@@ -821,9 +851,24 @@ fn database_runs_are_deterministic_and_their_manifest_names_the_databases() {
             "--out",
             s(&reports),
             "--name",
-            &name,
+            name,
+            "--memory-limit",
+            memory,
         ];
-        let out = expect_exit(&tmp, &args, 0);
+        expect_exit(&tmp, &args, code)
+    };
+    // The three tables take 11,534,880 bytes: 11M (11,534,336) is too little, refused before
+    // any job, and the run directory is not made.
+    let out = run("small", "1", "11M", 2);
+    stderr_has(
+        &out,
+        "--memory-limit 11 MiB (11534336 bytes): the 3 pattern database(s) take 11 MiB in \
+         memory, 11 MiB at the peak",
+    );
+    assert!(!reports.join("small").exists());
+    for jobs in ["1", "2"] {
+        let name = format!("jobs{jobs}");
+        let out = run(&name, jobs, "12M", 0);
         // Read from the cache, not built again.
         assert!(!text(&out.stderr).contains("building"), "{}", show(&out));
         let dir = reports.join(&name);
@@ -837,6 +882,17 @@ fn database_runs_are_deterministic_and_their_manifest_names_the_databases() {
             assert_eq!(db["entries"].as_u64(), Some(*entries), "{name}");
             assert_eq!(db["crc32"].as_str(), Some(crc.as_str()), "{name}");
             assert_eq!(db["file"].as_str(), Some(path.as_str()), "{name}");
+            // One byte an entry.
+            assert_eq!(db["memory_bytes"].as_u64(), Some(*entries), "{name}");
+        }
+        let peak = manifest["peak_resident_bytes"].as_u64().unwrap();
+        assert!(peak > 11_534_880, "{peak}: the tables are resident");
+        for file in ["summary.md", "report.html"] {
+            let page = fs::read_to_string(dir.join(file)).unwrap();
+            assert!(
+                page.contains("at the peak (resident); pattern databases: 3 of 11 MiB in all"),
+                "{file}: {page}"
+            );
         }
         let rows = rows(&dir, &columns);
         assert_eq!(rows.len(), ids.len() * 2);

@@ -938,13 +938,18 @@ fn limits_stop_a_job_and_the_run_goes_on() {
         rows("4x4", &FIFTEEN[3..4])
     );
     let path = tmp.write("limits.csv", &data);
-    let check = |name: &str, status: &str| {
+    // `clock`: the limit_clock of the limited job; every other row has none.
+    let check = |name: &str, status: &str, clock: &str| {
         let dir = tmp.run_dir(name);
         let t = runs(&dir);
         assert_eq!(t.rows.len(), 5);
         let korf = &t.rows[0];
         assert_eq!(t.get(korf, "instance"), "korf1");
         assert_eq!(t.get(korf, "status"), status);
+        assert_eq!(t.get(korf, "limit_clock"), clock);
+        assert!(t.rows[1..]
+            .iter()
+            .all(|r| t.get(r, "limit_clock").is_empty()));
         assert_eq!(t.get(korf, "length"), "");
         assert_eq!(t.get(korf, "path"), "");
         assert_eq!(t.get(korf, "optimal"), "57");
@@ -980,7 +985,7 @@ fn limits_stop_a_job_and_the_run_goes_on() {
         &["--heuristic", "misplaced", "--max-nodes", &l, "-q"],
         0,
     );
-    let (nodes, m) = check("nodes", "node_limit");
+    let (nodes, m) = check("nodes", "node_limit", "");
     assert!(
         nodes >= limit as f64,
         "{nodes} nodes under a limit of {limit}"
@@ -994,8 +999,125 @@ fn limits_stop_a_job_and_the_run_goes_on() {
         &["--heuristic", "misplaced", "--time-limit", "0.05", "-q"],
         0,
     );
-    let (_, m) = check("time", "time_limit");
+    let (_, m) = check("time", "time_limit", "cpu");
     assert_eq!(m.get("time_limit_s").num(), 0.05);
+    assert_eq!(m.get("time_limit_clock").str(), "cpu");
+    assert_eq!(*m.get("wall_limit_s"), Json::Null);
+
+    run(
+        &tmp,
+        "wall",
+        &[&path],
+        &["--heuristic", "misplaced", "--wall-limit", "0.05", "-q"],
+        0,
+    );
+    let (_, m) = check("wall", "time_limit", "wall");
+    assert_eq!(m.get("wall_limit_s").num(), 0.05);
+    assert_eq!(*m.get("time_limit_s"), Json::Null);
+    let summary = fs::read_to_string(tmp.run_dir("wall").join("summary.md")).unwrap();
+    assert!(summary.contains("limits: 0.05 s wall."), "{summary}");
+}
+
+/// The header of runs.csv before `limit_clock`.
+const RUNS_HEADER_BEFORE_CLOCK: &str = "dataset,instance,domain,size,variant,heuristic,step,\
+    reverse_pruning,status,length,optimal,nodes_generated,nodes_expanded,iterations,final_bound,\
+    time_wall_s,time_cpu_s,nodes_per_s,initial_h,optimal_guaranteed,message,path";
+
+/// A run made before `--time-limit` limited CPU time: its manifest has no `time_limit_clock` and
+/// its runs.csv no `limit_clock`, and its limit was wall time. Its rows read as stopped by the
+/// wall clock, `--resume` with the same `--time-limit` (or `--wall-limit`) takes it up and keeps
+/// limiting wall time, and other seconds are refused.
+#[test]
+fn an_old_runs_time_limit_reads_as_wall_and_resume_keeps_it() {
+    let tmp = Tmp::new("old-limit");
+    // Two jobs that take far longer than the limit, and one that does not.
+    let data = format!(
+        "{HEADER}k1,tiles,4x4,{KORF1},{KORF_GOAL},57\nk2,tiles,4x4,{KORF1},{KORF_GOAL},57\n{}",
+        rows("3x3", &EIGHT[1..2])
+    );
+    let path = tmp.write("old.csv", &data);
+    let limited = ["--heuristic", "misplaced", "--time-limit", "0.05", "-q"];
+    run(&tmp, "old", &[&path], &limited, 0);
+    let dir = tmp.run_dir("old");
+    // As the idabench before CPU limits wrote them: no clock, and (k2 interrupted) no k2 row.
+    let manifest = fs::read_to_string(dir.join("manifest.json")).unwrap();
+    let manifest = manifest
+        .replace("  \"time_limit_clock\": \"cpu\",\n", "")
+        .replace("  \"wall_limit_s\": null,\n", "");
+    assert!(
+        !manifest.contains("clock") && !manifest.contains("wall_limit"),
+        "{manifest}"
+    );
+    fs::write(dir.join("manifest.json"), manifest).unwrap();
+    let old_runs: String = fs::read_to_string(dir.join("runs.csv"))
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with("old,k2,"))
+        .map(|l| format!("{}\n", &l[..l.rfind(',').unwrap()]))
+        .collect();
+    assert!(
+        old_runs.starts_with(&format!("{}\n", RUNS_HEADER_BEFORE_CLOCK)),
+        "{old_runs}"
+    );
+    fs::write(dir.join("runs.csv"), old_runs).unwrap();
+
+    // Other seconds, or both clocks, are other limits; the message says how the old run counted.
+    for other in [
+        &["--time-limit", "0.1"][..],
+        &["--time-limit", "0.05", "--wall-limit", "0.05"],
+    ] {
+        let args = [&["--resume", "--heuristic", "misplaced", "-q"][..], other].concat();
+        let out = run(&tmp, "old", &[&path], &args, 2);
+        assert!(
+            text(&out.stderr).contains(
+                "limits 0.05 s wall (by an idabench whose --time-limit limited wall time"
+            ),
+            "{}",
+            show(&out)
+        );
+    }
+    let out = run(
+        &tmp,
+        "old",
+        &[&path],
+        &[&["--resume"][..], &limited].concat(),
+        0,
+    );
+    assert!(
+        text(&out.stdout).contains("limits: 0.05 s wall."),
+        "{}",
+        show(&out)
+    );
+    let t = runs(&dir);
+    let clocks: Vec<(&str, &str, &str)> = t.triples(["instance", "status", "limit_clock"]);
+    assert_eq!(
+        clocks,
+        [
+            ("k1", "time_limit", "wall"),
+            ("k2", "time_limit", "wall"),
+            ("one", "solved", "")
+        ]
+    );
+    let m = Json::read(&dir.join("manifest.json"));
+    assert_eq!(m.get("time_limit_s").num(), 0.05);
+    assert_eq!(*m.get("time_limit_clock"), Json::Null);
+
+    // A run of this idabench is resumed on its own clocks only.
+    run(&tmp, "new", &[&path], &limited, 0);
+    let wall = [
+        "--resume",
+        "--heuristic",
+        "misplaced",
+        "--wall-limit",
+        "0.05",
+        "-q",
+    ];
+    let out = run(&tmp, "new", &[&path], &wall, 2);
+    assert!(
+        text(&out.stderr).contains("was made with limits 0.05 s CPU, not 0.05 s wall"),
+        "{}",
+        show(&out)
+    );
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -683,6 +683,80 @@ fn the_slurm_script_is_valid_bash_and_its_tasks_and_merge_run_here() {
     }
 }
 
+/// The limits and the cluster's own settings in the script: each task's `run` gets the time,
+/// wall and memory limits, and #SBATCH asks for the memory (always with its unit: Slurm reads a
+/// plain number as megabytes), the account, the QOS and any other line; a value that would break
+/// out of its line, or is no Slurm name, is refused and no script written.
+#[test]
+fn the_slurm_script_asks_for_memory_account_qos_and_other_lines() {
+    let tmp = Tmp::new("slurm-lines");
+    let datasets = two_datasets(&tmp);
+    let script = |extra: &[&str]| {
+        let mut args = vec![
+            "slurm",
+            datasets[0].as_str(),
+            "--jobs",
+            "2",
+            "--shards",
+            "2",
+        ];
+        args.extend(extra);
+        idabench(tmp.path(), &args)
+    };
+    let out = script(&[
+        "--time-limit",
+        "2.5",
+        "--wall-limit",
+        "9",
+        "--memory-limit",
+        "1536M",
+        "--account",
+        "proj-7",
+        "--qos",
+        "long",
+        "--sbatch-arg",
+        "--mail-type=END",
+        "--sbatch-arg=--exclusive",
+    ]);
+    assert_exit(&out, 0);
+    let text_out = text(&out.stdout);
+    for line in [
+        "#SBATCH --mem=1536M\n",
+        "#SBATCH --account=proj-7\n",
+        "#SBATCH --qos=long\n",
+        "#SBATCH --mail-type=END\n",
+        "#SBATCH --exclusive\n",
+        " --time-limit 2.5 --wall-limit 9 --memory-limit 1610612736 ",
+    ] {
+        assert!(text_out.contains(line), "{line}{text_out}");
+    }
+    let out = script(&["--memory-limit", "1000"]);
+    assert_exit(&out, 0);
+    assert!(
+        text(&out.stdout).contains("#SBATCH --mem=1K\n"),
+        "{}",
+        show(&out)
+    );
+    for (extra, says) in [
+        (
+            ["--sbatch-arg", "--a\n#SBATCH --b"],
+            "--sbatch-arg '--a\\n#SBATCH --b'",
+        ),
+        (
+            ["--sbatch-arg", "--a\rb"],
+            "without a line break or another control character",
+        ),
+        (["--account", "a b"], "--account 'a b'"),
+        (["--qos", "x\ny"], "--qos 'x\\ny'"),
+        (["--memory-limit", "4GB"], "'4GB' is not a size"),
+    ] {
+        let out = script(&extra);
+        assert_exit(&out, 2);
+        assert!(text(&out.stderr).contains(says), "{says}: {}", show(&out));
+        assert!(out.stdout.is_empty());
+    }
+}
+
 /// A dataset path or a --pdb-dir that starts with '-' reaches every array task's `run` as it was
 /// given; a dataset or variant that `run` refuses is refused by `slurm` (exit 2, with run's
 /// message), and no script is written.

@@ -33,7 +33,7 @@ fn summary<D: Domain>(d: &D, start: &D::State, r: &SearchResult<D::Move>) -> Str
         Outcome::OverCap => "over the cap".into(),
         Outcome::PastDiameter(d) => format!("past the diameter {d}"),
         Outcome::NodeLimit => "node limit".into(),
-        Outcome::TimeLimit => "time limit".into(),
+        Outcome::TimeLimit(clock) => format!("time limit ({clock:?})"),
         Outcome::Cancelled => "cancelled".into(),
     };
     format!(

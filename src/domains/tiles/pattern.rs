@@ -235,6 +235,20 @@ impl Spec for Pattern {
     fn build(&self, progress: &(dyn Fn(u64) + Sync), stop: &AtomicBool) -> Option<Vec<u8>> {
         build_until(self, progress, stop)
     }
+
+    /// The table, and `search`'s three masks per placement (reached, this layer, the next),
+    /// each of two bytes (boards of at most 16 cells) or four.
+    fn build_memory(&self) -> u64 {
+        let mask = if self.narrow_masks() { 2 } else { 4 };
+        self.entries().saturating_mul(1 + 3 * mask)
+    }
+}
+
+impl Pattern {
+    /// Whether a region of the board fits the build's 16-bit masks (else it takes 32-bit ones).
+    fn narrow_masks(&self) -> bool {
+        self.width * self.height <= 16
+    }
 }
 
 /// A bit per cell, shared between the build's threads.
@@ -285,7 +299,7 @@ pub fn build_until(
     progress: &(dyn Fn(u64) + Sync),
     stop: &AtomicBool,
 ) -> Option<Vec<u8>> {
-    if pattern.width * pattern.height <= 16 {
+    if pattern.narrow_masks() {
         search::<AtomicU16>(pattern, progress, stop)
     } else {
         search::<AtomicU32>(pattern, progress, stop)
