@@ -831,24 +831,23 @@ mod tests {
     }
 
     /// runs.csv rows as `parse_runs` reads them: `header` and one row of the fixture's record,
-    /// its status and last column replaced.
+    /// its status and `limit_clock` replaced (`None`: a header without the column).
     fn read_row(header: &str, status: &str, clock: Option<&str>) -> Result<Vec<Record>, String> {
-        let mut w = csv::WriterBuilder::new()
-            .has_headers(false)
-            .from_writer(Vec::new());
+        let mut w = csv::Writer::from_writer(Vec::new());
         w.serialize(crate::results::fixtures::record()).unwrap();
-        let row = String::from_utf8(w.into_inner().unwrap()).unwrap();
-        let row = row
-            .trim_end()
-            .replacen(",solved,", &format!(",{status},"), 1);
-        // The fixture has no clock: its row ends in an empty `limit_clock`.
-        let row = match clock {
-            Some(c) => format!("{row}{c}"),
-            None => row[..row.len() - 1].to_owned(),
-        };
+        let bytes = w.into_inner().unwrap();
+        let mut r = csv::Reader::from_reader(bytes.as_slice());
+        let names = r.headers().unwrap().clone();
+        let values = r.records().next().unwrap().unwrap();
+        let mut fields: HashMap<&str, String> =
+            names.iter().zip(values.iter().map(str::to_owned)).collect();
+        fields.insert("status", status.to_owned());
+        fields.insert("limit_clock", clock.unwrap_or_default().to_owned());
+        // The fixture's fields hold no comma or quote: joined as they are.
+        let row: Vec<&str> = header.split(',').map(|c| fields[c].as_str()).collect();
         parse_runs(
             Path::new("runs.csv"),
-            format!("{header}\n{row}\n").as_bytes(),
+            format!("{header}\n{}\n", row.join(",")).as_bytes(),
         )
         .map_err(|e| e.to_string())
     }
