@@ -50,6 +50,9 @@ pub enum Command {
     /// Join the reports of a run's shards (`run --shard K/N`) into the run's report.
     #[command(after_help = MERGE_HELP)]
     Merge(MergeArgs),
+    /// Join finished runs of the same datasets with different variants into one report.
+    #[command(after_help = COMBINE_HELP)]
+    Combine(CombineArgs),
     /// Write a Slurm job-array script: a run as N shards, one array task each, then their merge.
     #[command(
         after_help = SLURM_HELP,
@@ -548,6 +551,54 @@ pub struct MergeArgs {
     pub allow_missing: bool,
     /// Draw no plots at the end (cactus.svg, cactus-nodes.svg, iterations.svg, scatter-*.svg
     /// beside the reports; report.html is still written).
+    #[arg(long)]
+    pub no_plots: bool,
+}
+
+const COMBINE_HELP: &str = "\
+Runs of the same datasets and limits made apart (algorithm A today, B tomorrow) become one report
+folder, OUT/NAME, with every report and picture a run leaves: runs.csv and iterations.csv (every
+job of every run, ordered by instance then variant), summary.csv, summary.md, manifest.json
+(which lists the runs it was combined from, each with its own manifest), report.html and the
+plots. Machines, commits and builds may differ: the report says which.
+
+--rename OLD=NEW gives a run's variant a new name in the combined report: the everyday case is
+one variant run by yesterday's build and today's. When several runs have a variant OLD, say
+which with --rename RUN:OLD=NEW, RUN one of the RUN arguments exactly as given. The same job
+(dataset, instance, variant) in two runs is refused: rename one of them.
+
+Refused (exit 2), naming the runs and what differs: runs whose datasets (by SHA-256) or limits
+differ, unless --allow-mixed, which combines them and says so at the top of summary.md and
+report.html; a shard (merge the shards first) or an unfinished run; an OUT/NAME that holds a run
+other than an earlier combination (which is replaced) or is one of the runs; a link, FIFO or
+device in any of these folders.
+
+Exit codes: 0 ok; 1 runtime error, or a job that ended in `error`; 2 usage or input error;
+4 a job is wrong.
+
+Example:
+  idabench combine reports/monday reports/tuesday --name week \\
+      --rename reports/monday:manhattan/step2/prune=manhattan@monday";
+
+#[derive(Args, Debug)]
+pub struct CombineArgs {
+    /// The runs' report directories.
+    #[arg(required = true, value_name = "RUN")]
+    pub runs: Vec<PathBuf>,
+    /// Directory that holds reports.
+    #[arg(long, value_name = "DIR", default_value = "reports")]
+    pub out: PathBuf,
+    /// The combined report's name: it goes to OUT/NAME (default: combined-<UTC timestamp>).
+    #[arg(long)]
+    pub name: Option<String>,
+    /// Name a run's variant OLD as NEW in the combined report; RUN (one of the RUN arguments as
+    /// given) says whose when several runs have OLD. May be given more than once.
+    #[arg(long, value_name = "[RUN:]OLD=NEW")]
+    pub rename: Vec<String>,
+    /// Combine runs whose datasets or limits differ, and say so at the top of the report.
+    #[arg(long)]
+    pub allow_mixed: bool,
+    /// Draw no plots (report.html is still written).
     #[arg(long)]
     pub no_plots: bool,
 }

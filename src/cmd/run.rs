@@ -273,6 +273,7 @@ fn new_manifest(
         shard: None,
         shards: Vec::new(),
         split: Some(args.split.split.name()),
+        combined: Vec::new(),
     }
 }
 

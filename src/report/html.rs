@@ -4,6 +4,7 @@
 
 use crate::compare::{Compared, SavedRun};
 use crate::plot::Pictures;
+use crate::results::combined;
 use crate::results::record::Manifest;
 use crate::results::summary::{self, VariantSummary};
 use crate::util::text::{visible, visible_lines};
@@ -33,7 +34,10 @@ pub fn run_page(r: &RunReport) -> String {
         body += &alarm(rows);
     }
     if let Some(m) = r.manifest {
+        let (mixed, runs) = combination(m);
+        body += &mixed;
         body += &setting(m);
+        body += &runs;
     }
     body += "<h2 id=\"summary\">Summary</h2>\n";
     match r.summaries {
@@ -82,6 +86,51 @@ fn alarm(rows: &[VariantSummary]) -> String {
          runs.csv's message column.</p>\n",
         said.join(", ")
     )
+}
+
+/// Of a combined report (`combine`): the differences between its runs that make their figures
+/// unlike, for the top of the page, and the runs it was made from with their other differences,
+/// for under the setting. Nothing for any other report.
+fn combination(m: &Manifest) -> (String, String) {
+    if m.combined.is_empty() {
+        return (String::new(), String::new());
+    }
+    let code = |v: &str| format!("<code>{}</code>", escape(v));
+    let differences = combined::of_manifest(m);
+    let (mixed, noted): (Vec<_>, Vec<_>) = differences.iter().partition(|d| d.mixes);
+    let mut top = String::new();
+    if !mixed.is_empty() {
+        let said: Vec<String> = mixed.iter().map(|d| d.render(code)).collect();
+        let _ = writeln!(
+            top,
+            "<p class=\"warn\"><strong>Mixed runs (combined with --allow-mixed), whose figures \
+             do not compare like with like:</strong> {}.</p>",
+            said.join("; ")
+        );
+    }
+    let mut runs = format!("<p>Combined from {} runs:</p>\n<ul>\n", m.combined.len());
+    for r in &m.combined {
+        let variants: Vec<String> = r
+            .variants()
+            .map(|(name, from)| match from {
+                Some(from) => format!("{} (renamed from {})", code(name), code(from)),
+                None => code(name),
+            })
+            .collect();
+        let _ = writeln!(
+            runs,
+            "<li>{} ({}): {}</li>",
+            code(&r.dir),
+            count(r.jobs, "job"),
+            variants.join(", ")
+        );
+    }
+    runs += "</ul>\n";
+    if !noted.is_empty() {
+        let said: Vec<String> = noted.iter().map(|d| d.render(code)).collect();
+        let _ = writeln!(runs, "<p>They differ in {}.</p>", said.join("; "));
+    }
+    (top, runs)
 }
 
 /// The run's datasets, machine, limits and times, and a warning when jobs are missing.

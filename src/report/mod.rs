@@ -1,6 +1,7 @@
 //! The pages and pictures written with a run or a comparison: report.html (`html`) and the SVG
-//! files beside it, by `idabench plot`, at the end of `run` and `merge` (where no failure may
-//! cost the run its reports) and by `compare --out`.
+//! files beside it, by `idabench plot`, at the end of `run`, `merge` and `combine` (where no
+//! failure may cost the run its reports) and by `compare --out`; and every report of a run
+//! joined from others (`merge`, `combine`).
 //!
 //! `plot` reads a run with `compare::load`, the loader `compare` uses, so a report means the
 //! same thing to both.
@@ -11,8 +12,9 @@ use crate::compare::{self, Compared, SavedRun};
 use crate::error::{Done, Error};
 use crate::plot::{self, first_against_others, present, unfinished, IterationRows, Job, Pictures};
 use crate::results::folder;
-use crate::results::iterations::Row;
+use crate::results::iterations::{self, Row, Span, Spans};
 use crate::results::record::Manifest;
+use crate::results::runs::Rows;
 use crate::results::summary::{self, VariantSummary};
 use crate::results::ReportError;
 use crate::util::atomic::{self, Failure};
@@ -223,6 +225,61 @@ pub fn after_run(end: &RunEnd, rows: &mut IterationRows) {
     if let Err(e) = write_file(&end.dir.join(html::FILE), html::run_page(&page).as_bytes()) {
         note(format_args!("warning: {e}; the reports are whole"));
     }
+}
+
+/// A report joined from the rows of others (`merge`, `combine`), its rows kept and summarized.
+pub struct Joined<'a> {
+    /// Its directory.
+    pub out: &'a Path,
+    /// Each job's (dataset, instance, variant), by job index; `None` for a job no report holds.
+    pub keys: Vec<Option<(&'a str, &'a str, &'a str)>>,
+    pub rows: &'a Rows,
+    pub manifest: &'a Manifest,
+    pub summaries: &'a [VariantSummary],
+    /// Whether to draw the plots.
+    pub plots: bool,
+}
+
+/// Writes every report of `joined` (`summary::write_reports`; the iterations copied from where
+/// `spans` says they lie), then its plots and report.html (`after_run`); what to print: its
+/// summary and where it is.
+pub fn write_joined(joined: &Joined, spans: &mut Spans) -> Result<String, Error> {
+    let (out, rows) = (joined.out, joined.rows);
+    summary::write_reports(out, rows, Some(spans), joined.manifest, joined.summaries)?;
+    let (index, finished): (Vec<usize>, Vec<Job>) = rows
+        .tallies()
+        .filter_map(|(i, t)| {
+            let (dataset, instance, variant) = joined.keys[i]?;
+            let job = Job {
+                dataset,
+                instance,
+                variant,
+                status: t.status,
+                nodes_generated: t.nodes_generated,
+                time_cpu_s: t.time_cpu_s,
+                has_iterations: spans.jobs[i].len > 0,
+            };
+            Some((i, job))
+        })
+        .unzip();
+    let run_end = RunEnd {
+        dir: out,
+        jobs: &finished,
+        instances: plot::instances_in_run_order(&finished),
+        variants: &joined.manifest.variants,
+        manifest: joined.manifest,
+        summaries: joined.summaries,
+        plots: joined.plots,
+    };
+    after_run(&run_end, &mut |chosen| {
+        let wanted: Vec<Span> = chosen.iter().map(|&k| spans.jobs[index[k]]).collect();
+        iterations::read_spans(&spans.sources, &wanted).map_err(|e| e.to_string())
+    });
+    Ok(format!(
+        "{}\nreports: {}\n",
+        summary::summary_md(joined.summaries, joined.manifest),
+        out.display()
+    ))
 }
 
 /// Writes the pictures of a comparison (unless not `plots`) and its report.html into `dir`

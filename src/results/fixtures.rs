@@ -55,5 +55,6 @@ pub(crate) fn manifest() -> Manifest {
         shard: None,
         shards: Vec::new(),
         split: None,
+        combined: Vec::new(),
     }
 }

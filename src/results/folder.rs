@@ -156,3 +156,37 @@ pub fn new_stamped(out: &Path, prefix: &str) -> Result<PathBuf, Error> {
     }
     unreachable!("some STAMP-K is free")
 }
+
+/// Refuses `dir` (named `shown` in messages) as the folder of a report joined from `sources`
+/// (`sources_are`, e.g. `the shards`) when it holds a link or special file, is one of them, or
+/// holds a run that `earlier` does not take for an earlier report of the same `kind` (`a
+/// merge`), which alone it may replace.
+pub fn check_joined(
+    dir: &Path,
+    shown: &str,
+    sources: &[&Path],
+    sources_are: &str,
+    kind: &str,
+    earlier: impl Fn(&crate::results::record::Manifest) -> bool,
+) -> Result<(), Error> {
+    check_own(dir)?;
+    let here = fs::canonicalize(dir).map_err(|e| Error::io(dir, e))?;
+    if sources
+        .iter()
+        .any(|s| fs::canonicalize(s).is_ok_and(|d| d == here))
+    {
+        return Err(Error::usage(format!(
+            "{shown} is one of {sources_are}: give a directory of its own"
+        )));
+    }
+    let holds_run = dir.join("runs.csv").exists();
+    if holds_run
+        && !crate::results::record::read_manifest(&dir.join("manifest.json"))
+            .is_ok_and(|m| earlier(&m))
+    {
+        return Err(Error::input(format!(
+            "{shown} already holds a run that is not {kind}: choose another directory"
+        )));
+    }
+    Ok(())
+}

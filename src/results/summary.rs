@@ -4,8 +4,9 @@
 //! rename).
 
 use crate::domains::Spec;
+use crate::results::combined;
 use crate::results::iterations::{self, Spans};
-use crate::results::record::{on_off, Manifest, Status};
+use crate::results::record::{on_off, Manifest, StatusCounts};
 use crate::results::runs::{write_atomic, write_runs, Rows, Tally};
 use crate::results::{read_file, ReportError};
 use crate::util::text::markdown_code;
@@ -132,7 +133,7 @@ fn summarize_one(
         .filter(|&&(i, _)| !unsolved[i])
         .map(|&(_, t)| t)
         .collect();
-    let count = |status: Status| records.iter().filter(|r| r.status == status).count() as u64;
+    let counts = StatusCounts::of(records.iter().map(|r| r.status));
     // Microseconds up to a week, 3 significant digits.
     let mut hist = Histogram::<u64>::new_with_bounds(1, 604_800_000_000, 3).expect("valid bounds");
     for r in &records {
@@ -168,13 +169,13 @@ fn summarize_one(
         step: column(spec.step.name()),
         reverse_pruning: column(on_off(spec.reverse_pruning)),
         jobs: records.len() as u64,
-        solved: records.iter().filter(|r| r.status.solved()).count() as u64,
-        limited: count(Status::NodeLimit) + count(Status::TimeLimit),
-        unsolvable: count(Status::Unsolvable),
-        over_cap: count(Status::OverCap),
-        suboptimal: count(Status::Suboptimal),
-        wrong: count(Status::Wrong),
-        error: count(Status::Error),
+        solved: counts.solved,
+        limited: counts.limited,
+        unsolvable: counts.unsolvable,
+        over_cap: counts.over_cap,
+        suboptimal: counts.suboptimal,
+        wrong: counts.wrong,
+        error: counts.error,
         not_guaranteed_optimal: records.iter().filter(|r| !r.optimal_guaranteed).count() as u64,
         nodes_generated_total: nodes_total,
         nodes_expanded_total: records.iter().map(|r| r.nodes_expanded).sum(),
@@ -232,14 +233,58 @@ pub fn summary_md(rows: &[VariantSummary], manifest: &Manifest) -> String {
             )
         })
         .collect();
-    let mut out = format!(
-        "## idabench run\n\n{} on {} with {} worker{}; limits: {}.\n\n",
+    let differences = combined::of_manifest(manifest);
+    let (mixed, noted): (Vec<_>, Vec<_>) = differences.iter().partition(|d| d.mixes);
+    let mut out = String::from("## idabench run\n\n");
+    if !mixed.is_empty() {
+        let said: Vec<String> = mixed.iter().map(|d| d.render(markdown_code)).collect();
+        out.push_str(&format!(
+            "**Mixed runs (combined with --allow-mixed), whose figures do not compare like with \
+             like: {}.**\n\n",
+            said.join("; ")
+        ));
+    }
+    out.push_str(&format!(
+        "{} on {} with {} worker{}; limits: {}.\n\n",
         datasets.join(", "),
         markdown_code(&manifest.cpu_model),
         manifest.jobs,
         if manifest.jobs == 1 { "" } else { "s" },
         manifest.limits_text(),
-    );
+    ));
+    if !manifest.combined.is_empty() {
+        let runs: Vec<String> = manifest
+            .combined
+            .iter()
+            .map(|r| {
+                let variants: Vec<String> = r
+                    .variants()
+                    .map(|(name, from)| match from {
+                        Some(from) => {
+                            format!(
+                                "{} (renamed from {})",
+                                markdown_code(name),
+                                markdown_code(from)
+                            )
+                        }
+                        None => markdown_code(name),
+                    })
+                    .collect();
+                format!("{}: {}", markdown_code(&r.dir), variants.join(", "))
+            })
+            .collect();
+        out.push_str(&format!(
+            "Combined from {} runs ({}); manifest.json holds each one's manifest.{}\n\n",
+            runs.len(),
+            runs.join("; "),
+            if noted.is_empty() {
+                String::new()
+            } else {
+                let said: Vec<String> = noted.iter().map(|d| d.render(markdown_code)).collect();
+                format!(" They differ in {}.", said.join("; "))
+            }
+        ));
+    }
     if !manifest.shards.is_empty() {
         out.push_str(&format!(
             "Merged from {} shard(s) of {}; manifest.json lists each one's machine.\n\n",
@@ -402,7 +447,7 @@ pub fn write_reports(
 mod tests {
     use super::*;
     use crate::results::fixtures::{manifest, record};
-    use crate::results::record::DatasetInfo;
+    use crate::results::record::{DatasetInfo, Status};
 
     fn spec(heuristic: &str) -> Spec {
         Spec {
