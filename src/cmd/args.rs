@@ -185,6 +185,19 @@ one file); --no-plots draws no pictures. The report on stdout and the exit code 
 variant up to verdict), then a row per changed field (kind `changed`: variant, dataset, instance,
 field, baseline, current) and per job in one run only (kind `missing_in_current` or
 `missing_in_baseline`). Cells a kind does not use are empty.
+--format csv-long is tidy: columns scope, dataset, instance, variant, measure, side, value, one
+row per value and no empty cell. Scope `variant` and `overall` (dataset, instance and, overall,
+variant are `*`): the comparison's figures (side `comparison`: jobs_compared, changed, ...,
+time_ratio_geomean, ci_low, ci_high, verdict, pairing) and each run's status counts (side
+`baseline` or `current`: jobs, solved, suboptimal, wrong, error, limited, unsolvable, over_cap).
+Scope `job`: each run's status, length (when solved), nodes_generated, nodes_expanded and
+time_cpu_s, and for a job of both runs `changed` (true or false) and, when timed, `time_ratio`
+(side `comparison`).
+
+--pair A=B compares variant A of BASELINE with variant B of CURRENT as one variant, named A=B:
+runs of the same datasets under other variants (a heuristic against another, or one renamed).
+When the runs share instances but no variant, compare says so and suggests --pair, or `idabench
+combine` to join them into one report.
 
 Example:
   idabench compare reports/baseline reports/smoke --format markdown >> \"$GITHUB_STEP_SUMMARY\"";
@@ -253,6 +266,10 @@ pub struct CompareArgs {
     /// With --out: draw no pictures (report.html is still written).
     #[arg(long)]
     pub no_plots: bool,
+    /// Compare variant A of BASELINE with variant B of CURRENT as one variant, named A=B (the
+    /// runs' other variants are joined as before); may be given more than once.
+    #[arg(long, value_name = "A=B")]
+    pub pair: Vec<String>,
 }
 
 const AB_HELP: &str = "\
@@ -392,6 +409,8 @@ pub enum CompareFormat {
     Text,
     Markdown,
     Csv,
+    /// Tidy CSV: one row per (variant or job, measure, side), no empty cell.
+    CsvLong,
 }
 
 const RUN_HELP: &str = "\
@@ -481,6 +500,7 @@ impl CompareFormat {
             CompareFormat::Text => RenderFormat::Text,
             CompareFormat::Markdown => RenderFormat::Markdown,
             CompareFormat::Csv => RenderFormat::Csv,
+            CompareFormat::CsvLong => RenderFormat::CsvLong,
         }
     }
 }

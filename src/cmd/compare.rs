@@ -12,6 +12,7 @@ pub(super) fn compare(args: CompareArgs) -> Result<Done, Error> {
         time_threshold: args.time_threshold,
         allow_node_changes: args.allow_node_changes,
         format: args.format.render(),
+        pairs: args.pair.clone(),
         ..compare::CompareOptions::default()
     };
     if let Some(dir) = &args.out {
