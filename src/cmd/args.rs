@@ -289,8 +289,11 @@ alternating `idabench run` invocations over groups of instances instead (ab says
 
 The report goes to OUT/NAME/ (default reports/ab-<UTC timestamp>): runs-baseline.csv and
 runs-current.csv (runs.csv's columns after a `round` column), pairs.csv (round, order, dataset,
-instance, variant, first, baseline_cpu_s, current_cpu_s, ratio), comparison.md and manifest.json
-(both builds: path, version, commit, build profile, how they were run).
+instance, variant, first, baseline_cpu_s, current_cpu_s, ratio), comparison.md, manifest.json
+(both builds: path, version, commit, build profile, how they were run), and the pages `compare
+--out` writes: report.html, compare-time.svg and compare-nodes.svg. There, and in --format
+csv-long, a job's CPU time is its median over the rounds, and its row the first round's (or the
+first in which it was wrong or ended in error).
 
 Ctrl-C, SIGTERM and SIGHUP stop the workers; the pairs measured are reported (the comparison
 says `INTERRUPTED: N of M pairs measured`) and ab exits 130; a second signal, half a second or

@@ -21,7 +21,7 @@ pub(super) fn compare(args: CompareArgs) -> Result<Done, Error> {
     let compared = compare::compared(&args.baseline, &args.current, &opts)?;
     let done = compared.write(opts.format, &mut std::io::stdout().lock())?;
     if let Some(dir) = &args.out {
-        report::after_compare(dir, &compared, !args.no_plots);
+        report::after_compare(dir, &compared, !args.no_plots, &report::html::Sides::Runs);
     }
     Ok(done)
 }

@@ -289,7 +289,7 @@ impl Compared {
     /// comparison went.
     pub fn write(&self, format: RenderFormat, out: &mut dyn std::io::Write) -> Result<Done, Error> {
         let runs = (&self.baseline, &self.current);
-        self.comparison.print_with(format, Some(runs), out)?;
+        self.comparison.print(format, runs, out)?;
         Ok(self.comparison.done())
     }
 }

@@ -143,20 +143,15 @@ impl Comparison {
     }
 
     /// Writes the report in `format` to stdout (`out`), buffered; a failed write is stdout's.
-    pub fn print(&self, format: RenderFormat, out: &mut dyn Write) -> Result<(), Error> {
-        self.print_with(format, None, out)
-    }
-
-    /// `print`, with the two runs compared (baseline, current), whose jobs' own figures
-    /// `CsvLong` lists.
-    pub fn print_with(
+    /// `runs` are the two runs compared, whose jobs' own figures `CsvLong` lists.
+    pub fn print(
         &self,
         format: RenderFormat,
-        runs: Option<Runs>,
+        runs: Runs,
         out: &mut dyn Write,
     ) -> Result<(), Error> {
         let mut out = BufWriter::with_capacity(1 << 16, out);
-        self.write_with(format, runs, &mut out)
+        self.write_with(format, Some(runs), &mut out)
             .and_then(|()| out.flush())
             .map_err(|e| Error::io("stdout", e))
     }

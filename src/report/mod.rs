@@ -285,7 +285,7 @@ pub fn write_joined(joined: &Joined, spans: &mut Spans) -> Result<String, Error>
 /// Writes the pictures of a comparison (unless not `plots`) and its report.html into `dir`
 /// (created if missing), for `compare --out`: as at the end of a run, a failure is a warning on
 /// stderr and changes no verdict or exit code.
-pub fn after_compare(dir: &Path, compared: &Compared, plots: bool) {
+pub fn after_compare(dir: &Path, compared: &Compared, plots: bool, sides: &html::Sides) {
     if let Err(e) = std::fs::create_dir_all(dir) {
         note(format_args!(
             "warning: {}: {e}: the comparison's pictures and report.html are not written",
@@ -311,7 +311,7 @@ pub fn after_compare(dir: &Path, compared: &Compared, plots: bool) {
             notes: vec!["no pictures: compare was given --no-plots".into()],
         }
     };
-    let page = html::compare_page(compared, &pictures, dir);
+    let page = html::compare_page(compared, &pictures, dir, sides);
     let files = pictures
         .drawn
         .iter()

@@ -384,19 +384,24 @@ impl Manifest {
         if limits.collect::<std::collections::HashSet<_>>().len() > 1 {
             return "different in the combined runs".into();
         }
-        let nodes = |n: u64| {
-            if n == 1 {
-                "1 node".into()
-            } else {
-                format!("{n} nodes")
-            }
-        };
-        match (self.max_nodes, self.time_limit_s) {
-            (None, None) => "none".into(),
-            (Some(n), None) => nodes(n),
-            (None, Some(t)) => format!("{t} s"),
-            (Some(n), Some(t)) => format!("{}, {t} s", nodes(n)),
+        limits_text(self.max_nodes, self.time_limit_s)
+    }
+}
+
+/// Per-job limits as reports say them, e.g. `1000000 nodes, 5 s`, or `none`.
+pub fn limits_text(max_nodes: Option<u64>, time_limit_s: Option<f64>) -> String {
+    let nodes = |n: u64| {
+        if n == 1 {
+            "1 node".into()
+        } else {
+            format!("{n} nodes")
         }
+    };
+    match (max_nodes, time_limit_s) {
+        (None, None) => "none".into(),
+        (Some(n), None) => nodes(n),
+        (None, Some(t)) => format!("{t} s"),
+        (Some(n), Some(t)) => format!("{}, {t} s", nodes(n)),
     }
 }
 

@@ -335,10 +335,22 @@ fn out_writes_the_pictures_of_the_comparison() {
     assert_eq!(timed.len(), 198);
     assert!(svg.texts().iter().any(|t| t.content
         == format!("CPU time, current / baseline: 198 jobs timed, overall {verdict} (unpaired)")));
-    assert!(svg
-        .texts()
-        .iter()
-        .any(|t| t.content.starts_with(&format!("overall {verdict}: "))));
+    assert!(svg.texts().iter().any(|t| t
+        .content
+        .starts_with(&format!("overall {verdict} (unpaired runs): "))));
+    // Both ends of the interval, whole, as the CSV gives them (to 3 decimals there).
+    let cell = |k: usize| overall.split(',').nth(k).unwrap().parse::<f64>().unwrap();
+    let shaded = format!(
+        "shaded: its 95% interval, {} to {}, over ",
+        (cell(8) * 1000.0).round() / 1000.0,
+        (cell(9) * 1000.0).round() / 1000.0
+    );
+    assert!(
+        svg.texts()
+            .iter()
+            .any(|t| t.content.starts_with(&shaded) && t.content.ends_with(" instances")),
+        "{shaded}"
+    );
     let variants = 18;
     let markers = svg.markers();
     // The jobs timed in both runs whose node count changed are ringed, and the legend shows a
@@ -370,23 +382,27 @@ fn out_writes_the_pictures_of_the_comparison() {
         y(lo)
     );
 
-    // compare-nodes.svg: the changed jobs apart (diamonds), the others as circles.
+    // compare-nodes.svg: each job's ratio of nodes against its baseline nodes, the changed
+    // jobs apart (diamonds), the others as circles.
     let svg = read_svg(&pictures.join("compare-nodes.svg"));
     assert!(svg
         .texts()
         .iter()
-        .any(|t| t.content == "Nodes per job, current against baseline: 2 of 198 changed"));
+        .any(|t| t.content == "Nodes per job, current / baseline: 2 of 198 changed"));
     assert_eq!(svg.count("polygon"), 2 + 1);
     assert_eq!(svg.count("circle"), 196 + 1);
-    let nodes: Vec<f64> = b
-        .iter()
-        .flat_map(|(k, (_, n))| [n.max(1.0), c[k].1.max(1.0)])
-        .collect();
+    let nodes: Vec<f64> = b.values().map(|(_, n)| n.max(1.0)).collect();
     let (lo, hi) = min_max(&nodes);
-    let (t_lo, t_hi) = min_max(&svg.tick_values("", ""));
+    let (t_lo, t_hi) = min_max(&svg.tick_values("middle", ""));
     assert!(
         t_lo <= lo && t_hi >= hi,
         "ticks {t_lo}..{t_hi} miss {lo}..{hi}"
+    );
+    let (_, _, top, bottom) = svg.plot_area();
+    let y = svg.y_axis_log();
+    assert!(
+        y(3.0) >= top && y(1.0) <= bottom,
+        "the ratio 3 is off the axis"
     );
 
     // --no-plots: no pictures.
@@ -430,5 +446,5 @@ fn without_a_timed_job_the_time_picture_is_skipped_with_a_note() {
     assert!(svg
         .texts()
         .iter()
-        .any(|t| t.content == "Nodes per job, current against baseline: 0 of 198 changed"));
+        .any(|t| t.content == "Nodes per job, current / baseline: 0 of 198 changed"));
 }
