@@ -213,3 +213,49 @@ pub(super) fn typical(pairs: &[Pair], source: [&str; 2]) -> [SavedRun; 2] {
         }
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::results::fixtures::record;
+
+    fn pair(round: usize, job: usize, current: (Status, f64)) -> Pair {
+        let r = Record {
+            instance: job.to_string(),
+            ..record()
+        };
+        Pair {
+            round,
+            job,
+            order: job,
+            baseline_first: true,
+            baseline: r.clone(),
+            current: Record {
+                status: current.0,
+                time_cpu_s: current.1,
+                ..r
+            },
+        }
+    }
+
+    #[test]
+    fn a_job_shows_its_median_time_and_a_round_that_went_wrong() {
+        let ok = Status::Solved;
+        let pairs = [
+            pair(0, 1, (ok, 0.5)),
+            pair(0, 0, (ok, 3.0)),
+            pair(1, 0, (Status::Error, 1.0)),
+            pair(2, 0, (ok, 2.0)),
+            pair(1, 1, (ok, 0.1)),
+        ];
+        let [base, cur] = typical(&pairs, ["a", "b"]);
+        let jobs: Vec<(&str, Status, f64)> = cur
+            .jobs
+            .iter()
+            .map(|j| (j.instance, j.status, j.time_cpu_s))
+            .collect();
+        assert_eq!(jobs, [("0", Status::Error, 2.0), ("1", ok, 0.3)]);
+        assert_eq!(base.jobs.get(0).time_cpu_s, record().time_cpu_s);
+        assert_eq!((base.source.as_str(), cur.source.as_str()), ("a", "b"));
+    }
+}

@@ -1,9 +1,11 @@
 //! Where a report folder goes: a name given with `--name`, or the first free one of a UTC
-//! timestamp, claimed by creating it; and what may be in one. A report folder holds idabench's
+//! timestamp, claimed by creating it, or the folder of a report joined from others (`merge`,
+//! `combine`); and what may be in one. A report folder holds idabench's
 //! own files: a link, FIFO or device planted in it is refused, never followed, written through
 //! or waited on.
 
 use crate::error::Error;
+use crate::results::record::{self, Manifest};
 use crate::results::ReportError;
 use crate::util::clock;
 use crate::util::files;
@@ -167,7 +169,7 @@ pub fn check_joined(
     sources: &[&Path],
     sources_are: &str,
     kind: &str,
-    earlier: impl Fn(&crate::results::record::Manifest) -> bool,
+    earlier: impl Fn(&Manifest) -> bool,
 ) -> Result<(), Error> {
     check_own(dir)?;
     let here = fs::canonicalize(dir).map_err(|e| Error::io(dir, e))?;
@@ -180,10 +182,7 @@ pub fn check_joined(
         )));
     }
     let holds_run = dir.join("runs.csv").exists();
-    if holds_run
-        && !crate::results::record::read_manifest(&dir.join("manifest.json"))
-            .is_ok_and(|m| earlier(&m))
-    {
+    if holds_run && !record::read_manifest(&dir.join("manifest.json")).is_ok_and(|m| earlier(&m)) {
         return Err(Error::input(format!(
             "{shown} already holds a run that is not {kind}: choose another directory"
         )));
