@@ -171,14 +171,15 @@ To judge a build's speed, `idabench ab` runs
 both builds paired and interleaved in time.
 
 Exit codes: 0 nothing wrong; 2 usage or input error (missing files, unreadable CSV, different
-datasets); 3 time regression (the overall verdict is regressed; per-variant verdicts are reported,
+datasets, no job in common, a --pair naming a variant its run lacks); 3 time regression (the overall verdict is regressed; per-variant verdicts are reported,
 not gated on); 4 changed results (status, length or node counts) unless --allow-node-changes.
 4 wins over 3. Jobs missing from CURRENT are listed but do not fail.
 
 With --out DIR, also writes into DIR: compare-time.svg (each timed job's CPU-time ratio against
 its baseline time, with the overall ratio and its bootstrap interval), compare-nodes.svg (each
-job's nodes in both runs, changed jobs marked) and report.html (the tables and the pictures in
-one file); --no-plots draws no pictures. The report on stdout and the exit code do not depend on
+job's ratio of nodes, current / baseline, changed jobs marked, wrong or failed ones apart) and
+report.html (a red line first when either run has a wrong or error job, the tables, each run's
+statuses by name, and the pictures in one file); --no-plots draws no pictures. The report on stdout and the exit code do not depend on
 --out.
 
 --format csv is one table: a row per variant and an `overall` row (kind `variant` or `overall`:
