@@ -171,9 +171,10 @@ To judge a build's speed, `idabench ab` runs
 both builds paired and interleaved in time.
 
 Exit codes: 0 nothing wrong; 2 usage or input error (missing files, unreadable CSV, different
-datasets, no job in common, a --pair naming a variant its run lacks); 3 time regression (the overall verdict is regressed; per-variant verdicts are reported,
-not gated on); 4 changed results (status, length or node counts) unless --allow-node-changes.
-4 wins over 3. Jobs missing from CURRENT are listed but do not fail.
+datasets, no job in common, a --pair naming a variant its run lacks); 3 time regression (the
+overall verdict is regressed; per-variant verdicts are reported, not gated on); 4 changed results
+(status, length or node counts) unless --allow-node-changes. 4 wins over 3. Jobs missing from
+CURRENT are listed but do not fail.
 
 With --out DIR, also writes into DIR: compare-time.svg (each timed job's CPU-time ratio against
 its baseline time, with the overall ratio and its bootstrap interval), compare-nodes.svg (each
@@ -602,7 +603,7 @@ Exit codes: 0 ok; 1 runtime error, or a job that ended in `error`; 2 usage or in
 
 Example:
   idabench combine reports/monday reports/tuesday --name week \\
-      --rename reports/monday:manhattan/step2/prune=manhattan@monday";
+      --rename reports/monday:manhattan/stepnext/prune=manhattan@monday";
 
 #[derive(Args, Debug)]
 pub struct CombineArgs {
