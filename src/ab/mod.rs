@@ -16,7 +16,7 @@ mod legacy;
 mod report;
 mod schedule;
 
-use crate::compare::{self, CompareError, CompareOptions, Incomplete, RenderFormat};
+use crate::compare::{self, CompareError, CompareOptions, Compared, Incomplete, RenderFormat};
 use crate::error::{Done, Error};
 use crate::results::folder;
 use crate::runner::machine;
@@ -29,7 +29,7 @@ use crate::util::term::note;
 use children::install_signal_handler;
 use client::{Started, Terms, Worker};
 use legacy::{by_runs, GROUP};
-use report::{write_report, AbManifest};
+use report::{typical, write_pages, write_report, AbManifest};
 use schedule::{by_round, by_workers, Pair};
 use serde::Serialize;
 use std::fs;
@@ -248,13 +248,20 @@ pub fn ab(opts: &AbOptions, stdout: &mut dyn Write) -> Result<Done, Error> {
         end_time: clock::rfc3339_now(),
     };
     write_report(&dir, &pairs, &manifest, &comparison)?;
-    comparison.print(judging.format, stdout)?;
+    let [baseline, current] = typical(&pairs, [&builds[0].path, &builds[1].path]);
+    let compared = Compared {
+        baseline,
+        current,
+        comparison,
+    };
+    write_pages(&dir, &compared, &manifest);
+    let found = compared.write(judging.format, stdout)?;
     if !opts.quiet || interrupted || error.is_some() {
         note(format_args!("report: {}", dir.display()));
     }
     match error {
         Some(e) => Err(e),
-        None => Ok(comparison.done()),
+        None => Ok(found),
     }
 }
 

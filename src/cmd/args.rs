@@ -53,6 +53,9 @@ pub enum Command {
     /// Join the reports of a run's shards (`run --shard K/N`) into the run's report.
     #[command(after_help = MERGE_HELP)]
     Merge(MergeArgs),
+    /// Join finished runs of the same datasets with different variants into one report.
+    #[command(after_help = COMBINE_HELP)]
+    Combine(CombineArgs),
     /// Write a Slurm job-array script: a run as N shards, one array task each, then their merge.
     #[command(
         after_help = SLURM_HELP,
@@ -178,20 +181,35 @@ To judge a build's speed, `idabench ab` runs
 both builds paired and interleaved in time.
 
 Exit codes: 0 nothing wrong; 2 usage or input error (missing files, unreadable CSV, different
-datasets); 3 time regression (the overall verdict is regressed; per-variant verdicts are reported,
-not gated on); 4 changed results (status, length or node counts) unless --allow-node-changes.
-4 wins over 3. Jobs missing from CURRENT are listed but do not fail.
+datasets, no job in common, a --pair naming a variant its run lacks); 3 time regression (the
+overall verdict is regressed; per-variant verdicts are reported, not gated on); 4 changed results
+(status, length or node counts) unless --allow-node-changes. 4 wins over 3. Jobs missing from
+CURRENT are listed but do not fail.
 
 With --out DIR, also writes into DIR: compare-time.svg (each timed job's CPU-time ratio against
 its baseline time, with the overall ratio and its bootstrap interval), compare-nodes.svg (each
-job's nodes in both runs, changed jobs marked) and report.html (the tables and the pictures in
-one file); --no-plots draws no pictures. The report on stdout and the exit code do not depend on
+job's ratio of nodes, current / baseline, changed jobs marked, wrong or failed ones apart) and
+report.html (a red line first when either run has a wrong or error job, the tables, each run's
+statuses by name, and the pictures in one file); --no-plots draws no pictures. The report on stdout and the exit code do not depend on
 --out.
 
 --format csv is one table: a row per variant and an `overall` row (kind `variant` or `overall`:
 variant up to verdict), then a row per changed field (kind `changed`: variant, dataset, instance,
 field, baseline, current) and per job in one run only (kind `missing_in_current` or
 `missing_in_baseline`). Cells a kind does not use are empty.
+--format csv-long is tidy: columns scope, dataset, instance, variant, measure, side, value, one
+row per value and no empty cell. Scope `variant` and `overall` (dataset, instance and, overall,
+variant are `*`): the comparison's figures (side `comparison`: jobs_compared, changed, ...,
+time_ratio_geomean, ci_low, ci_high, verdict, pairing) and each run's status counts (side
+`baseline` or `current`: jobs, solved, suboptimal, wrong, error, limited, unsolvable, over_cap).
+Scope `job`: each run's status, length (when solved), nodes_generated, nodes_expanded and
+time_cpu_s, and for a job of both runs `changed` (true or false) and, when timed, `time_ratio`
+(side `comparison`).
+
+--pair A=B compares variant A of BASELINE with variant B of CURRENT as one variant, named A=B:
+runs of the same datasets under other variants (a heuristic against another, or one renamed).
+When the runs share instances but no variant, compare says so and suggests --pair, or `idabench
+combine` to join them into one report.
 
 Example:
   idabench compare reports/baseline reports/smoke --format markdown >> \"$GITHUB_STEP_SUMMARY\"";
@@ -260,6 +278,10 @@ pub struct CompareArgs {
     /// With --out: draw no pictures (report.html is still written).
     #[arg(long)]
     pub no_plots: bool,
+    /// Compare variant A of BASELINE with variant B of CURRENT as one variant, named A=B (the
+    /// runs' other variants are joined as before); may be given more than once.
+    #[arg(long, value_name = "A=B")]
+    pub pair: Vec<String>,
     #[command(flatten)]
     pub pictures: PictureArgs,
 }
@@ -298,8 +320,11 @@ worker's handshake does not offer them) limits wall time with its --time-limit: 
 
 The report goes to OUT/NAME/ (default reports/ab-<UTC timestamp>): runs-baseline.csv and
 runs-current.csv (runs.csv's columns after a `round` column), pairs.csv (round, order, dataset,
-instance, variant, first, baseline_cpu_s, current_cpu_s, ratio), comparison.md and manifest.json
-(both builds: path, version, commit, build profile, how they were run).
+instance, variant, first, baseline_cpu_s, current_cpu_s, ratio), comparison.md, manifest.json
+(both builds: path, version, commit, build profile, how they were run), and the pages `compare
+--out` writes: report.html, compare-time.svg and compare-nodes.svg. There, and in --format
+csv-long, a job's CPU time is its median over the rounds, and its row the first round's (or the
+first in which it was wrong or ended in error).
 
 Ctrl-C, SIGTERM and SIGHUP stop the workers; the pairs measured are reported (the comparison
 says `INTERRUPTED: N of M pairs measured`) and ab exits 130; a second signal, half a second or
@@ -423,6 +448,8 @@ pub enum CompareFormat {
     Text,
     Markdown,
     Csv,
+    /// Tidy CSV: one row per (variant or job, measure, side), no empty cell.
+    CsvLong,
 }
 
 const RUN_HELP: &str = "\
@@ -576,6 +603,7 @@ impl CompareFormat {
             CompareFormat::Text => RenderFormat::Text,
             CompareFormat::Markdown => RenderFormat::Markdown,
             CompareFormat::Csv => RenderFormat::Csv,
+            CompareFormat::CsvLong => RenderFormat::CsvLong,
         }
     }
 }
@@ -652,6 +680,54 @@ pub struct MergeArgs {
     pub no_plots: bool,
     #[command(flatten)]
     pub pictures: PictureArgs,
+}
+
+const COMBINE_HELP: &str = "\
+Runs of the same datasets and limits made apart (algorithm A today, B tomorrow) become one report
+folder, OUT/NAME, with every report and picture a run leaves: runs.csv and iterations.csv (every
+job of every run, ordered by instance then variant), summary.csv, summary.md, manifest.json
+(which lists the runs it was combined from, each with its own manifest), report.html and the
+plots. Machines, commits and builds may differ: the report says which.
+
+--rename OLD=NEW gives a run's variant a new name in the combined report: the everyday case is
+one variant run by yesterday's build and today's. When several runs have a variant OLD, say
+which with --rename RUN:OLD=NEW, RUN one of the RUN arguments exactly as given. The same job
+(dataset, instance, variant) in two runs is refused: rename one of them.
+
+Refused (exit 2), naming the runs and what differs: runs whose datasets (by SHA-256) or limits
+differ, unless --allow-mixed, which combines them and says so at the top of summary.md and
+report.html; a shard (merge the shards first) or an unfinished run; an OUT/NAME that holds a run
+other than an earlier combination (which is replaced) or is one of the runs; a link, FIFO or
+device in any of these folders.
+
+Exit codes: 0 ok; 1 runtime error, or a job that ended in `error`; 2 usage or input error;
+4 a job is wrong.
+
+Example:
+  idabench combine reports/monday reports/tuesday --name week \\
+      --rename reports/monday:manhattan/stepnext/prune=manhattan@monday";
+
+#[derive(Args, Debug)]
+pub struct CombineArgs {
+    /// The runs' report directories.
+    #[arg(required = true, value_name = "RUN")]
+    pub runs: Vec<PathBuf>,
+    /// Directory that holds reports.
+    #[arg(long, value_name = "DIR", default_value = "reports")]
+    pub out: PathBuf,
+    /// The combined report's name: it goes to OUT/NAME (default: combined-<UTC timestamp>).
+    #[arg(long)]
+    pub name: Option<String>,
+    /// Name a run's variant OLD as NEW in the combined report; RUN (one of the RUN arguments as
+    /// given) says whose when several runs have OLD. May be given more than once.
+    #[arg(long, value_name = "[RUN:]OLD=NEW")]
+    pub rename: Vec<String>,
+    /// Combine runs whose datasets or limits differ, and say so at the top of the report.
+    #[arg(long)]
+    pub allow_mixed: bool,
+    /// Draw no plots (report.html is still written).
+    #[arg(long)]
+    pub no_plots: bool,
 }
 
 const SLURM_HELP: &str = "\

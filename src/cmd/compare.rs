@@ -12,6 +12,7 @@ pub(super) fn compare(args: CompareArgs) -> Result<Done, Error> {
         time_threshold: args.time_threshold,
         allow_node_changes: args.allow_node_changes,
         format: args.format.render(),
+        pairs: args.pair.clone(),
         ..compare::CompareOptions::default()
     };
     if let Some(dir) = &args.out {
@@ -21,7 +22,13 @@ pub(super) fn compare(args: CompareArgs) -> Result<Done, Error> {
     let done = compared.write(opts.format, &mut std::io::stdout().lock())?;
     if let Some(dir) = &args.out {
         let size = args.pictures.plot_size.unwrap_or_default();
-        report::after_compare(dir, &compared, !args.no_plots, size);
+        report::after_compare(
+            dir,
+            &compared,
+            !args.no_plots,
+            &report::html::Sides::Runs,
+            size,
+        );
     }
     Ok(done)
 }

@@ -2,11 +2,9 @@
 //! joined into the report that the unsharded run would have written.
 
 use crate::cmd::args::MergeArgs;
-use crate::domains::HeuristicKind;
 use crate::domains::Spec;
 use crate::error::{Done, Error};
 
-use crate::plot::{self, PlotSize};
 use crate::report;
 use crate::results;
 use crate::results::folder;
@@ -15,11 +13,9 @@ use crate::results::record::{self, Manifest, Record, ShardInfo};
 use crate::results::runs::verdict;
 use crate::results::runs::{self, Rows};
 use crate::results::shard::{self, PlannedJob, Shard};
-use crate::results::summary::{self, Groups, Limits, Summaries};
-use crate::search::Step;
+use crate::results::summary::{self, Limits};
 use crate::util::clock;
 use crate::util::term::note;
-use crate::util::text::visible_lines;
 use std::collections::HashMap;
 use std::fs;
 use std::io::Write;
@@ -159,7 +155,7 @@ pub fn merge(args: &MergeArgs, stdout: &mut dyn Write) -> Result<Done, Error> {
     let specs = names
         .iter()
         .map(|n| {
-            spec_of(n).ok_or_else(|| {
+            Spec::parse(n).ok_or_else(|| {
                 Error::input(format!(
                     "{}: manifest.json: variant '{n}' is not a variant name (heuristic/stepS/prune or noprune)",
                     first.name()
@@ -175,28 +171,22 @@ pub fn merge(args: &MergeArgs, stdout: &mut dyn Write) -> Result<Done, Error> {
         finished,
         &specs,
         &names,
-        &groups(&records, &places),
+        &summary::groups_of(&records, &places),
         Limits::of(&first.manifest),
     );
     let manifest = merged_manifest(&parts, &missing, rows.missing());
     write_missing(&out, &parts, &missing)?;
-    summary::write_reports(&out, &rows, Some(&mut spans), &manifest, &summaries)?;
-    let end = Ending {
+    let joined = report::Joined {
+        out: &out,
+        records,
+        rows: &rows,
         manifest: &manifest,
         summaries: &summaries,
         plots: !args.no_plots,
         size: args.pictures.plot_size.unwrap_or_default(),
     };
-    draw_plots(&out, &records, &rows, &spans, &end);
-    let text = format!(
-        "{}\nreports: {}\n",
-        summary::summary_md(&summaries, &manifest),
-        out.display()
-    );
-    stdout
-        .write_all(visible_lines(&text).as_bytes())
-        .and_then(|()| stdout.flush())
-        .map_err(|e| Error::io("stdout", e))?;
+    let text = report::write_joined(&joined, &mut spans)?;
+    super::print(stdout, &text)?;
     if rows.missing() > 0 {
         note(format_args!(
             "{} of {all_jobs} jobs are missing from the merged report",
@@ -206,69 +196,16 @@ pub fn merge(args: &MergeArgs, stdout: &mut dyn Write) -> Result<Done, Error> {
     Ok(verdict(&rows))
 }
 
-/// What the merged report's report.html shows besides the rows.
-struct Ending<'a> {
-    manifest: &'a Manifest,
-    summaries: &'a Summaries,
-    plots: bool,
-    size: PlotSize,
-}
-
-/// The plots of the merged report and its report.html (see `report::after_run`), the iterations
-/// read from the merged iterations.csv where `spans` (written) says they lie.
-fn draw_plots(out: &Path, records: &[Option<&Record>], rows: &Rows, spans: &Spans, end: &Ending) {
-    let (index, finished): (Vec<usize>, Vec<plot::Job>) = rows
-        .tallies()
-        .filter_map(|(i, t)| {
-            let r = records[i]?;
-            let job = plot::Job {
-                dataset: &r.dataset,
-                instance: &r.instance,
-                variant: &r.variant,
-                domain: &r.domain,
-                size: &r.size,
-                status: t.status,
-                length: t.length,
-                nodes_generated: t.nodes_generated,
-                time_cpu_s: t.time_cpu_s,
-                has_iterations: spans.jobs[i].len > 0,
-            };
-            Some((i, job))
-        })
-        .unzip();
-    let run_end = report::RunEnd {
-        dir: out,
-        jobs: &finished,
-        instances: plot::instances_in_run_order(&finished),
-        variants: &end.manifest.variants,
-        manifest: end.manifest,
-        summaries: end.summaries,
-        plots: end.plots,
-        size: end.size,
-    };
-    report::after_run(&run_end, &mut |chosen| {
-        let wanted: Vec<Span> = chosen.iter().map(|&k| spans.jobs[index[k]]).collect();
-        iterations::read_spans(&spans.sources, &wanted).map_err(|e| e.to_string())
-    });
-}
-
 /// Where the iteration rows of row `r` of `part` lie, as `scan` found them: every iteration its
 /// runs.csv row counts, or an error (a finished shard always has them).
 fn iteration_span(part: &Part, r: &Record, found: Option<Found>) -> Result<Span, Error> {
-    let (rows, whole) = found.map_or((0, true), |f| (f.rows, f.whole));
-    if !whole || rows != r.iterations {
-        return Err(Error::input(format!(
-            "{}: {} holds {rows} row(s){} of job (dataset {}, instance {}, variant {}), whose runs.csv row counts {} iteration(s): resume the shard (`idabench run ... --shard K/N --resume` with its options), which runs that job again",
+    iterations::span_of(r, found).map_err(|e| {
+        Error::input(format!(
+            "{}: {}: resume the shard (`idabench run ... --shard K/N --resume` with its options), which runs that job again",
             part.name(),
-            iterations::FILE,
-            if whole { "" } else { " out of order" },
-            r.dataset,
-            r.instance,
-            r.variant,
-            r.iterations
-        )));
-    }
-    Ok(found.map_or_else(Span::default, |f| f.span))
+            e
+        ))
+    })
 }
 
 /// A shard's manifest, shard_jobs.csv and runs.csv. The last line of a killed shard's runs.csv
@@ -505,25 +442,10 @@ fn absent_shards(parts: &[Part]) -> Vec<String> {
 fn prepare_out(out: &Path, parts: &[Part]) -> Result<PathBuf, Error> {
     folder::check_out(out)?;
     fs::create_dir_all(out).map_err(|e| Error::io(out, e))?;
-    folder::check_own(out)?;
-    let here = fs::canonicalize(out).map_err(|e| Error::io(out, e))?;
-    for p in parts {
-        if fs::canonicalize(&p.dir).is_ok_and(|d| d == here) {
-            return Err(Error::usage(format!(
-                "--out {} is one of the shards: give a directory of its own",
-                out.display()
-            )));
-        }
-    }
-    let holds_run = out.join("runs.csv").exists();
-    let merged_before = record::read_manifest(&out.join("manifest.json"))
-        .is_ok_and(|m| !m.shards.is_empty() && m.shard.is_none());
-    if holds_run && !merged_before {
-        return Err(Error::input(format!(
-            "--out {} already holds a run that is not a merge: choose another directory",
-            out.display()
-        )));
-    }
+    let shards: Vec<&Path> = parts.iter().map(|p| p.dir.as_path()).collect();
+    let merged_before = |m: &Manifest| !m.shards.is_empty() && m.shard.is_none();
+    let shown = format!("--out {}", out.display());
+    folder::check_joined(out, &shown, &shards, "the shards", "a merge", merged_before)?;
     Ok(out.to_path_buf())
 }
 
@@ -558,35 +480,6 @@ fn places(
         places[job] = (instance_no, variant);
     }
     Ok(places)
-}
-
-/// The group of each instance with a row, from its row's dataset, domain and size.
-fn groups(records: &[Option<&Record>], places: &[(usize, usize)]) -> Groups {
-    let mut groups = Groups::default();
-    for (r, &(instance, _)) in records.iter().zip(places) {
-        if let Some(r) = r {
-            groups.place(instance, &r.dataset, &r.domain, &r.size);
-        }
-    }
-    groups
-}
-
-/// The variant a name such as `manhattan/step2/noprune` stands for.
-fn spec_of(name: &str) -> Option<Spec> {
-    let mut parts = name.split('/');
-    let heuristic = HeuristicKind::parse(parts.next()?)?;
-    let step = Step::parse(parts.next()?.strip_prefix("step")?)?;
-    let reverse_pruning = match parts.next()? {
-        "prune" => true,
-        "noprune" => false,
-        _ => return None,
-    };
-    let spec = Spec {
-        heuristic,
-        step,
-        reverse_pruning,
-    };
-    (parts.next().is_none() && spec.name() == name).then_some(spec)
 }
 
 /// The merged report's manifest: the shards' build, datasets, variants and limits (they agree),
@@ -685,29 +578,4 @@ fn write_missing(
     };
     let bytes = write().map_err(|e| Error::runtime(format!("{}: {e}", path.display())))?;
     Ok(runs::write_atomic(&path, &bytes)?)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn variant_names_read_back_as_their_specs() {
-        for name in [
-            "manhattan/step2/prune",
-            "linear-conflict/stepnext/noprune",
-            "zero/step1/prune",
-        ] {
-            assert_eq!(spec_of(name).map(|s| s.name()).as_deref(), Some(name));
-        }
-        for bad in [
-            "manhattan/step3/prune",
-            "manhattan/next/prune",
-            "x/step1/prune",
-            "manhattan/step1/prune/x",
-            "manhattan/step1",
-        ] {
-            assert_eq!(spec_of(bad), None, "{bad}");
-        }
-    }
 }

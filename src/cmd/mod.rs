@@ -3,6 +3,7 @@
 
 mod ab;
 mod args;
+mod combine;
 mod compare;
 mod generate;
 mod merge;
@@ -90,9 +91,18 @@ fn run(cli: Cli) -> Result<Done, Error> {
         Command::Plot(args) => plot::plot(args),
         Command::Generate(args) => generate::generate(args),
         Command::Merge(args) => merge::merge(&args, &mut std::io::stdout()),
+        Command::Combine(args) => combine::combine(&args, &mut std::io::stdout()),
         Command::Slurm(args) => slurm::slurm(&args, &mut std::io::stdout()),
         Command::Pdb(cmd) => pdb::command(cmd, &mut std::io::stdout()),
     }
+}
+
+/// Writes a command's report `text` to `stdout`, every value in it made visible.
+fn print(stdout: &mut dyn Write, text: &str) -> Result<(), Error> {
+    stdout
+        .write_all(text::visible_lines(text).as_bytes())
+        .and_then(|()| stdout.flush())
+        .map_err(|e| Error::io("stdout", e))
 }
 
 /// The domain `--domain` names.

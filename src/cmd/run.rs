@@ -293,6 +293,7 @@ fn new_manifest(
         split: Some(args.split.split.name()),
         selection: Default::default(),
         peak_resident_bytes: None,
+        combined: Vec::new(),
     }
 }
 

@@ -176,6 +176,30 @@ impl Jobs {
         });
     }
 
+    /// The same jobs, each variant that `rename` gives a name for under that name.
+    pub fn renamed<'n>(&self, rename: impl Fn(&str) -> Option<&'n str>) -> Jobs {
+        let mut out = Jobs::with_capacity(self.len());
+        for r in &self.rows {
+            let (dataset, instance, variant) = self.names.key(&r.names);
+            let variant = rename(variant).unwrap_or(variant);
+            let names = out.names.add(
+                (dataset, instance, variant),
+                out.rows.last().map(|l| &l.names),
+            );
+            out.rows.push(JobFigures { names, ..r.clone() });
+        }
+        out
+    }
+
+    /// The variants of the jobs, in the order they first appear.
+    pub fn variants(&self) -> Vec<&str> {
+        let mut seen = std::collections::HashSet::new();
+        self.iter()
+            .map(|j| j.variant)
+            .filter(|v| seen.insert(*v))
+            .collect()
+    }
+
     /// Job `i`.
     pub fn get(&self, i: usize) -> SavedJob<'_> {
         let r = &self.rows[i];
@@ -338,6 +362,18 @@ mod tests {
             .map(|i| job(i, "a"))
             .collect();
         assert_eq!(jobs.first_repeat(), Some((1, 3)));
+    }
+
+    #[test]
+    fn renamed_jobs_keep_their_figures_under_the_new_name() {
+        let jobs: Jobs = [job("1", "a"), job("1", "b"), job("2", "a")]
+            .into_iter()
+            .collect();
+        let renamed = jobs.renamed(|v| (v == "a").then_some("a=c"));
+        let keys: Vec<(&str, &str)> = renamed.iter().map(|j| (j.instance, j.variant)).collect();
+        assert_eq!(keys, [("1", "a=c"), ("1", "b"), ("2", "a=c")]);
+        assert_eq!(renamed.variants(), ["a=c", "b"]);
+        assert_eq!(renamed.get(1).nodes_generated, jobs.get(1).nodes_generated);
     }
 
     #[test]

@@ -34,9 +34,10 @@ pub use paired::{paired, Incomplete};
 pub use stats::{TimeStats, Verdict};
 
 use crate::error::{Done, Error};
-use crate::results::record::{Manifest, Status};
+use crate::results::record::{Manifest, Status, StatusCounts};
 use crate::util::term::note;
-use crate::util::text::visible;
+use crate::util::text::{shorten, visible};
+use std::collections::HashSet;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use thiserror::Error;
@@ -51,6 +52,8 @@ pub enum RenderFormat {
     /// A row per variant and an `overall` row, then a row per changed field and per job in one
     /// run only; the `kind` column tells them apart.
     Csv,
+    /// Tidy CSV: one row per (variant or job, measure, side), every cell filled.
+    CsvLong,
 }
 
 /// What `run` and `compare` are asked to do.
@@ -68,6 +71,9 @@ pub struct CompareOptions {
     pub format: RenderFormat,
     /// Seeds the bootstrap, so the same two runs always give the same interval.
     pub seed: u64,
+    /// `--pair VARIANT_A=VARIANT_B` as given: variant A of the baseline compared with variant B
+    /// of the current run as one variant, named `A=B`.
+    pub pairs: Vec<String>,
 }
 
 impl Default for CompareOptions {
@@ -78,6 +84,7 @@ impl Default for CompareOptions {
             allow_node_changes: false,
             format: RenderFormat::Text,
             seed: 1,
+            pairs: Vec::new(),
         }
     }
 }
@@ -117,6 +124,23 @@ pub enum CompareError {
     },
     #[error("no job in common between {baseline} and {current}: different datasets?")]
     NoJobInCommon { baseline: String, current: String },
+    /// The runs hold the same instances under different variants.
+    #[error(
+        "no job in common between {baseline} and {current}: they share {instances} instance(s), \
+         under other variants (baseline: {baseline_variants}; current: {current_variants}); to \
+         compare a variant of each, give --pair BASELINE_VARIANT=CURRENT_VARIANT, or join the runs \
+         into one report with `idabench combine`"
+    )]
+    OnlyVariantsDiffer {
+        baseline: String,
+        current: String,
+        instances: usize,
+        baseline_variants: String,
+        current_variants: String,
+    },
+    /// A `--pair` that names no variant of its run, or a variant twice.
+    #[error("{0}")]
+    BadPair(String),
 }
 
 /// One run as read from disk.
@@ -147,16 +171,13 @@ pub fn compared(baseline: &Path, current: &Path, opts: &CompareOptions) -> Resul
     if !opts.min_time_s.is_finite() || opts.min_time_s < 0.0 {
         return Err(CompareError::BadMinTime(opts.min_time_s).into());
     }
-    let base = load(baseline)?;
-    let cur = load(current)?;
+    let mut base = load(baseline)?;
+    let mut cur = load(current)?;
     join::check_same_datasets(&base, &cur)?;
+    pair_variants(&mut base, &mut cur, &opts.pairs)?;
     let comparison = compare(&base, &cur, opts);
     if comparison.overall.jobs_compared == 0 {
-        return Err(CompareError::NoJobInCommon {
-            baseline: base.source,
-            current: cur.source,
-        }
-        .into());
+        return Err(nothing_in_common(base, cur).into());
     }
     for warning in &comparison.warnings {
         note(format_args!("warning: {warning}"));
@@ -168,11 +189,128 @@ pub fn compared(baseline: &Path, current: &Path, opts: &CompareOptions) -> Resul
     })
 }
 
+/// Renames the variants `pairs` name (`A=B`: variant A of `base`, B of `cur`) to `A=B` in
+/// their runs, so that they are joined as one variant. A variant name may hold `=` (a renamed
+/// one): the text splits where A is a variant of the baseline and B of the current run.
+fn pair_variants(
+    base: &mut SavedRun,
+    cur: &mut SavedRun,
+    pairs: &[String],
+) -> Result<(), CompareError> {
+    if pairs.is_empty() {
+        return Ok(());
+    }
+    let (ours, theirs) = (base.jobs.variants(), cur.jobs.variants());
+    let mut found: Vec<(&str, &str, &str)> = Vec::new();
+    for text in pairs {
+        let split = text
+            .match_indices('=')
+            .map(|(at, _)| (&text[..at], &text[at + 1..]))
+            .find(|(a, b)| ours.contains(a) && theirs.contains(b));
+        let Some((a, b)) = split else {
+            let listed = |run: &SavedRun, names: &[&str]| {
+                format!("{} has {}", run.source, names_listed(names))
+            };
+            return Err(CompareError::BadPair(format!(
+                "--pair {}: expected BASELINE_VARIANT=CURRENT_VARIANT, a variant of each run: {}; {}",
+                shorten(text),
+                listed(base, &ours),
+                listed(cur, &theirs)
+            )));
+        };
+        if ours.contains(&text.as_str()) || theirs.contains(&text.as_str()) {
+            return Err(CompareError::BadPair(format!(
+                "--pair {}: a run already has a variant of that name",
+                shorten(text)
+            )));
+        }
+        if let Some((_, twice)) = found
+            .iter()
+            .flat_map(|&(a2, b2, _)| [(a2 == a, a), (b2 == b, b)])
+            .find(|(same, _)| *same)
+        {
+            return Err(CompareError::BadPair(format!(
+                "--pair {}: variant '{}' is in another --pair: pair each variant once",
+                shorten(text),
+                shorten(twice)
+            )));
+        }
+        found.push((a, b, text));
+    }
+    let base_jobs = base
+        .jobs
+        .renamed(|v| found.iter().find(|p| p.0 == v).map(|p| p.2));
+    let cur_jobs = cur
+        .jobs
+        .renamed(|v| found.iter().find(|p| p.1 == v).map(|p| p.2));
+    base.jobs = base_jobs;
+    cur.jobs = cur_jobs;
+    Ok(())
+}
+
+/// Why two runs have no job in common: different instances, or the same instances under other
+/// variants (for which `--pair` and `combine` are the way).
+fn nothing_in_common(base: SavedRun, cur: SavedRun) -> CompareError {
+    let instances: HashSet<(&str, &str)> =
+        base.jobs.iter().map(|j| (j.dataset, j.instance)).collect();
+    let shared: HashSet<(&str, &str)> = cur
+        .jobs
+        .iter()
+        .map(|j| (j.dataset, j.instance))
+        .filter(|i| instances.contains(i))
+        .collect();
+    if shared.is_empty() {
+        return CompareError::NoJobInCommon {
+            baseline: base.source,
+            current: cur.source,
+        };
+    }
+    CompareError::OnlyVariantsDiffer {
+        instances: shared.len(),
+        baseline_variants: names_listed(&base.jobs.variants()),
+        current_variants: names_listed(&cur.jobs.variants()),
+        baseline: base.source,
+        current: cur.source,
+    }
+}
+
+/// The first few of `names`, each shortened, and how many more there are.
+fn names_listed(names: &[&str]) -> String {
+    const SHOWN: usize = 6;
+    let mut listed: Vec<String> = names.iter().take(SHOWN).map(|n| shorten(n)).collect();
+    if names.len() > SHOWN {
+        listed.push(format!("and {} more", names.len() - SHOWN));
+    }
+    listed.join(", ")
+}
+
 impl Compared {
-    /// Writes the report in `format` to `out`; how the comparison went.
+    /// Writes the report in `format` to `out`, the jobs' own figures too in `CsvLong`; how the
+    /// comparison went.
     pub fn write(&self, format: RenderFormat, out: &mut dyn std::io::Write) -> Result<Done, Error> {
-        self.comparison.print(format, out)?;
+        let runs = (&self.baseline, &self.current);
+        self.comparison.print(format, runs, out)?;
         Ok(self.comparison.done())
+    }
+}
+
+impl SavedRun {
+    /// The status counts of its jobs of each of `variants`, and of all its jobs.
+    pub fn statuses(&self, variants: &[VariantComparison]) -> (Vec<StatusCounts>, StatusCounts) {
+        let index: std::collections::HashMap<&str, usize> = variants
+            .iter()
+            .enumerate()
+            .map(|(i, v)| (v.variant.as_str(), i))
+            .collect();
+        let mut each = vec![StatusCounts::default(); variants.len()];
+        let mut all = StatusCounts::default();
+        for j in self.jobs.iter() {
+            all.add(j.status);
+            if let Some(&i) = index.get(j.variant) {
+                each[i].add(j.status);
+            }
+        }
+        (each, all)
     }
 }
 

@@ -1,8 +1,12 @@
 //! Writing a comparison out: an aligned text table, Markdown for pull requests, or CSV.
 
+use super::join::{changed, timed};
 use super::stats::{TimeStats, Verdict};
-use super::{Comparison, JobKey, Keys, Pairing, RenderFormat, VariantComparison};
+use super::{
+    Comparison, JobKey, Keys, Pairing, RenderFormat, SavedJob, SavedRun, VariantComparison,
+};
 use crate::error::{Done, Error, EXIT_INTERRUPTED, EXIT_REGRESSED, EXIT_WRONG};
+use crate::results::record::StatusCounts;
 use crate::util::text::{markdown_code, visible};
 use std::fmt::Write as _;
 use std::io::{self, BufWriter, Write};
@@ -139,20 +143,37 @@ impl Comparison {
     }
 
     /// Writes the report in `format` to stdout (`out`), buffered; a failed write is stdout's.
-    pub fn print(&self, format: RenderFormat, out: &mut dyn Write) -> Result<(), Error> {
+    /// `runs` are the two runs compared, whose jobs' own figures `CsvLong` lists.
+    pub fn print(
+        &self,
+        format: RenderFormat,
+        runs: Runs,
+        out: &mut dyn Write,
+    ) -> Result<(), Error> {
         let mut out = BufWriter::with_capacity(1 << 16, out);
-        self.write(format, &mut out)
+        self.write_with(format, Some(runs), &mut out)
             .and_then(|()| out.flush())
             .map_err(|e| Error::io("stdout", e))
     }
 
     /// Writes the report in `format`, line by line as it is made: the lists of jobs are as long
-    /// as the runs, too long to hold as text when every job changed.
+    /// as the runs, too long to hold as text when every job changed. `CsvLong` without the runs
+    /// has only the variant and overall rows.
     pub fn write(&self, format: RenderFormat, out: &mut dyn Write) -> io::Result<()> {
+        self.write_with(format, None, out)
+    }
+
+    fn write_with(
+        &self,
+        format: RenderFormat,
+        runs: Option<Runs>,
+        out: &mut dyn Write,
+    ) -> io::Result<()> {
         match format {
             RenderFormat::Text => self.text(out),
             RenderFormat::Markdown => self.markdown(out),
             RenderFormat::Csv => self.csv(out),
+            RenderFormat::CsvLong => self.csv_long(runs, out),
         }
     }
 
@@ -339,6 +360,139 @@ impl Comparison {
             }
         }
         writer.flush()
+    }
+}
+
+/// The two runs of a comparison: (baseline, current).
+pub type Runs<'a> = (&'a SavedRun, &'a SavedRun);
+
+/// The columns of `--format csv-long`.
+const LONG_HEADER: [&str; 7] = [
+    "scope", "dataset", "instance", "variant", "measure", "side", "value",
+];
+
+/// What a scope that is not one job has in the job columns: all of them.
+const ALL: &str = "*";
+
+impl Comparison {
+    /// Tidy CSV: a row per (variant or job, measure, side) and its value, never an empty cell.
+    /// Variants, then `overall`: the comparison's figures (side `comparison`) and each run's
+    /// status counts (side `baseline`, `current`). Then, given the runs, each job's figures in
+    /// each run that holds it, and for a job of both runs whether its results changed and, when
+    /// timed, its time ratio (side `comparison`). A value a job lacks (a length when unsolved,
+    /// a ratio when untimed) has no row.
+    fn csv_long(&self, runs: Option<Runs>, out: &mut dyn Write) -> io::Result<()> {
+        let mut w = csv::Writer::from_writer(out);
+        w.write_record(LONG_HEADER)?;
+        let float = |x: f64| x.to_string();
+        let counts = runs.map(|(b, c)| [b.statuses(&self.variants), c.statuses(&self.variants)]);
+        let pairing = match self.pairing {
+            Pairing::Unpaired => "unpaired",
+            Pairing::Paired { .. } => "paired",
+        };
+        for (k, s) in self.summaries().enumerate() {
+            let (scope, variant) = if k < self.variants.len() {
+                ("variant", s.variant.as_str())
+            } else {
+                ("overall", ALL)
+            };
+            let mut row = |measure: &str, side: &str, value: String| {
+                w.write_record([scope, ALL, ALL, variant, measure, side, &value])
+            };
+            let t = &s.time;
+            let figures = [
+                ("jobs_compared", Some(s.jobs_compared.to_string())),
+                ("changed", Some(s.changed.to_string())),
+                ("missing_in_current", Some(s.missing_in_current.to_string())),
+                (
+                    "missing_in_baseline",
+                    Some(s.missing_in_baseline.to_string()),
+                ),
+                ("timed", Some(t.timed.to_string())),
+                ("untimed", Some(t.untimed.to_string())),
+                ("time_ratio_geomean", t.geomean.map(float)),
+                ("ci_low", t.interval.map(|i| float(i.0))),
+                ("ci_high", t.interval.map(|i| float(i.1))),
+                ("verdict", Some(t.verdict.to_string())),
+                ("pairing", Some(pairing.to_owned())),
+            ];
+            for (measure, value) in figures {
+                if let Some(value) = value {
+                    row(measure, "comparison", value)?;
+                }
+            }
+            for (side, (each, all)) in ["baseline", "current"].iter().zip(counts.iter().flatten()) {
+                let c = each.get(k).unwrap_or(all);
+                row("jobs", side, c.jobs.to_string())?;
+                for (measure, n) in StatusCounts::NAMES.iter().zip(c.values()) {
+                    row(measure, side, n.to_string())?;
+                }
+            }
+        }
+        let Some((base, cur)) = runs else {
+            return w.flush();
+        };
+        let mut job_rows = |j: &SavedJob, side: &str| -> io::Result<()> {
+            let length = j.length.map(|l| l.to_string());
+            let figures = [
+                ("status", Some(j.status.name().to_owned())),
+                ("length", length),
+                ("nodes_generated", Some(j.nodes_generated.to_string())),
+                ("nodes_expanded", Some(j.nodes_expanded.to_string())),
+                ("time_cpu_s", Some(float(j.time_cpu_s))),
+            ];
+            for (measure, value) in figures {
+                if let Some(value) = value {
+                    w.write_record([
+                        "job", j.dataset, j.instance, j.variant, measure, side, &value,
+                    ])?;
+                }
+            }
+            Ok(())
+        };
+        let partners = base.jobs.partners(&cur.jobs);
+        let mut in_base = vec![false; cur.jobs.len()];
+        let mut joined = Vec::new();
+        for (b, partner) in base.jobs.iter().zip(partners) {
+            job_rows(&b, "baseline")?;
+            if let Some(k) = partner {
+                in_base[k] = true;
+                let c = cur.jobs.get(k);
+                job_rows(&c, "current")?;
+                joined.push((b, c));
+            }
+        }
+        for (c, _) in cur.jobs.iter().zip(&in_base).filter(|(_, seen)| !**seen) {
+            job_rows(&c, "current")?;
+        }
+        // The comparison's own figures of each job of both runs, after the jobs' figures: the
+        // job rows above borrow the writer.
+        for (b, c) in joined {
+            let key = [b.dataset, b.instance, b.variant];
+            let changed = if changed(&b, &c) { "true" } else { "false" };
+            w.write_record([
+                "job",
+                key[0],
+                key[1],
+                key[2],
+                "changed",
+                "comparison",
+                changed,
+            ])?;
+            if timed(b.time_cpu_s, self.min_time_s) && timed(c.time_cpu_s, self.min_time_s) {
+                let ratio = float(c.time_cpu_s / b.time_cpu_s);
+                w.write_record([
+                    "job",
+                    key[0],
+                    key[1],
+                    key[2],
+                    "time_ratio",
+                    "comparison",
+                    &ratio,
+                ])?;
+            }
+        }
+        w.flush()
     }
 }
 

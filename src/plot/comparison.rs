@@ -1,11 +1,12 @@
 //! The pictures of a comparison of two runs: each job's CPU-time ratio with the overall ratio and
-//! its bootstrap interval, and each variant's (compare-time.svg), and each job's nodes in both
-//! runs with the changed ones marked (compare-nodes.svg). The figures are `compare`'s own: its
+//! its bootstrap interval, and each variant's (compare-time.svg), and each job's ratio of nodes
+//! with the changed ones marked (compare-nodes.svg). The figures are `compare`'s own: its
 //! timing floor, its overall geometric mean and interval, its test of a changed job (`changed`).
 
 use super::style::*;
 use super::Pictures;
 use crate::compare::{changed, timed, Compared, Pairing, SavedJob, Verdict};
+use crate::results::record::Status;
 use plotters::prelude::*;
 use std::collections::HashMap;
 
@@ -117,31 +118,37 @@ fn time(
             text: format!("{name} ({})", thousands(points[v].len())),
         })
         .collect();
-    let overall_text = match (overall.geomean, overall.interval) {
-        (Some(g), Some((lo, hi))) => format!(
-            "overall {}: {} (95% interval {} to {}, shaded), over instances",
-            overall.verdict,
-            ratio(g),
-            ratio(lo),
-            ratio(hi)
-        ),
-        (Some(g), None) => format!(
-            "overall {}: {} from a single instance, no interval",
-            overall.verdict,
-            ratio(g)
-        ),
-        (None, _) => format!("overall {}: no ratio", overall.verdict),
+    // As in compare's text: the interval of two runs taken apart leaves out the drift between
+    // them. The interval has an entry of its own, so that no legend line is cut between its
+    // two ends.
+    let unpaired = match c.pairing {
+        Pairing::Unpaired => " (unpaired runs)",
+        Pairing::Paired { .. } => "",
     };
-    // As in compare's text: the interval of two runs taken apart leaves out the drift between them.
-    let overall_text = match c.pairing {
-        Pairing::Unpaired => format!("{overall_text} (unpaired runs)"),
-        Pairing::Paired { .. } => overall_text,
+    let overall_text = match overall.geomean {
+        Some(g) => format!("overall {}{unpaired}: {}", overall.verdict, ratio(g)),
+        None => format!("overall {}{unpaired}: no ratio", overall.verdict),
     };
     entries.push(Entry {
         colour: BLACK,
         line: true,
         marker: None,
         text: overall_text,
+    });
+    entries.push(Entry {
+        colour: GREY,
+        line: false,
+        marker: None,
+        text: match (overall.geomean, overall.interval) {
+            (_, Some((lo, hi))) => format!(
+                "shaded: its 95% interval, {} to {}, over {} instances",
+                ratio(lo),
+                ratio(hi),
+                thousands(overall.units)
+            ),
+            (Some(_), None) => "from a single instance: no interval".into(),
+            (None, None) => "no interval".into(),
+        },
     });
     if !rings.is_empty() {
         entries.push(Entry {
@@ -246,6 +253,9 @@ fn time(
     })
 }
 
+/// The red of report.html's alarm: a job wrong or in error.
+const ALARM: RGBColor = RGBColor(0xCC, 0x00, 0x00);
+
 /// A variant's place in the run's order, its geometric mean ratio and its 95% interval.
 type VariantRatio = (usize, f64, Option<(f64, f64)>);
 
@@ -338,11 +348,14 @@ fn ratio_ticks(lo: f64, hi: f64) -> Vec<f64> {
     let coarse: Vec<f64> = (-6..=6)
         .flat_map(|k| [1.0, 2.0, 5.0].map(|m| m * 10f64.powi(k)))
         .collect();
-    let fine = [1.1, 1.25, 1.5, 1.0 / 1.1, 0.8, 1.0 / 1.5];
+    let fine = [1.01, 1.02, 1.05, 1.1, 1.25, 1.5].map(|f: f64| [f, 1.0 / f]);
     let within = |v: &f64| *v >= lo && *v <= hi;
     let mut ticks: Vec<f64> = coarse.iter().copied().filter(within).collect();
     if ticks.len() < 6 {
-        ticks.extend(fine.iter().copied().filter(within));
+        // Near 1 only what the axis leaves room for: an eighth of its half height at least.
+        let room = hi.ln().max(-lo.ln()) / 8.0;
+        let fine = fine.iter().flatten().copied();
+        ticks.extend(fine.filter(|f| within(f) && f.ln().abs() >= room));
     }
     ticks.sort_by(f64::total_cmp);
     ticks.dedup();
@@ -355,32 +368,38 @@ fn ratio_ticks(lo: f64, hi: f64) -> Vec<f64> {
     ticks
 }
 
-/// Each job's nodes generated in the baseline (x) and in the current run (y), log-log over the
-/// same range with the diagonal; jobs whose results changed (status, length or nodes) are drawn
-/// apart, on top.
+/// Each job's change in nodes generated: the ratio current / baseline (y, log scale, even about
+/// 1, as narrow as the ratios allow, so that 1,000 more nodes on 100,000 stand off the line of
+/// equal nodes) against its baseline nodes (x, log scale). Jobs whose results changed (status,
+/// length or nodes) are drawn apart, on top, and jobs wrong or in error in either run apart
+/// again, first in the legend.
 fn nodes(jobs: Joined, size: PlotSize) -> Result<String, String> {
     let point = |b: &SavedJob, cur: &SavedJob| {
-        (
+        let (x, y) = (
             (b.nodes_generated as f64).max(1.0),
             (cur.nodes_generated as f64).max(1.0),
-        )
+        );
+        (x, y / x)
     };
-    let (mut same, mut differ) = (Vec::new(), Vec::new());
+    let alarming = |j: &SavedJob| matches!(j.status, Status::Wrong | Status::Error);
+    let (mut same, mut differ, mut bad) = (Vec::new(), Vec::new(), Vec::new());
     for (b, cur) in jobs.iter() {
-        if changed(&b, &cur) {
-            differ.push(point(&b, &cur));
+        let p = point(&b, &cur);
+        if alarming(&b) || alarming(&cur) {
+            bad.push(p);
+        } else if changed(&b, &cur) {
+            differ.push(p);
         } else {
-            same.push(point(&b, &cur));
+            same.push(p);
         }
     }
-    let (lo, hi) = same
-        .iter()
-        .chain(&differ)
-        .flat_map(|&(x, y)| [x, y])
-        .fold((f64::INFINITY, 0.0f64), |(lo, hi), v| {
-            (lo.min(v), hi.max(v))
-        });
+    let all = || same.iter().chain(&differ).chain(&bad);
+    let (lo, hi) = all().fold((f64::INFINITY, 0.0f64), |(lo, hi), p| {
+        (lo.min(p.0), hi.max(p.0))
+    });
     let (lo, hi) = decades(lo, hi);
+    let reach = all().map(|p| p.1.max(1.0 / p.1)).fold(1.05f64, f64::max) * 1.15;
+    let ticks = ratio_ticks(1.0 / reach, reach);
     let unchanged_look = Look {
         colour: PALETTE[0],
         shape: Shape::Circle,
@@ -391,6 +410,11 @@ fn nodes(jobs: Joined, size: PlotSize) -> Result<String, String> {
         shape: Shape::Diamond,
         filled: true,
     };
+    let bad_look = Look {
+        colour: ALARM,
+        shape: Shape::Cross,
+        filled: true,
+    };
     let count = |n: usize| {
         if n > SCATTER_MARKERS {
             format!("{}; overlapping markers merged", thousands(n))
@@ -398,7 +422,16 @@ fn nodes(jobs: Joined, size: PlotSize) -> Result<String, String> {
             thousands(n)
         }
     };
-    let entries = vec![
+    let mut entries = Vec::new();
+    if !bad.is_empty() {
+        entries.push(Entry {
+            colour: ALARM,
+            line: false,
+            marker: Some(bad_look),
+            text: format!("wrong or error in either run ({})", count(bad.len())),
+        });
+    }
+    entries.extend([
         Entry {
             colour: unchanged_look.colour,
             line: false,
@@ -415,36 +448,40 @@ fn nodes(jobs: Joined, size: PlotSize) -> Result<String, String> {
             colour: GREY,
             line: true,
             marker: None,
-            text: "diagonal: equal nodes; above it the current run generated more".into(),
+            text: "1: equal nodes; above it the current run generated more".into(),
         },
-    ];
+    ]);
     let title = format!(
-        "Nodes per job, current against baseline: {} of {} changed",
-        thousands(differ.len()),
-        thousands(same.len() + differ.len())
+        "Nodes per job, current / baseline: {} of {} changed",
+        thousands(differ.len() + bad.len()),
+        thousands(same.len() + differ.len() + bad.len())
     );
     let frame = size.frame(&entries)?;
     picture(&frame, |_, top, bottom| {
         let mut chart = house_chart(&top, &title, 36, 70)
             .build_cartesian_2d(
                 LogAxis::new(lo, hi, frame.x_pixels(), X_GAP),
-                LogAxis::new(lo, hi, frame.y_pixels(), Y_GAP),
+                (1.0 / reach..reach).log_scale().with_key_points(ticks),
             )
             .map_err(drawing)?;
         house_mesh(&mut chart.configure_mesh())
             .x_desc("nodes generated in the baseline (log scale)")
-            .y_desc("nodes in the current run (log)")
+            .y_desc("nodes ratio, current / baseline (log)")
             .x_label_formatter(&|v| si(*v, ""))
-            .y_label_formatter(&|v| si(*v, ""))
+            .y_label_formatter(&|v| ratio(*v))
             .draw()
             .map_err(drawing)?;
         chart
             .draw_series([PathElement::new(
-                vec![(lo, lo), (hi, hi)],
+                vec![(lo, 1.0), (hi, 1.0)],
                 GREY.stroke_width(1),
             )])
             .map_err(drawing)?;
-        for (points, look) in [(&same, unchanged_look), (&differ, changed_look)] {
+        for (points, look) in [
+            (&same, unchanged_look),
+            (&differ, changed_look),
+            (&bad, bad_look),
+        ] {
             if !points.is_empty() {
                 let shown = uncrowded(&chart, points);
                 markers(&mut chart, &shown, look)?;

@@ -4,10 +4,11 @@
 //! script, inline, only sorts and filters the table of jobs (`jobs`), which reads as a plain
 //! table without it.
 
-use crate::compare::{Compared, SavedRun};
+use crate::compare::{Compared, Pairing, SavedRun};
 use crate::plot::{Job, Pictures};
 use crate::report::jobs;
-use crate::results::record::Manifest;
+use crate::results::combined;
+use crate::results::record::{Manifest, StatusCounts};
 use crate::results::summary::{self, Par2, Summaries, VariantSummary};
 use crate::util::text::{visible, visible_lines};
 use std::fmt::Write;
@@ -37,10 +38,18 @@ pub fn run_page(r: &RunReport) -> String {
     let title = format!("idabench run {}", r.name);
     let mut body = format!("<h1>idabench run <code>{}</code></h1>\n", escape(&r.name));
     if let Ok(rows) = r.summaries {
-        body += &alarm(&rows.variants);
+        let wrong = rows.variants.iter().map(|r| r.wrong).sum();
+        let error = rows.variants.iter().map(|r| r.error).sum();
+        body += &alarm(
+            &[("", wrong, error)],
+            "see the columns wrong and error below, and runs.csv's message column",
+        );
     }
     if let Some(m) = r.manifest {
+        let (mixed, runs) = combination(m);
+        body += &mixed;
         body += &setting(m);
+        body += &runs;
     }
     body += "<h2 id=\"summary\">Summary</h2>\n";
     match r.summaries {
@@ -67,31 +76,82 @@ pub fn run_page(r: &RunReport) -> String {
 }
 
 /// A line in red before anything else when a job gave a wrong answer or ended in error: the
-/// figures below it are not to be trusted as they stand (summary.md says so too).
-fn alarm(rows: &[VariantSummary]) -> String {
-    let wrong: u64 = rows.iter().map(|r| r.wrong).sum();
-    let error: u64 = rows.iter().map(|r| r.error).sum();
-    let mut said = Vec::new();
-    if wrong > 0 {
-        said.push(format!(
-            "{wrong} wrong answer{}",
-            if wrong == 1 { "" } else { "s" }
-        ));
+/// figures below it are not to be trusted as they stand (summary.md says so too). `said` holds
+/// each side's (name, wrong answers, jobs in error), the name empty for a run's own page; `see`
+/// says where to look.
+fn alarm(said: &[(&str, u64, u64)], see: &str) -> String {
+    let plural = |n: u64| if n == 1 { "" } else { "s" };
+    let mut parts = Vec::new();
+    for &(who, wrong, error) in said {
+        let mut counts = Vec::new();
+        if wrong > 0 {
+            counts.push(format!("{wrong} wrong answer{}", plural(wrong)));
+        }
+        if error > 0 {
+            counts.push(format!("{error} job{} ended in error", plural(error)));
+        }
+        if !counts.is_empty() {
+            let who = if who.is_empty() {
+                String::new()
+            } else {
+                format!("{}: ", escape(who))
+            };
+            parts.push(format!("{who}{}", counts.join(", ")));
+        }
     }
-    if error > 0 {
-        said.push(format!(
-            "{error} job{} ended in error",
-            if error == 1 { "" } else { "s" }
-        ));
-    }
-    if said.is_empty() {
+    if parts.is_empty() {
         return String::new();
     }
     format!(
-        "<p class=\"alarm\"><strong>{}</strong>: see the columns wrong and error below, and \
-         runs.csv's message column.</p>\n",
-        said.join(", ")
+        "<p class=\"alarm\"><strong>{}</strong>: {}.</p>\n",
+        parts.join("; "),
+        escape(see)
     )
+}
+
+/// Of a combined report (`combine`): the differences between its runs that make their figures
+/// unlike, for the top of the page, and the runs it was made from with their other differences,
+/// for under the setting. Nothing for any other report.
+fn combination(m: &Manifest) -> (String, String) {
+    if m.combined.is_empty() {
+        return (String::new(), String::new());
+    }
+    let code = |v: &str| format!("<code>{}</code>", escape(v));
+    let differences = combined::of_manifest(m);
+    let (mixed, noted): (Vec<_>, Vec<_>) = differences.iter().partition(|d| d.mixes);
+    let mut top = String::new();
+    if !mixed.is_empty() {
+        let said: Vec<String> = mixed.iter().map(|d| d.render(code)).collect();
+        let _ = writeln!(
+            top,
+            "<p class=\"warn\"><strong>Mixed runs (combined with --allow-mixed), whose figures \
+             do not compare like with like:</strong> {}.</p>",
+            said.join("; ")
+        );
+    }
+    let mut runs = format!("<p>Combined from {} runs:</p>\n<ul>\n", m.combined.len());
+    for r in &m.combined {
+        let variants: Vec<String> = r
+            .variants()
+            .map(|(name, from)| match from {
+                Some(from) => format!("{} (renamed from {})", code(name), code(from)),
+                None => code(name),
+            })
+            .collect();
+        let _ = writeln!(
+            runs,
+            "<li>{} ({}): {}</li>",
+            code(&r.dir),
+            count(r.jobs, "job"),
+            variants.join(", ")
+        );
+    }
+    runs += "</ul>\n";
+    if !noted.is_empty() {
+        let said: Vec<String> = noted.iter().map(|d| d.render(code)).collect();
+        let _ = writeln!(runs, "<p>They differ in {}.</p>", said.join("; "));
+    }
+    (top, runs)
 }
 
 /// The run's datasets, machine, limits and times, and a warning when jobs are missing.
@@ -323,7 +383,9 @@ fn alt(name: &str) -> String {
             "CPU time ratio, current over baseline, per job, with the overall ratio and its interval"
                 .into()
         }
-        "compare-nodes.svg" => "Nodes per job, current run against baseline".into(),
+        "compare-nodes.svg" => {
+            "Nodes per job, current over baseline, against the baseline's nodes".into()
+        }
         other => match other
             .strip_prefix("scatter-")
             .and_then(|s| s.strip_suffix(".svg"))
@@ -424,12 +486,44 @@ fn href(path: &Path) -> String {
     out
 }
 
-/// A comparison's report.html in `dir`, for `compare --out`.
-pub fn compare_page(compared: &Compared, pictures_drawn: &Pictures, dir: &Path) -> String {
+/// What a comparison's page says of its two sides.
+pub enum Sides {
+    /// Two runs read from their folders (`compare`): each one's setting and files.
+    Runs,
+    /// Two builds measured side by side (`ab`): what its report says of them (lines of text),
+    /// and the report's own files, (name, href).
+    Builds {
+        facts: Vec<String>,
+        files: Vec<(String, String)>,
+    },
+}
+
+/// A comparison's report.html in `dir`, for `compare --out` and `ab`.
+pub fn compare_page(
+    compared: &Compared,
+    pictures_drawn: &Pictures,
+    dir: &Path,
+    sides: &Sides,
+) -> String {
     let c = &compared.comparison;
+    let title = match c.pairing {
+        Pairing::Unpaired => "idabench compare",
+        Pairing::Paired { .. } => "idabench ab",
+    };
     let (status, details) = c.headline(|v| visible(v).into_owned());
-    let mut body = format!(
-        "<h1>idabench compare</h1>\n<p><strong>{}</strong>: {}</p>\n<ul>\n<li>Baseline: <code>{}</code></li>\n<li>Current: <code>{}</code></li>\n</ul>\n",
+    let [(base_each, base_all), (cur_each, cur_all)] =
+        [&compared.baseline, &compared.current].map(|run| run.statuses(&c.variants));
+    let mut body = format!("<h1>{title}</h1>\n");
+    body += &alarm(
+        &[
+            ("baseline", base_all.wrong, base_all.error),
+            ("current", cur_all.wrong, cur_all.error),
+        ],
+        "see the statuses below, and the message column of the runs' rows",
+    );
+    let _ = write!(
+        body,
+        "<p><strong>{}</strong>: {}</p>\n<ul>\n<li>Baseline: <code>{}</code></li>\n<li>Current: <code>{}</code></li>\n</ul>\n",
         escape(&status),
         escape(&details),
         escape(&c.baseline),
@@ -449,15 +543,57 @@ pub fn compare_page(compared: &Compared, pictures_drawn: &Pictures, dir: &Path) 
         .into_iter()
         .map(|r| r.iter().map(|v| escape(v)).collect());
     body += &table(&header, rows);
+    body += "<h2 id=\"statuses\">Statuses</h2>\n";
+    let names = c
+        .variants
+        .iter()
+        .map(|v| v.variant.as_str())
+        .chain(["overall"]);
+    let base = base_each.iter().chain([&base_all]);
+    let cur = cur_each.iter().chain([&cur_all]);
+    let rows = names.zip(base.zip(cur)).flat_map(|(name, (b, k))| {
+        [("baseline", b), ("current", k)].map(|(side, counts)| {
+            let mut cells = vec![
+                format!("<code>{}</code>", escape(name).replace('/', "/<wbr>")),
+                side.to_owned(),
+                counts.jobs.to_string(),
+            ];
+            cells.extend(
+                StatusCounts::NAMES
+                    .iter()
+                    .zip(counts.values())
+                    .map(|(status, n)| match *status {
+                        "wrong" | "error" => flagged(n),
+                        _ => n.to_string(),
+                    }),
+            );
+            cells
+        })
+    });
+    let mut header = vec!["variant", "run", "jobs"];
+    header.extend(StatusCounts::NAMES.map(|n| if n == "over_cap" { "over cap" } else { n }));
+    body += &table(&header, rows);
     body += &pictures(pictures_drawn);
     body += &job_lists(compared);
-    for (role, run) in [
-        ("Baseline", &compared.baseline),
-        ("Current", &compared.current),
-    ] {
-        body += &run_setting(role, run, dir);
+    match sides {
+        Sides::Runs => {
+            for (role, run) in [
+                ("Baseline", &compared.baseline),
+                ("Current", &compared.current),
+            ] {
+                body += &run_setting(role, run, dir);
+            }
+        }
+        Sides::Builds { facts, files: own } => {
+            body += "<h2>Builds and setting</h2>\n<ul>\n";
+            for fact in facts {
+                let _ = writeln!(body, "<li>{}</li>", escape(fact));
+            }
+            body += "</ul>\n";
+            body += &files(own);
+        }
     }
-    page("idabench compare", &body)
+    page(title, &body)
 }
 
 /// One run of a comparison: where it was read from, its manifest's key fields, and links to

@@ -1,6 +1,7 @@
 //! The pages and pictures written with a run or a comparison: report.html (`html`) and the SVG
-//! files beside it, by `idabench plot`, at the end of `run` and `merge` (where no failure may
-//! cost the run its reports) and by `compare --out`.
+//! files beside it, by `idabench plot`, at the end of `run`, `merge` and `combine` (where no
+//! failure may cost the run its reports) and by `compare --out`; and every report of a run
+//! joined from others (`merge`, `combine`).
 //!
 //! `plot` reads a run with `compare::load`, the loader `compare` uses, so a report means the
 //! same thing to both.
@@ -14,8 +15,9 @@ use crate::plot::{
     self, first_against_others, present, unfinished, IterationRows, Job, Pictures, PlotSize,
 };
 use crate::results::folder;
-use crate::results::iterations::Row;
-use crate::results::record::Manifest;
+use crate::results::iterations::{self, Row, Span, Spans};
+use crate::results::record::{Manifest, Record};
+use crate::results::runs::Rows;
 use crate::results::summary::{self, Summaries};
 use crate::results::ReportError;
 use crate::util::atomic::{self, Failure};
@@ -243,10 +245,76 @@ pub fn after_run(end: &RunEnd, rows: &mut IterationRows) {
     }
 }
 
-/// Writes the pictures of a comparison (unless not `plots`; each `size`) and its report.html
-/// into `dir` (created if missing), for `compare --out`: as at the end of a run, a failure is a
-/// warning on stderr and changes no verdict or exit code.
-pub fn after_compare(dir: &Path, compared: &Compared, plots: bool, size: PlotSize) {
+/// A report joined from the rows of others (`merge`, `combine`), its rows kept and summarized.
+pub struct Joined<'a> {
+    /// Its directory.
+    pub out: &'a Path,
+    /// Each job's row, by job index; `None` for a job no report holds.
+    pub records: Vec<Option<&'a Record>>,
+    pub rows: &'a Rows,
+    pub manifest: &'a Manifest,
+    pub summaries: &'a Summaries,
+    /// Whether to draw the plots, and their size.
+    pub plots: bool,
+    pub size: PlotSize,
+}
+
+/// Writes every report of `joined` (`summary::write_reports`; the iterations copied from where
+/// `spans` says they lie), then its plots and report.html (`after_run`); what to print: its
+/// summary and where it is.
+pub fn write_joined(joined: &Joined, spans: &mut Spans) -> Result<String, Error> {
+    let (out, rows) = (joined.out, joined.rows);
+    summary::write_reports(out, rows, Some(spans), joined.manifest, joined.summaries)?;
+    let (index, finished): (Vec<usize>, Vec<Job>) = rows
+        .tallies()
+        .filter_map(|(i, t)| {
+            let r = joined.records[i]?;
+            let job = Job {
+                dataset: &r.dataset,
+                instance: &r.instance,
+                variant: &r.variant,
+                domain: &r.domain,
+                size: &r.size,
+                status: t.status,
+                length: t.length,
+                nodes_generated: t.nodes_generated,
+                time_cpu_s: t.time_cpu_s,
+                has_iterations: spans.jobs[i].len > 0,
+            };
+            Some((i, job))
+        })
+        .unzip();
+    let run_end = RunEnd {
+        dir: out,
+        jobs: &finished,
+        instances: plot::instances_in_run_order(&finished),
+        variants: &joined.manifest.variants,
+        manifest: joined.manifest,
+        summaries: joined.summaries,
+        plots: joined.plots,
+        size: joined.size,
+    };
+    after_run(&run_end, &mut |chosen| {
+        let wanted: Vec<Span> = chosen.iter().map(|&k| spans.jobs[index[k]]).collect();
+        iterations::read_spans(&spans.sources, &wanted).map_err(|e| e.to_string())
+    });
+    Ok(format!(
+        "{}\nreports: {}\n",
+        summary::summary_md(joined.summaries, joined.manifest),
+        out.display()
+    ))
+}
+
+/// Writes the pictures of a comparison (unless not `plots`; each `size`) and its report.html into `dir`
+/// (created if missing), for `compare --out`: as at the end of a run, a failure is a warning on
+/// stderr and changes no verdict or exit code.
+pub fn after_compare(
+    dir: &Path,
+    compared: &Compared,
+    plots: bool,
+    sides: &html::Sides,
+    size: PlotSize,
+) {
     if let Err(e) = std::fs::create_dir_all(dir) {
         note(format_args!(
             "warning: {}: {e}: the comparison's pictures and report.html are not written",
@@ -272,7 +340,7 @@ pub fn after_compare(dir: &Path, compared: &Compared, plots: bool, size: PlotSiz
             notes: vec!["no pictures: compare was given --no-plots".into()],
         }
     };
-    let page = html::compare_page(compared, &pictures, dir);
+    let page = html::compare_page(compared, &pictures, dir, sides);
     let files = pictures
         .drawn
         .iter()

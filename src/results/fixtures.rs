@@ -61,5 +61,6 @@ pub(crate) fn manifest() -> Manifest {
         split: None,
         selection: Default::default(),
         peak_resident_bytes: None,
+        combined: Vec::new(),
     }
 }

@@ -1,9 +1,11 @@
 //! Where a report folder goes: a name given with `--name`, or the first free one of a UTC
-//! timestamp, claimed by creating it; and what may be in one. A report folder holds idabench's
+//! timestamp, claimed by creating it, or the folder of a report joined from others (`merge`,
+//! `combine`); and what may be in one. A report folder holds idabench's
 //! own files: a link, FIFO or device planted in it is refused, never followed, written through
 //! or waited on.
 
 use crate::error::Error;
+use crate::results::record::{self, Manifest};
 use crate::results::ReportError;
 use crate::util::clock;
 use crate::util::files;
@@ -164,4 +166,35 @@ pub fn run_name(dir: &Path) -> String {
     name(dir)
         .or_else(|| dir.canonicalize().ok().as_deref().and_then(name))
         .unwrap_or_default()
+}
+
+/// Refuses `dir` (named `shown` in messages) as the folder of a report joined from `sources`
+/// (`sources_are`, e.g. `the shards`) when it holds a link or special file, is one of them, or
+/// holds a run that `earlier` does not take for an earlier report of the same `kind` (`a
+/// merge`), which alone it may replace.
+pub fn check_joined(
+    dir: &Path,
+    shown: &str,
+    sources: &[&Path],
+    sources_are: &str,
+    kind: &str,
+    earlier: impl Fn(&Manifest) -> bool,
+) -> Result<(), Error> {
+    check_own(dir)?;
+    let here = fs::canonicalize(dir).map_err(|e| Error::io(dir, e))?;
+    if sources
+        .iter()
+        .any(|s| fs::canonicalize(s).is_ok_and(|d| d == here))
+    {
+        return Err(Error::usage(format!(
+            "{shown} is one of {sources_are}: give a directory of its own"
+        )));
+    }
+    let holds_run = dir.join("runs.csv").exists();
+    if holds_run && !record::read_manifest(&dir.join("manifest.json")).is_ok_and(|m| earlier(&m)) {
+        return Err(Error::input(format!(
+            "{shown} already holds a run that is not {kind}: choose another directory"
+        )));
+    }
+    Ok(())
 }

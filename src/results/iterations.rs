@@ -239,6 +239,24 @@ pub struct Found {
     pub whole: bool,
 }
 
+/// Where the iteration rows of the job whose runs.csv row is `r` lie, as `scan` found them: every
+/// iteration the row counts, in order, or what is wrong with them (a finished run always has
+/// them whole).
+pub fn span_of(r: &Record, found: Option<Found>) -> Result<Span, String> {
+    let (rows, whole) = found.map_or((0, true), |f| (f.rows, f.whole));
+    if !whole || rows != r.iterations {
+        return Err(format!(
+            "{FILE} holds {rows} row(s){} of job (dataset {}, instance {}, variant {}), whose runs.csv row counts {} iteration(s)",
+            if whole { "" } else { " out of order" },
+            r.dataset,
+            r.instance,
+            r.variant,
+            r.iterations
+        ));
+    }
+    Ok(found.map_or_else(Span::default, |f| f.span))
+}
+
 /// Reads iterations.csv at `path` (index `source` of the caller's sources) and finds each job's
 /// rows; `job` gives the index of the job of a (dataset, instance, variant), `None` for a job
 /// the caller does not know (an error naming the line). A last line without its line end (a

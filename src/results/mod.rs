@@ -1,7 +1,9 @@
 //! What a run leaves on disk, and where (`folder`): runs.csv rows and the manifest (`record`), runs.csv as a run
 //! writes it (`runs`), the summaries and the other report files (`summary`), iterations.csv
-//! (`iterations`), and shard files (`shard`).
+//! (`iterations`), shard files (`shard`), and what a combined report records of its runs
+//! (`combined`).
 
+pub mod combined;
 #[cfg(test)]
 pub(crate) mod fixtures;
 pub(crate) mod folder;

@@ -1,6 +1,7 @@
 //! What a run leaves on disk, as serde types: one `Record` per job (a row of runs.csv), and the
 //! run's `Manifest`. Written by `run`, read back by `compare` and `--resume`.
 
+use crate::results::combined::CombinedRun;
 use crate::results::shard::Shard;
 use crate::results::{read_file, ReportError};
 use crate::search::Clock;
@@ -75,6 +76,71 @@ impl Status {
     /// Stopped by a per-job limit.
     pub fn limited(self) -> bool {
         matches!(self, Status::NodeLimit | Status::TimeLimit)
+    }
+}
+
+/// How many jobs ended in each status, as every page, summary and picture counts them: solved
+/// through `Status::solved`, and the rest by name (the two limits together), so that a wrong
+/// answer or an error is never folded into another count.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StatusCounts {
+    pub jobs: u64,
+    pub solved: u64,
+    pub suboptimal: u64,
+    pub wrong: u64,
+    pub error: u64,
+    /// Stopped by `--max-nodes` or `--time-limit`.
+    pub limited: u64,
+    pub unsolvable: u64,
+    pub over_cap: u64,
+}
+
+impl StatusCounts {
+    /// The names of the counts, as the CSV files spell them, in the order the pages show them.
+    pub const NAMES: [&'static str; 7] = [
+        "solved",
+        "suboptimal",
+        "wrong",
+        "error",
+        "limited",
+        "unsolvable",
+        "over_cap",
+    ];
+
+    pub fn of(statuses: impl IntoIterator<Item = Status>) -> StatusCounts {
+        let mut counts = StatusCounts::default();
+        for status in statuses {
+            counts.add(status);
+        }
+        counts
+    }
+
+    pub fn add(&mut self, status: Status) {
+        self.jobs += 1;
+        let count = match status {
+            s if s.solved() => &mut self.solved,
+            s if s.limited() => &mut self.limited,
+            Status::Suboptimal => &mut self.suboptimal,
+            Status::Wrong => &mut self.wrong,
+            Status::Unsolvable => &mut self.unsolvable,
+            Status::OverCap => &mut self.over_cap,
+            // And `cancelled`, which is never in a report: a job stopped from outside failed.
+            _ => &mut self.error,
+        };
+        *count += 1;
+    }
+
+    /// The counts in the order of `NAMES`.
+    pub fn values(&self) -> [u64; 7] {
+        [
+            self.solved,
+            self.suboptimal,
+            self.wrong,
+            self.error,
+            self.limited,
+            self.unsolvable,
+            self.over_cap,
+        ]
     }
 }
 
@@ -404,6 +470,9 @@ pub struct Manifest {
     /// recorded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub peak_resident_bytes: Option<u64>,
+    /// Of a combined report (`combine`): the runs it was made from. Absent for any other.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub combined: Vec<CombinedRun>,
 }
 
 /// One shard of a merged report, as its own manifest told it.
@@ -453,8 +522,13 @@ impl Manifest {
         }
     }
 
-    /// The per-job limits, e.g. `1000000 nodes, 5 s CPU, 10 s wall`, or `none`.
+    /// The per-job limits, e.g. `1000000 nodes, 5 s CPU, 10 s wall`, or `none`; for a report
+    /// combined from runs of other limits (`combine --allow-mixed`), that they differ.
     pub fn limits_text(&self) -> String {
+        let limits = self.combined.iter().map(|r| r.manifest.limits_text());
+        if limits.collect::<std::collections::HashSet<_>>().len() > 1 {
+            return "different in the combined runs".into();
+        }
         self.limits().text()
     }
 

@@ -4,9 +4,10 @@
 //! rename).
 
 use crate::domains::Spec;
+use crate::results::combined;
 use crate::results::folder;
 use crate::results::iterations::{self, Spans};
-use crate::results::record::{on_off, Manifest, Status};
+use crate::results::record::{on_off, Manifest, Record, StatusCounts};
 use crate::results::runs::{write_atomic, write_runs, Rows, Tally};
 use crate::results::{read_file, ReportError};
 use crate::util::text::markdown_code;
@@ -175,6 +176,18 @@ impl Groups {
     }
 }
 
+/// The group of each instance with a row, from its row's dataset, domain and size: `records`
+/// by job index, `places` each job's (instance, variant).
+pub fn groups_of(records: &[Option<&Record>], places: &[(usize, usize)]) -> Groups {
+    let mut groups = Groups::default();
+    for (r, &(instance, _)) in records.iter().zip(places) {
+        if let Some(r) = r {
+            groups.place(instance, &r.dataset, &r.domain, &r.size);
+        }
+    }
+    groups
+}
+
 /// The limits a run's penalties are taken from (see `VariantSummary::par2_s`).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Limits {
@@ -298,7 +311,7 @@ impl Context<'_> {
             .filter(|&&(i, _)| !self.unsolved[i])
             .map(|&(_, t)| t)
             .collect();
-        let count = |status: Status| records.iter().filter(|r| r.status == status).count() as u64;
+        let counts = StatusCounts::of(records.iter().map(|r| r.status));
         // Microseconds up to a week, 3 significant digits.
         let mut hist =
             Histogram::<u64>::new_with_bounds(1, 604_800_000_000, 3).expect("valid bounds");
@@ -348,13 +361,13 @@ impl Context<'_> {
             step: column(spec.step.name()),
             reverse_pruning: column(on_off(spec.reverse_pruning)),
             jobs: records.len() as u64,
-            solved: records.iter().filter(|r| r.status.solved()).count() as u64,
-            limited: count(Status::NodeLimit) + count(Status::TimeLimit),
-            unsolvable: count(Status::Unsolvable),
-            over_cap: count(Status::OverCap),
-            suboptimal: count(Status::Suboptimal),
-            wrong: count(Status::Wrong),
-            error: count(Status::Error),
+            solved: counts.solved,
+            limited: counts.limited,
+            unsolvable: counts.unsolvable,
+            over_cap: counts.over_cap,
+            suboptimal: counts.suboptimal,
+            wrong: counts.wrong,
+            error: counts.error,
             not_guaranteed_optimal: records.iter().filter(|r| !r.optimal_guaranteed).count() as u64,
             nodes_generated_total: nodes_total,
             nodes_expanded_total: records.iter().map(|r| r.nodes_expanded).sum(),
@@ -558,16 +571,60 @@ pub fn summary_md(summaries: &Summaries, manifest: &Manifest) -> String {
             )
         })
         .collect();
-    let mut out = format!(
-        "## idabench run\n\n{} on {} with {} worker{}; limits: {}.\n\n",
+    let differences = combined::of_manifest(manifest);
+    let (mixed, noted): (Vec<_>, Vec<_>) = differences.iter().partition(|d| d.mixes);
+    let mut out = String::from("## idabench run\n\n");
+    if !mixed.is_empty() {
+        let said: Vec<String> = mixed.iter().map(|d| d.render(markdown_code)).collect();
+        out.push_str(&format!(
+            "**Mixed runs (combined with --allow-mixed), whose figures do not compare like with \
+             like: {}.**\n\n",
+            said.join("; ")
+        ));
+    }
+    out.push_str(&format!(
+        "{} on {} with {} worker{}; limits: {}.\n\n",
         datasets.join(", "),
         markdown_code(&manifest.cpu_model),
         manifest.jobs,
         if manifest.jobs == 1 { "" } else { "s" },
         manifest.limits_text(),
-    );
+    ));
     if let Some(memory) = manifest.memory_text() {
         out.push_str(&format!("Memory: {memory}.\n\n"));
+    }
+    if !manifest.combined.is_empty() {
+        let runs: Vec<String> = manifest
+            .combined
+            .iter()
+            .map(|r| {
+                let variants: Vec<String> = r
+                    .variants()
+                    .map(|(name, from)| match from {
+                        Some(from) => {
+                            format!(
+                                "{} (renamed from {})",
+                                markdown_code(name),
+                                markdown_code(from)
+                            )
+                        }
+                        None => markdown_code(name),
+                    })
+                    .collect();
+                format!("{}: {}", markdown_code(&r.dir), variants.join(", "))
+            })
+            .collect();
+        out.push_str(&format!(
+            "Combined from {} runs ({}); manifest.json holds each one's manifest.{}\n\n",
+            runs.len(),
+            runs.join("; "),
+            if noted.is_empty() {
+                String::new()
+            } else {
+                let said: Vec<String> = noted.iter().map(|d| d.render(markdown_code)).collect();
+                format!(" They differ in {}.", said.join("; "))
+            }
+        ));
     }
     if !manifest.shards.is_empty() {
         out.push_str(&format!(
@@ -755,7 +812,7 @@ pub fn write_reports(
 mod tests {
     use super::*;
     use crate::results::fixtures::{manifest, record};
-    use crate::results::record::DatasetInfo;
+    use crate::results::record::{DatasetInfo, Status};
 
     fn spec(heuristic: &str) -> Spec {
         Spec {

@@ -5,7 +5,8 @@
 //! floor, so no verdict depends on the machine.
 
 use crate::common::{
-    assert_exit, command, dataset, limit_memory, output_within, show, text, with_stdin, Tmp, BIN,
+    assert_exit, command, csv_rows, dataset, limit_memory, output_within, show, text, with_stdin,
+    Tmp, BIN,
 };
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
@@ -49,23 +50,6 @@ fn ab(cwd: &Path, baseline: &Path, out: &Path, extra: &[&str]) -> Output {
         .expect("run idabench ab")
 }
 
-/// The rows of a report's runs-*.csv, by column name.
-fn rows(path: &Path) -> Vec<std::collections::HashMap<String, String>> {
-    let mut reader = csv::Reader::from_path(path).unwrap();
-    let header = reader.headers().unwrap().clone();
-    reader
-        .records()
-        .map(|r| {
-            let r = r.unwrap();
-            header
-                .iter()
-                .zip(r.iter())
-                .map(|(h, v)| (h.to_owned(), v.to_owned()))
-                .collect()
-        })
-        .collect()
-}
-
 #[test]
 fn the_same_build_twice_has_identical_counts_and_exits_0() {
     let tmp = Tmp::new("same");
@@ -78,7 +62,7 @@ fn the_same_build_twice_has_identical_counts_and_exits_0() {
     );
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let report = dir.join("ab");
-    let [base, cur] = ["runs-baseline.csv", "runs-current.csv"].map(|f| rows(&report.join(f)));
+    let [base, cur] = ["runs-baseline.csv", "runs-current.csv"].map(|f| csv_rows(&report.join(f)));
     // 31 instances x 2 variants x 3 rounds.
     assert_eq!(base.len(), 186);
     assert_eq!(cur.len(), 186);
@@ -100,7 +84,7 @@ fn the_same_build_twice_has_identical_counts_and_exits_0() {
         "{csv}"
     );
     assert!(csv.contains("\noverall,62,0,0,0,"), "{csv}");
-    let pairs = rows(&report.join("pairs.csv"));
+    let pairs = csv_rows(&report.join("pairs.csv"));
     assert_eq!(pairs.len(), 186);
     // Each job alternates which build goes first from round to round.
     let firsts: Vec<&str> = pairs
@@ -120,6 +104,27 @@ fn the_same_build_twice_has_identical_counts_and_exits_0() {
         assert_eq!(manifest[side]["version"], env!("CARGO_PKG_VERSION"));
     }
     assert!(report.join("comparison.md").is_file());
+    // The pages `compare --out` writes, of each job's median time over the rounds.
+    let page = fs::read_to_string(report.join("report.html")).unwrap();
+    assert!(page.contains("<h1>idabench ab</h1>"), "{page}");
+    assert!(!page.contains("class=\"alarm\""), "{page}");
+    assert!(
+        page.contains("<tr><td><code>overall</code></td><td>current</td><td>62</td>"),
+        "{page}"
+    );
+    assert!(
+        page.contains(&format!("<li>Baseline build: {BIN} (idabench ")),
+        "{page}"
+    );
+    assert!(
+        page.contains("<a href=\"pairs.csv\">pairs.csv</a>"),
+        "{page}"
+    );
+    let nodes = crate::common::svg::read_svg(&report.join("compare-nodes.svg"));
+    assert!(nodes
+        .texts()
+        .iter()
+        .any(|t| t.content == "Nodes per job, current / baseline: 0 of 62 changed"));
 }
 
 #[test]
@@ -247,7 +252,7 @@ fn a_build_without_the_worker_mode_is_run_in_groups() {
     assert!(err.contains("has no worker mode"), "{err}");
     assert!(!err.contains("unrecognized subcommand"), "{err}");
     let report = dir.join("ab");
-    let [base, cur] = ["runs-baseline.csv", "runs-current.csv"].map(|f| rows(&report.join(f)));
+    let [base, cur] = ["runs-baseline.csv", "runs-current.csv"].map(|f| csv_rows(&report.join(f)));
     assert_eq!(base.len(), 124);
     assert!(base.iter().all(|r| r["dataset"] == "p1379"));
     for (b, c) in base.iter().zip(&cur) {
@@ -462,7 +467,7 @@ fn a_signal_stops_the_workers_and_the_pairs_measured_are_reported() {
         "{md}"
     );
     for file in ["runs-baseline.csv", "runs-current.csv", "pairs.csv"] {
-        assert_eq!(rows(&report.join(file)).len(), 3, "{file}");
+        assert_eq!(csv_rows(&report.join(file)).len(), 3, "{file}");
     }
     let manifest = fs::read_to_string(report.join("manifest.json")).unwrap();
     let manifest: serde_json::Value = serde_json::from_str(&manifest).unwrap();
@@ -491,7 +496,7 @@ fn a_worker_that_dies_leaves_the_pairs_measured_and_exits_1() {
         "{stdout}"
     );
     let report = dir.join("ab");
-    assert_eq!(rows(&report.join("pairs.csv")).len(), 3);
+    assert_eq!(csv_rows(&report.join("pairs.csv")).len(), 3);
     let manifest = fs::read_to_string(report.join("manifest.json")).unwrap();
     let manifest: serde_json::Value = serde_json::from_str(&manifest).unwrap();
     assert_eq!(manifest["complete"], false);
@@ -540,8 +545,8 @@ fn any_dataset_that_run_accepts_goes_through_the_workers() {
     let out = output_within(ab, Duration::from_secs(120));
     assert_exit(&out, 0);
     let report = dir.join("ab");
-    let [base, cur] = ["runs-baseline.csv", "runs-current.csv"].map(|f| rows(&report.join(f)));
-    let expected = rows(&dir.join("reports/run/runs.csv"));
+    let [base, cur] = ["runs-baseline.csv", "runs-current.csv"].map(|f| csv_rows(&report.join(f)));
+    let expected = csv_rows(&dir.join("reports/run/runs.csv"));
     // 2 datasets x 4 instances x 2 variants x 2 rounds.
     assert_eq!(expected.len(), 16);
     assert_eq!((base.len(), cur.len()), (32, 32));
@@ -623,7 +628,7 @@ fn a_row_for_another_job_or_with_a_nan_time_is_refused() {
         let err = text(&out.stderr);
         assert!(err.contains(says), "{name}: {}", show(&out));
         // The two pairs before it, as measured.
-        let base = rows(&dir.join(name).join("runs-baseline.csv"));
+        let base = csv_rows(&dir.join(name).join("runs-baseline.csv"));
         let measured: Vec<(&str, &str)> = base
             .iter()
             .map(|r| (r["instance"].as_str(), r["time_cpu_s"].as_str()))
@@ -666,8 +671,8 @@ fn a_worker_that_stops_answering_is_killed_and_its_job_is_an_error() {
         show(&out)
     );
     let report = dir.join("ab");
-    let base = rows(&report.join("runs-baseline.csv"));
-    let cur = rows(&report.join("runs-current.csv"));
+    let base = csv_rows(&report.join("runs-baseline.csv"));
+    let cur = csv_rows(&report.join("runs-current.csv"));
     assert_eq!((base.len(), cur.len()), (4, 4));
     let hung = base.iter().find(|r| r["status"] == "error").unwrap();
     assert_eq!(

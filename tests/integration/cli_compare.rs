@@ -2,7 +2,7 @@
 //! pictures it writes with --out.
 
 use crate::common::svg::*;
-use crate::common::{baseline, idabench, Tmp};
+use crate::common::{assert_exit, baseline, csv_rows, idabench, run_tiny, text, Tmp, TINY};
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -335,10 +335,22 @@ fn out_writes_the_pictures_of_the_comparison() {
     assert_eq!(timed.len(), 198);
     assert!(svg.texts().iter().any(|t| t.content
         == format!("CPU time, current / baseline: 198 jobs timed, overall {verdict} (unpaired)")));
-    assert!(svg
-        .texts()
-        .iter()
-        .any(|t| t.content.starts_with(&format!("overall {verdict}: "))));
+    assert!(svg.texts().iter().any(|t| t
+        .content
+        .starts_with(&format!("overall {verdict} (unpaired runs): "))));
+    // Both ends of the interval, whole, as the CSV gives them (to 3 decimals there).
+    let cell = |k: usize| overall.split(',').nth(k).unwrap().parse::<f64>().unwrap();
+    let shaded = format!(
+        "shaded: its 95% interval, {} to {}, over ",
+        (cell(8) * 1000.0).round() / 1000.0,
+        (cell(9) * 1000.0).round() / 1000.0
+    );
+    assert!(
+        svg.texts()
+            .iter()
+            .any(|t| t.content.starts_with(&shaded) && t.content.ends_with(" instances")),
+        "{shaded}"
+    );
     let variants = 18;
     let markers = svg.markers();
     // The jobs timed in both runs whose node count changed are ringed, and the legend shows a
@@ -370,23 +382,27 @@ fn out_writes_the_pictures_of_the_comparison() {
         y(lo)
     );
 
-    // compare-nodes.svg: the changed jobs apart (diamonds), the others as circles.
+    // compare-nodes.svg: each job's ratio of nodes against its baseline nodes, the changed
+    // jobs apart (diamonds), the others as circles.
     let svg = read_svg(&pictures.join("compare-nodes.svg"));
     assert!(svg
         .texts()
         .iter()
-        .any(|t| t.content == "Nodes per job, current against baseline: 2 of 198 changed"));
+        .any(|t| t.content == "Nodes per job, current / baseline: 2 of 198 changed"));
     assert_eq!(svg.count("polygon"), 2 + 1);
     assert_eq!(svg.count("circle"), 196 + 1);
-    let nodes: Vec<f64> = b
-        .iter()
-        .flat_map(|(k, (_, n))| [n.max(1.0), c[k].1.max(1.0)])
-        .collect();
+    let nodes: Vec<f64> = b.values().map(|(_, n)| n.max(1.0)).collect();
     let (lo, hi) = min_max(&nodes);
-    let (t_lo, t_hi) = min_max(&svg.tick_values("", ""));
+    let (t_lo, t_hi) = min_max(&svg.tick_values("middle", ""));
     assert!(
         t_lo <= lo && t_hi >= hi,
         "ticks {t_lo}..{t_hi} miss {lo}..{hi}"
+    );
+    let (_, _, top, bottom) = svg.plot_area();
+    let y = svg.y_axis_log();
+    assert!(
+        y(3.0) >= top && y(1.0) <= bottom,
+        "the ratio 3 is off the axis"
     );
 
     // --no-plots: no pictures.
@@ -430,5 +446,216 @@ fn without_a_timed_job_the_time_picture_is_skipped_with_a_note() {
     assert!(svg
         .texts()
         .iter()
-        .any(|t| t.content == "Nodes per job, current against baseline: 0 of 198 changed"));
+        .any(|t| t.content == "Nodes per job, current / baseline: 0 of 198 changed"));
+}
+
+/// 1,000 more nodes on 100,000 stand off the line of equal nodes in compare-nodes.svg: the
+/// picture shows each job's ratio, on an axis as narrow as the ratios allow.
+#[test]
+fn a_change_of_one_percent_in_nodes_is_seen() {
+    let tmp = Tmp::new("compare");
+    let rows = csv_rows(&Path::new(&baseline()).join("runs.csv"));
+    let big = rows
+        .iter()
+        .position(|r| r["nodes_generated"].parse::<u64>().unwrap() >= 100_000)
+        .unwrap();
+    let more = edited_copy(&tmp, "more", |h, v, i| {
+        if h == "nodes_generated" && i == big {
+            let n: u64 = v.parse().unwrap();
+            (n + n / 100).to_string()
+        } else {
+            v.to_string()
+        }
+    });
+    let pictures = tmp.path().join("pictures");
+    let out = idabench(
+        tmp.path(),
+        &[
+            "compare",
+            &baseline(),
+            more.to_str().unwrap(),
+            "--out",
+            pictures.to_str().unwrap(),
+        ],
+    );
+    assert_exit(&out, 4);
+    let svg = read_svg(&pictures.join("compare-nodes.svg"));
+    let y = svg.y_axis_log();
+    // The changed job's diamond, and the legend's below the chart.
+    let diamonds: Vec<(f64, f64)> = svg
+        .polygon_centres()
+        .into_iter()
+        .filter(|p| p.1 < CHART_HEIGHT)
+        .collect();
+    assert_eq!(diamonds.len(), 1, "{diamonds:?}");
+    let off = y(1.0) - diamonds[0].1;
+    assert!(
+        off >= 10.0,
+        "1% more nodes drawn {off} px above the line of equal nodes"
+    );
+    assert!((diamonds[0].1 - y(1.01)).abs() < 1.5, "{diamonds:?}");
+}
+
+/// Runs of one dataset under other variants: no job in common, which compare says with the
+/// way out; `--pair` joins two of their variants as one, in every format, csv-long tidy.
+#[test]
+fn other_variants_are_compared_through_pair_and_said_so_without_it() {
+    let tmp = Tmp::new("compare-pair");
+    let data = tmp.write("d.csv", TINY);
+    let a = run_tiny(&tmp, &data, "manhattan", "a");
+    let b = run_tiny(&tmp, &data, "misplaced,linear-conflict", "b");
+    let out = idabench(tmp.path(), &["compare", &a, &b]);
+    assert_exit(&out, 2);
+    let err = text(&out.stderr);
+    assert!(
+        err.contains(&format!(
+            "no job in common between {a} and {b}: they share 3 instance(s), under other variants \
+             (baseline: manhattan/stepnext/prune; current: misplaced/stepnext/prune, \
+             linear-conflict/stepnext/prune); to compare a variant of each, give --pair \
+             BASELINE_VARIANT=CURRENT_VARIANT, or join the runs into one report with `idabench combine`"
+        )),
+        "{err}"
+    );
+    let bad = idabench(
+        tmp.path(),
+        &["compare", &a, &b, "--pair", "manhattan/stepnext/prune=x"],
+    );
+    assert_exit(&bad, 2);
+    assert!(text(&bad.stderr).contains("expected BASELINE_VARIANT=CURRENT_VARIANT"));
+
+    let pair = "manhattan/stepnext/prune=linear-conflict/stepnext/prune";
+    let compare = |format: &str| {
+        idabench(
+            tmp.path(),
+            &["compare", &a, &b, "--pair", pair, "--format", format],
+        )
+    };
+    let csv = compare("csv");
+    let rows: Vec<csv::StringRecord> = csv::Reader::from_reader(&csv.stdout[..])
+        .records()
+        .map(Result::unwrap)
+        .collect();
+    let paired = rows
+        .iter()
+        .find(|r| &r[0] == pair)
+        .expect("a row of the pair");
+    assert_eq!(&paired[1], "3");
+    let changed: usize = paired[2].parse().unwrap();
+    let exit = if changed > 0 { 4 } else { 0 };
+    assert_exit(&csv, exit);
+    let alone = rows
+        .iter()
+        .find(|r| &r[0] == "misplaced/stepnext/prune")
+        .unwrap();
+    assert_eq!((&alone[1], &alone[4]), ("0", "3"));
+
+    // csv-long: seven columns, every cell filled, one row per (scope, job, measure, side).
+    let long = compare("csv-long");
+    assert_exit(&long, exit);
+    let mut reader = csv::Reader::from_reader(&long.stdout[..]);
+    assert_eq!(
+        reader.headers().unwrap().iter().collect::<Vec<_>>(),
+        ["scope", "dataset", "instance", "variant", "measure", "side", "value"]
+    );
+    let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    assert!(rows
+        .iter()
+        .all(|r| r.len() == 7 && r.iter().all(|c| !c.is_empty())));
+    let mut keys = std::collections::HashSet::new();
+    for r in &rows {
+        assert!(
+            keys.insert(r.iter().take(6).collect::<Vec<_>>().join("\u{0}")),
+            "{r:?}"
+        );
+    }
+    let value = |scope: &str, instance: &str, variant: &str, measure: &str, side: &str| {
+        rows.iter()
+            .find(|r| {
+                (&r[0], &r[2], &r[3], &r[4], &r[5]) == (scope, instance, variant, measure, side)
+            })
+            .map(|r| r[6].to_owned())
+    };
+    assert_eq!(
+        value("variant", "*", pair, "jobs_compared", "comparison").as_deref(),
+        Some("3")
+    );
+    assert_eq!(
+        value("variant", "*", pair, "changed", "comparison"),
+        Some(changed.to_string())
+    );
+    assert_eq!(
+        value("variant", "*", pair, "solved", "baseline").as_deref(),
+        Some("3")
+    );
+    assert_eq!(
+        value("overall", "*", "*", "jobs", "current").as_deref(),
+        Some("6")
+    );
+    let manhattan = csv_rows(&Path::new(&a).join("runs.csv"));
+    for instance in ["a", "b", "c"] {
+        let nodes = value("job", instance, pair, "nodes_generated", "baseline").unwrap();
+        let own = manhattan
+            .iter()
+            .find(|r| r["instance"] == instance)
+            .unwrap();
+        assert_eq!(nodes, own["nodes_generated"]);
+        for side in ["baseline", "current"] {
+            assert!(value("job", instance, pair, "status", side).is_some());
+        }
+        assert!(value("job", instance, pair, "changed", "comparison").is_some());
+        // A job of the current run only: its figures there, none in the baseline.
+        let v = "misplaced/stepnext/prune";
+        assert!(value("job", instance, v, "status", "current").is_some());
+        assert!(value("job", instance, v, "status", "baseline").is_none());
+    }
+}
+
+/// A wrong answer in either run is the first thing compare's page says, in red, and its status
+/// table and node picture count it by name.
+#[test]
+fn a_wrong_answer_is_said_first_on_the_comparisons_page() {
+    let tmp = Tmp::new("compare-wrong");
+    let data = tmp.write("d.csv", TINY);
+    let a = run_tiny(&tmp, &data, "manhattan", "a");
+    let wrong = edited_copy_of(&tmp, Path::new(&a), "wrong", |h, v, i| {
+        if h == "status" && i == 2 {
+            "wrong".to_string()
+        } else {
+            v.to_string()
+        }
+    });
+    let page_dir = tmp.path().join("page");
+    let out = idabench(
+        tmp.path(),
+        &[
+            "compare",
+            &a,
+            wrong.to_str().unwrap(),
+            "--out",
+            page_dir.to_str().unwrap(),
+        ],
+    );
+    assert_exit(&out, 4);
+    let page = fs::read_to_string(page_dir.join("report.html")).unwrap();
+    let body = &page[page.find("<body>").unwrap()..];
+    assert!(
+        body.starts_with(
+            "<body>\n<h1>idabench compare</h1>\n<p class=\"alarm\"><strong>current: 1 wrong answer</strong>"
+        ),
+        "{body}"
+    );
+    assert!(
+        page.contains(
+            "<tr><td><code>overall</code></td><td>current</td><td>3</td><td>2</td><td>0</td><td><strong class=\"bad\">1</strong></td><td>0</td>"
+        ),
+        "{page}"
+    );
+    let svg = read_svg(&page_dir.join("compare-nodes.svg"));
+    let legend: Vec<&str> = svg
+        .texts()
+        .iter()
+        .filter(|t| t.number("y") > CHART_HEIGHT)
+        .map(|t| t.content.as_str())
+        .collect();
+    assert_eq!(legend[0], "wrong or error in either run (1)", "{legend:?}");
 }

@@ -3,7 +3,7 @@
 //! invisible format character raw, and the data files (runs.csv) keep the values as they are.
 //! And text saved with a byte-order mark, read as without one.
 
-use crate::common::{assert_exit, command, show, text, with_stdin_within, Tmp};
+use crate::common::{assert_exit, command, csv_rows, show, text, with_stdin_within, Tmp};
 use std::fs;
 use std::path::Path;
 use std::process::Output;
@@ -199,6 +199,71 @@ fn hostile_ids_and_file_names_stay_in_their_code_spans_and_command_no_terminal()
         assert!(stdout.contains(shown), "no {shown}:\n{stdout}");
     }
     assert!(!stdout.lines().any(|l| l.starts_with('#')), "{stdout}");
+
+    // combine, its variant renamed to a hostile name, its runs' limits mixed: the new pages.
+    let variant = csv_rows(&tmp.run_dir("base").join("runs.csv"))[0]["variant"].clone();
+    let hostile = "v`1\n# heading|\x1b]0;t\x07\u{202e}<b>";
+    let rename = format!("{base_dir}:{variant}={hostile}");
+    let combined = idabench_in(
+        tmp.path(),
+        &[
+            "combine",
+            &base_dir,
+            &cur_dir,
+            "--out",
+            &out,
+            "--name",
+            "both",
+            "--rename",
+            &rename,
+            "--allow-mixed",
+        ],
+    );
+    assert_exit(&combined, 0);
+    assert_markdown_holds("combine's stdout", &text(&combined.stdout));
+    assert_nothing_hidden("combine's stderr", &text(&combined.stderr));
+    let both = tmp.run_dir("both");
+    let md = fs::read_to_string(both.join("summary.md")).unwrap();
+    assert_markdown_holds("combined summary.md", &md);
+    assert!(
+        md.contains("``v`1\\n# heading\\|\\x1b]0;t\\x07\\u{202e}<b>``"),
+        "{md}"
+    );
+    assert_reports_show_nothing_hidden(&both);
+    let page = fs::read_to_string(both.join("report.html")).unwrap();
+    assert!(!page.contains("<b>"), "{page}");
+
+    // compare --pair of that variant, and ab: their pages.
+    let pair = format!("{hostile}={variant}");
+    let both_dir = both.display().to_string();
+    let paired = tmp.at("paired");
+    let compared = idabench_in(
+        tmp.path(),
+        &[
+            "compare", &both_dir, &cur_dir, "--pair", &pair, "--out", &paired,
+        ],
+    );
+    assert_exit(&compared, 4);
+    assert_nothing_hidden("compare's text", &text(&compared.stdout));
+    assert_reports_show_nothing_hidden(Path::new(&paired));
+    let ab = idabench_in(
+        tmp.path(),
+        &[
+            "ab",
+            "--baseline",
+            crate::common::BIN,
+            &dataset,
+            "--rounds",
+            "1",
+            "--out",
+            &out,
+            "--name",
+            "ab",
+            "--quiet",
+        ],
+    );
+    assert_exit(&ab, 0);
+    assert_reports_show_nothing_hidden(&tmp.run_dir("ab"));
 }
 
 #[test]

@@ -35,7 +35,7 @@ const WINGS: [(&str, &[&str]); 13] = [
         "ab",
         &[
             "util", "error", "search", "tables", "domains", "dataset", "results", "compare",
-            "runner",
+            "report", "runner",
         ],
     ),
     (

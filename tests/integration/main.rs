@@ -5,6 +5,7 @@ mod common;
 
 mod cli_ab;
 mod cli_bad_input;
+mod cli_combine;
 mod cli_compare;
 mod cli_domains;
 mod cli_hostile;

@@ -1,5 +1,6 @@
 //! What the test modules share: the project's root, a scratch directory per test, the idabench
-//! binary run in it, and its output described for assertion messages; Korf's instances, a BFS
+//! binary run in it, and its output described for assertion messages; a tiny dataset, its runs
+//! and a reader of report CSVs; Korf's instances, a BFS
 //! oracle for small boards, Korf's search variant and random walks, and a reader of the SVG
 //! pictures.
 
@@ -255,4 +256,48 @@ fn fed_within(mut cmd: Command, input: &[u8], limit: std::time::Duration) -> Out
     let out = output_within(cmd, limit);
     feeder.join().unwrap();
     out
+}
+
+/// Three 8-puzzle instances of 8, 14 and 2 moves: each job takes microseconds.
+pub const TINY: &str = "id,domain,size,start,goal,optimal\n\
+                        a,tiles,3x3,0 1 2 4 8 3 7 6 5,,8\n\
+                        b,tiles,3x3,0 1 2 3 6 8 4 7 5,,14\n\
+                        c,tiles,3x3,1 2 3 4 5 6 0 7 8,,2\n";
+
+/// `run DATASET --heuristic HEURISTICS` into `tmp`'s reports folder as `name` (exit 0, or 4 for a
+/// wrong answer): its folder.
+pub fn run_tiny(tmp: &Tmp, dataset: &str, heuristics: &str, name: &str) -> String {
+    let out = idabench(
+        tmp.path(),
+        &[
+            "run",
+            dataset,
+            "--heuristic",
+            heuristics,
+            "--out",
+            &tmp.out(),
+            "--name",
+            name,
+            "--quiet",
+        ],
+    );
+    assert!(matches!(out.status.code(), Some(0 | 4)), "{}", show(&out));
+    tmp.run_dir(name).display().to_string()
+}
+
+/// The rows of a CSV file, each as its columns by name.
+pub fn csv_rows(path: &Path) -> Vec<std::collections::HashMap<String, String>> {
+    let mut reader = csv::Reader::from_path(path).unwrap();
+    let header = reader.headers().unwrap().clone();
+    reader
+        .records()
+        .map(|r| {
+            let r = r.unwrap();
+            header
+                .iter()
+                .zip(r.iter())
+                .map(|(h, v)| (h.to_owned(), v.to_owned()))
+                .collect()
+        })
+        .collect()
 }

@@ -93,6 +93,28 @@ impl Svg {
         self.elements.iter().filter(|e| e.name == name).count()
     }
 
+    /// The centre of each polygon (a diamond or triangle marker): the mean of its points.
+    pub fn polygon_centres(&self) -> Vec<(f64, f64)> {
+        self.elements
+            .iter()
+            .filter(|e| e.name == "polygon")
+            .map(|e| {
+                let points: Vec<(f64, f64)> = e.attributes["points"]
+                    .split_whitespace()
+                    .map(|p| {
+                        let (x, y) = p.split_once(',').unwrap();
+                        (x.parse().unwrap(), y.parse().unwrap())
+                    })
+                    .collect();
+                let n = points.len() as f64;
+                let sum = points
+                    .iter()
+                    .fold((0.0, 0.0), |a, p| (a.0 + p.0, a.1 + p.1));
+                (sum.0 / n, sum.1 / n)
+            })
+            .collect()
+    }
+
     /// How many markers are drawn: circles, polygons and rectangles (the white background is
     /// one of them).
     pub fn markers(&self) -> usize {
@@ -308,7 +330,7 @@ impl Element {
     }
 
     /// The value of `attribute`, which must be there and be a number.
-    fn number(&self, attribute: &str) -> f64 {
+    pub fn number(&self, attribute: &str) -> f64 {
         self.attributes[attribute].parse().unwrap()
     }
 }
