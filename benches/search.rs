@@ -209,6 +209,7 @@ fn harness_overhead(c: &mut Criterion) {
             instance,
             spec: variant,
             variant: &name,
+            repetition: 1,
         })
         .collect();
     let cancel = AtomicBool::new(false);

@@ -317,7 +317,7 @@ impl Worker {
         let record: Record = row
             .deserialize(Some(&self.header))
             .map_err(|e| e.to_string())?;
-        let (dataset, instance, variant) = record.key();
+        let (dataset, instance, variant) = record.job();
         if (dataset, instance, variant) != (&job.dataset.name, &job.instance.id, job.variant) {
             return Err(format!(
                 "it is the row of another job (dataset {}, instance {}, variant {})",

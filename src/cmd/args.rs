@@ -4,6 +4,7 @@ use crate::compare::RenderFormat;
 use crate::domains;
 use crate::domains::judge::Problem;
 use crate::domains::HeuristicKind;
+use crate::results::record::MAX_REPEAT;
 use crate::runner::plan::{PlanOptions, TableOptions};
 use crate::search::{SplitDepth, Step, AUTO_MIN_NODES, MAX_SPLIT_DEPTH};
 use crate::util::text::shorten;
@@ -299,9 +300,10 @@ pub struct AbArgs {
     pub current: Option<PathBuf>,
     #[command(flatten)]
     pub plan: PlanArgs,
-    /// How many times every job is run by each build.
+    /// How many times every job is run by each build (each round is a repetition: `run`'s
+    /// --repeat is not taken).
     #[arg(long, value_name = "N", default_value_t = 10,
-        value_parser = clap::value_parser!(u32).range(1..=100_000))]
+        value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_REPEAT)))]
     pub rounds: u32,
     /// A time ratio beyond this (or below its inverse) counts as a change. `--time-threshold`,
     /// compare's name for it, is taken too.
@@ -412,6 +414,13 @@ datasets, variants and limits. One process at a time writes a run directory: a s
 --shard K/N runs the K-th of N fixed shares of the jobs (a stable hash of dataset, instance and
 variant, dealt round-robin: shard sizes differ by at most one); `idabench merge` joins the shards'
 reports into this run's report, and `idabench slurm` writes a Slurm job array for them.
+--repeat N runs every job N times, round after round (a shard holds every repetition of its
+jobs); rows are keyed by (dataset, instance, variant, repetition). Summaries, plots and
+`compare` count a job once: the median of its CPU (and wall) times, its node counts, which must
+agree across repetitions (a difference is `wrong`: the repetition that finished later is marked
+so, exit 4), but for repetitions stopped by --time-limit; repetitions that end in different
+statuses because of the time limit make the job `unstable` (its own column), their rows keep
+their own statuses.
 
 Exit codes: 0 ok; 1 runtime error (including a full or closed stdout) or a job that ended in
 `error`; 2 usage or input error (the message names file, line, column), a run directory in use
@@ -467,6 +476,7 @@ impl PlanArgs {
             max_nodes: self.limits.max_nodes,
             time_limit: self.limits.time_limit,
             tables: self.tables.options(),
+            repeat: 1,
         }
     }
 }
@@ -511,6 +521,22 @@ pub struct RunArgs {
     /// beside the reports; report.html is still written).
     #[arg(long)]
     pub no_plots: bool,
+    /// Run every job N times, in rounds (every job once, then every job again, ...): a runs.csv
+    /// and iterations.csv row per repetition (column `repetition`), and reports that count a
+    /// job once, with the median of its CPU times and their spread (default: 1, at most 100000).
+    #[arg(long, value_name = "N", default_value_t = 1,
+        value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_REPEAT)))]
+    pub repeat: u32,
+}
+
+impl RunArgs {
+    /// The plan's options as the runner takes them, with the repetitions.
+    pub fn options(&self) -> PlanOptions {
+        PlanOptions {
+            repeat: self.repeat,
+            ..self.plan.options()
+        }
+    }
 }
 
 const MERGE_HELP: &str = "\

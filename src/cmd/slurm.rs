@@ -196,7 +196,7 @@ esac
 /// start with '-'). Every flag of `run` is handled here (a test keeps it so).
 fn run_words(run: &RunArgs, jobs: u16) -> Result<Vec<String>, Error> {
     let mut words = Vec::new();
-    for word in run.plan.options().words() {
+    for word in run.options().words() {
         // Only --pdb-dir's path can be other than UTF-8.
         let word = word.into_string().map_err(|w| {
             Error::usage(format!(
@@ -286,6 +286,7 @@ mod tests {
             "name",
             "shard",
             "resume",
+            "repeat",
         ];
         let cli = Cli::command();
         let run = cli.find_subcommand("run").unwrap();

@@ -28,6 +28,7 @@ pub(super) fn record(instance: usize, variant: &str, time_cpu_s: f64) -> Record 
         optimal_guaranteed: true,
         message: String::new(),
         path: "UDLR".to_owned(),
+        repetition: 1,
     }
 }
 

@@ -37,7 +37,7 @@ pub fn run_page(r: &RunReport) -> String {
     }
     body += "<h2 id=\"summary\">Summary</h2>\n";
     match r.summaries {
-        Ok(rows) => body += &summary_table(rows),
+        Ok(rows) => body += &summary_table(rows, r.manifest.map_or(1, |m| m.repeat)),
         Err(ref why) => {
             let _ = writeln!(body, "<p>No summary: {}</p>", escape(why));
         }
@@ -132,9 +132,11 @@ fn setting(m: &Manifest) -> String {
     out
 }
 
-/// The summary table of summary.md, one row per variant.
-fn summary_table(rows: &[VariantSummary]) -> String {
-    let header = [
+/// The summary table of summary.md, one row per variant; with its `unstable` column and note
+/// where summary.md has them (a run with repetitions: `repeat` from its manifest).
+fn summary_table(rows: &[VariantSummary], repeat: u32) -> String {
+    let repeated = summary::repeated(rows, repeat);
+    let mut header = vec![
         "variant",
         "jobs",
         "solved",
@@ -155,8 +157,13 @@ fn summary_table(rows: &[VariantSummary]) -> String {
         "PAR-2",
         "speed-up",
     ];
+    // After `limited`, as in summary.md.
+    const UNSTABLE: usize = 7;
+    if repeated {
+        header.insert(UNSTABLE, "unstable");
+    }
     let cells = rows.iter().map(|r| {
-        vec![
+        let mut cells = vec![
             // A long name may break after a slash rather than widen the table.
             format!("<code>{}</code>", escape(&r.variant).replace('/', "/<wbr>")),
             r.jobs.to_string(),
@@ -177,12 +184,20 @@ fn summary_table(rows: &[VariantSummary]) -> String {
             summary::fmt(r.nodes_per_s.map(|v| v / 1e6), 1),
             significant(r.par2_s, "s"),
             summary::fmt(r.speedup, 2),
-        ]
+        ];
+        if repeated {
+            cells.insert(UNSTABLE, r.unstable.to_string());
+        }
+        cells
+    });
+    let note = summary::repetitions_note(rows, repeat).map_or_else(String::new, |n| {
+        format!("<p class=\"note\">{}</p>\n", escape(&n))
     });
     table(&header, cells)
         + "<p class=\"note\">Geometric means are over the instances solved by every variant that \
            ran them; times are CPU seconds of the job on every thread that searched it (see \
            summary.md).</p>\n"
+        + &note
 }
 
 /// A count that must not pass unseen: in red when it is not 0.

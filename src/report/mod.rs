@@ -12,7 +12,7 @@ use crate::error::{Done, Error};
 use crate::plot::{self, first_against_others, present, unfinished, IterationRows, Job, Pictures};
 use crate::results::folder;
 use crate::results::iterations::Row;
-use crate::results::record::Manifest;
+use crate::results::record::{Manifest, RowKey};
 use crate::results::summary::{self, VariantSummary};
 use crate::results::ReportError;
 use crate::util::atomic::{self, Failure};
@@ -95,10 +95,8 @@ pub fn plot(report: &Path, opts: &PlotOptions, out: &mut dyn Write) -> Result<Do
                 crate::results::iterations::FILE
             ));
         }
-        let wanted: Vec<(&str, &str, &str)> = chosen
-            .iter()
-            .map(|&j| (jobs[j].dataset, jobs[j].instance, jobs[j].variant))
-            .collect();
+        // A repeated job's iterations are its representative repetition's.
+        let wanted: Vec<RowKey> = chosen.iter().map(|&j| run.jobs.get(j).row_key()).collect();
         let mut lists = vec![Vec::new(); chosen.len()];
         for (k, row) in crate::results::iterations::select(&iterations_csv, &wanted)? {
             lists[k].push(row);

@@ -27,6 +27,7 @@ pub(crate) fn record() -> Record {
         optimal_guaranteed: true,
         message: String::new(),
         path: "ULDR".into(),
+        repetition: 1,
     }
 }
 
@@ -55,5 +56,6 @@ pub(crate) fn manifest() -> Manifest {
         shard: None,
         shards: Vec::new(),
         split: None,
+        repeat: 1,
     }
 }

@@ -1,12 +1,14 @@
 //! What a run leaves on disk, and where (`folder`): runs.csv rows and the manifest (`record`), runs.csv as a run
 //! writes it (`runs`), the summaries and the other report files (`summary`), iterations.csv
-//! (`iterations`), and shard files (`shard`).
+//! (`iterations`), shard files (`shard`), and a repeated job's rows reduced to one
+//! (`repetitions`).
 
 #[cfg(test)]
 pub(crate) mod fixtures;
 pub(crate) mod folder;
 pub(crate) mod iterations;
 pub mod record;
+pub mod repetitions;
 pub(crate) mod runs;
 pub(crate) mod shard;
 pub(crate) mod summary;

@@ -24,6 +24,8 @@ pub struct Job<'a> {
     pub spec: Spec,
     /// `spec.name()`, made once per variant rather than once per job.
     pub variant: &'a str,
+    /// Which of the job's runs this is (`run --repeat`), from 1.
+    pub repetition: u32,
 }
 
 /// A finished job's record, which borrows the job's names.
@@ -225,6 +227,7 @@ fn finished<'a>(job: &Job<'a>, answer: Result<Answer, String>) -> FinishedJob<'a
         optimal_guaranteed: true,
         message: Cow::Borrowed(""),
         path: Cow::Borrowed(""),
+        repetition: job.repetition,
     };
     let mut a = match answer {
         Ok(a) => a,
@@ -334,6 +337,7 @@ pub(crate) mod tests {
                 reverse_pruning: true,
             },
             variant: "manhattan/stepnext/prune",
+            repetition: 1,
         }
     }
 
@@ -372,7 +376,7 @@ pub(crate) mod tests {
             .record;
         assert_eq!(r.status, Status::Error);
         assert_eq!(r.message, "the search panicked: no such tile");
-        assert_eq!(r.key(), ("t", "one", "manhattan/stepnext/prune"));
+        assert_eq!(r.job(), ("t", "one", "manhattan/stepnext/prune"));
         assert_eq!((r.length, r.optimal), (None, Some(1)));
         // A formatted panic message is kept too.
         let r = guarded(&job(&d), || panic!("tile {}", 9))
@@ -387,7 +391,7 @@ pub(crate) mod tests {
         let r = error_record(&job(&d), "no answer".into());
         assert_eq!(r.status, Status::Error);
         assert_eq!(r.message, "no answer");
-        assert_eq!(r.key(), ("t", "one", "manhattan/stepnext/prune"));
+        assert_eq!(r.job(), ("t", "one", "manhattan/stepnext/prune"));
         assert_eq!((r.length, r.optimal, r.time_cpu_s), (None, Some(1), 0.0));
     }
 

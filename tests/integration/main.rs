@@ -10,6 +10,7 @@ mod cli_domains;
 mod cli_hostile;
 mod cli_pdb;
 mod cli_plot;
+mod cli_repeat;
 mod cli_run;
 mod cli_shards;
 mod cli_solve;
