@@ -644,8 +644,8 @@ fn merged_manifest(
     }
 }
 
-/// missing.csv: the jobs of the given shards that have no row, with their shard; removed when
-/// none is missing, so that it does not outlive the merge that wrote it.
+/// missing.csv: the jobs' repetitions of the given shards that have no row, with their shard;
+/// removed when none is missing, so that it does not outlive the merge that wrote it.
 fn write_missing(
     out: &Path,
     parts: &[Part],
@@ -660,10 +660,11 @@ fn write_missing(
     }
     let write = || -> csv::Result<Vec<u8>> {
         let mut w = csv::Writer::from_writer(Vec::new());
-        w.write_record(["dataset", "instance", "variant", "shard"])?;
+        w.write_record(["dataset", "instance", "variant", "shard", "repetition"])?;
         for (p, j) in missing {
             let shard = parts[*p].shard.to_string();
-            w.write_record([&j.dataset, &j.instance, &j.variant, &shard])?;
+            let repetition = j.repetition.to_string();
+            w.write_record([&j.dataset, &j.instance, &j.variant, &shard, &repetition])?;
         }
         w.into_inner().map_err(|e| e.into_error().into())
     };

@@ -266,6 +266,17 @@ fn a_repeated_run_resumes_shards_and_merges_by_job_and_repetition() {
         "{}",
         show(&out)
     );
+    // The Slurm script's shards are run with the repetitions.
+    let mut slurm = vec!["slurm", eight.as_str(), "--shards", "2"];
+    let args = repeated(&[]);
+    slurm.extend(strs(&args));
+    let out = idabench(tmp.path(), &slurm);
+    assert_exit(&out, 0);
+    let script = text(&out.stdout);
+    assert!(
+        script.contains(" --repeat 3 --jobs 2 ") && script.contains("--shard \"$k/$shards\""),
+        "{script}"
+    );
 }
 
 #[test]
