@@ -155,7 +155,9 @@ impl TableArgs {
 }
 
 const COMPARE_HELP: &str = "\
-Jobs are joined on (dataset, instance, variant). Status, length and node counts must be equal:
+Jobs are joined on (dataset, instance, variant), a job run several times (run --repeat) first
+reduced to one: the median of its CPU times, `wrong` when its repetitions' node counts differ,
+`unstable` when a time limit stopped some of them. Status, length and node counts must be equal:
 node counts are deterministic, so any difference is a real change in the search (but those of a
 job stopped by --time-limit in either run, which depend on the machine's speed, are not
 compared; its status is). CPU times are
@@ -182,7 +184,10 @@ one file); --no-plots draws no pictures. The report on stdout and the exit code 
 --format csv is one table: a row per variant and an `overall` row (kind `variant` or `overall`:
 variant up to verdict), then a row per changed field (kind `changed`: variant, dataset, instance,
 field, baseline, current) and per job in one run only (kind `missing_in_current` or
-`missing_in_baseline`). Cells a kind does not use are empty.
+`missing_in_baseline`). Cells a kind does not use are empty. The last two columns,
+baseline_cpu_spread and current_cpu_spread, are of runs made with --repeat: the median over the
+variant's jobs of (max - min) / median of a job's CPU times over its repetitions (jobs of at
+least 1 ms).
 
 Example:
   idabench compare reports/baseline reports/smoke --format markdown >> \"$GITHUB_STEP_SUMMARY\"";
@@ -269,7 +274,8 @@ inconclusive. A baseline built before the worker mode existed is run with the cu
 alternating `idabench run` invocations over groups of instances instead (ab says so).
 
 The report goes to OUT/NAME/ (default reports/ab-<UTC timestamp>): runs-baseline.csv and
-runs-current.csv (runs.csv's columns after a `round` column), pairs.csv (round, order, dataset,
+runs-current.csv (runs.csv's columns after a `round` column; a round is a repetition of the jobs,
+and its number the rows' `repetition`), pairs.csv (round, order, dataset,
 instance, variant, first, baseline_cpu_s, current_cpu_s, ratio), comparison.md and manifest.json
 (both builds: path, version, commit, build profile, how they were run).
 
@@ -409,8 +415,8 @@ rows stay in runs.csv, every report is written and says the run is incomplete, e
 signal, half a second or more after the first, leaves at once (`timeout` delivers its one SIGTERM
 twice, within microseconds). --resume with the same --out and --name (without --name: the newest
 unfinished run in OUT) runs only the missing jobs, after checking the run's manifest: same
-datasets, variants and limits. One process at a time writes a run directory: a second run or
---resume on it is refused while the first is going.
+datasets, variants, limits and --repeat. One process at a time writes a run directory: a second
+run or --resume on it is refused while the first is going.
 --shard K/N runs the K-th of N fixed shares of the jobs (a stable hash of dataset, instance and
 variant, dealt round-robin: shard sizes differ by at most one); `idabench merge` joins the shards'
 reports into this run's report, and `idabench slurm` writes a Slurm job array for them.
@@ -522,8 +528,8 @@ pub struct RunArgs {
     #[arg(long)]
     pub no_plots: bool,
     /// Run every job N times, in rounds (every job once, then every job again, ...): a runs.csv
-    /// and iterations.csv row per repetition (column `repetition`), and reports that count a
-    /// job once, with the median of its CPU times and their spread (default: 1, at most 100000).
+    /// row and iterations.csv rows per repetition (column `repetition`), and reports that count
+    /// a job once, with the median of its CPU times and their spread (at most 100000).
     #[arg(long, value_name = "N", default_value_t = 1,
         value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_REPEAT)))]
     pub repeat: u32,
@@ -541,9 +547,10 @@ impl RunArgs {
 
 const MERGE_HELP: &str = "\
 The shards must be of one run: the same idabench version and commit, datasets (SHA-256),
-variants, limits and shard count, each shard once, every shard finished. The merged runs.csv
-holds the rows of the unsharded run, in its order; summary.csv and summary.md are computed from
-them as `run` computes them; manifest.json lists every shard (directory, K/N, host, CPU, times).
+variants, limits, --repeat and shard count, each shard once, every shard finished. The merged
+runs.csv holds the rows of the unsharded run, in its order; summary.csv and summary.md are
+computed from them as `run` computes them; manifest.json lists every shard (directory, K/N, host,
+CPU, times).
 
 With --allow-missing, unfinished or absent shards, or shards without iterations.csv, do not stop
 the merge: the report is written from the rows there are, its summary.md and manifest.json
