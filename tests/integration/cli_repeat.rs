@@ -137,6 +137,21 @@ fn a_repeated_run_has_a_row_per_repetition_in_rounds_and_counts_each_job_once() 
         assert_eq!(s1[v]["time_cpu_spread_max"], "", "{v}");
     }
     assert!(!text(&out.stdout).contains("unstable"), "{}", show(&out));
+    // Node counts are exact, so the pictures by nodes are those of the run without
+    // repetitions, as `run` draws them and as `plot` draws them again from the files.
+    let again = tmp.path().join("again");
+    let plot = [
+        "plot",
+        dir.to_str().unwrap(),
+        "--out",
+        again.to_str().unwrap(),
+    ];
+    assert_exit(&idabench(tmp.path(), &plot), 0);
+    for svg in ["cactus-nodes.svg", "iterations.svg"] {
+        let want = fs::read(dir1.join(svg)).unwrap();
+        assert!(fs::read(dir.join(svg)).unwrap() == want, "{svg}");
+        assert!(fs::read(again.join(svg)).unwrap() == want, "plot's {svg}");
+    }
 
     // compare joins a repeated run and an unrepeated one job by job.
     let base = dir1.to_str().unwrap();
