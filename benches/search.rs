@@ -210,6 +210,7 @@ fn harness_overhead(c: &mut Criterion) {
             spec: variant,
             variant: &name,
             run: "bench",
+            repetition: 1,
         })
         .collect();
     let cancel = AtomicBool::new(false);

@@ -327,7 +327,7 @@ impl Worker {
             .deserialize(Some(&self.header))
             .map_err(|e| e.to_string())?;
         record::absent_columns(&mut record, &self.header);
-        let (dataset, instance, variant) = record.key();
+        let (dataset, instance, variant) = record.job();
         if (dataset, instance, variant) != (&job.dataset.name, &job.instance.id, job.variant) {
             return Err(format!(
                 "it is the row of another job (dataset {}, instance {}, variant {})",

@@ -90,23 +90,16 @@ pub(super) fn by_runs(
         let [base, cur] = got;
         let mut current: HashMap<usize, Record> = HashMap::new();
         for r in cur {
-            if let Some(&i) = index.get(&r.key()) {
+            if let Some(&i) = index.get(&r.job()) {
                 current.insert(i, r);
             }
         }
         for b in base {
-            let Some(&job) = index.get(&b.key()) else {
+            let Some(&job) = index.get(&b.job()) else {
                 continue;
             };
             if let Some(c) = current.remove(&job) {
-                pairs.push(Pair {
-                    round,
-                    job,
-                    order: k * jobs.len() + job,
-                    baseline_first: first,
-                    baseline: b,
-                    current: c,
-                });
+                pairs.push(Pair::new(round, job, k * jobs.len() + job, first, [b, c]));
             }
         }
         if !opts.quiet && k + 1 < total && (k + 1) % groups.len() == 0 {

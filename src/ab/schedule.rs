@@ -27,6 +27,32 @@ pub(super) struct Pair {
     pub(super) current: Record,
 }
 
+impl Pair {
+    /// The pair of `job` measured in `round` (from 0); each build's row has the round as its
+    /// repetition (from 1), so that runs-baseline.csv and runs-current.csv are keyed as a
+    /// repeated run's runs.csv is: a round of `ab` is a repetition of its jobs.
+    pub(super) fn new(
+        round: usize,
+        job: usize,
+        order: usize,
+        baseline_first: bool,
+        rows: [Record; 2],
+    ) -> Pair {
+        let [mut baseline, mut current] = rows;
+        let repetition = u32::try_from(round + 1).expect("at most 100,000 rounds");
+        baseline.repetition = repetition;
+        current.repetition = repetition;
+        Pair {
+            round,
+            job,
+            order,
+            baseline_first,
+            baseline,
+            current,
+        }
+    }
+}
+
 /// Whether the baseline goes first for job (or group) `j` in round `r`: alternating from one
 /// to the next, and for one job from round to round.
 pub(super) fn baseline_first(r: usize, j: usize) -> bool {
@@ -120,14 +146,7 @@ pub(super) fn by_workers(
                     let [Some(baseline), Some(current)] = records else {
                         unreachable!("both sides answered");
                     };
-                    let pair = Pair {
-                        round,
-                        job,
-                        order: k,
-                        baseline_first: first,
-                        baseline,
-                        current,
-                    };
+                    let pair = Pair::new(round, job, k, first, [baseline, current]);
                     if tx.send(Ok(pair)).is_err() {
                         return;
                     }

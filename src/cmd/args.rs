@@ -6,6 +6,7 @@ use crate::domains::judge::Problem;
 use crate::domains::{DomainKind, HeuristicKind};
 use crate::plot::PlotSize;
 use crate::results::record::RunLimits;
+use crate::results::record::MAX_REPEAT;
 use crate::runner::plan::{PlanOptions, TableOptions};
 use crate::runner::select::SelectOptions;
 use crate::search::{SplitDepth, Step, AUTO_MIN_NODES, MAX_SPLIT_DEPTH};
@@ -167,7 +168,9 @@ impl TableArgs {
 }
 
 const COMPARE_HELP: &str = "\
-Jobs are joined on (dataset, instance, variant). Status, length and node counts must be equal:
+Jobs are joined on (dataset, instance, variant), a job run several times (run --repeat) first
+reduced to one: the median of its CPU times, `wrong` when its repetitions' node counts differ,
+`unstable` when a time limit stopped some of them. Status, length and node counts must be equal:
 node counts are deterministic, so any difference is a real change in the search (but those of a
 job stopped by a time limit, CPU or wall, in either run, which depend on the machine's speed, are
 not compared; its status is). Runs whose limits differ, in seconds or in clock, are warned of. CPU times are
@@ -196,7 +199,10 @@ statuses by name, and the pictures in one file); --no-plots draws no pictures. T
 --format csv is one table: a row per variant and an `overall` row (kind `variant` or `overall`:
 variant up to verdict), then a row per changed field (kind `changed`: variant, dataset, instance,
 field, baseline, current) and per job in one run only (kind `missing_in_current` or
-`missing_in_baseline`). Cells a kind does not use are empty.
+`missing_in_baseline`). Cells a kind does not use are empty. The last two columns,
+baseline_cpu_spread and current_cpu_spread, are of runs made with --repeat: the median over the
+variant's jobs of (max - min) / median of a job's CPU times over its repetitions (jobs of at
+least 1 ms).
 --format csv-long is tidy: columns scope, dataset, instance, variant, measure, side, value, one
 row per value and no empty cell. Scope `variant` and `overall` (dataset, instance and, overall,
 variant are `*`): the comparison's figures (side `comparison`: jobs_compared, changed, ...,
@@ -319,7 +325,8 @@ worker's handshake does not offer them) limits wall time with its --time-limit: 
 --time-limit with it (exit 2) and gives it --wall-limit S as its own --time-limit S.
 
 The report goes to OUT/NAME/ (default reports/ab-<UTC timestamp>): runs-baseline.csv and
-runs-current.csv (runs.csv's columns after a `round` column), pairs.csv (round, order, dataset,
+runs-current.csv (runs.csv's columns after a `round` column; a round is a repetition of the
+jobs, and its number the rows' `repetition`), pairs.csv (round, order, dataset,
 instance, variant, first, baseline_cpu_s, current_cpu_s, ratio), comparison.md, manifest.json
 (both builds: path, version, commit, build profile, how they were run), and the pages `compare
 --out` writes: report.html, compare-time.svg and compare-nodes.svg. There, and in --format
@@ -353,9 +360,10 @@ pub struct AbArgs {
     pub current: Option<PathBuf>,
     #[command(flatten)]
     pub plan: PlanArgs,
-    /// How many times every job is run by each build.
+    /// How many times every job is run by each build (each round is a repetition: `run`'s
+    /// --repeat is not taken).
     #[arg(long, value_name = "N", default_value_t = 10,
-        value_parser = clap::value_parser!(u32).range(1..=100_000))]
+        value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_REPEAT)))]
     pub rounds: u32,
     /// A time ratio beyond this (or below its inverse) counts as a change. `--time-threshold`,
     /// compare's name for it, is taken too.
@@ -474,11 +482,18 @@ rows stay in runs.csv, every report is written and says the run is incomplete, e
 signal, half a second or more after the first, leaves at once (`timeout` delivers its one SIGTERM
 twice, within microseconds). --resume with the same --out and --name (without --name: the newest
 unfinished run in OUT) runs only the missing jobs, after checking the run's manifest: same
-datasets, selection, variants and limits. One process at a time writes a run directory: a second run or
---resume on it is refused while the first is going.
+datasets, selection, variants, limits and --repeat. One process at a time writes a run directory:
+a second run or --resume on it is refused while the first is going.
 --shard K/N runs the K-th of N fixed shares of the jobs (a stable hash of dataset, instance and
 variant, dealt round-robin: shard sizes differ by at most one); `idabench merge` joins the shards'
 reports into this run's report, and `idabench slurm` writes a Slurm job array for them.
+--repeat N runs every job N times, round after round (a shard holds every repetition of its
+jobs); rows are keyed by (dataset, instance, variant, repetition). Summaries, plots and
+`compare` count a job once: the median of its CPU (and wall) times, its node counts, which must
+agree across repetitions (a difference is `wrong`: the repetition that finished later is marked
+so, exit 4), but for repetitions stopped by --time-limit; repetitions that end in different
+statuses because of the time limit make the job `unstable` (its own column), their rows keep
+their own statuses.
 
 Exit codes: 0 ok; 1 runtime error (including a full or closed stdout) or a job that ended in
 `error`; 2 usage or input error (the message names file, line, column), a selection entry that
@@ -592,6 +607,7 @@ impl PlanArgs {
                 instances_file: self.select.instances_file.clone(),
                 instances_sha256: self.select.instances_sha256.clone(),
             },
+            repeat: 1,
         }
     }
 }
@@ -639,13 +655,30 @@ pub struct RunArgs {
     pub no_plots: bool,
     #[command(flatten)]
     pub pictures: PictureArgs,
+    /// Run every job N times, in rounds (every job once, then every job again, ...): a runs.csv
+    /// row and iterations.csv rows per repetition (column `repetition`), and reports that count
+    /// a job once, with the median of its CPU times and their spread (at most 100000).
+    #[arg(long, value_name = "N", default_value_t = 1,
+        value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_REPEAT)))]
+    pub repeat: u32,
+}
+
+impl RunArgs {
+    /// The plan's options as the runner takes them, with the repetitions.
+    pub fn options(&self) -> PlanOptions {
+        PlanOptions {
+            repeat: self.repeat,
+            ..self.plan.options()
+        }
+    }
 }
 
 const MERGE_HELP: &str = "\
 The shards must be of one run: the same idabench version and commit, datasets (SHA-256),
-selection, variants, limits and shard count, each shard once, every shard finished. The merged runs.csv
-holds the rows of the unsharded run, in its order; summary.csv and summary.md are computed from
-them as `run` computes them; manifest.json lists every shard (directory, K/N, host, CPU, times).
+selection, variants, limits, --repeat and shard count, each shard once, every shard finished. The
+merged runs.csv holds the rows of the unsharded run, in its order; summary.csv and summary.md are
+computed from them as `run` computes them; manifest.json lists every shard (directory, K/N, host,
+CPU, times).
 
 With --allow-missing, unfinished or absent shards, or shards without iterations.csv, do not stop
 the merge: the report is written from the rows there are, its summary.md and manifest.json

@@ -10,7 +10,7 @@ use crate::report::{self, Joined};
 use crate::results::combined::{self, CombinedRun, Renamed};
 use crate::results::folder;
 use crate::results::iterations::{self, Appender, Span, Spans};
-use crate::results::record::{self, DatasetInfo, Manifest, Record};
+use crate::results::record::{self, DatasetInfo, Manifest, Record, RowKey};
 use crate::results::runs::{verdict, Rows};
 use crate::results::summary;
 use crate::search::Iteration;
@@ -133,7 +133,7 @@ pub fn combine(args: &CombineArgs, stdout: &mut dyn Write) -> Result<Done, Error
     };
     let text = report::write_joined(&joined, &mut spans)?;
     super::print(stdout, &text)?;
-    Ok(verdict(&rows))
+    Ok(verdict(&summaries.variants))
 }
 
 /// A finished run's manifest, runs.csv and where its iteration rows lie. A run's folder is
@@ -170,12 +170,10 @@ fn read_run(dir: &Path) -> Result<Source, Error> {
     let rows = record::read_runs(&runs_csv)?;
     let path = dir.join(iterations::FILE);
     let iterations = if path.is_file() {
-        let by_key: HashMap<(&str, &str, &str), usize> =
+        let by_key: HashMap<RowKey, usize> =
             rows.iter().enumerate().map(|(k, r)| (r.key(), k)).collect();
-        let found = iterations::scan(&path, 0, rows.len(), |d, i, v| {
-            by_key.get(&(d, i, v)).copied()
-        })
-        .map_err(Error::input)?;
+        let found = iterations::scan(&path, 0, rows.len(), |key| by_key.get(&key).copied())
+            .map_err(Error::input)?;
         let spans = rows
             .iter()
             .zip(found)

@@ -9,7 +9,7 @@ use crate::report;
 use crate::results;
 use crate::results::folder;
 use crate::results::iterations::{self, Found, Span, Spans};
-use crate::results::record::{self, Manifest, Record, ShardInfo};
+use crate::results::record::{self, Manifest, Record, RowKey, ShardInfo};
 use crate::results::runs::verdict;
 use crate::results::runs::{self, Rows};
 use crate::results::shard::{self, PlannedJob, Shard};
@@ -79,16 +79,13 @@ pub fn merge(args: &MergeArgs, stdout: &mut dyn Write) -> Result<Done, Error> {
                 part.rows.len()
             ));
         }
-        let by_key: HashMap<(&str, &str, &str), usize> = part
-            .planned
-            .iter()
-            .map(|j| ((&*j.dataset, &*j.instance, &*j.variant), j.job))
-            .collect();
+        let by_key: HashMap<RowKey, usize> =
+            part.planned.iter().map(|j| (j.key(), j.job)).collect();
         // Rows of jobs without a runs.csv row (a shard killed between its two writes) are left
         // out, as `--resume` leaves them out.
         let found = if iterated {
-            iterations::scan(&spans.sources[p], p as u32, all_jobs, |d, i, v| {
-                by_key.get(&(d, i, v)).copied()
+            iterations::scan(&spans.sources[p], p as u32, all_jobs, |k| {
+                by_key.get(&k).copied()
             })
             .map_err(|e| Error::input(format!("{}: {e}", part.name())))?
         } else {
@@ -97,11 +94,9 @@ pub fn merge(args: &MergeArgs, stdout: &mut dyn Write) -> Result<Done, Error> {
         for r in &part.rows {
             let Some(&job) = by_key.get(&r.key()) else {
                 return Err(Error::input(format!(
-                    "{}: runs.csv holds job (dataset {}, instance {}, variant {}), which its {} does not plan",
+                    "{}: runs.csv holds job {}, which its {} does not plan",
                     part.name(),
-                    r.dataset,
-                    r.instance,
-                    r.variant,
+                    r.key(),
                     shard::JOBS_FILE
                 )));
             };
@@ -163,7 +158,7 @@ pub fn merge(args: &MergeArgs, stdout: &mut dyn Write) -> Result<Done, Error> {
             })
         })
         .collect::<Result<Vec<_>, _>>()?;
-    let places = places(&parts, &owners, &names)?;
+    let places = places(&parts, &owners, &names, first.manifest.repeat)?;
     let finished = rows
         .tallies()
         .map(|(job, t)| (places[job].0, places[job].1, t));
@@ -193,7 +188,7 @@ pub fn merge(args: &MergeArgs, stdout: &mut dyn Write) -> Result<Done, Error> {
             rows.missing(),
         ));
     }
-    Ok(verdict(&rows))
+    Ok(verdict(&summaries.variants))
 }
 
 /// Where the iteration rows of row `r` of `part` lie, as `scan` found them: every iteration its
@@ -225,11 +220,19 @@ fn read_part(dir: &Path) -> Result<Part, Error> {
         ))
     })?;
     // Round-robin dealing gives each shard the whole run's jobs divided by the shard count,
-    // rounded down or up: anything else is not a shard's manifest, and must not size the merge.
+    // rounded down or up, each with all its repetitions: anything else is not a shard's
+    // manifest, and must not size the merge.
     let (count, all) = (shard.count as usize, shard.all_jobs);
-    let fair = all / count.max(1)..=all.div_ceil(count.max(1));
+    let repeat = manifest.repeat.max(1) as usize;
+    let jobs = all / repeat;
+    let fair = jobs / count.max(1)..=jobs.div_ceil(count.max(1));
     let own = manifest.jobs_total.unwrap_or_default();
-    if shard.index < 1 || shard.index > shard.count || !fair.contains(&own) {
+    if shard.index < 1
+        || shard.index > shard.count
+        || all % repeat != 0
+        || own % repeat != 0
+        || !fair.contains(&(own / repeat))
+    {
         return Err(Error::input(format!(
             "{}: manifest.json's shard {shard} of a run of {all} jobs cannot hold {own} jobs: \
              not a shard written by `idabench run --shard K/N`",
@@ -312,6 +315,7 @@ fn check_agreement(parts: &[Part]) -> Result<(), Error> {
             },
             ("variants", ma.variants.join(" "), mb.variants.join(" ")),
             ("limits", ma.limits_text(), mb.limits_text()),
+            ("--repeat", ma.repeat.to_string(), mb.repeat.to_string()),
             (
                 "shard count",
                 a.shard.count.to_string(),
@@ -362,7 +366,7 @@ fn check_agreement(parts: &[Part]) -> Result<(), Error> {
 fn place_jobs(parts: &[Part]) -> Result<Vec<Option<usize>>, Error> {
     let all_jobs = parts[0].shard.all_jobs;
     let mut owners: Vec<Option<usize>> = vec![None; all_jobs];
-    let mut by_key: HashMap<(&str, &str, &str), usize> = HashMap::new();
+    let mut by_key: HashMap<RowKey, usize> = HashMap::new();
     let mut doubled: Vec<(&PlannedJob, usize, usize)> = Vec::new();
     for (p, part) in parts.iter().enumerate() {
         for j in &part.planned {
@@ -374,7 +378,7 @@ fn place_jobs(parts: &[Part]) -> Result<Vec<Option<usize>>, Error> {
                     j.job
                 )));
             }
-            let key = (&*j.dataset, &*j.instance, &*j.variant);
+            let key = j.key();
             let other = owners[j.job].or_else(|| by_key.get(&key).copied());
             match other {
                 Some(o) => doubled.push((j, o, p)),
@@ -405,7 +409,13 @@ fn listed<'a>(jobs: impl ExactSizeIterator<Item = &'a PlannedJob>) -> String {
     }
     let shown: Vec<String> = jobs
         .take(LISTED)
-        .map(|j| format!("({}, {}, {})", j.dataset, j.instance, j.variant))
+        .map(|j| match j.repetition {
+            1 => format!("({}, {}, {})", j.dataset, j.instance, j.variant),
+            r => format!(
+                "({}, {}, {}, repetition {r})",
+                j.dataset, j.instance, j.variant
+            ),
+        })
         .collect();
     let more = if n > LISTED {
         format!(" and {} more", n - LISTED)
@@ -450,20 +460,27 @@ fn prepare_out(out: &Path, parts: &[Part]) -> Result<PathBuf, Error> {
 }
 
 /// Of each job, the place of its instance among all the datasets' (in the run's order) and of
-/// its variant among the run's, as `run` gives them to the summaries.
+/// its variant among the run's, as `run` gives them to the summaries. Every round of a run of
+/// `repeat` rounds has the jobs of the first in its order: its instances are numbered once.
 fn places(
     parts: &[Part],
     owners: &[Option<usize>],
     names: &[String],
+    repeat: u32,
 ) -> Result<Vec<(usize, usize)>, Error> {
     let mut planned: Vec<Option<&PlannedJob>> = vec![None; owners.len()];
     for j in parts.iter().flat_map(|p| &p.planned) {
         planned[j.job] = Some(j);
     }
+    let round = owners.len() / repeat.max(1) as usize;
     let mut places = vec![(0, 0); owners.len()];
     let mut instance_no = 0;
     let mut last: Option<(&str, &str)> = None;
     for (job, j) in planned.iter().enumerate() {
+        if job >= round {
+            places[job] = places[job % round];
+            continue;
+        }
         let Some(j) = j else { continue };
         let instance = (j.dataset.as_str(), j.instance.as_str());
         if last.is_some_and(|l| l != instance) {
@@ -553,8 +570,8 @@ fn merged_manifest(
     }
 }
 
-/// missing.csv: the jobs of the given shards that have no row, with their shard; removed when
-/// none is missing, so that it does not outlive the merge that wrote it.
+/// missing.csv: the jobs' repetitions of the given shards that have no row, with their shard;
+/// removed when none is missing, so that it does not outlive the merge that wrote it.
 fn write_missing(
     out: &Path,
     parts: &[Part],
@@ -569,10 +586,11 @@ fn write_missing(
     }
     let write = || -> csv::Result<Vec<u8>> {
         let mut w = csv::Writer::from_writer(Vec::new());
-        w.write_record(["dataset", "instance", "variant", "shard"])?;
+        w.write_record(["dataset", "instance", "variant", "shard", "repetition"])?;
         for (p, j) in missing {
             let shard = parts[*p].shard.to_string();
-            w.write_record([&j.dataset, &j.instance, &j.variant, &shard])?;
+            let repetition = j.repetition.to_string();
+            w.write_record([&j.dataset, &j.instance, &j.variant, &shard, &repetition])?;
         }
         w.into_inner().map_err(|e| e.into_error().into())
     };

@@ -10,12 +10,13 @@ use crate::report;
 use crate::results;
 use crate::results::folder;
 use crate::results::iterations::{self, Span, Spans};
-use crate::results::record::{self, DatasetInfo, Manifest, RunLimits};
-use crate::results::runs::{self, verdict, Rows, RunsWriter};
+use crate::results::record::{self, DatasetInfo, Manifest, RowKey, RunLimits};
+use crate::results::repetitions::{self, Measured};
+use crate::results::runs::{self, verdict, Rows, RunsWriter, Tally};
 use crate::results::shard::{self, Shard};
 use crate::results::summary::{self, Groups, Limits, Summaries};
 use crate::runner::batch::{self, BatchOptions};
-use crate::runner::job::Job;
+use crate::runner::job::{Job, JobRecord};
 use crate::runner::machine::{cores, cpu_model, host_name, peak_resident_bytes};
 use crate::runner::plan::{place, take_shard, Loaded, Plan};
 use crate::runner::prepare;
@@ -26,11 +27,13 @@ use crate::util::interrupt;
 use crate::util::term::note;
 use crate::util::text::visible_lines;
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fs::{self, File, TryLockError};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
+use std::sync::Mutex;
 
 /// Runs `idabench run`: the summary goes to `stdout`; progress and notes go to stderr. The
 /// process is to end after it: a finished run leaves its memory to the system.
@@ -38,18 +41,20 @@ pub fn run_batch(args: &RunArgs, stdout: &mut dyn Write) -> Result<Done, Error> 
     // First, so that a signal at any later point stops the run cleanly rather than killing it.
     install_signal_handler();
     let start_time = clock::rfc3339_now();
-    let mut options = args.plan.options();
+    let mut options = args.options();
     // A database being built stops at a signal, as the jobs do.
     options.tables.stop = Some(&CANCEL);
     let loaded = Loaded::read(&options)?;
     let plan = loaded.plan(args.quiet)?;
-    let (Plan { jobs, places }, shard) = match args.shard {
+    // Sharded before it is repeated: a shard holds every repetition of its jobs.
+    let (plan, shard) = match args.shard {
         Some((index, count)) => {
             let (plan, share) = take_shard(plan, index, count);
-            (plan, Some(share))
+            (plan, Some(share.repeated(options.repeat)))
         }
         None => (plan, None),
     };
+    let Plan { jobs, places } = plan.repeated(options.repeat);
     // Before the run directory is claimed, so that a heuristic that cannot be had leaves none
     // behind; a table built here is kept in the cache either way.
     let tables = prepare::prepare(
@@ -136,14 +141,7 @@ fn install_signal_handler() {
 
 /// The shard's shard_jobs.csv: each job with its index in the whole run, for `merge`.
 fn write_shard_jobs(dir: &Path, jobs: &[Job<'_>], places: &[usize]) -> Result<(), Error> {
-    let lines = jobs.iter().zip(places).map(|(j, &place)| {
-        (
-            place,
-            j.dataset.name.as_str(),
-            j.instance.id.as_str(),
-            j.variant,
-        )
-    });
+    let lines = jobs.iter().zip(places).map(|(j, &place)| (place, key(j)));
     let path = dir.join(shard::JOBS_FILE);
     let bytes = shard::jobs_csv(lines).map_err(|e| Error::io(&path, e))?;
     Ok(runs::write_atomic(&path, &bytes)?)
@@ -294,6 +292,17 @@ fn new_manifest(
         selection: Default::default(),
         peak_resident_bytes: None,
         combined: Vec::new(),
+        repeat: args.repeat,
+    }
+}
+
+/// A job's repetition's key, as its rows are keyed.
+fn key<'j>(job: &Job<'j>) -> RowKey<'j> {
+    RowKey {
+        dataset: &job.dataset.name,
+        instance: &job.instance.id,
+        variant: job.variant,
+        repetition: job.repetition,
     }
 }
 
@@ -348,19 +357,11 @@ fn resume(
     } else {
         record::read_runs(&runs_path)?
     };
-    let order: HashMap<(&str, &str, &str), usize> = jobs
-        .iter()
-        .map(|j| {
-            let key = (j.dataset.name.as_str(), j.instance.id.as_str(), j.variant);
-            (key, j.index)
-        })
-        .collect();
+    let order: HashMap<RowKey, usize> = jobs.iter().map(|j| (key(j), j.index)).collect();
     // Rows of jobs without a runs.csv row (written just before a kill) are left out here.
     let iterations_path = dir.join(iterations::FILE);
-    let found = iterations::scan(&iterations_path, 0, jobs.len(), |d, i, v| {
-        order.get(&(d, i, v)).copied()
-    })
-    .map_err(|e| Error::input(format!("--resume: {e}")))?;
+    let found = iterations::scan(&iterations_path, 0, jobs.len(), |k| order.get(&k).copied())
+        .map_err(|e| Error::input(format!("--resume: {e}")))?;
     let mut spans = Spans::new(iterations_path, jobs.len());
     let mut rows = Rows::new(jobs.len());
     let mut incomplete = 0;
@@ -389,11 +390,9 @@ fn resume(
             // Dropping it would lose finished work without a word.
             None => {
                 return Err(Error::input(format!(
-                    "--resume: {} holds job (dataset {}, instance {}, variant {}), which these options do not plan: give the options of the run being resumed",
+                    "--resume: {} holds job {}, which these options do not plan: give the options of the run being resumed",
                     runs_path.display(),
-                    r.dataset,
-                    r.instance,
-                    r.variant
+                    r.key()
                 )))
             }
         }
@@ -468,6 +467,14 @@ fn unlike(old: &Manifest, manifest: &Manifest, dir: &Path) -> Option<String> {
             old.limits_text(),
             manifest.limits_text()
          ));
+    }
+    if old.repeat != manifest.repeat {
+        return Some(format!(
+            "--resume: {} was made with --repeat {}, not {}: give the same --repeat",
+            dir.display(),
+            old.repeat,
+            manifest.repeat
+        ));
     }
     if old.variants != manifest.variants {
         return Some(format!(
@@ -550,8 +557,15 @@ fn run_missing(
         quiet: args.quiet,
         cancel: &CANCEL,
     };
+    let agreement = (manifest.repeat > 1).then(|| Agreement::new(jobs, manifest.repeat, rows));
     let format = |finished: &batch::Finished<'_>| {
-        let runs = runs::Formatted::of(finished.jobs().map(|(i, r, _)| (i, r)));
+        let runs = match &agreement {
+            None => runs::Formatted::of(finished.jobs().map(|(i, r, _)| (i, r))),
+            Some(agreement) => {
+                let checked = agreement.check(finished);
+                runs::Formatted::of(checked.iter().map(|(i, r)| (*i, r.as_ref())))
+            }
+        };
         (
             runs,
             iterations::Formatted::of(&iterations_path, finished.jobs()),
@@ -563,6 +577,77 @@ fn run_missing(
         appender.append_formatted(&iterations?, spans)?;
         Ok(writer.append(&runs, rows)?)
     })
+}
+
+/// Of each job of a repeated run, the first repetition finished whose node counts the others
+/// must have (see `repetitions::disagreement`), found as they finish: the check that marks a
+/// repetition that disagrees `wrong` when its row is written.
+struct Agreement {
+    /// The jobs of one round: a job's repetitions lie this far apart.
+    round: usize,
+    first: Mutex<Vec<Option<Measured>>>,
+}
+
+impl Agreement {
+    /// For `jobs`, `repeat` rounds of them, with the repetitions a resumed run kept in `rows`.
+    fn new(jobs: &[Job<'_>], repeat: u32, rows: &Rows) -> Agreement {
+        let round = jobs.len() / repeat as usize;
+        let agreement = Agreement {
+            round,
+            first: Mutex::new(vec![None; round]),
+        };
+        let mut first = agreement.first.lock().unwrap_or_else(|e| e.into_inner());
+        for (i, t) in rows.tallies() {
+            let measured = Measured {
+                repetition: jobs[i].repetition,
+                status: t.status,
+                nodes_generated: t.nodes_generated,
+                nodes_expanded: t.nodes_expanded,
+                time_cpu_s: t.time_cpu_s,
+                time_wall_s: 0.0,
+            };
+            keep(&mut first[i % round], measured);
+        }
+        drop(first);
+        agreement
+    }
+
+    /// The finished jobs' records, each checked against its job's first counted repetition:
+    /// one that disagrees is `wrong`, its message naming both repetitions and what differs.
+    fn check<'f, 'a>(
+        &self,
+        finished: &'f batch::Finished<'a>,
+    ) -> Vec<(usize, Cow<'f, JobRecord<'a>>)> {
+        let mut first = self.first.lock().unwrap_or_else(|e| e.into_inner());
+        finished
+            .jobs()
+            .map(
+                |(i, r, _)| match keep(&mut first[i % self.round], Measured::of(r)) {
+                    None => (i, Cow::Borrowed(r)),
+                    Some(why) => {
+                        let mut wrong = r.clone();
+                        wrong.status = record::Status::Wrong;
+                        wrong.message = Cow::Owned(why);
+                        (i, Cow::Owned(wrong))
+                    }
+                },
+            )
+            .collect()
+    }
+}
+
+/// Keeps `measured` as its job's `first` counted repetition unless one is kept already; why it
+/// disagrees with that one, if it does.
+fn keep(first: &mut Option<Measured>, measured: Measured) -> Option<String> {
+    match first {
+        Some(earlier) => repetitions::disagreement(earlier, &measured),
+        None => {
+            if repetitions::counted(measured.status) {
+                *first = Some(measured);
+            }
+            None
+        }
+    }
 }
 
 /// What a run's reports are written from.
@@ -616,7 +701,7 @@ fn finish(
         ));
         return Ok(Done::Interrupted);
     }
-    Ok(verdict(rows))
+    Ok(verdict(&summaries.variants))
 }
 
 /// The plots of the run's finished jobs and its report.html (see `report::after_run`), their
@@ -630,10 +715,16 @@ fn draw_plots(
     summaries: &Summaries,
     plots: Option<PlotSize>,
 ) {
+    // A job's repetitions lie a round apart; the pictures show each job once.
+    let round = jobs.len() / manifest.repeat.max(1) as usize;
+    let mut all: Vec<(usize, usize, &Tally)> = Vec::with_capacity(rows.kept());
+    all.extend(rows.tallies().map(|(i, t)| (i, i % round, t)));
+    let reduced = summary::reduce_jobs(round, &all);
     // Sized up front: grown one doubling at a time, the copies cost more than the filling.
-    let mut index = Vec::with_capacity(rows.kept());
-    let mut finished = Vec::with_capacity(rows.kept());
-    for (i, t) in rows.tallies() {
+    let mut index = Vec::with_capacity(all.len());
+    let mut finished = Vec::with_capacity(all.len());
+    for (i, job) in reduced {
+        let t = &job.tally;
         index.push(i);
         finished.push(plot::Job {
             dataset: &jobs[i].dataset.name,
@@ -662,4 +753,33 @@ fn draw_plots(
         let wanted: Vec<Span> = chosen.iter().map(|&k| spans.jobs[index[k]]).collect();
         iterations::read_spans(&spans.sources, &wanted).map_err(|e| e.to_string())
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::results::record::Status;
+
+    #[test]
+    fn a_repetition_is_checked_against_the_first_one_no_time_limit_stopped() {
+        let m = |repetition, status, nodes| Measured {
+            repetition,
+            status,
+            nodes_generated: nodes,
+            nodes_expanded: 1,
+            time_cpu_s: 0.1,
+            time_wall_s: 0.1,
+        };
+        let mut first = None;
+        // A repetition stopped by the time limit is no reference: it stopped anywhere.
+        assert_eq!(keep(&mut first, m(2, Status::TimeLimit, 3)), None);
+        assert_eq!(first, None);
+        assert_eq!(keep(&mut first, m(1, Status::Solved, 10)), None);
+        assert_eq!(keep(&mut first, m(3, Status::Solved, 10)), None);
+        assert_eq!(keep(&mut first, m(5, Status::TimeLimit, 4)), None);
+        assert_eq!(
+            keep(&mut first, m(4, Status::Solved, 12)).as_deref(),
+            Some("repetitions 1 and 4 of this job differ: nodes_generated 10 and 12")
+        );
+    }
 }

@@ -115,7 +115,7 @@ fn script(args: &SlurmArgs) -> Result<String, Error> {
     // The datasets, selection and variants as each shard's `run` will read them: what it would
     // refuse before its first job (but a table it cannot have) is refused here, with its
     // message, rather than by every array task.
-    let mut options = run.plan.options();
+    let mut options = run.options();
     let loaded = Loaded::read(&options)?;
     loaded.plan(run.quiet)?;
     // Each shard reads the ids file this plan read, or stops.
@@ -345,6 +345,7 @@ mod tests {
             "name",
             "shard",
             "resume",
+            "repeat",
         ];
         let cli = Cli::command();
         let run = cli.find_subcommand("run").unwrap();

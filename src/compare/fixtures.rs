@@ -29,6 +29,7 @@ pub(super) fn record(instance: usize, variant: &str, time_cpu_s: f64) -> Record 
         message: String::new(),
         path: "UDLR".to_owned(),
         limit_clock: String::new(),
+        repetition: 1,
         run: "a".to_owned(),
     }
 }

@@ -1,6 +1,7 @@
 //! The jobs of a run as `compare`, `ab` and `plot` hold them: the fields they read, a row of
-//! fixed size each, with the names in one text shared by the rows, and the join of two runs on
-//! (dataset, instance, variant).
+//! fixed size each, with the names in one text shared by the rows, a repeated job's rows reduced
+//! to one (`Jobs::reduced`, by `results::repetitions`), and the join of two runs on (dataset,
+//! instance, variant).
 //!
 //! A runs.csv row read as a `Record` costs about 650 bytes (ten `String`s and the struct), several
 //! times the row's own length, and a map of owned keys to join two runs as much again: two runs of
@@ -8,7 +9,8 @@
 //! per run, an instance's id once per run of jobs that share it, and joins sort job numbers (4
 //! bytes a job) instead of hashing keys.
 
-use crate::results::record::{Record, Status};
+use crate::results::record::{Record, RowKey, Status};
+use crate::results::repetitions::{self, Measured};
 use std::cmp::Ordering;
 use std::collections::HashMap;
 #[cfg(test)]
@@ -119,12 +121,24 @@ pub struct SavedJob<'a> {
     pub nodes_expanded: u64,
     pub time_cpu_s: f64,
     pub iterations: u32,
+    /// The row's repetition (of a reduced job: its representative's).
+    pub repetition: u32,
 }
 
 impl<'a> SavedJob<'a> {
     /// The key that identifies a job across runs, as `Record::key`.
     pub fn key(&self) -> (&'a str, &'a str, &'a str) {
         (self.dataset, self.instance, self.variant)
+    }
+
+    /// The key of its row: the job and the repetition, as `Record::key`.
+    pub fn row_key(&self) -> RowKey<'a> {
+        RowKey {
+            dataset: self.dataset,
+            instance: self.instance,
+            variant: self.variant,
+            repetition: self.repetition,
+        }
     }
 }
 
@@ -133,6 +147,12 @@ impl<'a> SavedJob<'a> {
 pub struct Jobs {
     names: Names,
     rows: Vec<JobFigures>,
+    /// Each row's repetition; empty while every row is repetition 1 (a run without `--repeat`
+    /// pays nothing for it).
+    repetitions: Vec<u32>,
+    /// Of jobs reduced from their repetitions (`reduced`): how many each had, and the spread
+    /// of its CPU times (`Reduced::cpu_spread`); empty when every job had one.
+    reduced: Vec<(u32, Option<f64>)>,
 }
 
 impl Jobs {
@@ -174,6 +194,78 @@ impl Jobs {
             time_cpu_s: record.time_cpu_s,
             iterations: record.iterations,
         });
+        if record.repetition != 1 && self.repetitions.is_empty() {
+            self.repetitions = vec![1; self.rows.len() - 1];
+        }
+        if !self.repetitions.is_empty() {
+            self.repetitions.push(record.repetition);
+        }
+    }
+
+    /// Row `i`'s repetition.
+    fn repetition(&self, i: usize) -> u32 {
+        self.repetitions.get(i).copied().unwrap_or(1)
+    }
+
+    /// The spread of job `i`'s CPU times over its repetitions (see `Reduced::cpu_spread`).
+    pub fn spread(&self, i: usize) -> Option<f64> {
+        self.reduced.get(i).and_then(|r| r.1)
+    }
+
+    /// The most repetitions a job was reduced from: 1 for a run without repetitions.
+    pub fn most_repetitions(&self) -> u32 {
+        self.reduced.iter().map(|r| r.0).max().unwrap_or(1)
+    }
+
+    /// Each job's rows (its repetitions) reduced to one by `results::repetitions`, in the order
+    /// of each job's first row: its representative's figures with the job's status and median
+    /// CPU time. A run whose rows are each of repetition 1 is itself (its keys are unique:
+    /// `first_repeat`).
+    pub fn reduced(self) -> Jobs {
+        if self.repetitions.is_empty() {
+            return self;
+        }
+        let order = self.sorted();
+        // Runs of one key in `order` are a job's rows; each job goes where its first row was.
+        let mut groups: Vec<&[u32]> = order
+            .chunk_by(|&a, &b| self.get(a as usize).key() == self.get(b as usize).key())
+            .collect();
+        groups.sort_by_key(|g| g.iter().min().copied());
+        let mut jobs = Jobs {
+            names: self.names.clone(),
+            rows: Vec::with_capacity(groups.len()),
+            repetitions: Vec::with_capacity(groups.len()),
+            reduced: Vec::with_capacity(groups.len()),
+        };
+        for group in groups {
+            let mut rows: Vec<usize> = group.iter().map(|&i| i as usize).collect();
+            rows.sort_by_key(|&i| self.repetition(i));
+            let measured: Vec<Measured> = rows
+                .iter()
+                .map(|&i| {
+                    let r = &self.rows[i];
+                    Measured {
+                        repetition: self.repetition(i),
+                        status: r.status,
+                        nodes_generated: r.nodes_generated,
+                        nodes_expanded: r.nodes_expanded,
+                        time_cpu_s: r.time_cpu_s,
+                        time_wall_s: 0.0,
+                    }
+                })
+                .collect();
+            let reduced = repetitions::reduce(&measured);
+            let representative = rows[reduced.representative];
+            jobs.rows.push(JobFigures {
+                status: reduced.status,
+                time_cpu_s: reduced.time_cpu_s,
+                ..self.rows[representative].clone()
+            });
+            jobs.repetitions.push(self.repetition(representative));
+            jobs.reduced
+                .push((reduced.repetitions, reduced.cpu_spread()));
+        }
+        jobs
     }
 
     /// The same jobs, each variant that `rename` gives a name for under that name.
@@ -216,6 +308,7 @@ impl Jobs {
             nodes_expanded: r.nodes_expanded,
             time_cpu_s: r.time_cpu_s,
             iterations: r.iterations,
+            repetition: self.repetition(i),
         }
     }
 
@@ -229,8 +322,8 @@ impl Jobs {
         self.rows.iter_mut()
     }
 
-    /// The first job (in the run's order) whose key an earlier one has, as (the earlier one's
-    /// index, its index).
+    /// The first row (in the run's order) whose key and repetition an earlier one has, as (the
+    /// earlier one's index, its index).
     pub fn first_repeat(&self) -> Option<(usize, usize)> {
         let order = self.sorted();
         order
@@ -258,16 +351,18 @@ impl Jobs {
         partners
     }
 
-    /// The job indices sorted by key, equal keys in the run's order. Four bytes a job, where a
-    /// map of borrowed keys would take about sixty.
+    /// The job indices sorted by key and repetition, equal ones in the run's order. Four bytes a
+    /// job, where a map of borrowed keys would take about sixty.
     fn sorted(&self) -> Vec<u32> {
         let mut order: Vec<u32> = (0..self.row_count()).collect();
         order.sort_unstable_by(|&a, &b| self.key_order(a, b).then(a.cmp(&b)));
         order
     }
 
+    /// By key, then repetition.
     fn key_order(&self, a: u32, b: u32) -> Ordering {
-        self.get(a as usize).key().cmp(&self.get(b as usize).key())
+        let (a, b) = (self.get(a as usize), self.get(b as usize));
+        (a.key(), a.repetition).cmp(&(b.key(), b.repetition))
     }
 
     /// The number of jobs, as the indices `sorted` holds: at most 2^32, since a run's runs.csv

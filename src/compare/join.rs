@@ -7,6 +7,7 @@ use super::{
     SavedRun, Value, VariantComparison, Warning,
 };
 use crate::results::record::Status;
+use crate::results::repetitions;
 use std::collections::{HashMap, HashSet};
 
 /// A dataset of the same name must be the same file in both runs: otherwise jobs would be joined
@@ -36,6 +37,8 @@ struct VariantTally {
     summary: VariantComparison,
     log_ratios: Vec<f64>,
     untimed: usize,
+    /// The compared jobs' CPU spreads in each run (those run with repetitions).
+    spreads: [Vec<f64>; 2],
 }
 
 impl VariantTally {
@@ -55,9 +58,11 @@ impl VariantTally {
                     interval: None,
                     verdict: Verdict::Inconclusive,
                 },
+                cpu_spread: [None; 2],
             },
             log_ratios: Vec::new(),
             untimed: 0,
+            spreads: [Vec::new(), Vec::new()],
         }
     }
 
@@ -66,6 +71,9 @@ impl VariantTally {
     fn finish(mut self, units: Option<&[f64]>, threshold: f64, seed: u64) -> VariantComparison {
         let units = units.unwrap_or(&self.log_ratios);
         self.summary.time = time_stats(units, self.log_ratios.len(), self.untimed, threshold, seed);
+        self.summary.cpu_spread = self
+            .spreads
+            .map(|mut s| (!s.is_empty()).then(|| repetitions::median(&mut s)));
         self.summary
     }
 }
@@ -129,7 +137,7 @@ pub fn compare(base: &SavedRun, cur: &SavedRun, opts: &CompareOptions) -> Compar
     let mut changes = Changes::default();
     let mut missing_in_current = Keys::default();
     let mut in_base = vec![false; cur.jobs.len()];
-    for (b, partner) in base.jobs.iter().zip(partners) {
+    for ((i, b), partner) in base.jobs.iter().enumerate().zip(partners) {
         let t = tallies.of(b.variant);
         let Some(k) = partner else {
             t.summary.missing_in_current += 1;
@@ -139,6 +147,13 @@ pub fn compare(base: &SavedRun, cur: &SavedRun, opts: &CompareOptions) -> Compar
         in_base[k] = true;
         let c = cur.jobs.get(k);
         t.summary.jobs_compared += 1;
+        for (spreads, spread) in t
+            .spreads
+            .iter_mut()
+            .zip([base.jobs.spread(i), cur.jobs.spread(k)])
+        {
+            spreads.extend(spread);
+        }
         let before = changes.len();
         for (field, baseline, current) in field_changes(&b, &c) {
             changes.push(JobKey::of(&b), field, baseline, current);
@@ -166,6 +181,9 @@ pub fn compare(base: &SavedRun, cur: &SavedRun, opts: &CompareOptions) -> Compar
     for t in &tallies.list {
         overall.log_ratios.extend(&t.log_ratios);
         overall.untimed += t.untimed;
+        for (all, spreads) in overall.spreads.iter_mut().zip(&t.spreads) {
+            all.extend(spreads);
+        }
         let (o, s) = (&mut overall.summary, &t.summary);
         o.jobs_compared += s.jobs_compared;
         o.changed += s.changed;
@@ -193,6 +211,7 @@ pub fn compare(base: &SavedRun, cur: &SavedRun, opts: &CompareOptions) -> Compar
         warnings: manifest_warnings(base, cur),
         pairing: Pairing::Unpaired,
         incomplete: None,
+        repetitions: [base, cur].map(|run| run.jobs.most_repetitions()),
     }
 }
 

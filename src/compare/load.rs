@@ -1,4 +1,5 @@
-//! Reading one run: a report directory, or a runs.csv file, with the manifest.json beside it.
+//! Reading one run: a report directory, or a runs.csv file, with the manifest.json beside it; a
+//! job run several times (`run --repeat`) is read as one (`Jobs::reduced`).
 
 use super::{CompareError, Jobs, SavedRun};
 use crate::results::{self, record, ReportError};
@@ -39,8 +40,8 @@ pub fn load(path: &Path) -> Result<SavedRun, CompareError> {
 }
 
 /// The jobs of the runs.csv at `path`, whose bytes `read` gives, as `record::read_runs` checks
-/// them (a job listed twice included), kept in `Jobs`' compact rows: only the file and one row's
-/// fields are held besides.
+/// them (a row listed twice included), kept in `Jobs`' compact rows (only the file and one row's
+/// fields are held besides), each job's repetitions reduced to one.
 fn read_jobs(
     path: &Path,
     read: impl Fn(&Path) -> Result<Vec<u8>, ReportError>,
@@ -63,7 +64,7 @@ fn read_jobs(
         return Err(bad(record::repeated(
             path,
             line(again),
-            jobs.get(again).key(),
+            jobs.get(again).row_key(),
             line(first),
         )));
     }
@@ -73,7 +74,7 @@ fn read_jobs(
             path: path.to_path_buf(),
         });
     }
-    Ok(jobs)
+    Ok(jobs.reduced())
 }
 
 #[cfg(test)]
@@ -124,18 +125,24 @@ mod tests {
         let full = String::from_utf8(writer.into_inner().unwrap()).unwrap();
 
         let gone = dir.join("gone.csv");
-        // Without `path` and the later columns, in the header and the row (no field of the
-        // fixture holds a comma).
-        let text: String = full
-            .lines()
-            .map(|line| {
-                format!(
-                    "{}\n",
-                    line.split(',').take(21).collect::<Vec<_>>().join(",")
-                )
-            })
-            .collect();
-        std::fs::write(&gone, text).unwrap();
+        // Without the columns after `path`, in the header and the row (no field of the fixture
+        // holds a comma): a runs.csv written before `repetition` existed, whose rows are of
+        // repetition 1.
+        let cut = |text: &str, keep: usize| -> String {
+            text.lines()
+                .map(|line| {
+                    format!(
+                        "{}\n",
+                        line.split(',').take(keep).collect::<Vec<_>>().join(",")
+                    )
+                })
+                .collect()
+        };
+        std::fs::write(&gone, cut(&full, 22)).unwrap();
+        let old = load(&gone).unwrap();
+        assert_eq!(old.jobs.get(0).repetition, 1);
+        // Without `path` too: not a runs.csv.
+        std::fs::write(&gone, cut(&full, 21)).unwrap();
         let err = load(&gone).unwrap_err().to_string();
         assert!(
             err.starts_with(&format!(

@@ -327,6 +327,9 @@ pub struct VariantComparison {
     /// New jobs: only in the current run.
     pub missing_in_baseline: usize,
     pub time: TimeStats,
+    /// Of each run (baseline, current) run with `--repeat`: the median, over the jobs compared,
+    /// of the spread of a job's CPU times over its repetitions (see `Reduced::cpu_spread`).
+    pub cpu_spread: [Option<f64>; 2],
 }
 
 /// A job's identity across runs: `SavedJob::key()`.
@@ -420,6 +423,9 @@ pub struct Comparison {
     pub pairing: Pairing,
     /// Set when `ab` stopped before it measured every pair.
     pub incomplete: Option<Incomplete>,
+    /// The most repetitions (`run --repeat`) a job of each run (baseline, current) was reduced
+    /// from: 1 for a run without.
+    pub repetitions: [u32; 2],
 }
 
 /// What makes the two runs' times less comparable, or leaves it unchecked. The values come from
@@ -572,7 +578,7 @@ mod tests {
         assert_eq!(run(&a, &b, &opts, &mut out).unwrap(), Done::Regressed);
         let csv = String::from_utf8(out).unwrap();
         assert!(csv.ends_with(
-            "overall,40,0,0,0,40,0,1.5000,1.5000,1.5000,regressed,overall,,,,,,unpaired\n"
+            "overall,40,0,0,0,40,0,1.5000,1.5000,1.5000,regressed,overall,,,,,,unpaired,,\n"
         ));
         let loaded = load(&a.join("runs.csv")).unwrap();
         assert_eq!(loaded.jobs, base.jobs);

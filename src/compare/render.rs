@@ -100,6 +100,10 @@ impl Comparison {
                 if rounds == 1 { "" } else { "s" }
             ),
         };
+        if let Some(said) = self.repetitions_note() {
+            note.push(' ');
+            note += &said;
+        }
         let untimed = self.overall.time.untimed;
         if untimed > 0 {
             let why = if self.min_time_s > 0.0 {
@@ -119,6 +123,29 @@ impl Comparison {
             note += &format!(" {untimed} of {of} not timed ({why}).");
         }
         note
+    }
+
+    /// How runs made with `--repeat` were read: each job as the median of its repetitions, and
+    /// the spread of their CPU times; `None` when neither run has repetitions.
+    fn repetitions_note(&self) -> Option<String> {
+        if self.repetitions == [1, 1] {
+            return None;
+        }
+        let runs = self.repetitions.map(|n| match n {
+            1 => "once".to_owned(),
+            n => format!("up to {n} times"),
+        });
+        let spread = self
+            .overall
+            .cpu_spread
+            .map(|s| s.map_or_else(|| "-".to_owned(), |s| format!("{:.1}%", 100.0 * s)));
+        Some(format!(
+            "A job run several times (--repeat) counts once, with the median of its CPU times \
+             (baseline: each job run {}, current: {}); the median spread of a job's CPU times, \
+             (max - min) / median over jobs of at least 1 ms: baseline {}, current {} (per \
+             variant: baseline_cpu_spread and current_cpu_spread in --format csv).",
+            runs[0], runs[1], spread[0], spread[1]
+        ))
     }
 
     fn summaries(&self) -> impl Iterator<Item = &VariantComparison> {
@@ -328,8 +355,9 @@ impl Comparison {
                 s.time.verdict.to_string(),
                 kind.to_owned(),
             ];
-            row.resize(CSV_HEADER.len() - 1, String::new());
+            row.resize(CSV_HEADER.len() - 3, String::new());
             row.push(pairing.to_owned());
+            row.extend(s.cpu_spread.map(float));
             row
         };
         writer.write_record(CSV_HEADER)?;
@@ -507,7 +535,7 @@ fn csv_job<'a>(
 ) -> [&'a str; CSV_HEADER.len()] {
     let mut row = [""; CSV_HEADER.len()];
     row[0] = job.variant;
-    row[CSV_SUMMARY_COLUMNS..CSV_HEADER.len() - 1].copy_from_slice(&[
+    row[CSV_SUMMARY_COLUMNS..CSV_HEADER.len() - 3].copy_from_slice(&[
         kind,
         job.dataset,
         job.instance,
@@ -518,10 +546,11 @@ fn csv_job<'a>(
     row
 }
 
-/// The summary columns come first, as they were before the job columns existed, and `pairing`
-/// (whether the interval rests on paired measurements) last, after those, so that scripts
+/// The summary columns come first, as they were before the job columns existed, then `pairing`
+/// (whether the interval rests on paired measurements), then each run's spread of CPU times
+/// over repetitions (summary rows only): each added after those before it, so that scripts
 /// reading columns by position keep working.
-const CSV_HEADER: [&str; 18] = [
+const CSV_HEADER: [&str; 20] = [
     "variant",
     "jobs_compared",
     "changed",
@@ -540,6 +569,8 @@ const CSV_HEADER: [&str; 18] = [
     "baseline",
     "current",
     "pairing",
+    "baseline_cpu_spread",
+    "current_cpu_spread",
 ];
 
 /// `variant` up to `verdict`.
@@ -731,12 +762,12 @@ mod tests {
             lines[0],
             "variant,jobs_compared,changed,missing_in_current,missing_in_baseline,timed,untimed,\
              time_ratio_geomean,ci_low,ci_high,verdict,kind,dataset,instance,field,baseline,current,\
-             pairing"
+             pairing,baseline_cpu_spread,current_cpu_spread"
         );
         assert_eq!(lines.len(), 4);
         assert_eq!(
             lines[3],
-            "overall,40,0,0,0,40,0,1.5000,1.5000,1.5000,regressed,overall,,,,,,unpaired"
+            "overall,40,0,0,0,40,0,1.5000,1.5000,1.5000,regressed,overall,,,,,,unpaired,,"
         );
     }
 
@@ -768,7 +799,7 @@ mod tests {
         );
         let csv = c.render(RenderFormat::Csv);
         assert!(
-            csv.lines().skip(1).all(|l| l.ends_with(",unpaired")),
+            csv.lines().skip(1).all(|l| l.ends_with(",unpaired,,")),
             "{csv}"
         );
 
@@ -776,7 +807,10 @@ mod tests {
         let text = c.render(RenderFormat::Text);
         assert!(!text.contains("(unpaired)"), "{text}");
         let csv = c.render(RenderFormat::Csv);
-        assert!(csv.lines().skip(1).all(|l| l.ends_with(",paired")), "{csv}");
+        assert!(
+            csv.lines().skip(1).all(|l| l.ends_with(",paired,,")),
+            "{csv}"
+        );
     }
 
     /// A variant regressed, a warning and a job in one run only, each naming values that would

@@ -68,8 +68,10 @@ pub fn unfinished(manifest: &Manifest, done: usize) -> Option<String> {
     } else {
         "unfinished"
     };
+    // The pictures show each job once; a manifest counts each of its repetitions.
     let total = manifest
         .jobs_total
+        .map(|rows| rows / manifest.repeat.max(1) as usize)
         .or(manifest.jobs_missing.map(|missing| missing + done));
     Some(match total {
         Some(total) => format!("{how}: {done} of {total} jobs"),

@@ -207,11 +207,14 @@ fn setting(m: &Manifest) -> String {
 }
 
 /// The summary table of summary.md: one row per variant, followed by its rows per group when
-/// it ran in more than one.
+/// it ran in more than one; with its `unstable` column and note where summary.md has them (a
+/// run with repetitions).
 fn summary_table(summaries: &Summaries, manifest: Option<&Manifest>) -> String {
     let rows = &summaries.variants;
     let par2 = Par2::of(rows, manifest);
-    let header = [
+    let repeat = manifest.map_or(1, |m| m.repeat);
+    let repeated = summary::repeated(rows, repeat);
+    let mut header = vec![
         "variant",
         "jobs",
         "solved",
@@ -235,8 +238,13 @@ fn summary_table(summaries: &Summaries, manifest: Option<&Manifest>) -> String {
         },
         "speed-up",
     ];
+    // After `limited`, as in summary.md.
+    const UNSTABLE: usize = 7;
+    if repeated {
+        header.insert(UNSTABLE, "unstable");
+    }
     let cells = |name: String, r: &VariantSummary| {
-        vec![
+        let mut cells = vec![
             name,
             r.jobs.to_string(),
             r.solved.to_string(),
@@ -256,7 +264,11 @@ fn summary_table(summaries: &Summaries, manifest: Option<&Manifest>) -> String {
             summary::fmt(r.nodes_per_s.map(|v| v / 1e6), 1),
             significant(par2.value(r), if par2 == Par2::Time { "s" } else { "" }),
             summary::fmt(r.speedup, 2),
-        ]
+        ];
+        if repeated {
+            cells.insert(UNSTABLE, r.unstable.to_string());
+        }
+        cells
     };
     let mut body = Vec::new();
     for r in rows {
@@ -286,6 +298,9 @@ fn summary_table(summaries: &Summaries, manifest: Option<&Manifest>) -> String {
             )),
             escape(par2.note())
         )
+        + &summary::repetitions_note(rows, repeat).map_or_else(String::new, |n| {
+            format!("<p class=\"note\">{}</p>\n", escape(&n))
+        })
 }
 
 /// A count that must not pass unseen: in red when it is not 0.

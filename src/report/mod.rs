@@ -16,8 +16,8 @@ use crate::plot::{
 };
 use crate::results::folder;
 use crate::results::iterations::{self, Row, Span, Spans};
-use crate::results::record::{Manifest, Record};
-use crate::results::runs::Rows;
+use crate::results::record::{Manifest, Record, RowKey};
+use crate::results::runs::{Rows, Tally};
 use crate::results::summary::{self, Summaries};
 use crate::results::ReportError;
 use crate::util::atomic::{self, Failure};
@@ -105,10 +105,8 @@ pub fn plot(report: &Path, opts: &PlotOptions, out: &mut dyn Write) -> Result<Do
                 crate::results::iterations::FILE
             ));
         }
-        let wanted: Vec<(&str, &str, &str)> = chosen
-            .iter()
-            .map(|&j| (jobs[j].dataset, jobs[j].instance, jobs[j].variant))
-            .collect();
+        // A repeated job's iterations are its representative repetition's.
+        let wanted: Vec<RowKey> = chosen.iter().map(|&j| run.jobs.get(j).row_key()).collect();
         let mut lists = vec![Vec::new(); chosen.len()];
         for (k, row) in crate::results::iterations::select(&iterations_csv, &wanted)? {
             lists[k].push(row);
@@ -265,9 +263,13 @@ pub struct Joined<'a> {
 pub fn write_joined(joined: &Joined, spans: &mut Spans) -> Result<String, Error> {
     let (out, rows) = (joined.out, joined.rows);
     summary::write_reports(out, rows, Some(spans), joined.manifest, joined.summaries)?;
-    let (index, finished): (Vec<usize>, Vec<Job>) = rows
-        .tallies()
-        .filter_map(|(i, t)| {
+    // A job's repetitions lie a round apart; the pictures show each job once.
+    let round = joined.records.len() / joined.manifest.repeat.max(1) as usize;
+    let mut all: Vec<(usize, usize, &Tally)> = Vec::with_capacity(rows.kept());
+    all.extend(rows.tallies().map(|(i, t)| (i, i % round.max(1), t)));
+    let (index, finished): (Vec<usize>, Vec<Job>) = summary::reduce_jobs(round, &all)
+        .filter_map(|(i, job)| {
+            let t = job.tally;
             let r = joined.records[i]?;
             let job = Job {
                 dataset: &r.dataset,

@@ -28,6 +28,7 @@ pub(crate) fn record() -> Record {
         message: String::new(),
         path: "ULDR".into(),
         limit_clock: String::new(),
+        repetition: 1,
         run: "smoke".into(),
     }
 }
@@ -62,5 +63,6 @@ pub(crate) fn manifest() -> Manifest {
         selection: Default::default(),
         peak_resident_bytes: None,
         combined: Vec::new(),
+        repeat: 1,
     }
 }

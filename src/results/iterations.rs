@@ -1,5 +1,6 @@
 //! iterations.csv: one row per iteration of every job (`dataset, instance, variant, iteration,
-//! bound, nodes_generated, nodes_expanded`). A run appends a job's rows as it finishes, before
+//! bound, nodes_generated, nodes_expanded, repetition`; a file written before `repetition`
+//! existed lacks it, and its rows are of repetition 1). A run appends a job's rows as it finishes, before
 //! the job's runs.csv row, and rewrites the file in job order at its end; `--resume`, `merge`
 //! and the plots read it back.
 //!
@@ -8,7 +9,7 @@
 //! order. A job's rows are written together, so they are one stretch of the file.
 
 use crate::results::folder;
-use crate::results::record::{field, Record};
+use crate::results::record::{field, Record, RowKey};
 use crate::results::ReportError;
 use crate::search::Iteration;
 use crate::util::atomic;
@@ -24,7 +25,7 @@ use std::path::{Path, PathBuf};
 pub const FILE: &str = "iterations.csv";
 
 /// The columns, in order.
-pub const HEADER: [&str; 7] = [
+pub const HEADER: [&str; 8] = [
     "dataset",
     "instance",
     "variant",
@@ -32,7 +33,11 @@ pub const HEADER: [&str; 7] = [
     "bound",
     "nodes_generated",
     "nodes_expanded",
+    "repetition",
 ];
+
+/// The columns of a file written before `repetition` existed.
+const FIRST_COLUMNS: usize = 7;
 
 fn header_line() -> String {
     format!("{}\n", HEADER.join(","))
@@ -74,28 +79,30 @@ impl Spans {
     }
 }
 
-/// Appends the rows of `iterations`, the iterations of job (dataset, instance, variant), to
+/// Appends the rows of `iterations`, the iterations of the row `key` (a job's repetition), to
 /// `out`, quoted as runs.csv quotes its fields.
-pub fn write_rows(out: &mut Vec<u8>, key: (&str, &str, &str), iterations: &[Iteration]) {
+pub fn write_rows(out: &mut Vec<u8>, key: RowKey<'_>, iterations: &[Iteration]) {
     if iterations.is_empty() {
         return;
     }
     // Written once, then copied from the first row.
     let prefix = out.len();
-    for name in [key.0, key.1, key.2] {
+    for name in [key.dataset, key.instance, key.variant] {
         field(out, name.as_bytes());
     }
     let prefix = prefix..out.len();
     let mut number = itoa::Buffer::new();
+    let mut repetition = itoa::Buffer::new();
+    let repetition = repetition.format(key.repetition).as_bytes();
     for (i, it) in iterations.iter().enumerate() {
         if i > 0 {
             out.extend_from_within(prefix.clone());
         }
-        for n in [(i + 1) as u64, it.bound.into(), it.generated] {
+        for n in [(i + 1) as u64, it.bound.into(), it.generated, it.expanded] {
             out.extend_from_slice(number.format(n).as_bytes());
             out.push(b',');
         }
-        out.extend_from_slice(number.format(it.expanded).as_bytes());
+        out.extend_from_slice(repetition);
         out.push(b'\n');
     }
 }
@@ -174,11 +181,9 @@ impl Formatted {
             write_rows(&mut rows.bytes, r.key(), iterations);
             let len = u32::try_from(rows.bytes.len() - start).map_err(|_| {
                 ReportError::Write(format!(
-                    "{}: job (dataset {}, instance {}, variant {}) has more iteration rows than a span holds",
+                    "{}: job {} has more iteration rows than a span holds",
                     path.display(),
-                    r.dataset.as_ref(),
-                    r.instance.as_ref(),
-                    r.variant.as_ref()
+                    r.key()
                 ))
             })?;
             rows.jobs.push((job, len));
@@ -258,14 +263,14 @@ pub fn span_of(r: &Record, found: Option<Found>) -> Result<Span, String> {
 }
 
 /// Reads iterations.csv at `path` (index `source` of the caller's sources) and finds each job's
-/// rows; `job` gives the index of the job of a (dataset, instance, variant), `None` for a job
+/// rows; `job` gives the index of the job of a row's key (a job's repetition), `None` for one
 /// the caller does not know (an error naming the line). A last line without its line end (a
 /// write cut short) is left out. A missing file holds no rows.
 pub fn scan(
     path: &Path,
     source: u32,
     jobs: usize,
-    job: impl Fn(&str, &str, &str) -> Option<usize>,
+    job: impl Fn(RowKey<'_>) -> Option<usize>,
 ) -> Result<Vec<Option<Found>>, String> {
     let mut found: Vec<Option<Found>> = vec![None; jobs];
     let mut current: Option<(usize, Found)> = None;
@@ -282,18 +287,15 @@ pub fn scan(
     let mut last_key: Option<(Vec<u8>, usize)> = None;
     visit(path, |key, row, start, end, line| {
         let j = match &last_key {
-            Some((bytes, j)) if *bytes == key.bytes() => *j,
+            Some((bytes, j)) if *bytes == key_bytes(&key) => *j,
             _ => {
-                let j = job(key.dataset, key.instance, key.variant).ok_or_else(|| {
+                let j = job(key).ok_or_else(|| {
                     format!(
-                        "{}:{line}: job (dataset {}, instance {}, variant {}) is not one of the run's jobs",
+                        "{}:{line}: job {key} is not one of the run's jobs",
                         path.display(),
-                        key.dataset,
-                        key.instance,
-                        key.variant
                     )
                 })?;
-                last_key = Some((key.bytes(), j));
+                last_key = Some((key_bytes(&key), j));
                 j
             }
         };
@@ -330,10 +332,11 @@ pub fn scan(
     Ok(found)
 }
 
-/// The rows of the jobs `wanted` names, each as (index into `wanted`, row), in the file's order.
-/// Looked up in a map: a run of many variants has many jobs wanted, one each at least.
-pub fn select(path: &Path, wanted: &[(&str, &str, &str)]) -> Result<Vec<(usize, Row)>, String> {
-    let index: HashMap<(&str, &str, &str), usize> = wanted
+/// The rows of the jobs' repetitions `wanted` names, each as (index into `wanted`, row), in the
+/// file's order. Looked up in a map: a run of many variants has many jobs wanted, one each at
+/// least.
+pub fn select(path: &Path, wanted: &[RowKey<'_>]) -> Result<Vec<(usize, Row)>, String> {
+    let index: HashMap<RowKey<'_>, usize> = wanted
         .iter()
         .enumerate()
         .rev()
@@ -341,7 +344,7 @@ pub fn select(path: &Path, wanted: &[(&str, &str, &str)]) -> Result<Vec<(usize, 
         .collect();
     let mut out = Vec::new();
     visit(path, |key, row, _, _, _| {
-        if let Some(&i) = index.get(&(key.dataset, key.instance, key.variant)) {
+        if let Some(&i) = index.get(&key) {
             out.push((i, row));
         }
         Ok(())
@@ -374,27 +377,22 @@ fn read_spans_text(sources: &[PathBuf], spans: &[Span]) -> Result<Vec<Vec<Row>>,
         .collect()
 }
 
-/// A row's job, borrowed from the row.
-struct Key<'a> {
-    dataset: &'a str,
-    instance: &'a str,
-    variant: &'a str,
+/// A row's key as bytes, to tell whether the next row is of the same job's repetition.
+fn key_bytes(key: &RowKey<'_>) -> Vec<u8> {
+    let mut bytes = [key.dataset, key.instance, key.variant]
+        .join("\0")
+        .into_bytes();
+    bytes.push(0);
+    bytes.extend_from_slice(&key.repetition.to_le_bytes());
+    bytes
 }
 
-impl Key<'_> {
-    fn bytes(&self) -> Vec<u8> {
-        [self.dataset, self.instance, self.variant]
-            .join("\0")
-            .into_bytes()
-    }
-}
-
-/// Calls `f` with each whole row of the file at `path`: its job, its figures, its first and
+/// Calls `f` with each whole row of the file at `path`: its key, its figures, its first and
 /// past-the-end byte offsets, its line. The file must start with the header; a last line
 /// without its line end is left out; a missing file has no rows.
 fn visit(
     path: &Path,
-    f: impl FnMut(Key<'_>, Row, u64, u64, u64) -> Result<(), String>,
+    f: impl FnMut(RowKey<'_>, Row, u64, u64, u64) -> Result<(), String>,
 ) -> Result<(), String> {
     let mut file = match files::open_regular(path) {
         Ok(file) => file,
@@ -429,13 +427,14 @@ fn whole_lines(file: &mut File) -> io::Result<u64> {
     Ok(0)
 }
 
-/// Parses the rows of the file at `path` from `reader`, first checking the header when `header`;
+/// Parses the rows of the file at `path` from `reader`, first checking the header when `header`
+/// (without it, rows of a file written before `repetition` existed are told by their fields);
 /// a row's offsets are counted from the reader's start.
 fn parse(
     path: &Path,
     reader: impl Read,
     header: bool,
-    mut f: impl FnMut(Key<'_>, Row, u64, u64, u64) -> Result<(), String>,
+    mut f: impl FnMut(RowKey<'_>, Row, u64, u64, u64) -> Result<(), String>,
 ) -> Result<(), String> {
     let mut reader = csv::ReaderBuilder::new()
         .has_headers(false)
@@ -444,10 +443,11 @@ fn parse(
     let error = |e: csv::Error| {
         let line = e.position().map_or(0, csv::Position::line);
         match e.kind() {
-            csv::ErrorKind::UnequalLengths { len, .. } => format!(
-                "{}:{line}: expected {} fields like the header, found {len}",
+            csv::ErrorKind::UnequalLengths {
+                expected_len, len, ..
+            } => format!(
+                "{}:{line}: expected {expected_len} fields like the header, found {len}",
                 path.display(),
-                HEADER.len()
             ),
             _ => format!("{}:{line}: {e}", path.display()),
         }
@@ -456,7 +456,8 @@ fn parse(
         if !reader.read_byte_record(&mut record).map_err(error)? {
             return Ok(());
         }
-        if record.iter().ne(HEADER.iter().map(|h| h.as_bytes())) {
+        let names = HEADER.iter().map(|h| h.as_bytes());
+        if record.iter().ne(names.clone()) && record.iter().ne(names.take(FIRST_COLUMNS)) {
             return Err(format!(
                 "{}:1: expected the header {}",
                 path.display(),
@@ -505,10 +506,15 @@ fn parse(
             nodes_generated: number(5)?,
             nodes_expanded: number(6)?,
         };
-        let key = Key {
+        let repetition = match record.len() {
+            FIRST_COLUMNS => 1,
+            _ => small(FIRST_COLUMNS)?,
+        };
+        let key = RowKey {
             dataset: text(0)?,
             instance: text(1)?,
             variant: text(2)?,
+            repetition,
         };
         f(key, row, start, end, line)?;
         start = end;
@@ -534,14 +540,16 @@ mod tests {
     #[test]
     fn rows_are_numbered_from_1_and_quoted_like_runs_csv() {
         let mut out = Vec::new();
-        write_rows(
-            &mut out,
-            ("d", "a,b", "manhattan/step2/prune"),
-            &iterations(&[(4, 5, 1), (6, 40, 17)]),
-        );
+        let key = RowKey {
+            dataset: "d",
+            instance: "a,b",
+            variant: "manhattan/step2/prune",
+            repetition: 3,
+        };
+        write_rows(&mut out, key, &iterations(&[(4, 5, 1), (6, 40, 17)]));
         assert_eq!(
             String::from_utf8(out).unwrap(),
-            "d,\"a,b\",manhattan/step2/prune,1,4,5,1\nd,\"a,b\",manhattan/step2/prune,2,6,40,17\n"
+            "d,\"a,b\",manhattan/step2/prune,1,4,5,1,3\nd,\"a,b\",manhattan/step2/prune,2,6,40,17,3\n"
         );
     }
 
@@ -588,10 +596,10 @@ mod tests {
                 nodes_expanded: 4
             }]
         );
-        let index = |_: &str, instance: &str, _: &str| match instance {
-            "a" => Some(0),
-            "b" => Some(1),
-            "c" => Some(2),
+        let index = |k: RowKey| match (k.instance, k.repetition) {
+            ("a", 1) => Some(0),
+            ("b", 1) => Some(1),
+            ("c", 1) => Some(2),
             _ => None,
         };
         let found = scan(&path, 0, 3, index).unwrap();
@@ -607,17 +615,26 @@ mod tests {
         // A line cut short is left out; a job's rows out of order are not whole.
         std::fs::write(&path, format!("{text}d,c,v,2,3,9")).unwrap();
         assert_eq!(scan(&path, 0, 3, index).unwrap()[2].unwrap().rows, 1);
-        let swapped = text.replace(",1,4,5,1", ",2,4,5,1");
+        let swapped = text.replace(",1,4,5,1,", ",2,4,5,1,");
         std::fs::write(&path, swapped).unwrap();
         assert!(!scan(&path, 0, 3, index).unwrap()[0].unwrap().whole);
-        // An unknown job and a bad number are errors naming the line.
-        std::fs::write(&path, format!("{text}d,z,v,1,3,9,4\n")).unwrap();
+        // An unknown job, or another repetition of a known one, and a bad number are errors
+        // naming the line.
+        std::fs::write(&path, format!("{text}d,z,v,1,3,9,4,1\n")).unwrap();
         let e = scan(&path, 0, 3, index).unwrap_err();
         assert!(
-            e.ends_with(":5: job (dataset d, instance z, variant v) is not one of the run's jobs"),
+            e.ends_with(
+                ":5: job (dataset 'd', instance 'z', variant 'v') is not one of the run's jobs"
+            ),
             "{e}"
         );
-        std::fs::write(&path, format!("{text}d,c,v,1,3,-9,4\n")).unwrap();
+        std::fs::write(&path, format!("{text}d,c,v,1,3,9,4,2\n")).unwrap();
+        let e = scan(&path, 0, 3, index).unwrap_err();
+        assert!(
+            e.ends_with(":5: job (dataset 'd', instance 'c', variant 'v', repetition 2) is not one of the run's jobs"),
+            "{e}"
+        );
+        std::fs::write(&path, format!("{text}d,c,v,1,3,-9,4,1\n")).unwrap();
         let e = scan(&path, 0, 3, index).unwrap_err();
         assert!(
             e.ends_with(
@@ -627,7 +644,34 @@ mod tests {
         );
         std::fs::write(&path, "dataset,instance\n").unwrap();
         let e = scan(&path, 0, 3, index).unwrap_err();
-        assert!(e.ends_with(":1: expected the header dataset,instance,variant,iteration,bound,nodes_generated,nodes_expanded"), "{e}");
+        assert!(e.ends_with(":1: expected the header dataset,instance,variant,iteration,bound,nodes_generated,nodes_expanded,repetition"), "{e}");
+        // A file written before the repetition column existed: its rows are of repetition 1,
+        // and a row of the new length does not belong in it.
+        let old: String = text
+            .lines()
+            .map(|l| format!("{}\n", &l[..l.rfind(',').unwrap()]))
+            .collect();
+        std::fs::write(&path, &old).unwrap();
+        let rows_found = |found: Vec<Option<Found>>| -> Vec<Option<(u32, bool)>> {
+            found.iter().map(|f| f.map(|f| (f.rows, f.whole))).collect()
+        };
+        assert_eq!(
+            rows_found(scan(&path, 0, 3, index).unwrap()),
+            rows_found(found)
+        );
+        let wanted = [RowKey {
+            dataset: "d",
+            instance: "c",
+            variant: "v",
+            repetition: 1,
+        }];
+        assert_eq!(select(&path, &wanted).unwrap(), [(0, rows[2][0])]);
+        std::fs::write(&path, format!("{old}d,c,v,2,3,9,4,1\n")).unwrap();
+        let e = scan(&path, 0, 3, index).unwrap_err();
+        assert!(
+            e.ends_with(":5: expected 7 fields like the header, found 8"),
+            "{e}"
+        );
         // No file: no rows.
         std::fs::remove_file(&path).unwrap();
         assert_eq!(scan(&path, 0, 3, index).unwrap(), vec![None; 3]);

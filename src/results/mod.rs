@@ -1,7 +1,7 @@
 //! What a run leaves on disk, and where (`folder`): runs.csv rows and the manifest (`record`), runs.csv as a run
 //! writes it (`runs`), the summaries and the other report files (`summary`), iterations.csv
-//! (`iterations`), shard files (`shard`), and what a combined report records of its runs
-//! (`combined`).
+//! (`iterations`), shard files (`shard`), what a combined report records of its runs
+//! (`combined`), and a repeated job's rows reduced to one (`repetitions`).
 
 pub mod combined;
 #[cfg(test)]
@@ -9,6 +9,7 @@ pub(crate) mod fixtures;
 pub(crate) mod folder;
 pub(crate) mod iterations;
 pub mod record;
+pub mod repetitions;
 pub(crate) mod runs;
 pub(crate) mod shard;
 pub(crate) mod summary;

@@ -15,7 +15,9 @@ use std::time::Duration;
 /// What became of one job, spelled in runs.csv as `solved`, `over_cap`, ... `Suboptimal`, `Wrong`
 /// (against the dataset's reference) and `Error` are given by the batch runner, which knows the
 /// reference length and catches failures; `Cancelled` is a search stopped from outside, never
-/// written to a report.
+/// written to a report. `Unstable` is never written either: it is what a job repeated with
+/// `--repeat` reduces to when its repetitions end in different statuses because of a time
+/// limit (see `repetitions`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Status {
@@ -28,6 +30,7 @@ pub enum Status {
     Wrong,
     Error,
     Cancelled,
+    Unstable,
 }
 
 impl Status {
@@ -54,6 +57,7 @@ impl Status {
             Status::Wrong => "wrong",
             Status::Error => "error",
             Status::Cancelled => "cancelled",
+            Status::Unstable => "unstable",
         }
     }
 
@@ -196,10 +200,18 @@ pub struct Record<S = String> {
     /// its column.
     #[serde(default)]
     pub limit_clock: S,
+    /// Which of the job's runs this is, from 1 (`run --repeat N`); 1 in a runs.csv written
+    /// before the column existed.
+    #[serde(default = "first_repetition")]
+    pub repetition: u32,
     /// The name of the run that made the row: its report folder's name (a merged run's, for a
     /// merge). Empty in rows written before the column existed.
     #[serde(default)]
     pub run: S,
+}
+
+fn first_repetition() -> u32 {
+    1
 }
 
 /// Spelled `cpu` or `wall` in manifests (`time_limit_clock`), as in runs.csv's `limit_clock`.
@@ -222,13 +234,25 @@ impl<'de> Deserialize<'de> for Clock {
 }
 
 impl<S: AsRef<str>> Record<S> {
-    /// The key that identifies a job across runs.
-    pub fn key(&self) -> (&str, &str, &str) {
+    /// The job (dataset, instance, variant): what a repeated job's rows share, and what two
+    /// runs are joined on once each job is reduced to one (see `repetitions`).
+    pub fn job(&self) -> (&str, &str, &str) {
         (
             self.dataset.as_ref(),
             self.instance.as_ref(),
             self.variant.as_ref(),
         )
+    }
+
+    /// The key of a row of runs.csv: its job and repetition. No two rows of a run share it.
+    pub fn key(&self) -> RowKey<'_> {
+        let (dataset, instance, variant) = self.job();
+        RowKey {
+            dataset,
+            instance,
+            variant,
+            repetition: self.repetition,
+        }
     }
 
     /// Appends the row to `out` as csv's serializer writes it (quoted only where a field holds a
@@ -290,11 +314,39 @@ impl<S: AsRef<str>> Record<S> {
         text(out, &self.message);
         text(out, &self.path);
         text(out, &self.limit_clock);
+        int(out, self.repetition.into());
         text(out, &self.run);
         // The last field's comma becomes the line's end.
         if let Some(last) = out.last_mut() {
             *last = b'\n';
         }
+    }
+}
+
+/// A row's key: its job and its repetition.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct RowKey<'a> {
+    pub dataset: &'a str,
+    pub instance: &'a str,
+    pub variant: &'a str,
+    pub repetition: u32,
+}
+
+impl std::fmt::Display for RowKey<'_> {
+    /// `(dataset 'd', instance 'i', variant 'v')`, with `, repetition N` when N is not 1: as
+    /// messages name a job, each name shortened.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "(dataset '{}', instance '{}', variant '{}'",
+            text::shorten(self.dataset),
+            text::shorten(self.instance),
+            text::shorten(self.variant)
+        )?;
+        if self.repetition != 1 {
+            write!(f, ", repetition {}", self.repetition)?;
+        }
+        f.write_str(")")
     }
 }
 
@@ -473,6 +525,10 @@ pub struct Manifest {
     /// Of a combined report (`combine`): the runs it was made from. Absent for any other.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub combined: Vec<CombinedRun>,
+    /// `--repeat`: how many times each job runs (each time a row of runs.csv); 1 in manifests
+    /// written before it existed.
+    #[serde(default = "first_repetition")]
+    pub repeat: u32,
 }
 
 /// One shard of a merged report, as its own manifest told it.
@@ -628,7 +684,7 @@ impl RunLimits {
 
 /// The columns of runs.csv, in order (a test checks them against the header `Record`
 /// serializes to).
-pub(crate) const RUNS_HEADER: [&str; 24] = [
+pub(crate) const RUNS_HEADER: [&str; 25] = [
     "dataset",
     "instance",
     "domain",
@@ -652,6 +708,7 @@ pub(crate) const RUNS_HEADER: [&str; 24] = [
     "message",
     "path",
     "limit_clock",
+    "repetition",
     "run",
 ];
 
@@ -670,8 +727,8 @@ pub(crate) fn absent_columns<'a, S: From<&'a str>>(
     }
 }
 
-/// Reads a runs.csv; every error names the file and line. A job listed twice is an error: it
-/// would make joining two runs ambiguous.
+/// Reads a runs.csv; every error names the file and line. A row listed twice (the same job and
+/// repetition) is an error: it would make joining two runs ambiguous.
 pub fn read_runs(path: &Path) -> Result<Vec<Record>, ReportError> {
     parse_runs(path, &read_file(path)?)
 }
@@ -679,10 +736,15 @@ pub fn read_runs(path: &Path) -> Result<Vec<Record>, ReportError> {
 /// Parses the bytes of the runs.csv at `path` as `read_runs` does.
 pub(crate) fn parse_runs(path: &Path, bytes: &[u8]) -> Result<Vec<Record>, ReportError> {
     let mut records = Vec::new();
-    let mut first_line: HashMap<(String, String, String), u64> = HashMap::new();
+    let mut first_line: HashMap<(String, String, String, u32), u64> = HashMap::new();
     visit_runs(path, bytes, |line, record| {
-        let (dataset, instance, variant) = record.key();
-        let key = (dataset.to_owned(), instance.to_owned(), variant.to_owned());
+        let (dataset, instance, variant) = record.job();
+        let key = (
+            dataset.to_owned(),
+            instance.to_owned(),
+            variant.to_owned(),
+            record.repetition,
+        );
         if let Some(first) = first_line.insert(key, line) {
             return Err(repeated(path, line, record.key(), first));
         }
@@ -693,15 +755,11 @@ pub(crate) fn parse_runs(path: &Path, bytes: &[u8]) -> Result<Vec<Record>, Repor
     Ok(records)
 }
 
-/// The error of a job listed again on `line`, first on line `first`.
-pub(crate) fn repeated(path: &Path, line: u64, key: (&str, &str, &str), first: u64) -> String {
-    let (dataset, instance, variant) = key;
+/// The error of a row listed again on `line`, first on line `first`.
+pub(crate) fn repeated(path: &Path, line: u64, key: RowKey<'_>, first: u64) -> String {
     format!(
-        "{}:{line}: job (dataset '{}', instance '{}', variant '{}') appears again; first at line {first}",
+        "{}:{line}: job {key} appears again; first at line {first}",
         path.display(),
-        text::shorten(dataset),
-        text::shorten(instance),
-        text::shorten(variant)
     )
 }
 
@@ -788,6 +846,7 @@ impl<S: AsRef<str>> Record<S> {
             message: self.message.as_ref().to_owned(),
             path: self.path.as_ref().to_owned(),
             limit_clock: self.limit_clock.as_ref().to_owned(),
+            repetition: self.repetition,
             run: self.run.as_ref().to_owned(),
         }
     }
@@ -802,7 +861,8 @@ const MAX_SECONDS: f64 = 1e9;
 /// Why `record` is no row a report holds, or `None`: times and rates are measured, so finite
 /// and at least 0 (a damaged file's NaN or negative times would pass through `compare` as
 /// untimed jobs and into the totals of the summaries `--resume` writes), times at most
-/// `MAX_SECONDS`, and `cancelled` is never written. Read from a file, or from a worker of `ab`.
+/// `MAX_SECONDS`, a repetition from 1 to `MAX_REPEAT`, and `cancelled` and `unstable` are never
+/// written. Read from a file, or from a worker of `ab`.
 pub(crate) fn unwritten<S: AsRef<str>>(record: &Record<S>) -> Option<String> {
     let times = [
         ("time_wall_s", record.time_wall_s),
@@ -853,13 +913,24 @@ pub(crate) fn unwritten<S: AsRef<str>>(record: &Record<S>) -> Option<String> {
         }
         _ => {}
     }
-    (record.status == Status::Cancelled).then(|| {
+    if !(1..=MAX_REPEAT).contains(&record.repetition) {
+        return Some(format!(
+            "column `repetition`: expected a whole number from 1 to {MAX_REPEAT}, found {}",
+            record.repetition
+        ));
+    }
+    (!Status::WRITTEN.contains(&record.status)).then(|| {
         format!(
-            "column `status`: `cancelled` is never written to a report: expected {}",
+            "column `status`: `{}` is never written to a report: expected {}",
+            record.status,
             Status::WRITTEN.map(Status::name).join(", ")
         )
     })
 }
+
+/// The most times a job may run: `run --repeat`, and `ab --rounds`, whose rounds are its rows'
+/// repetitions. Far more than any measurement wants; a larger repetition is a damaged file.
+pub const MAX_REPEAT: u32 = 100_000;
 
 /// Names the file, the line and, where csv knows it, the column.
 fn csv_error(path: &Path, headers: Option<&csv::StringRecord>, error: &csv::Error) -> String {
@@ -1014,6 +1085,7 @@ mod tests {
             message: String::new(),
             path: String::new(),
             limit_clock: String::new(),
+            repetition: 1,
             run: "2026-11-26T07-00-00Z".into(),
         };
         let odd = Record {
@@ -1028,6 +1100,7 @@ mod tests {
             optimal_guaranteed: true,
             message: "two\nlines\r\nand a \"quote\", é".into(),
             path: "\"".into(),
+            repetition: 7,
             ..plain.clone()
         };
         let limited = Record {

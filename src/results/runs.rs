@@ -5,6 +5,7 @@
 use crate::error::Done;
 use crate::results::folder;
 use crate::results::record::{Record, Status, RUNS_HEADER};
+use crate::results::summary::VariantSummary;
 use crate::results::ReportError;
 use crate::util::atomic;
 use crate::util::files;
@@ -232,18 +233,18 @@ fn runs_header() -> String {
     format!("{}\n", RUNS_HEADER.join(","))
 }
 
-/// How a report whose every job has its row went: wrong when a job is, failed when one ended in
-/// an error; a note says which column tells more.
-pub fn verdict(rows: &Rows) -> Done {
-    let count = |status: Status| rows.tallies().filter(|(_, t)| t.status == status).count();
-    let wrong = count(Status::Wrong);
+/// How a report whose every job has its row went, from its summaries (each job counted once,
+/// its repetitions reduced: see `repetitions`): wrong when a job is, failed when one ended in an
+/// error; a note says which column tells more.
+pub fn verdict(summaries: &[VariantSummary]) -> Done {
+    let wrong: u64 = summaries.iter().map(|s| s.wrong).sum();
     if wrong > 0 {
         note(format_args!(
             "{wrong} job(s) are wrong: see the status and message columns of runs.csv"
         ));
         return Done::Wrong;
     }
-    let failed = count(Status::Error);
+    let failed: u64 = summaries.iter().map(|s| s.error).sum();
     if failed > 0 {
         note(format_args!(
             "{failed} job(s) ended in an error: see the message column of runs.csv"

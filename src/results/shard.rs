@@ -1,6 +1,7 @@
 //! Shards of a run: the `K/N` spec, which jobs belong to which shard, and shard_jobs.csv, the
 //! file that tells `merge` where each of a shard's jobs stands in the whole run's order.
 
+use crate::results::record::RowKey;
 use crate::results::{read_file, ReportError};
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -53,7 +54,8 @@ pub fn job_hash(dataset: &str, instance: &str, variant: &str) -> u64 {
     h ^ (h >> 31)
 }
 
-/// The shard (1-based) of each job, given their keys (dataset, instance, variant): the jobs
+/// The shard (1-based) of each job, given their keys (dataset, instance, variant; a job's
+/// repetitions go with it, so the key has no repetition): the jobs
 /// sorted by `job_hash` (ties by key) are dealt to shards 1, 2, ..., N, 1, 2, ... So shard sizes
 /// differ by at most one, and a job's shard depends on the set of jobs alone: not on the order of
 /// the datasets on the command line, nor on the thread count.
@@ -74,24 +76,47 @@ pub fn assign(keys: &[(&str, &str, &str)], count: u32) -> Vec<u32> {
 /// shard_jobs.csv's name in a shard's report directory.
 pub const JOBS_FILE: &str = "shard_jobs.csv";
 
-/// One line of shard_jobs.csv: a job of the shard and its place in the whole run's order.
+/// One line of shard_jobs.csv: a job's repetition of the shard (a shard holds every repetition
+/// of its jobs) and its place in the whole run's order.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PlannedJob {
-    /// 0-based place among the jobs of all shards, in the unsharded run's order.
+    /// 0-based place among the rows of all shards, in the unsharded run's order.
     pub job: usize,
     pub dataset: String,
     pub instance: String,
     pub variant: String,
+    /// From 1; 1 in a file written before the column existed.
+    #[serde(default = "one")]
+    pub repetition: u32,
 }
 
-/// shard_jobs.csv's bytes: a header, then `jobs` (place, dataset, instance, variant).
-pub fn jobs_csv<'a>(
-    jobs: impl IntoIterator<Item = (usize, &'a str, &'a str, &'a str)>,
-) -> io::Result<Vec<u8>> {
+fn one() -> u32 {
+    1
+}
+
+impl PlannedJob {
+    pub fn key(&self) -> RowKey<'_> {
+        RowKey {
+            dataset: &self.dataset,
+            instance: &self.instance,
+            variant: &self.variant,
+            repetition: self.repetition,
+        }
+    }
+}
+
+/// shard_jobs.csv's bytes: a header, then `jobs` (place, and the row's key).
+pub fn jobs_csv<'a>(jobs: impl IntoIterator<Item = (usize, RowKey<'a>)>) -> io::Result<Vec<u8>> {
     let mut w = csv::Writer::from_writer(Vec::new());
-    w.write_record(["job", "dataset", "instance", "variant"])?;
-    for (job, d, i, v) in jobs {
-        w.write_record([job.to_string().as_str(), d, i, v])?;
+    w.write_record(["job", "dataset", "instance", "variant", "repetition"])?;
+    for (job, key) in jobs {
+        w.write_record([
+            job.to_string().as_str(),
+            key.dataset,
+            key.instance,
+            key.variant,
+            key.repetition.to_string().as_str(),
+        ])?;
     }
     w.flush()?;
     w.into_inner().map_err(|e| e.into_error())

@@ -7,7 +7,8 @@ use crate::domains::Spec;
 use crate::results::combined;
 use crate::results::folder;
 use crate::results::iterations::{self, Spans};
-use crate::results::record::{on_off, Manifest, Record, StatusCounts};
+use crate::results::record::{on_off, Manifest, Record, Status, StatusCounts};
+use crate::results::repetitions::{self, ByJob, Measured};
 use crate::results::runs::{write_atomic, write_runs, Rows, Tally};
 use crate::results::{read_file, ReportError};
 use crate::util::text::markdown_code;
@@ -63,6 +64,17 @@ pub struct VariantSummary {
     /// How many instances `speedup` is over.
     #[serde(default)]
     pub speedup_instances: u64,
+    /// Jobs whose repetitions (`--repeat`) ended in different statuses because of the time
+    /// limit; counted in no other status.
+    #[serde(default)]
+    pub unstable: u64,
+    /// The median, over the variant's repeated jobs of at least 1 ms, of the spread of a job's
+    /// CPU times: (max - min) / median of its repetitions'. `None` without repetitions.
+    #[serde(default)]
+    pub time_cpu_spread_p50: Option<f64>,
+    /// The largest such spread.
+    #[serde(default)]
+    pub time_cpu_spread_max: Option<f64>,
     /// The run's name (its report folder's), as runs.csv's `run` column gives it: set where
     /// summary.csv is written; empty in files written before the column existed.
     #[serde(default)]
@@ -214,13 +226,53 @@ fn geomean(values: impl Iterator<Item = f64>) -> Option<f64> {
     (n > 0).then(|| (sum / n as f64).exp())
 }
 
-/// A finished job as the summaries see it: its instance (numbered across the run's datasets),
-/// its variant (an index into the run's variants) and its tally.
+/// A finished row as the summaries see it: its job's instance (numbered across the run's
+/// datasets) and variant (an index into the run's variants), and its tally.
 pub type Finished<'t> = (usize, usize, &'t Tally);
 
+/// A job's repetitions reduced to one (see `repetitions`): the tally that stands for the job,
+/// with its median CPU time and its status, and the spread of its CPU times.
+#[derive(Clone, Copy, Debug)]
+pub struct JobTally {
+    pub tally: Tally,
+    /// See `Reduced::cpu_spread`.
+    pub spread: Option<f64>,
+}
+
+/// A run's rows reduced to one per job, in job order: each job's representative row (see
+/// `Reduced::representative`) and its reduced tally. `rows` gives each row's number, its job's
+/// number (below `jobs`) and its tally, in job order but for repetitions, a job's in repetition
+/// order.
+pub fn reduce_jobs<'r>(
+    jobs: usize,
+    rows: &'r [(usize, usize, &Tally)],
+) -> Box<dyn Iterator<Item = (usize, JobTally)> + 'r> {
+    let once = |&(row, _, t): &(usize, usize, &Tally)| {
+        let job = JobTally {
+            tally: *t,
+            spread: None,
+        };
+        (row, job)
+    };
+    // Without repetitions each job comes once, in job order: nothing to gather.
+    if rows.windows(2).all(|w| w[0].1 < w[1].1) {
+        return Box::new(rows.iter().map(once));
+    }
+    let by_job = ByJob::new(jobs, rows.iter().enumerate().map(|(k, r)| (k, r.1)));
+    let reduced: Vec<(usize, JobTally)> = by_job
+        .iter()
+        .map(|group| {
+            let (representative, job) = reduce(group.iter().map(|&k| rows[k].2));
+            (rows[group[representative]].0, job)
+        })
+        .collect();
+    Box::new(reduced.into_iter())
+}
+
 /// One summary row per variant, in the order of `variants` (`names[k]` is `variants[k].name()`),
-/// and one per group of `groups` (in their order) and variant with jobs in it. `finished` is in
-/// job order, which fixes the order of the floating-point sums.
+/// and one per group of `groups` (in their order) and variant with jobs in it. `finished` holds
+/// every repetition of a job (in repetition order), each job first reduced to one; it is in job
+/// order, which fixes the order of the floating-point sums.
 pub fn summarize<'t>(
     finished: impl IntoIterator<Item = Finished<'t>>,
     variants: &[Spec],
@@ -228,21 +280,31 @@ pub fn summarize<'t>(
     groups: &Groups,
     limits: Limits,
 ) -> Summaries {
-    let mut by_variant: Vec<Vec<(usize, &Tally)>> = vec![Vec::new(); names.len()];
-    for (instance, variant, tally) in finished {
-        by_variant[variant].push((instance, tally));
+    // Each row as its job's number, twice: the row's number in `reduce_jobs` is its job's.
+    let variants_n = names.len();
+    let finished = finished.into_iter();
+    // Sized up front: grown one doubling at a time, the copies cost more than the filling.
+    let (least, most) = finished.size_hint();
+    let mut rows: Vec<(usize, usize, &Tally)> = Vec::with_capacity(most.unwrap_or(least));
+    rows.extend(finished.map(|(instance, variant, tally)| {
+        let job = instance * variants_n + variant;
+        (job, job, tally)
+    }));
+    let instances = rows.iter().map(|r| r.1 / variants_n + 1).max().unwrap_or(0);
+    let mut by_variant: Vec<Vec<(usize, JobTally)>> = vec![Vec::new(); variants_n];
+    for (job, tally) in reduce_jobs(instances * variants_n, &rows) {
+        by_variant[job % variants_n].push((job / variants_n, tally));
     }
     // Instances not solved by every variant that ran them: a heuristic runs only on its own
     // domain, so "every variant" means every one that had a job there.
-    let instances = by_variant.iter().flatten().map(|&(i, _)| i + 1).max();
-    let mut unsolved = vec![false; instances.unwrap_or(0)];
-    for &(i, t) in by_variant.iter().flatten() {
-        unsolved[i] |= !t.status.solved();
+    let mut unsolved = vec![false; instances];
+    for (i, t) in by_variant.iter().flatten() {
+        unsolved[*i] |= !t.tally.status.solved();
     }
     // The first variant's time on each instance it solved, where it is long enough to compare.
     let mut first_times: Vec<Option<f64>> = vec![None; unsolved.len()];
-    for &(i, t) in by_variant.first().into_iter().flatten() {
-        first_times[i] = timed(t);
+    for (i, t) in by_variant.first().into_iter().flatten() {
+        first_times[*i] = timed(&t.tally);
     }
     let context = Context {
         unsolved: &unsolved,
@@ -255,7 +317,7 @@ pub fn summarize<'t>(
         .zip(&by_variant)
         .map(|((name, spec), jobs)| context.row(name, spec, jobs))
         .collect();
-    let mut in_group: Vec<Vec<Vec<(usize, &Tally)>>> =
+    let mut in_group: Vec<Vec<Vec<(usize, JobTally)>>> =
         vec![vec![Vec::new(); names.len()]; groups.keys.len()];
     for (v, jobs) in by_variant.iter().enumerate() {
         for &(i, t) in jobs {
@@ -286,6 +348,42 @@ pub fn summarize<'t>(
     }
 }
 
+/// A job's repetitions' tallies (at least one), in repetition order, reduced to one: the index
+/// of the representative among them, and the job's tally.
+fn reduce<'t>(mut repetitions: impl ExactSizeIterator<Item = &'t Tally>) -> (usize, JobTally) {
+    // A job run once is itself, and costs no list: most runs have no repetitions.
+    if repetitions.len() == 1 {
+        let job = JobTally {
+            tally: *repetitions.next().expect("one repetition"),
+            spread: None,
+        };
+        return (0, job);
+    }
+    let tallies: Vec<&Tally> = repetitions.collect();
+    let measured: Vec<Measured> = tallies
+        .iter()
+        .zip(1..)
+        .map(|(t, repetition)| Measured {
+            repetition,
+            status: t.status,
+            nodes_generated: t.nodes_generated,
+            nodes_expanded: t.nodes_expanded,
+            time_cpu_s: t.time_cpu_s,
+            time_wall_s: 0.0,
+        })
+        .collect();
+    let reduced = repetitions::reduce(&measured);
+    let job = JobTally {
+        tally: Tally {
+            status: reduced.status,
+            time_cpu_s: reduced.time_cpu_s,
+            ..*tallies[reduced.representative]
+        },
+        spread: reduced.cpu_spread(),
+    };
+    (reduced.representative, job)
+}
+
 /// A job's CPU time, when it counts in a speed-up: solved, with at least `SPEEDUP_FLOOR_S`.
 fn timed(t: &Tally) -> Option<f64> {
     (t.status.solved() && t.time_cpu_s >= SPEEDUP_FLOOR_S).then_some(t.time_cpu_s)
@@ -304,13 +402,16 @@ impl Context<'_> {
     /// The row of variant `name` from its jobs (instance, tally), all of the run's or those of a
     /// group: its geometric means are over the instances not `unsolved`, its speed-up over those
     /// both it and the first variant solved in a time that counts.
-    fn row(&self, name: &str, spec: &Spec, jobs: &[(usize, &Tally)]) -> VariantSummary {
-        let records: Vec<&Tally> = jobs.iter().map(|&(_, t)| t).collect();
+    fn row(&self, name: &str, spec: &Spec, jobs: &[(usize, JobTally)]) -> VariantSummary {
+        let records: Vec<&Tally> = jobs.iter().map(|(_, t)| &t.tally).collect();
         let in_common: Vec<&Tally> = jobs
             .iter()
             .filter(|&&(i, _)| !self.unsolved[i])
-            .map(|&(_, t)| t)
+            .map(|(_, t)| &t.tally)
             .collect();
+        let mut spreads: Vec<f64> = jobs.iter().filter_map(|(_, t)| t.spread).collect();
+        let spread_p50 = (!spreads.is_empty()).then(|| repetitions::median(&mut spreads));
+        let spread_max = spreads.iter().copied().reduce(f64::max);
         let counts = StatusCounts::of(records.iter().map(|r| r.status));
         // Microseconds up to a week, 3 significant digits.
         let mut hist =
@@ -341,8 +442,8 @@ impl Context<'_> {
             Some(sum / records.len() as f64)
         };
         let (mut log_ratios, mut compared) = (0.0, 0u64);
-        for &(i, t) in jobs {
-            if let (Some(first), Some(mine)) = (self.first_times[i], timed(t)) {
+        for (i, t) in jobs {
+            if let (Some(first), Some(mine)) = (self.first_times[*i], timed(&t.tally)) {
                 log_ratios += (first / mine).ln();
                 compared += 1;
             }
@@ -386,9 +487,65 @@ impl Context<'_> {
                 r.nodes_generated as f64
             }),
             speedup_instances: compared,
+            unstable: records
+                .iter()
+                .filter(|r| r.status == Status::Unstable)
+                .count() as u64,
+            time_cpu_spread_p50: spread_p50,
+            time_cpu_spread_max: spread_max,
             run: String::new(),
         }
     }
+}
+
+/// Whether a summary's tables show the `unstable` column: for a run with repetitions (`repeat`
+/// from its manifest), or one whose rows count an unstable job.
+pub fn repeated(rows: &[VariantSummary], repeat: u32) -> bool {
+    repeat > 1 || rows.iter().any(|r| r.unstable > 0)
+}
+
+/// What summary.md and report.html say of a run with repetitions: how its jobs were reduced,
+/// the spread of their CPU times, and the unstable jobs; `None` for a run without. Plain text,
+/// which each page escapes its own way.
+pub fn repetitions_note(rows: &[VariantSummary], repeat: u32) -> Option<String> {
+    if !repeated(rows, repeat) {
+        return None;
+    }
+    let mut note = format!(
+        "Each job ran {repeat} times (--repeat {repeat}), in rounds (every job once, then again): \
+         a job counts once, with the median of its repetitions' CPU times and their node counts, \
+         which must agree (a repetition stopped by the time limit excepted: a difference makes \
+         the job wrong)."
+    );
+    let p50: Vec<f64> = rows.iter().filter_map(|r| r.time_cpu_spread_p50).collect();
+    let max = rows
+        .iter()
+        .filter_map(|r| r.time_cpu_spread_max)
+        .reduce(f64::max);
+    let percent = |v: f64| format!("{:.1}%", 100.0 * v);
+    if let Some(max) = max {
+        let least = p50.iter().copied().fold(f64::INFINITY, f64::min);
+        let most = p50.iter().copied().fold(0.0, f64::max);
+        let median = if least == most {
+            percent(least)
+        } else {
+            format!("from {} to {}", percent(least), percent(most))
+        };
+        note += &format!(
+            " The spread of a job's CPU times, (max - min) / median over jobs of at least 1 ms: \
+             its median per variant {median}, the largest {} (time_cpu_spread_p50 and \
+             time_cpu_spread_max in summary.csv).",
+            percent(max)
+        );
+    }
+    let unstable: u64 = rows.iter().map(|r| r.unstable).sum();
+    if unstable > 0 {
+        note += &format!(
+            " {unstable} job(s) are unstable: their repetitions ended in different statuses \
+             because of the time limit (runs.csv keeps each repetition's status)."
+        );
+    }
+    Some(note)
 }
 
 /// Reads summary.csv back; an error names the file and line.
@@ -650,9 +807,17 @@ pub fn summary_md(summaries: &Summaries, manifest: &Manifest) -> String {
         _ => {}
     }
     let par2 = Par2::of(rows, Some(manifest));
+    // The unstable column only where repetitions could make a job so: a run without them keeps
+    // its table as it was.
+    let repeated = repeated(rows, manifest.repeat);
+    let (unstable_head, unstable_rule) = if repeated {
+        (" unstable |", "--:|")
+    } else {
+        ("", "")
+    };
     out.push_str(&format!(
-        "| variant | jobs | solved | suboptimal | wrong | error | limited | unsolvable | over cap | nodes generated | geomean nodes | geomean CPU s | p50 s | p90 s | p99 s | max s | Mnodes/s | {} | speed-up |\n\
-         |---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n",
+        "| variant | jobs | solved | suboptimal | wrong | error | limited |{unstable_head} unsolvable | over cap | nodes generated | geomean nodes | geomean CPU s | p50 s | p90 s | p99 s | max s | Mnodes/s | {} | speed-up |\n\
+         |---|--:|--:|--:|--:|--:|--:|{unstable_rule}--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n",
         par2.heading()
     ));
     // A wrong answer or an error must not pass unseen in a column of zeros.
@@ -661,8 +826,13 @@ pub fn summary_md(summaries: &Summaries, manifest: &Manifest) -> String {
         n => format!("**{n}**"),
     };
     let line = |name: String, r: &VariantSummary| {
+        let unstable = if repeated {
+            format!(" {} |", r.unstable)
+        } else {
+            String::new()
+        };
         format!(
-            "| {name} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+            "| {name} | {} | {} | {} | {} | {} | {} |{unstable} {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
             r.jobs,
             r.solved,
             r.suboptimal,
@@ -713,6 +883,9 @@ pub fn summary_md(summaries: &Summaries, manifest: &Manifest) -> String {
             "\nNot guaranteed shortest (step 2 where the domain has no solution parity): {}.\n",
             unguaranteed.join(", ")
         ));
+    }
+    if let Some(note) = repetitions_note(rows, manifest.repeat) {
+        out.push_str(&format!("\n{note}\n"));
     }
     let problems: u64 = rows.iter().map(|r| r.suboptimal + r.wrong + r.error).sum();
     out.push_str(&format!(
@@ -856,6 +1029,66 @@ mod tests {
         // PAR-2: (0.25 + 2 x 10) / 2.
         assert!(close(rows[0].par2_s, 10.125));
         assert!(close(rows[1].speedup, 0.25));
+    }
+
+    #[test]
+    fn repetitions_count_as_one_job_with_its_median_time() {
+        let t = |status, nodes, cpu| Tally {
+            status,
+            nodes_generated: nodes,
+            time_cpu_s: cpu,
+            ..Tally::of(&record())
+        };
+        let specs = [spec("manhattan")];
+        let names: Vec<String> = specs.iter().map(Spec::name).collect();
+        // Instance 0 three times, alike; instance 1 stopped once by the time limit; instance 2
+        // with node counts that differ.
+        let rows = [
+            (0, t(Status::Solved, 10, 0.002)),
+            (1, t(Status::Solved, 10, 0.5)),
+            (2, t(Status::Solved, 10, 0.5)),
+            (0, t(Status::Solved, 10, 0.004)),
+            (1, t(Status::TimeLimit, 7, 1.0)),
+            (2, t(Status::Solved, 11, 0.5)),
+            (0, t(Status::Solved, 10, 0.003)),
+            (1, t(Status::Solved, 10, 0.5)),
+            (2, t(Status::Solved, 10, 0.5)),
+        ];
+        let finished = rows.iter().map(|(i, t)| (*i, 0, t));
+        let limits = Limits {
+            time_limit_s: Some(1.0),
+            max_nodes: None,
+        };
+        let all = summarize(finished, &specs, &names, &Groups::default(), limits);
+        let r = &all.variants[0];
+        assert_eq!((r.jobs, r.solved, r.unstable, r.wrong), (3, 1, 1, 1));
+        assert_eq!(r.nodes_generated_total, 30);
+        // The median of instance 0's times, 3 ms, spread (4 - 2) / 3; instance 1's 0.5 s, (1 -
+        // 0.5) / 0.5; instance 2's 0.5 s, 0.
+        assert!((r.time_cpu_total_s - 1.003).abs() < 1e-12, "{r:?}");
+        assert!((r.time_cpu_spread_max.unwrap() - 1.0).abs() < 1e-12);
+        assert!((r.time_cpu_spread_p50.unwrap() - 2.0 / 3.0).abs() < 1e-12);
+        let mut m = manifest();
+        m.repeat = 3;
+        let md = summary_md(&all, &m);
+        assert!(md.contains("| limited | unstable | unsolvable |"), "{md}");
+        assert!(
+            md.contains("| 3 | 1 | 0 | **1** | 0 | 0 | 1 | 0 | 0 |"),
+            "{md}"
+        );
+        assert!(md.contains("Each job ran 3 times (--repeat 3)"), "{md}");
+        assert!(md.contains("1 job(s) are unstable"), "{md}");
+        // Without repetitions, the table is as it always was.
+        let once = summarize(
+            [(0, 0, &rows[0].1)],
+            &specs,
+            &names,
+            &Groups::default(),
+            Limits::default(),
+        );
+        let md = summary_md(&once, &manifest());
+        assert!(md.contains("| limited | unsolvable |"), "{md}");
+        assert!(!md.contains("--repeat"), "{md}");
     }
 
     #[test]

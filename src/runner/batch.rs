@@ -166,16 +166,25 @@ pub fn run<'a, T: Send>(
     })
 }
 
-/// The jobs in the order to start them: the likely longest first, so that a run does not end
-/// waiting on one long job while the other workers idle. The hint is the dataset's reference
-/// length (the search grows about exponentially with it), known before any search and free to
-/// read; jobs without one come last, and ties keep the run's order. Results do not depend on the
-/// order: every job is searched alone.
+/// The jobs in the order to start them: round by round (`--repeat`: every job's first
+/// repetition before any second one), and in a round the likely longest first, so that a run
+/// does not end waiting on one long job while the other workers idle. The hint is the dataset's
+/// reference length (the search grows about exponentially with it), known before any search and
+/// free to read; jobs without one come last, and ties keep the run's order. Results do not
+/// depend on the order: every job is searched alone.
 fn longest_first<'j, 'a>(jobs: &'j [Job<'a>]) -> Vec<&'j Job<'a>> {
     // Keys read once, not at every comparison (each would be a cache miss on a large instance).
-    let mut keyed: Vec<(std::cmp::Reverse<Option<u32>>, &Job)> = jobs
+    // One number: the round above, then the reference length, the longest first and none
+    // last.
+    let mut keyed: Vec<(u64, &Job)> = jobs
         .iter()
-        .map(|job| (std::cmp::Reverse(job.instance.optimal), job))
+        .map(|job| {
+            let length = job
+                .instance
+                .optimal
+                .map_or(1 << 32, |o| u64::from(u32::MAX - o));
+            ((u64::from(job.repetition) << 33) | length, job)
+        })
         .collect();
     keyed.sort_by_key(|&(key, _)| key);
     keyed.into_iter().map(|(_, job)| job).collect()
@@ -251,5 +260,20 @@ e,tiles,3x3,1 2 3 4 5 6 0 7 8,,2
             .map(|j| j.instance.id.as_str())
             .collect();
         assert_eq!(order, ["c", "b", "e", "a", "d"]);
+        // Repeated, every job's first repetition starts before any second one.
+        let repeated: Vec<Job> = jobs
+            .iter()
+            .flat_map(|j| [2, 1].map(|repetition| Job { repetition, ..*j }))
+            .collect();
+        let order: Vec<(u32, &str)> = longest_first(&repeated)
+            .iter()
+            .map(|j| (j.repetition, j.instance.id.as_str()))
+            .collect();
+        let round = ["c", "b", "e", "a", "d"];
+        let want: Vec<(u32, &str)> = [1, 2]
+            .into_iter()
+            .flat_map(|r| round.map(|id| (r, id)))
+            .collect();
+        assert_eq!(order, want);
     }
 }

@@ -25,6 +25,8 @@ pub struct Job<'a> {
     pub spec: Spec,
     /// `spec.name()`, made once per variant rather than once per job.
     pub variant: &'a str,
+    /// Which of the job's runs this is (`run --repeat`), from 1.
+    pub repetition: u32,
     /// The name of the run the job's row goes to (runs.csv's `run` column): empty until the
     /// run's folder is chosen, and for rows that go to no run folder.
     pub run: &'a str,
@@ -230,6 +232,7 @@ fn finished<'a>(job: &Job<'a>, answer: Result<Answer, String>) -> FinishedJob<'a
         message: Cow::Borrowed(""),
         path: Cow::Borrowed(""),
         limit_clock: Cow::Borrowed(""),
+        repetition: job.repetition,
         run: Cow::Borrowed(job.run),
     };
     let mut a = match answer {
@@ -342,6 +345,7 @@ pub(crate) mod tests {
             },
             variant: "manhattan/stepnext/prune",
             run: "t",
+            repetition: 1,
         }
     }
 
@@ -381,7 +385,7 @@ pub(crate) mod tests {
             .record;
         assert_eq!(r.status, Status::Error);
         assert_eq!(r.message, "the search panicked: no such tile");
-        assert_eq!(r.key(), ("t", "one", "manhattan/stepnext/prune"));
+        assert_eq!(r.job(), ("t", "one", "manhattan/stepnext/prune"));
         assert_eq!((r.length, r.optimal), (None, Some(1)));
         // A formatted panic message is kept too.
         let r = guarded(&job(&d), || panic!("tile {}", 9))
@@ -396,7 +400,7 @@ pub(crate) mod tests {
         let r = error_record(&job(&d), "no answer".into());
         assert_eq!(r.status, Status::Error);
         assert_eq!(r.message, "no answer");
-        assert_eq!(r.key(), ("t", "one", "manhattan/stepnext/prune"));
+        assert_eq!(r.job(), ("t", "one", "manhattan/stepnext/prune"));
         assert_eq!((r.length, r.optimal, r.time_cpu_s), (None, Some(1), 0.0));
     }
 

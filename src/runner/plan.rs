@@ -54,6 +54,8 @@ pub struct PlanOptions {
     pub tables: TableOptions,
     /// Which instances of the datasets run.
     pub select: SelectOptions,
+    /// How many times each job runs (`run --repeat`), at least 1.
+    pub repeat: u32,
 }
 
 impl PlanOptions {
@@ -97,6 +99,10 @@ impl PlanOptions {
         }
         if let Some(bytes) = self.tables.memory_limit {
             flag("--memory-limit", bytes.to_string());
+        }
+        // Only `run` takes it (`ab` measures in rounds of its own): left out when 1.
+        if self.repeat > 1 {
+            flag("--repeat", self.repeat.to_string());
         }
         if let Some(dir) = &self.tables.pdb_dir {
             // One word: a directory whose name starts with '-' is not taken for a flag.
@@ -196,6 +202,7 @@ impl Loaded {
                         spec: *spec,
                         variant,
                         run: "",
+                        repetition: 1,
                     });
                     places.push((instance_no, variant_no));
                 }
@@ -406,11 +413,33 @@ fn runs_under(domain: DomainKind, heuristic: HeuristicKind, requested: bool) -> 
 
 /// The run's jobs.
 pub struct Plan<'a> {
-    /// In their deterministic order: dataset, instance, variant.
+    /// In their deterministic order: repetition (round), dataset, instance, variant.
     pub jobs: Vec<Job<'a>>,
     /// Of each job, the place of its instance among all the datasets' and of its variant among
     /// the run's: what the summaries group by.
     pub places: Vec<(usize, usize)>,
+}
+
+impl<'a> Plan<'a> {
+    /// Every job `repeat` times, in rounds: the jobs of repetition 1 in their order, then those
+    /// of repetition 2, and so on; a job's repetitions lie its plan's length apart.
+    pub fn repeated(self, repeat: u32) -> Plan<'a> {
+        if repeat <= 1 {
+            return self;
+        }
+        let n = self.jobs.len();
+        let mut jobs = Vec::with_capacity(n * repeat as usize);
+        for repetition in 1..=repeat {
+            let round = (repetition as usize - 1) * n;
+            jobs.extend(self.jobs.iter().map(|j| Job {
+                index: round + j.index,
+                repetition,
+                ..*j
+            }));
+        }
+        let places = self.places.repeat(repeat as usize);
+        Plan { jobs, places }
+    }
 }
 
 /// Where a job's instance is, for a message: `file:line: instance 'id'`.
@@ -433,6 +462,22 @@ pub struct Share {
     pub shard: Shard,
     /// Of each of the shard's jobs, its index in the whole run's order.
     pub places: Vec<usize>,
+}
+
+impl Share {
+    /// The share of the whole run with every job `repeat` times, as `Plan::repeated` orders
+    /// them: the shard keeps every repetition of its jobs.
+    pub fn repeated(self, repeat: u32) -> Share {
+        let whole = self.shard.all_jobs;
+        let places = (0..repeat as usize)
+            .flat_map(|round| self.places.iter().map(move |&p| round * whole + p))
+            .collect();
+        let shard = Shard {
+            all_jobs: whole * repeat as usize,
+            ..self.shard
+        };
+        Share { shard, places }
+    }
 }
 
 /// Shard `index` of `count` of `plan`: its jobs (see `shard::assign`), renumbered in the whole

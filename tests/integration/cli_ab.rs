@@ -551,6 +551,10 @@ fn any_dataset_that_run_accepts_goes_through_the_workers() {
     assert_eq!(expected.len(), 16);
     assert_eq!((base.len(), cur.len()), (32, 32));
     for (b, c) in base.iter().zip(&cur) {
+        // A round of ab is a repetition of its jobs: its rows are keyed so.
+        for r in [b, c] {
+            assert_eq!(r["repetition"], r["round"], "{r:?}");
+        }
         let want = expected
             .iter()
             .find(|r| {

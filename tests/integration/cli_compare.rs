@@ -89,7 +89,7 @@ fn assert_overall(tmp: &Tmp, base: &Path, current: &Path, code: i32, verdict: &s
     );
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(code), "{text}");
-    let end = format!(",{verdict},overall,,,,,,unpaired");
+    let end = format!(",{verdict},overall,,,,,,unpaired,,");
     assert!(
         text.lines()
             .any(|l| l.starts_with("overall,198,0,0,0,198,0,") && l.ends_with(&end)),

@@ -20,7 +20,7 @@ use std::time::Duration;
 /// 8-puzzle states (default goal, blank last) with their optimal lengths from `idabench solve`.
 /// Shallow enough for every variant: misplaced tiles without reverse-move pruning grows fast
 /// with depth (past 14 billion nodes at 28 moves).
-const EIGHT: &[(&str, &str, u32)] = &[
+pub(crate) const EIGHT: &[(&str, &str, u32)] = &[
     ("goal", "1 2 3 4 5 6 7 8 0", 0),
     ("one", "1 2 3 4 5 6 7 0 8", 1),
     ("two", "1 2 3 4 0 6 7 5 8", 2),
@@ -92,7 +92,7 @@ const KORF1: &str = "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3";
 
 const HEADER: &str = "id,domain,size,start,goal,optimal\n";
 
-fn rows(size: &str, states: &[(&str, &str, u32)]) -> String {
+pub(crate) fn rows(size: &str, states: &[(&str, &str, u32)]) -> String {
     states
         .iter()
         .map(|(id, start, opt)| format!("{id},tiles,{size},{start},,{opt}\n"))
@@ -119,7 +119,7 @@ fn walk36_csv() -> String {
 // Running the binary
 
 /// `idabench run DATASETS... --out OUT --name NAME EXTRA...`, expecting exit `code`.
-fn run(tmp: &Tmp, name: &str, datasets: &[&str], extra: &[&str], code: i32) -> Output {
+pub(crate) fn run(tmp: &Tmp, name: &str, datasets: &[&str], extra: &[&str], code: i32) -> Output {
     let out_dir = tmp.out();
     let mut args = vec!["run"];
     args.extend_from_slice(datasets);
@@ -142,7 +142,7 @@ fn assert_no_tmp(dir: &Path) {
     }
 }
 
-fn runs(dir: &Path) -> Table {
+pub(crate) fn runs(dir: &Path) -> Table {
     Table::read(&dir.join("runs.csv"))
 }
 
@@ -151,7 +151,7 @@ fn runs(dir: &Path) -> Table {
 const TIME_COLUMNS: [&str; 3] = ["time_wall_s", "time_cpu_s", "nodes_per_s"];
 
 /// The rows of a runs.csv without their time columns and the run's name.
-fn without_times(t: &Table) -> Vec<Vec<String>> {
+pub(crate) fn without_times(t: &Table) -> Vec<Vec<String>> {
     let keep: Vec<usize> = (0..t.header.len())
         .filter(|&i| !TIME_COLUMNS.contains(&t.header[i].as_str()) && t.header[i] != "run")
         .collect();
@@ -172,11 +172,11 @@ fn assert_same_results(a: &Table, b: &Table, what: &str) {
 /// iterations.csv of the run in `dir` against its runs.csv: the header; for every job, in job
 /// order, one row per iteration it counts, numbered from 1, whose nodes add up to the job's and
 /// whose last bound is its final bound; no other rows.
-fn assert_iterations_match_runs(dir: &Path) {
+pub(crate) fn assert_iterations_match_runs(dir: &Path) {
     let text = fs::read_to_string(dir.join("iterations.csv")).unwrap();
     assert!(
         text.starts_with(
-            "dataset,instance,variant,iteration,bound,nodes_generated,nodes_expanded\n"
+            "dataset,instance,variant,iteration,bound,nodes_generated,nodes_expanded,repetition\n"
         ),
         "{text}"
     );
@@ -188,9 +188,10 @@ fn assert_iterations_match_runs(dir: &Path) {
             t.get(row, "dataset"),
             t.get(row, "instance"),
             t.get(row, "variant"),
+            t.get(row, "repetition"),
         ];
         let mut mine = Vec::new();
-        while let Some(r) = next.next_if(|r| [&r[0], &r[1], &r[2]] == key) {
+        while let Some(r) = next.next_if(|r| [&r[0], &r[1], &r[2], &r[7]] == key) {
             mine.push(r);
         }
         let what = format!("iterations.csv of {key:?}");
@@ -1302,13 +1303,13 @@ fn generate_is_reproducible_and_walks_are_solved_within_their_length() {
 // Minimal CSV and JSON readers
 
 /// A CSV file: its header and rows (RFC 4180 quoting).
-struct Table {
-    header: Vec<String>,
-    rows: Vec<Vec<String>>,
+pub(crate) struct Table {
+    pub(crate) header: Vec<String>,
+    pub(crate) rows: Vec<Vec<String>>,
 }
 
 impl Table {
-    fn read(path: &Path) -> Table {
+    pub(crate) fn read(path: &Path) -> Table {
         let text = fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let mut records = parse_csv(&text);
         assert!(!records.is_empty(), "{}: empty", path.display());
@@ -1329,7 +1330,7 @@ impl Table {
             .unwrap_or_else(|| panic!("no column `{name}` in {:?}", self.header))
     }
 
-    fn get<'a>(&self, row: &'a [String], name: &str) -> &'a str {
+    pub(crate) fn get<'a>(&self, row: &'a [String], name: &str) -> &'a str {
         &row[self.col(name)]
     }
 
@@ -1380,7 +1381,7 @@ fn parse_csv(text: &str) -> Vec<Vec<String>> {
 }
 
 #[derive(Debug, PartialEq)]
-enum Json {
+pub(crate) enum Json {
     Null,
     Bool(bool),
     Num(f64),
@@ -1390,7 +1391,7 @@ enum Json {
 }
 
 impl Json {
-    fn read(path: &Path) -> Json {
+    pub(crate) fn read(path: &Path) -> Json {
         let text = fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let mut p = JsonParser {
             b: text.as_bytes(),
@@ -1402,7 +1403,7 @@ impl Json {
         v
     }
 
-    fn get(&self, key: &str) -> &Json {
+    pub(crate) fn get(&self, key: &str) -> &Json {
         match self {
             Json::Obj(fields) => fields
                 .iter()
@@ -1420,7 +1421,7 @@ impl Json {
         }
     }
 
-    fn num(&self) -> f64 {
+    pub(crate) fn num(&self) -> f64 {
         match self {
             Json::Num(n) => *n,
             _ => panic!("not a number: {self:?}"),

@@ -309,7 +309,7 @@ fn a_killed_shard_resumes_and_still_merges_to_the_same_rows() {
     assert_iterations_of_runs(&merged);
     let listed = fs::read_to_string(merged.join("missing.csv")).unwrap();
     assert_eq!(listed.lines().count() as u64, missing + 1, "{listed}");
-    assert!(listed.starts_with("dataset,instance,variant,shard\n"));
+    assert!(listed.starts_with("dataset,instance,variant,shard,repetition\n"));
     assert!(fs::read_to_string(merged.join("summary.md"))
         .unwrap()
         .contains(&format!(

@@ -11,6 +11,7 @@ mod cli_domains;
 mod cli_hostile;
 mod cli_pdb;
 mod cli_plot;
+mod cli_repeat;
 mod cli_run;
 mod cli_select;
 mod cli_shards;
