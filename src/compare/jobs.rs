@@ -270,7 +270,11 @@ impl Jobs {
 
     /// The same jobs, each variant that `rename` gives a name for under that name.
     pub fn renamed<'n>(&self, rename: impl Fn(&str) -> Option<&'n str>) -> Jobs {
-        let mut out = Jobs::with_capacity(self.len());
+        let mut out = Jobs {
+            repetitions: self.repetitions.clone(),
+            reduced: self.reduced.clone(),
+            ..Jobs::with_capacity(self.len())
+        };
         for r in &self.rows {
             let (dataset, instance, variant) = self.names.key(&r.names);
             let variant = rename(variant).unwrap_or(variant);
@@ -278,7 +282,15 @@ impl Jobs {
                 (dataset, instance, variant),
                 out.rows.last().map(|l| &l.names),
             );
-            out.rows.push(JobFigures { names, ..r.clone() });
+            // Every name is `out`'s own: its text is not this one's.
+            let domain = out.names.known_name(self.names.name(r.domain));
+            let size = out.names.known_name(self.names.name(r.size));
+            out.rows.push(JobFigures {
+                names,
+                domain,
+                size,
+                ..r.clone()
+            });
         }
         out
     }
@@ -469,6 +481,10 @@ mod tests {
         assert_eq!(keys, [("1", "a=c"), ("1", "b"), ("2", "a=c")]);
         assert_eq!(renamed.variants(), ["a=c", "b"]);
         assert_eq!(renamed.get(1).nodes_generated, jobs.get(1).nodes_generated);
+        assert_eq!(
+            (renamed.get(2).domain, renamed.get(2).size),
+            (jobs.get(2).domain, jobs.get(2).size)
+        );
     }
 
     #[test]

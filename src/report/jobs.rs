@@ -28,7 +28,13 @@ pub fn breakdown(jobs: &[Job], variants: &[String]) -> String {
     if jobs.is_empty() {
         return String::new();
     }
-    let column: HashMap<Status, usize> = Status::WRITTEN
+    // A job whose repetitions a time limit split is its own column, where there is one.
+    let unstable = jobs.iter().any(|j| j.status == Status::Unstable);
+    let statuses: Vec<Status> = Status::WRITTEN
+        .into_iter()
+        .chain(unstable.then_some(Status::Unstable))
+        .collect();
+    let column: HashMap<Status, usize> = statuses
         .iter()
         .enumerate()
         .map(|(k, &s)| (s, k))
@@ -38,17 +44,17 @@ pub fn breakdown(jobs: &[Job], variants: &[String]) -> String {
         .enumerate()
         .map(|(i, v)| (v.as_str(), i))
         .collect();
-    let mut counts = vec![[0u64; Status::WRITTEN.len()]; variants.len()];
+    let mut counts = vec![vec![0u64; statuses.len()]; variants.len()];
     for j in jobs {
         if let (Some(&v), Some(&s)) = (row.get(j.variant), column.get(&j.status)) {
             counts[v][s] += 1;
         }
     }
     let mut header = vec!["variant"];
-    header.extend(Status::WRITTEN.map(Status::name));
+    header.extend(statuses.iter().map(|s| s.name()));
     let rows = variants.iter().zip(&counts).map(|(v, counts)| {
         let mut cells = vec![format!("<code>{}</code>", escape(v).replace('/', "/<wbr>"))];
-        cells.extend(Status::WRITTEN.iter().zip(counts).map(|(&s, &n)| {
+        cells.extend(statuses.iter().zip(counts).map(|(&s, &n)| {
             if problem(s) {
                 flagged(n)
             } else {

@@ -155,7 +155,7 @@ mod tests {
         assert_eq!(
             said,
             [
-                ("limits: `a`: `none`; `b`: `5 s`".to_string(), true),
+                ("limits: `a`: `none`; `b`: `5 s CPU`".to_string(), true),
                 ("machine: `a`: `cpu`; `b`: `other`".to_string(), false),
             ]
         );

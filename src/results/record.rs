@@ -124,6 +124,9 @@ impl StatusCounts {
         let count = match status {
             s if s.solved() => &mut self.solved,
             s if s.limited() => &mut self.limited,
+            // A job whose repetitions a time limit split: counted apart (`unstable`), in none of
+            // these.
+            Status::Unstable => return,
             Status::Suboptimal => &mut self.suboptimal,
             Status::Wrong => &mut self.wrong,
             Status::Unsolvable => &mut self.unsolvable,
