@@ -34,11 +34,8 @@ pub fn breakdown(jobs: &[Job], variants: &[String]) -> String {
         .into_iter()
         .chain(unstable.then_some(Status::Unstable))
         .collect();
-    let column: HashMap<Status, usize> = statuses
-        .iter()
-        .enumerate()
-        .map(|(k, &s)| (s, k))
-        .collect();
+    let column: HashMap<Status, usize> =
+        statuses.iter().enumerate().map(|(k, &s)| (s, k)).collect();
     let row: HashMap<&str, usize> = variants
         .iter()
         .enumerate()

@@ -315,6 +315,7 @@ fn repetitions_that_disagree_read_back_as_wrong_and_a_time_limit_as_unstable() {
                 }
                 if row == ["e16a", VARIANTS[1], "3"] {
                     f[col("status")] = "time_limit".into();
+                    f[col("limit_clock")] = "cpu".into();
                     f[col("length")] = String::new();
                     f[col("path")] = String::new();
                 }

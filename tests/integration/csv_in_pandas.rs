@@ -64,6 +64,7 @@ assert runs["length"].dtype == "Int64" and list(runs["length"]) == [1, 2, 1]
 assert runs["optimal_guaranteed"].dtype == bool
 assert set(solved["instance"]) == {"007", "12", "NA"} and len(solved) == len(iterations)
 assert list(summary["run"]) == ["p"] and summary["solved"].dtype == "int64"
+assert list(groups["size"]) == ["3x3"] and list(groups["solved"]) == [3]
 print("ok")
 "#;
     let out = Command::new("python3")
