@@ -7,6 +7,7 @@ use super::BuildInfo;
 use crate::compare::{self, CompareOptions, Compared, Jobs, RenderFormat, SavedRun};
 use crate::error::Error;
 use crate::report::html::{self, Sides};
+use crate::results::folder;
 use crate::results::record::{DatasetInfo, Record, RunLimits, Selection, Status, RUNS_HEADER};
 use crate::results::runs;
 use crate::search::Clock;
@@ -72,10 +73,16 @@ pub(super) fn write_report(
     let mut table = PAIRS_HEADER.as_bytes().to_vec();
     let mut sorted: Vec<&Pair> = pairs.iter().collect();
     sorted.sort_by_key(|p| (p.round, p.job));
+    // Each build's rows are of this `ab` run, whatever its workers called them.
+    let run = folder::run_name(dir);
     for p in sorted {
         for (bytes, r) in runs.iter_mut().zip([&p.baseline, &p.current]) {
             bytes.extend_from_slice(format!("{},", p.round + 1).as_bytes());
-            r.write_csv(bytes);
+            Record {
+                run: run.clone(),
+                ..r.clone()
+            }
+            .write_csv(bytes);
         }
         let floor = CompareOptions::default().min_time_s;
         let timed = |t: f64| t.is_finite() && t > 0.0 && t >= floor;

@@ -166,8 +166,21 @@ fn read_run(dir: &Path) -> Result<Source, Error> {
                 .map_or_else(|| "some".to_owned(), |n| n.to_string())
         )));
     }
+    // Its rows would join with the other runs' as so many jobs, not reduced to one each.
+    if manifest.repeat > 1 {
+        return Err(Error::input(format!(
+            "{}: a run made with --repeat {}: combine joins runs of one repetition each; compare              it with another run (`idabench compare A B --pair VARIANT_A=VARIANT_B`), which reduces              each job to one",
+            dir.display(),
+            manifest.repeat
+        )));
+    }
     let runs_csv = dir.join("runs.csv");
-    let rows = record::read_runs(&runs_csv)?;
+    let mut rows = record::read_runs(&runs_csv)?;
+    // Rows from before runs.csv named its run are this one's.
+    let name = folder::run_name(dir);
+    for r in rows.iter_mut().filter(|r| r.run.is_empty()) {
+        r.run.clone_from(&name);
+    }
     let path = dir.join(iterations::FILE);
     let iterations = if path.is_file() {
         let by_key: HashMap<RowKey, usize> =

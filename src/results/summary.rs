@@ -658,7 +658,8 @@ impl Par2 {
     /// run limited by nodes: the manifest's limits leave it out.
     pub fn of(rows: &[VariantSummary], manifest: Option<&Manifest>) -> Par2 {
         if let Some(m) = manifest {
-            return match (m.time_limit_s, m.max_nodes) {
+            // A time limit on either clock: the one `Limits::of` penalises with.
+            return match (m.limits().penalty_s(), m.max_nodes) {
                 (Some(_), _) => Par2::Time,
                 (None, Some(_)) => Par2::Nodes,
                 (None, None) => Par2::Neither,

@@ -67,6 +67,8 @@ fn the_same_build_twice_has_identical_counts_and_exits_0() {
     assert_eq!(base.len(), 186);
     assert_eq!(cur.len(), 186);
     for (b, c) in base.iter().zip(&cur) {
+        // Both builds' rows are of this `ab` run.
+        assert_eq!((b["run"].as_str(), c["run"].as_str()), ("ab", "ab"));
         for field in [
             "round",
             "instance",

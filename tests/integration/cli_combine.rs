@@ -237,3 +237,36 @@ fn runs_of_other_dataset_contents_are_refused_or_marked_as_mixed() {
     assert!(mixed < setting, "{page}");
     assert_eq!(body_lines(&dir.join("runs.csv")).len(), 3 + 4);
 }
+
+#[test]
+fn a_repeated_run_is_refused_saying_what_to_use_instead() {
+    let tmp = Tmp::new("combine-repeat");
+    let data = tmp.write("d.csv", TINY);
+    let a = run_tiny(&tmp, &data, "manhattan", "a");
+    let out = idabench(
+        tmp.path(),
+        &[
+            "run",
+            &data,
+            "--heuristic",
+            "misplaced",
+            "--repeat",
+            "2",
+            "--out",
+            &tmp.out(),
+            "--name",
+            "b",
+            "-q",
+        ],
+    );
+    assert_exit(&out, 0);
+    let b = tmp.run_dir("b").display().to_string();
+    let out = combine(&tmp, &["--name", "both", &a, &b]);
+    assert_exit(&out, 2);
+    assert!(
+        text(&out.stderr).contains("a run made with --repeat 2: combine joins runs of one"),
+        "{}",
+        show(&out)
+    );
+    assert!(!tmp.run_dir("both").exists());
+}
