@@ -62,7 +62,8 @@ pub fn breakdown(jobs: &[Job], variants: &[String]) -> String {
     });
     format!(
         "<h2 id=\"statuses\">Statuses</h2>\n{}<p class=\"note\">Every job counted once, by its \
-         status in runs.csv (node_limit and time_limit are the summary's limited).</p>\n",
+         status in runs.csv, or with --repeat by its repetitions' (see summary.md); node_limit \
+         and time_limit are the summary's limited.</p>\n",
         table(&header, rows)
     )
 }
