@@ -207,8 +207,8 @@ least 1 ms).
 row per value and no empty cell. Scope `variant` and `overall` (dataset, instance and, overall,
 variant are `*`): the comparison's figures (side `comparison`: jobs_compared, changed, ...,
 time_ratio_geomean, ci_low, ci_high, verdict, pairing) and each run's status counts (side
-`baseline` or `current`: jobs, solved, suboptimal, wrong, error, limited, unsolvable, over_cap).
-Scope `job`: each run's status, length (when solved), nodes_generated, nodes_expanded and
+`baseline` or `current`: jobs, solved, suboptimal, wrong, error, limited, unstable, unsolvable,
+over_cap). Scope `job`: each run's status, length (when solved), nodes_generated, nodes_expanded and
 time_cpu_s, and for a job of both runs `changed` (true or false) and, when timed, `time_ratio`
 (side `comparison`).
 

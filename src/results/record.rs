@@ -95,18 +95,21 @@ pub struct StatusCounts {
     pub error: u64,
     /// Stopped by `--max-nodes` or `--time-limit`.
     pub limited: u64,
+    /// Repeated jobs whose repetitions a time limit split (see `results::repetitions`).
+    pub unstable: u64,
     pub unsolvable: u64,
     pub over_cap: u64,
 }
 
 impl StatusCounts {
     /// The names of the counts, as the CSV files spell them, in the order the pages show them.
-    pub const NAMES: [&'static str; 7] = [
+    pub const NAMES: [&'static str; 8] = [
         "solved",
         "suboptimal",
         "wrong",
         "error",
         "limited",
+        "unstable",
         "unsolvable",
         "over_cap",
     ];
@@ -124,9 +127,7 @@ impl StatusCounts {
         let count = match status {
             s if s.solved() => &mut self.solved,
             s if s.limited() => &mut self.limited,
-            // A job whose repetitions a time limit split: counted apart (`unstable`), in none of
-            // these.
-            Status::Unstable => return,
+            Status::Unstable => &mut self.unstable,
             Status::Suboptimal => &mut self.suboptimal,
             Status::Wrong => &mut self.wrong,
             Status::Unsolvable => &mut self.unsolvable,
@@ -138,13 +139,14 @@ impl StatusCounts {
     }
 
     /// The counts in the order of `NAMES`.
-    pub fn values(&self) -> [u64; 7] {
+    pub fn values(&self) -> [u64; 8] {
         [
             self.solved,
             self.suboptimal,
             self.wrong,
             self.error,
             self.limited,
+            self.unstable,
             self.unsolvable,
             self.over_cap,
         ]
@@ -968,6 +970,15 @@ pub(crate) fn read_manifest(path: &Path) -> Result<Manifest, ReportError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_job_is_in_exactly_one_count_an_unstable_one_too() {
+        let c = StatusCounts::of(Status::WRITTEN.into_iter().chain([Status::Unstable]));
+        assert_eq!(c.jobs, 9);
+        assert_eq!(c.values().iter().sum::<u64>(), c.jobs);
+        assert_eq!((c.limited, c.unstable, c.solved), (2, 1, 1));
+        assert_eq!(StatusCounts::NAMES[5], "unstable");
+    }
 
     #[test]
     fn every_status_is_spelled_in_reports_as_it_is_named() {

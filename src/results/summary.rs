@@ -7,7 +7,7 @@ use crate::domains::Spec;
 use crate::results::combined;
 use crate::results::folder;
 use crate::results::iterations::{self, Spans};
-use crate::results::record::{on_off, Manifest, Record, Status, StatusCounts};
+use crate::results::record::{on_off, Manifest, Record, StatusCounts};
 use crate::results::repetitions::{self, ByJob, Measured};
 use crate::results::runs::{write_atomic, write_runs, Rows, Tally};
 use crate::results::{read_file, ReportError};
@@ -487,10 +487,7 @@ impl Context<'_> {
                 r.nodes_generated as f64
             }),
             speedup_instances: compared,
-            unstable: records
-                .iter()
-                .filter(|r| r.status == Status::Unstable)
-                .count() as u64,
+            unstable: counts.unstable,
             time_cpu_spread_p50: spread_p50,
             time_cpu_spread_max: spread_max,
             run: String::new(),
