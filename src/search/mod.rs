@@ -17,6 +17,7 @@
 //! the first iteration, so the iterations add up to the totals.
 
 mod engine;
+pub mod fsm;
 // In tests without the feature too, for the reading of its setting; nothing of it reaches a
 // search without the feature.
 #[cfg(any(test, feature = "inject-slowdown"))]
@@ -243,6 +244,8 @@ pub struct Stats {
     pub final_bound: u32,
     /// The heuristic's estimate of the start state.
     pub initial_h: u32,
+    /// How often bidirectional pathmax raised a node's heuristic value (0 without it).
+    pub bpmx_raises: u64,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
