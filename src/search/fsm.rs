@@ -119,4 +119,24 @@ mod tests {
         assert_eq!(a.next(after_left, 2), FORBIDDEN);
         assert_ne!(a.next(after_left, 3), FORBIDDEN);
     }
+
+    #[test]
+    fn pruning_names_read_back() {
+        use crate::search::Pruning;
+        for p in [
+            Pruning::None,
+            Pruning::Reverse,
+            Pruning::Fsm(2),
+            Pruning::Fsm(22),
+        ] {
+            assert_eq!(Pruning::parse(&p.name()), Some(p));
+        }
+        assert_eq!(
+            Pruning::parse("fsm"),
+            Some(Pruning::Fsm(Pruning::DEFAULT_FSM_DEPTH))
+        );
+        for bad in ["fsm1", "fsm33", "fsm-3", "fsmx", "Reverse", ""] {
+            assert_eq!(Pruning::parse(bad), None, "{bad}");
+        }
+    }
 }

@@ -159,6 +159,57 @@ impl Step {
     }
 }
 
+/// Which move sequences the search skips.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Pruning {
+    /// Every move is tried.
+    None,
+    /// The move that undoes the previous one is skipped.
+    Reverse,
+    /// Duplicate pruning by an automaton built from move sequences of up to this length
+    /// (`fsm::Automaton`); includes reverse-move pruning.
+    Fsm(u32),
+}
+
+impl Pruning {
+    /// The depth `fsm` means without one. Provisional: to be chosen by measurement.
+    pub const DEFAULT_FSM_DEPTH: u32 = 14;
+    /// The deepest automaton asked for by name.
+    pub const MAX_FSM_DEPTH: u32 = 32;
+
+    /// The kind, as runs.csv's `pruning` column spells it: none, reverse or fsm.
+    pub fn kind(self) -> &'static str {
+        match self {
+            Pruning::None => "none",
+            Pruning::Reverse => "reverse",
+            Pruning::Fsm(_) => "fsm",
+        }
+    }
+
+    /// The name with the automaton's depth: none, reverse, fsm14.
+    pub fn name(self) -> String {
+        match self {
+            Pruning::Fsm(depth) => format!("fsm{depth}"),
+            other => other.kind().to_string(),
+        }
+    }
+
+    /// `none`, `reverse`, `fsm` (the default depth) or `fsmN` (N from 2 to `MAX_FSM_DEPTH`).
+    pub fn parse(s: &str) -> Option<Pruning> {
+        match s {
+            "none" => Some(Pruning::None),
+            "reverse" => Some(Pruning::Reverse),
+            "fsm" => Some(Pruning::Fsm(Pruning::DEFAULT_FSM_DEPTH)),
+            _ => {
+                let depth: u32 = s.strip_prefix("fsm")?.parse().ok()?;
+                (2..=Pruning::MAX_FSM_DEPTH)
+                    .contains(&depth)
+                    .then_some(Pruning::Fsm(depth))
+            }
+        }
+    }
+}
+
 /// The engine's run-time variant: everything but the heuristic, which is a type parameter.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Variant {
