@@ -292,7 +292,7 @@ pub struct CompareArgs {
     pub pictures: PictureArgs,
 }
 
-/// How the pictures are drawn: `plot`, `run`, `merge` and `compare` take it.
+/// How the pictures are drawn: `plot`, `run`, `merge`, `compare` and `combine` take it.
 #[derive(Args, Debug)]
 pub struct PictureArgs {
     /// Each picture's size in pixels, the whole SVG (default: 800 wide, its chart 540 high and
@@ -727,8 +727,12 @@ one variant run by yesterday's build and today's. When several runs have a varia
 which with --rename RUN:OLD=NEW, RUN one of the RUN arguments exactly as given. The same job
 (dataset, instance, variant) in two runs is refused: rename one of them.
 
-Refused (exit 2), naming the runs and what differs: runs whose datasets (by SHA-256) or limits
-differ, unless --allow-mixed, which combines them and says so at the top of summary.md and
+Runs made with --repeat keep every repetition's row; the summaries, report.html and the plots
+reduce each job to its median CPU time, as `run` does. The manifest gives the largest peak
+resident size of the runs, the most workers any of them had, and the limits they share.
+
+Refused (exit 2), naming the runs and what differs: runs whose datasets (by SHA-256), limits or
+--repeat counts differ, unless --allow-mixed, which combines them and says so at the top of summary.md and
 report.html; a shard (merge the shards first) or an unfinished run; an OUT/NAME that holds a run
 other than an earlier combination (which is replaced) or is one of the runs; a link, FIFO or
 device in any of these folders.
@@ -755,12 +759,15 @@ pub struct CombineArgs {
     /// given) says whose when several runs have OLD. May be given more than once.
     #[arg(long, value_name = "[RUN:]OLD=NEW")]
     pub rename: Vec<String>,
-    /// Combine runs whose datasets or limits differ, and say so at the top of the report.
+    /// Combine runs whose datasets, limits or --repeat counts differ, and say so at the top of
+    /// the report.
     #[arg(long)]
     pub allow_mixed: bool,
     /// Draw no plots (report.html is still written).
     #[arg(long)]
     pub no_plots: bool,
+    #[command(flatten)]
+    pub pictures: PictureArgs,
 }
 
 const SLURM_HELP: &str = "\

@@ -1,19 +1,18 @@
-//! The `combine` command: finished runs of the same datasets and limits, with different variants
-//! (or one variant under new names, `--rename`), joined into one report folder with every report
-//! and picture a run leaves, as if one run had run all their variants.
+//! The `combine` command: finished runs of the same datasets, limits and repetitions, with
+//! different variants (or one variant under new names, `--rename`), joined into one report
+//! folder with every report and picture a run leaves, as if one run had run all their variants.
 
 use crate::cmd::args::CombineArgs;
 use crate::domains::Spec;
 use crate::error::{Done, Error};
-use crate::plot::PlotSize;
 use crate::report::{self, Joined};
 use crate::results::combined::{self, CombinedRun, Renamed};
 use crate::results::folder;
 use crate::results::iterations::{self, Appender, Span, Spans};
-use crate::results::record::{self, DatasetInfo, Manifest, Record, RowKey};
+use crate::results::record::{self, DatasetInfo, Manifest, Record, RowKey, RunLimits};
 use crate::results::runs::{verdict, Rows};
 use crate::results::summary;
-use crate::search::Iteration;
+use crate::search::{Clock, Iteration};
 use crate::util::clock;
 use crate::util::term::note;
 use crate::util::text::shorten;
@@ -81,8 +80,8 @@ pub fn combine(args: &CombineArgs, stdout: &mut dyn Write) -> Result<Done, Error
         .collect();
     if !mixed.is_empty() && !args.allow_mixed {
         return Err(Error::input(format!(
-            "the runs differ in {}\ncombine joins runs of the same datasets (SHA-256) and limits; \
-             --allow-mixed combines them anyway, and the report says so at its top",
+            "the runs differ in {}\ncombine joins runs of the same datasets (SHA-256), limits and \
+             --repeat counts; --allow-mixed combines them anyway, and the report says so at its top",
             mixed.join("\nand in ")
         )));
     }
@@ -95,33 +94,39 @@ pub fn combine(args: &CombineArgs, stdout: &mut dyn Write) -> Result<Done, Error
     let plan = plan(&runs)?;
     let out = claim(args, &runs)?;
 
-    let mut rows = Rows::new(plan.jobs.len());
-    let renamed: Vec<Record> = plan
-        .jobs
+    let mut rows = Rows::new(plan.slots.len());
+    let renamed: Vec<Option<Record>> = plan
+        .slots
         .iter()
-        .map(|&(run, row)| {
-            let (source, r) = (&runs[run], &runs[run].rows[row]);
-            Record {
-                variant: source.new_name(&r.variant).to_owned(),
-                ..r.clone()
-            }
+        .map(|slot| {
+            slot.map(|(run, row)| {
+                let (source, r) = (&runs[run], &runs[run].rows[row]);
+                Record {
+                    variant: source.new_name(&r.variant).to_owned(),
+                    ..r.clone()
+                }
+            })
         })
         .collect();
-    rows.keep(renamed.iter().enumerate());
-    let mut spans = copy_iterations(&out, &runs, &plan, &renamed)?;
+    let records: Vec<Option<&Record>> = renamed.iter().map(Option::as_ref).collect();
+    rows.keep(
+        records
+            .iter()
+            .enumerate()
+            .filter_map(|(slot, r)| r.map(|r| (slot, r))),
+    );
+    let mut spans = copy_iterations(&out, &runs, &plan, &records)?;
     let finished = rows
         .tallies()
-        .map(|(job, t)| (plan.places[job].0, plan.places[job].1, t));
-    let first = &runs[0].manifest;
-    let records: Vec<Option<&Record>> = renamed.iter().map(Some).collect();
+        .map(|(slot, t)| (plan.places[slot].0, plan.places[slot].1, t));
+    let manifest = combined_manifest(&runs, &plan);
     let summaries = summary::summarize(
         finished,
         &plan.specs,
         &plan.variants,
         &summary::groups_of(&records, &plan.places),
-        summary::Limits::of(first),
+        summary::Limits::of(&manifest),
     );
-    let manifest = combined_manifest(&runs, &plan);
     let joined = Joined {
         out: &out,
         records,
@@ -129,7 +134,7 @@ pub fn combine(args: &CombineArgs, stdout: &mut dyn Write) -> Result<Done, Error
         manifest: &manifest,
         summaries: &summaries,
         plots: !args.no_plots,
-        size: PlotSize::default(),
+        size: args.pictures.plot_size.unwrap_or_default(),
     };
     let text = report::write_joined(&joined, &mut spans)?;
     super::print(stdout, &text)?;
@@ -164,14 +169,6 @@ fn read_run(dir: &Path) -> Result<Source, Error> {
             manifest
                 .jobs_missing
                 .map_or_else(|| "some".to_owned(), |n| n.to_string())
-        )));
-    }
-    // Its rows would join with the other runs' as so many jobs, not reduced to one each.
-    if manifest.repeat > 1 {
-        return Err(Error::input(format!(
-            "{}: a run made with --repeat {}: combine joins runs of one repetition each; compare              it with another run (`idabench compare A B --pair VARIANT_A=VARIANT_B`), which reduces              each job to one",
-            dir.display(),
-            manifest.repeat
         )));
     }
     let runs_csv = dir.join("runs.csv");
@@ -337,19 +334,24 @@ fn unknown_rename(text: &str, runs: &[Source], variants: &[Vec<&str>]) -> Error 
     ))
 }
 
-/// The combined report's jobs and how the summaries see them.
+/// The combined report's rows and how the summaries see them. A job (instance, variant) has a
+/// slot per repetition, laid out as `run --repeat` lays its rows out, round by round: the slot
+/// of repetition R of job J is (R - 1) * jobs + J. A run made with fewer repetitions than the
+/// most leaves its jobs' later slots empty (only with `--allow-mixed`).
 struct Plan {
-    /// Each job's run and row, in the report's order: by instance (in the order the runs first
-    /// list them), then by variant.
-    jobs: Vec<(usize, usize)>,
-    /// Each job's instance number and variant index.
+    /// Each slot's run and row, `None` for a repetition no run made.
+    slots: Vec<Option<(usize, usize)>>,
+    /// Each slot's instance number and variant index; jobs in the report's order: by instance
+    /// (in the order the runs first list them), then by variant.
     places: Vec<(usize, usize)>,
+    /// The most repetitions of a job: the report's rounds.
+    repeat: u32,
     /// The report's variants: each run's, renamed, in the runs' order.
     variants: Vec<String>,
     specs: Vec<Spec>,
 }
 
-/// The combined report's jobs: every row of every run, a job held by two runs (after renames)
+/// The combined report's rows: every row of every run, a job held by two runs (after renames)
 /// refused.
 fn plan(runs: &[Source]) -> Result<Plan, Error> {
     let mut variants: Vec<String> = Vec::new();
@@ -364,7 +366,8 @@ fn plan(runs: &[Source]) -> Result<Plan, Error> {
         }
     }
     let mut instance_index: HashMap<(&str, &str), usize> = HashMap::new();
-    let mut jobs: Vec<(usize, usize, usize, usize)> = Vec::new();
+    // (instance, variant, repetition, run, row)
+    let mut rows: Vec<(usize, usize, u32, usize, usize)> = Vec::new();
     for (run, source) in runs.iter().enumerate() {
         for (row, r) in source.rows.iter().enumerate() {
             let next = instance_index.len();
@@ -372,19 +375,24 @@ fn plan(runs: &[Source]) -> Result<Plan, Error> {
                 .entry((&r.dataset, &r.instance))
                 .or_insert(next);
             let variant = variant_index[source.new_name(&r.variant)];
-            jobs.push((instance, variant, run, row));
+            rows.push((instance, variant, r.repetition, run, row));
         }
     }
-    jobs.sort_unstable();
-    let twice: Vec<&[(usize, usize, usize, usize)]> = jobs
-        .windows(2)
-        .filter(|w| w[0].0 == w[1].0 && w[0].1 == w[1].1)
-        .collect();
-    if let Some(w) = twice.first() {
-        let (a, b) = (&runs[w[0].2], &runs[w[1].2]);
-        let variant = &variants[w[0].1];
+    rows.sort_unstable();
+    // A job's rows from one run are its repetitions; from two runs, the same job twice.
+    let mut twice: Vec<(usize, usize, usize, usize)> = Vec::new();
+    for w in rows.windows(2) {
+        let (a, b) = (w[0], w[1]);
+        if (a.0, a.1) == (b.0, b.1) && a.3 != b.3 && twice.last().map(|t| (t.0, t.1)) != Some((a.0, a.1)) {
+            twice.push((a.0, a.1, a.3, a.4));
+            twice.push((b.0, b.1, b.3, b.4));
+        }
+    }
+    if let Some(first) = twice.chunks(2).next() {
+        let (a, b) = (&runs[first[0].2], &runs[first[1].2]);
+        let variant = &variants[first[0].1];
         let listed: Vec<String> = twice
-            .iter()
+            .chunks(2)
             .take(LISTED)
             .map(|w| {
                 let r = &runs[w[0].2].rows[w[0].3];
@@ -395,22 +403,41 @@ fn plan(runs: &[Source]) -> Result<Plan, Error> {
                 )
             })
             .collect();
-        let from = b.rows[w[1].3].variant.as_str();
+        let from = b.rows[first[1].3].variant.as_str();
         return Err(Error::input(format!(
             "{} and {} both hold job(s) of variant '{}' ({} in all, first {}): one job would have two rows; to keep both, give one a new name, e.g. --rename {}:{}=NEW",
             a.given,
             b.given,
             shorten(variant),
-            twice.len(),
+            twice.len() / 2,
             listed.join(", "),
             b.given,
             from
         )));
     }
+    let mut jobs: Vec<(usize, usize)> = rows.iter().map(|r| (r.0, r.1)).collect();
+    jobs.dedup();
+    let repeat = rows
+        .iter()
+        .map(|r| r.2)
+        .chain(runs.iter().map(|r| r.manifest.repeat))
+        .max()
+        .unwrap_or(1)
+        .max(1);
+    let round = jobs.len();
+    let mut slots = vec![None; round * repeat as usize];
+    let mut job = 0;
+    for &(instance, variant, repetition, run, row) in &rows {
+        while jobs[job] != (instance, variant) {
+            job += 1;
+        }
+        slots[(repetition.max(1) as usize - 1) * round + job] = Some((run, row));
+    }
     let specs = specs(runs, &variants)?;
     Ok(Plan {
-        places: jobs.iter().map(|&(i, v, _, _)| (i, v)).collect(),
-        jobs: jobs.iter().map(|&(_, _, run, row)| (run, row)).collect(),
+        places: (0..slots.len()).map(|k| jobs[k % round.max(1)]).collect(),
+        slots,
+        repeat,
         variants,
         specs,
     })
@@ -483,7 +510,7 @@ fn copy_iterations(
     out: &Path,
     runs: &[Source],
     plan: &Plan,
-    renamed: &[Record],
+    records: &[Option<&Record>],
 ) -> Result<Spans, Error> {
     let path = out.join(iterations::FILE);
     folder::check_own_file(&path)?;
@@ -492,18 +519,17 @@ fn copy_iterations(
         Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(Error::io(&path, e)),
         _ => {}
     }
-    let mut spans = Spans::new(path.clone(), plan.jobs.len());
+    let mut spans = Spans::new(path.clone(), plan.slots.len());
     let mut appender = Appender::append_to(&path).map_err(|e| Error::io(&path, e))?;
     for (run, source) in runs.iter().enumerate() {
         let Some(found) = &source.iterations else {
             continue;
         };
         let jobs: Vec<(usize, usize)> = plan
-            .jobs
+            .slots
             .iter()
             .enumerate()
-            .filter(|(_, &(r, _))| r == run)
-            .map(|(job, &(_, row))| (job, row))
+            .filter_map(|(slot, s)| s.filter(|&(r, _)| r == run).map(|(_, row)| (slot, row)))
             .collect();
         let sources = [source.dir.join(iterations::FILE)];
         for chunk in jobs.chunks(CHUNK) {
@@ -525,7 +551,7 @@ fn copy_iterations(
                 chunk
                     .iter()
                     .zip(&read)
-                    .map(|(&(job, _), its)| (job, &renamed[job], its.as_slice())),
+                    .map(|(&(job, _), its)| (job, records[job].expect("a planned slot has its row"), its.as_slice())),
             )?;
             appender.append_formatted(&formatted, &mut spans)?;
         }
@@ -535,8 +561,21 @@ fn copy_iterations(
 
 /// The combined report's manifest: the first run's build, the datasets of them all, their
 /// machines, from the first start to the last end, and every run's own manifest in `combined`.
+/// Of figures that each run has: the largest peak resident size and the most workers (what the
+/// busiest run needed), the most repetitions, and each limit that every run had (a limit the
+/// runs do not share, combined with `--allow-mixed`, is none of the combination's: no PAR-2 is
+/// charged with it, and `limits_text` says they differ).
 fn combined_manifest(runs: &[Source], plan: &Plan) -> Manifest {
     let first = &runs[0].manifest;
+    let limits: Vec<RunLimits> = runs.iter().map(|r| r.manifest.limits()).collect();
+    let shared = |value: fn(&RunLimits) -> Option<f64>| {
+        let v = value(&limits[0]);
+        limits.iter().all(|l| value(l) == v).then_some(v).flatten()
+    };
+    let max_nodes = limits[0]
+        .max_nodes
+        .filter(|&n| limits.iter().all(|l| l.max_nodes == Some(n)));
+    let (cpu_s, wall_s) = (shared(|l| l.cpu_s), shared(|l| l.wall_s));
     let distinct = |value: fn(&Manifest) -> String| {
         let mut seen: Vec<String> = Vec::new();
         for r in runs {
@@ -572,7 +611,7 @@ fn combined_manifest(runs: &[Source], plan: &Plan) -> Manifest {
         .map(|(run, r)| CombinedRun {
             dir: r.given.clone(),
             renamed: r.renamed.clone(),
-            jobs: plan.jobs.iter().filter(|&&(k, _)| k == run).count(),
+            jobs: plan.slots.iter().flatten().filter(|&&(k, _)| k == run).count(),
             manifest: r.manifest.clone(),
         })
         .collect();
@@ -596,8 +635,18 @@ fn combined_manifest(runs: &[Source], plan: &Plan) -> Manifest {
             .max()
             .unwrap_or_else(clock::rfc3339_now),
         complete: Some(true),
-        jobs_total: Some(plan.jobs.len()),
+        jobs_total: Some(plan.slots.iter().flatten().count()),
         jobs_missing: Some(0),
+        jobs: runs.iter().map(|r| r.manifest.jobs).max().unwrap_or(first.jobs),
+        peak_resident_bytes: runs
+            .iter()
+            .filter_map(|r| r.manifest.peak_resident_bytes)
+            .max(),
+        max_nodes,
+        time_limit_s: cpu_s,
+        time_limit_clock: Some(Clock::Cpu),
+        wall_limit_s: wall_s,
+        repeat: plan.repeat,
         pattern_databases: tables,
         shard: None,
         shards: Vec::new(),

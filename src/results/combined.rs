@@ -1,5 +1,5 @@
 //! What a combined report (`idabench combine`) records of the runs it joins: each run's folder,
-//! renamed variants and manifest; and how those runs differ: in datasets or limits, which make
+//! renamed variants and manifest; and how those runs differ: in datasets, limits or `--repeat`, which make
 //! their figures unlike (refused unless `--allow-mixed`), or in machine, build or commit, which
 //! the report says.
 
@@ -70,9 +70,11 @@ type Fact = (&'static str, bool, fn(&Manifest) -> String);
 /// How the runs `(directory, manifest)` differ, those that mix their figures first.
 pub fn differences<'a>(runs: impl IntoIterator<Item = (&'a str, &'a Manifest)>) -> Vec<Difference> {
     let runs: Vec<(&str, &Manifest)> = runs.into_iter().collect();
-    let facts: [Fact; 7] = [
+    let facts: [Fact; 8] = [
         ("datasets", true, datasets),
         ("limits", true, Manifest::limits_text),
+        // Medians of other counts of repetitions spread otherwise.
+        ("--repeat", true, |m| m.repeat.to_string()),
         ("machine", false, |m| match &m.host {
             Some(host) => format!("{} (host {host})", m.cpu_model),
             None => m.cpu_model.clone(),

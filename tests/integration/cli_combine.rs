@@ -238,35 +238,127 @@ fn runs_of_other_dataset_contents_are_refused_or_marked_as_mixed() {
     assert_eq!(body_lines(&dir.join("runs.csv")).len(), 3 + 4);
 }
 
-#[test]
-fn a_repeated_run_is_refused_saying_what_to_use_instead() {
-    let tmp = Tmp::new("combine-repeat");
-    let data = tmp.write("d.csv", TINY);
-    let a = run_tiny(&tmp, &data, "manhattan", "a");
+/// `run --repeat REPEAT` of `heuristics` on `data` into `tmp`'s reports as `name`: its folder.
+fn run_repeated(tmp: &Tmp, data: &str, heuristics: &str, repeat: &str, name: &str) -> String {
     let out = idabench(
         tmp.path(),
         &[
             "run",
-            &data,
+            data,
             "--heuristic",
-            "misplaced",
+            heuristics,
             "--repeat",
-            "2",
+            repeat,
             "--out",
             &tmp.out(),
             "--name",
-            "b",
+            name,
             "-q",
         ],
     );
     assert_exit(&out, 0);
-    let b = tmp.run_dir("b").display().to_string();
+    tmp.run_dir(name).display().to_string()
+}
+
+/// Sets `field` of the run `dir`'s manifest.json to `value`.
+fn set_manifest(dir: &str, field: &str, value: serde_json::Value) {
+    let path = Path::new(dir).join("manifest.json");
+    let mut m: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&path).unwrap()).unwrap();
+    m[field] = value;
+    fs::write(&path, serde_json::to_string_pretty(&m).unwrap()).unwrap();
+}
+
+fn manifest_of(dir: &Path) -> serde_json::Value {
+    serde_json::from_str(&fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap()
+}
+
+#[test]
+fn repeated_runs_combine_by_repetition_and_other_repeat_counts_are_mixed() {
+    let tmp = Tmp::new("combine-repeat");
+    let data = tmp.write("d.csv", TINY);
+    let a = run_repeated(&tmp, &data, "manhattan", "2", "a");
+    let b = run_repeated(&tmp, &data, "misplaced", "2", "b");
+    // The manifest's figures of every run, not the first's: the largest peak, the most workers.
+    set_manifest(&a, "peak_resident_bytes", 1_000.into());
+    set_manifest(&b, "peak_resident_bytes", 5_000.into());
+    set_manifest(&a, "jobs", 7.into());
+    set_manifest(&b, "jobs", 3.into());
     let out = combine(&tmp, &["--name", "both", &a, &b]);
+    assert_exit(&out, 0);
+    let dir = tmp.run_dir("both");
+    // Every repetition's row, keyed by job and repetition, round by round as `run` writes them.
+    let mut theirs = body_lines(&Path::new(&a).join("runs.csv"));
+    theirs.extend(body_lines(&Path::new(&b).join("runs.csv")));
+    theirs.sort();
+    assert_eq!(body_lines(&dir.join("runs.csv")), theirs);
+    let rows = csv_rows(&dir.join("runs.csv"));
+    let reps: Vec<&str> = rows.iter().map(|r| r["repetition"].as_str()).collect();
+    assert_eq!(reps, [["1"; 6], ["2"; 6]].concat());
+    let mut its = body_lines(&Path::new(&a).join("iterations.csv"));
+    its.extend(body_lines(&Path::new(&b).join("iterations.csv")));
+    its.sort();
+    assert_eq!(body_lines(&dir.join("iterations.csv")), its);
+    // The summaries count each job once, as each run's own do.
+    for source in [&a, &b] {
+        for row in csv_rows(&Path::new(source).join("summary.csv")) {
+            let combined = csv_rows(&dir.join("summary.csv"))
+                .into_iter()
+                .find(|r| r["variant"] == row["variant"])
+                .unwrap();
+            for column in ["jobs", "solved", "nodes_generated_total"] {
+                assert_eq!(combined[column], row[column], "{column}");
+            }
+            assert_eq!(combined["jobs"], "3");
+        }
+    }
+    let m = manifest_of(&dir);
+    assert_eq!(m["repeat"], 2);
+    assert_eq!(m["jobs_total"], 12);
+    assert_eq!(m["peak_resident_bytes"], 5_000);
+    assert_eq!(m["jobs"], 7);
+    assert_eq!(m["combined"][1]["jobs"], 6);
+
+    // Another count of repetitions: refused naming both, or marked as mixed.
+    let c = run_tiny(&tmp, &data, "linear-conflict", "c");
+    let out = combine(&tmp, &["--name", "mixed", &a, &c]);
     assert_exit(&out, 2);
+    let err = text(&out.stderr);
     assert!(
-        text(&out.stderr).contains("a run made with --repeat 2: combine joins runs of one"),
-        "{}",
-        show(&out)
+        err.contains(&format!("the runs differ in --repeat: {a}: 2; {c}: 1")),
+        "{err}"
     );
-    assert!(!tmp.run_dir("both").exists());
+    assert!(!tmp.run_dir("mixed").exists());
+    let out = combine(&tmp, &["--name", "mixed", "--allow-mixed", &a, &c]);
+    assert_exit(&out, 0);
+    let dir = tmp.run_dir("mixed");
+    let md = fs::read_to_string(dir.join("summary.md")).unwrap();
+    assert!(md.contains("**Mixed runs") && md.contains("--repeat: "), "{md}");
+    assert_eq!(body_lines(&dir.join("runs.csv")).len(), 6 + 3);
+    let summary = csv_rows(&dir.join("summary.csv"));
+    assert_eq!(
+        summary.iter().map(|r| r["jobs"].as_str()).collect::<Vec<_>>(),
+        ["3", "3"]
+    );
+}
+
+#[test]
+fn limits_every_run_shares_are_the_combinations_and_others_are_none() {
+    let tmp = Tmp::new("combine-limits");
+    let data = tmp.write("d.csv", TINY);
+    let a = run_tiny(&tmp, &data, "manhattan", "a");
+    let b = run_tiny(&tmp, &data, "misplaced", "b");
+    for (dir, nodes) in [(&a, 100_000), (&b, 100_000)] {
+        set_manifest(dir, "max_nodes", nodes.into());
+        set_manifest(dir, "wall_limit_s", 30.0.into());
+    }
+    set_manifest(&b, "wall_limit_s", 60.0.into());
+    assert_exit(&combine(&tmp, &["--name", "both", &a, &b]), 2);
+    let out = combine(&tmp, &["--name", "both", "--allow-mixed", &a, &b]);
+    assert_exit(&out, 0);
+    let m = manifest_of(&tmp.run_dir("both"));
+    assert_eq!(m["max_nodes"], 100_000);
+    assert!(m["wall_limit_s"].is_null(), "{m}");
+    let md = fs::read_to_string(tmp.run_dir("both").join("summary.md")).unwrap();
+    assert!(md.contains("limits: different in the combined runs"), "{md}");
 }
