@@ -18,6 +18,7 @@ mod schedule;
 
 use crate::compare::{self, CompareError, CompareOptions, Compared, Incomplete, RenderFormat};
 use crate::error::{Done, Error};
+use crate::plot::PlotSize;
 use crate::results::folder;
 use crate::runner::machine;
 use crate::runner::plan::{Loaded, PlanOptions};
@@ -76,6 +77,8 @@ pub struct AbOptions {
     pub out: PathBuf,
     pub name: Option<String>,
     pub quiet: bool,
+    /// The size of the report's pictures.
+    pub plot_size: PlotSize,
 }
 
 /// Set by Ctrl-C, SIGTERM or SIGHUP: no new pair is started.
@@ -254,7 +257,7 @@ pub fn ab(opts: &AbOptions, stdout: &mut dyn Write) -> Result<Done, Error> {
         current,
         comparison,
     };
-    write_pages(&dir, &compared, &manifest);
+    write_pages(&dir, &compared, &manifest, opts.plot_size);
     let found = compared.write(judging.format, stdout)?;
     if !opts.quiet || interrupted || error.is_some() {
         note(format_args!("report: {}", dir.display()));

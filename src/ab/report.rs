@@ -6,6 +6,7 @@ use super::schedule::Pair;
 use super::BuildInfo;
 use crate::compare::{self, CompareOptions, Compared, Jobs, RenderFormat, SavedRun};
 use crate::error::Error;
+use crate::plot::PlotSize;
 use crate::report::html::{self, Sides};
 use crate::results::folder;
 use crate::results::record::{DatasetInfo, Record, RunLimits, Selection, Status, RUNS_HEADER};
@@ -137,7 +138,7 @@ const FILES: [&str; 5] = [
 
 /// report.html and the pictures of `compared` in `dir`, as `compare --out` writes them, with the
 /// builds and the setting from `manifest`: a failure only warns.
-pub(super) fn write_pages(dir: &Path, compared: &Compared, manifest: &AbManifest) {
+pub(super) fn write_pages(dir: &Path, compared: &Compared, manifest: &AbManifest, size: PlotSize) {
     let build = |b: &BuildInfo| {
         format!(
             "{} build: {} (idabench {}, commit {}, {})",
@@ -185,7 +186,7 @@ pub(super) fn write_pages(dir: &Path, compared: &Compared, manifest: &AbManifest
         facts,
         files: html::report_files(dir, dir, &FILES),
     };
-    crate::report::after_compare(dir, compared, true, &sides, Default::default());
+    crate::report::after_compare(dir, compared, true, &sides, size);
 }
 
 /// Each build's jobs as one run, for the pages and pictures (and `--format csv-long`): a job's

@@ -19,6 +19,7 @@ pub(super) fn ab(args: &AbArgs, stdout: &mut dyn Write) -> Result<Done, Error> {
         out: args.out.clone(),
         name: args.name.clone(),
         quiet: args.quiet,
+        plot_size: args.pictures.plot_size.unwrap_or_default(),
     };
     ab::ab(&opts, stdout)
 }

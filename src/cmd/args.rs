@@ -292,7 +292,7 @@ pub struct CompareArgs {
     pub pictures: PictureArgs,
 }
 
-/// How the pictures are drawn: `plot`, `run`, `merge`, `compare` and `combine` take it.
+/// How the pictures are drawn: `plot`, `run`, `merge`, `compare`, `combine` and `ab` take it.
 #[derive(Args, Debug)]
 pub struct PictureArgs {
     /// Each picture's size in pixels, the whole SVG (default: 800 wide, its chart 540 high and
@@ -393,6 +393,8 @@ pub struct AbArgs {
     /// No progress output.
     #[arg(long, short)]
     pub quiet: bool,
+    #[command(flatten)]
+    pub pictures: PictureArgs,
 }
 
 #[derive(Args, Debug)]
@@ -776,7 +778,8 @@ are `run`'s (--jobs required): each array task K runs `idabench run` with them a
 --name NAME-shard-K (resuming when its directory holds a runs.csv), on --jobs CPUs
 (--cpus-per-task). --memory-limit SIZE also becomes each task's #SBATCH --mem, written with its
 unit (a plain number there would be megabytes): Slurm stops a task that goes past it, and the
-task's `run` refuses to start when its pattern databases would not fit in it. A job that waits for the whole array (afterany) merges the shards into
+task's `run` refuses to start when its pattern databases would not fit in it (checked here
+first: a limit the whole run's databases would not fit is refused before a script is written). A job that waits for the whole array (afterany) merges the shards into
 OUT/NAME with `idabench merge`, which refuses unfinished shards. Paths are as given, relative to
 the directory where this command runs (the script changes to it); the binary is this one (or
 $IDABENCH).

@@ -4,6 +4,7 @@
 use crate::cmd::args::{RunArgs, SlurmArgs};
 use crate::error::{Done, Error};
 use crate::runner::plan::{Loaded, PlanOptions};
+use crate::runner::prepare;
 use crate::util::atomic::{self, Failure};
 use crate::util::clock;
 use crate::util::term::note;
@@ -117,7 +118,15 @@ fn script(args: &SlurmArgs) -> Result<String, Error> {
     // message, rather than by every array task.
     let mut options = run.options();
     let loaded = Loaded::read(&options)?;
-    loaded.plan(run.quiet)?;
+    let plan = loaded.plan(run.quiet)?;
+    // Every task's `run` would refuse databases that do not fit its --mem: refused here once.
+    if options.tables.memory_limit.is_some() {
+        prepare::check(
+            plan.jobs.iter().map(|j| (&j.instance.puzzle, j.spec.heuristic)),
+            |_| None,
+            &options.tables,
+        )?;
+    }
     // Each shard reads the ids file this plan read, or stops.
     options.select.instances_sha256 = loaded
         .selection

@@ -59,6 +59,7 @@ impl VariantTally {
                     verdict: Verdict::Inconclusive,
                 },
                 cpu_spread: [None; 2],
+                cpu_spread_max: [None; 2],
             },
             log_ratios: Vec::new(),
             untimed: 0,
@@ -71,6 +72,10 @@ impl VariantTally {
     fn finish(mut self, units: Option<&[f64]>, threshold: f64, seed: u64) -> VariantComparison {
         let units = units.unwrap_or(&self.log_ratios);
         self.summary.time = time_stats(units, self.log_ratios.len(), self.untimed, threshold, seed);
+        self.summary.cpu_spread_max = self
+            .spreads
+            .each_ref()
+            .map(|s| s.iter().copied().reduce(f64::max));
         self.summary.cpu_spread = self
             .spreads
             .map(|mut s| (!s.is_empty()).then(|| repetitions::median(&mut s)));

@@ -330,6 +330,8 @@ pub struct VariantComparison {
     /// Of each run (baseline, current) run with `--repeat`: the median, over the jobs compared,
     /// of the spread of a job's CPU times over its repetitions (see `Reduced::cpu_spread`).
     pub cpu_spread: [Option<f64>; 2],
+    /// The largest of those spreads, of each run.
+    pub cpu_spread_max: [Option<f64>; 2],
 }
 
 /// A job's identity across runs: `SavedJob::key()`.

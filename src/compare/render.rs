@@ -404,7 +404,8 @@ const ALL: &str = "*";
 
 impl Comparison {
     /// Tidy CSV: a row per (variant or job, measure, side) and its value, never an empty cell.
-    /// Variants, then `overall`: the comparison's figures (side `comparison`) and each run's
+    /// Variants, then `overall`: the comparison's figures (side `comparison`), each run's median
+    /// and largest spread of a job's CPU times when it was made with --repeat, and each run's
     /// status counts (side `baseline`, `current`). Then, given the runs, each job's figures in
     /// each run that holds it, and for a job of both runs whether its results changed and, when
     /// timed, its time ratio (side `comparison`). A value a job lacks (a length when unsolved,
@@ -447,6 +448,17 @@ impl Comparison {
             for (measure, value) in figures {
                 if let Some(value) = value {
                     row(measure, "comparison", value)?;
+                }
+            }
+            // Of runs made with --repeat, as summary.csv names them.
+            for (k, side) in ["baseline", "current"].into_iter().enumerate() {
+                for (measure, value) in [
+                    ("time_cpu_spread_p50", s.cpu_spread[k]),
+                    ("time_cpu_spread_max", s.cpu_spread_max[k]),
+                ] {
+                    if let Some(value) = value {
+                        row(measure, side, float(value))?;
+                    }
                 }
             }
             for (side, (each, all)) in ["baseline", "current"].iter().zip(counts.iter().flatten()) {

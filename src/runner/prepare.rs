@@ -26,7 +26,47 @@ pub fn prepare<'a>(
     tables: &TableOptions,
     quiet: bool,
 ) -> Result<Vec<TableInfo>, PrepareError> {
-    let mut wanted: Vec<(&Puzzle, HeuristicKind, Vec<Pattern>)> = Vec::new();
+    let wanted = wanted(puzzles, place)?;
+    if wanted.is_empty() {
+        return Ok(Vec::new());
+    }
+    let options = checked(&wanted, tables, quiet)?;
+    let mut used: Vec<TableInfo> = Vec::new();
+    for (puzzle, h, _) in wanted {
+        for info in puzzle.prepare(h, Some(&options))? {
+            if !used.contains(&info) {
+                used.push(info);
+            }
+        }
+    }
+    Ok(used)
+}
+
+/// What `prepare` refuses before it reads or builds a table (a heuristic that does not fit a
+/// board, tables that would not fit `--memory-limit`), checked without reading or building any:
+/// for `slurm`, before it writes a script whose every task would be refused.
+pub fn check<'a>(
+    puzzles: impl IntoIterator<Item = (&'a Puzzle, HeuristicKind)>,
+    place: impl Fn(usize) -> Option<String>,
+    tables: &TableOptions,
+) -> Result<(), PrepareError> {
+    let wanted = wanted(puzzles, place)?;
+    if !wanted.is_empty() {
+        checked(&wanted, tables, true)?;
+    }
+    Ok(())
+}
+
+/// A heuristic's tables for one puzzle family: a puzzle of it, the heuristic and its patterns.
+type Wanted<'a> = Vec<(&'a Puzzle, HeuristicKind, Vec<Pattern>)>;
+
+/// Of `puzzles`, one of each family and heuristic whose heuristic has tables, the heuristic
+/// checked to fit it.
+fn wanted<'a>(
+    puzzles: impl IntoIterator<Item = (&'a Puzzle, HeuristicKind)>,
+    place: impl Fn(usize) -> Option<String>,
+) -> Result<Wanted<'a>, PrepareError> {
+    let mut wanted: Wanted = Vec::new();
     let mut done: Vec<(usize, HeuristicKind)> = Vec::new();
     for (i, (puzzle, h)) in puzzles.into_iter().enumerate() {
         let key = (puzzle.family_id(), h);
@@ -40,9 +80,15 @@ pub fn prepare<'a>(
             wanted.push((puzzle, h, patterns));
         }
     }
-    if wanted.is_empty() {
-        return Ok(Vec::new());
-    }
+    Ok(wanted)
+}
+
+/// The store's options for `wanted`'s tables, once they are known to fit `--memory-limit`.
+fn checked(
+    wanted: &Wanted,
+    tables: &TableOptions,
+    quiet: bool,
+) -> Result<store::Options, PrepareError> {
     let options = store::Options {
         dir: cache_dir(tables.pdb_dir.as_deref())?,
         build: !tables.no_build,
@@ -57,15 +103,7 @@ pub fn prepare<'a>(
             .map(|p| store::footprint(p, &options));
         check_memory(footprints, limit)?;
     }
-    let mut used: Vec<TableInfo> = Vec::new();
-    for (puzzle, h, _) in wanted {
-        for info in puzzle.prepare(h, Some(&options))? {
-            if !used.contains(&info) {
-                used.push(info);
-            }
-        }
-    }
-    Ok(used)
+    Ok(options)
 }
 
 /// Refuses tables whose making ready, in `prepare`'s order, would at its peak hold more than

@@ -58,7 +58,7 @@ fn the_same_build_twice_has_identical_counts_and_exits_0() {
         dir,
         Path::new(BIN),
         dir,
-        &["--rounds", "3", "--format", "csv"],
+        &["--rounds", "3", "--format", "csv", "--plot-size", "700x500"],
     );
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let report = dir.join("ab");
@@ -127,6 +127,13 @@ fn the_same_build_twice_has_identical_counts_and_exits_0() {
         .texts()
         .iter()
         .any(|t| t.content == "Nodes per job, current / baseline: 0 of 62 changed"));
+    // Drawn at --plot-size.
+    let svg = fs::read_to_string(report.join("compare-nodes.svg")).unwrap();
+    let head = &svg[..svg.find('>').unwrap()];
+    assert!(
+        head.contains(" width=\"700\"") && head.contains(" height=\"500\""),
+        "{head}"
+    );
 }
 
 #[test]

@@ -284,9 +284,15 @@ fn repeated_runs_combine_by_repetition_and_other_repeat_counts_are_mixed() {
     set_manifest(&b, "peak_resident_bytes", 5_000.into());
     set_manifest(&a, "jobs", 7.into());
     set_manifest(&b, "jobs", 3.into());
-    let out = combine(&tmp, &["--name", "both", &a, &b]);
+    let out = combine(&tmp, &["--name", "both", &a, &b, "--plot-size", "640x480"]);
     assert_exit(&out, 0);
     let dir = tmp.run_dir("both");
+    let svg = fs::read_to_string(dir.join("cactus.svg")).unwrap();
+    let head = &svg[..svg.find('>').unwrap()];
+    assert!(
+        head.contains(" width=\"640\"") && head.contains(" height=\"480\""),
+        "{head}"
+    );
     // Every repetition's row, keyed by job and repetition, round by round as `run` writes them.
     let mut theirs = body_lines(&Path::new(&a).join("runs.csv"));
     theirs.extend(body_lines(&Path::new(&b).join("runs.csv")));

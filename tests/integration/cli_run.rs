@@ -2266,7 +2266,8 @@ fn resume_refuses_a_run_without_a_readable_manifest() {
 
 /// A run with a wrong answer (a reference length the search contradicts) says so first in
 /// report.html, in red, and its tables (report.html, summary.md, stdout) count each status by
-/// name: wrong, suboptimal and error are never folded into one "other" column.
+/// name: wrong, suboptimal and error are never folded into one "other" column. The alarm comes
+/// from runs.csv's rows, so that a folder without a readable summary.csv still shows it.
 #[test]
 fn report_html_says_a_wrong_answer_first_and_counts_statuses_by_name() {
     let tmp = Tmp::new("wrong-page");
@@ -2319,6 +2320,14 @@ fn report_html_says_a_wrong_answer_first_and_counts_statuses_by_name() {
         "{md}"
     );
     assert!(text(&run.stdout).contains("| 2 | 1 | 0 | **1** | 0 | 0 | 0 | 0 |"));
+    // The alarm reads runs.csv's rows: a folder whose summary.csv is gone still shows it.
+    fs::remove_file(Path::new(&out).join("r/summary.csv")).unwrap();
+    let plot = idabench(tmp.path(), &["plot", &format!("{out}/r")]);
+    assert_exit(&plot, 0);
+    let page = fs::read_to_string(Path::new(&out).join("r/report.html")).unwrap();
+    assert!(page.contains("<p>No summary: "), "{page}");
+    let alarm = page.find("<p class=\"alarm\"><strong>1 wrong answer</strong>");
+    assert!(alarm.is_some_and(|a| a < page.find("<h2 id=\"summary\">").unwrap()), "{page}");
 
     let honest = tmp.write(
         "honest.csv",
