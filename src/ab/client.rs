@@ -248,6 +248,11 @@ impl Worker {
         }
     }
 
+    /// Whether the build's worker takes a selection, as its handshake says.
+    pub(super) fn selection(&self) -> bool {
+        self.hello.selection
+    }
+
     /// Whether the build's `--time-limit` limits CPU time, as its handshake says.
     pub(super) fn cpu_limits(&self) -> bool {
         self.hello.cpu_limits

@@ -21,7 +21,8 @@ use crate::error::{Done, Error};
 use crate::plot::PlotSize;
 use crate::results::folder;
 use crate::runner::machine;
-use crate::runner::plan::{Loaded, PlanOptions};
+use crate::runner::plan::{place, Loaded, PlanOptions};
+use crate::runner::prepare;
 use crate::runner::protocol;
 use crate::runner::select::SelectOptions;
 use crate::search::Clock;
@@ -119,13 +120,33 @@ pub fn ab(opts: &AbOptions, stdout: &mut dyn Write) -> Result<Done, Error> {
     let options = &opts.plan;
     let loaded = Loaded::read(options)?;
     let jobs = loaded.plan(opts.quiet)?.jobs;
-    // The selection is ab's own: the workers plan every instance and are sent only the jobs
-    // selected, and the fallback's groups hold only the selected instances, so that a baseline
-    // built before selections existed is still compared.
-    let whole = PlanOptions {
+    // The databases of the selected jobs alone, checked once for both builds: a build that
+    // plans whole datasets (below) would count those of boards not selected.
+    if options.tables.memory_limit.is_some() {
+        prepare::check(
+            jobs.iter().map(|j| (&j.instance.puzzle, j.spec.heuristic)),
+            |i| Some(place(&jobs[i])),
+            &options.tables,
+        )?;
+    }
+    // A worker whose handshake says it takes a selection plans the selected instances alone
+    // (the ids file pinned by its SHA-256, as a Slurm task's). Any other build plans every
+    // instance, without --memory-limit, and is sent only the selected jobs; the fallback's
+    // groups hold only the selected instances: a baseline built before selections reached the
+    // workers is still compared.
+    let mut selected = options.clone();
+    selected.select.instances_sha256 = loaded
+        .selection
+        .instances_file
+        .as_ref()
+        .map(|f| f.sha256.clone());
+    let mut whole = PlanOptions {
         select: SelectOptions::default(),
         ..options.clone()
     };
+    if !selected.select.is_empty() {
+        whole.tables.memory_limit = None;
+    }
     let terms = Terms {
         max_message: protocol::max_message(&jobs),
         wall_limit: options.wall_limit,
@@ -133,7 +154,7 @@ pub fn ab(opts: &AbOptions, stdout: &mut dyn Write) -> Result<Done, Error> {
     let paths = [opts.baseline.clone(), current];
     let started = [Role::Baseline, Role::Current].map(|role| {
         let path = &paths[role as usize];
-        let plan = plan_for(role, path, &whole)?;
+        let plan = plan_for(role, path, &selected, &whole)?;
         let started = Worker::start(role, path, &plan.args(), terms)?;
         let timed = options.time_limit.is_some() || options.wall_limit.is_some();
         let translated =
@@ -142,8 +163,12 @@ pub fn ab(opts: &AbOptions, stdout: &mut dyn Write) -> Result<Done, Error> {
             Started::Old { .. } if options.time_limit.is_some() => {
                 return Err(predates_cpu_limits(role, path))
             }
-            // Its time limits were chosen from the handshake of a worker started before.
-            Started::Worker(w) if timed && w.cpu_limits() == translated => {
+            // Its time limits and its selection were chosen from the handshake of a worker
+            // started before.
+            Started::Worker(w)
+                if (timed && w.cpu_limits() == translated)
+                    || (!plan.select.is_empty() && !w.selection()) =>
+            {
                 return Err(refused(format!(
                     "--{} {}: its worker's handshake differs from the one before: the binary \
                      changed while ab started",
@@ -274,13 +299,30 @@ pub fn ab(opts: &AbOptions, stdout: &mut dyn Write) -> Result<Done, Error> {
 /// no memory limit, and is refused a `--time-limit`, which would stop its jobs at other points
 /// than the other build's. Without a handshake (no worker mode, or no idabench at all),
 /// `Worker::start` tells which, and `ab` refuses a `--time-limit` to a build without the worker
-/// mode then.
-fn plan_for(role: Role, path: &Path, options: &PlanOptions) -> Result<PlanOptions, Error> {
+/// mode then. A build whose handshake says it takes a selection is given `selected`, any other
+/// `whole` (see `ab`).
+fn plan_for(
+    role: Role,
+    path: &Path,
+    selected: &PlanOptions,
+    whole: &PlanOptions,
+) -> Result<PlanOptions, Error> {
+    let selecting = !selected.select.is_empty();
+    let limited = selected.time_limit.is_some()
+        || selected.wall_limit.is_some()
+        || selected.tables.memory_limit.is_some();
+    if !selecting && !limited {
+        return Ok(selected.clone());
+    }
+    let hello = client::handshake(path);
+    let options = match &hello {
+        Some(h) if h.selection || !selecting => selected,
+        _ => whole,
+    };
     let memory = options.tables.memory_limit;
     if options.time_limit.is_none() && options.wall_limit.is_none() && memory.is_none() {
         return Ok(options.clone());
     }
-    let hello = client::handshake(path);
     if hello.as_ref().is_some_and(|h| h.cpu_limits) {
         return Ok(options.clone());
     }

@@ -1,12 +1,16 @@
 //! How `ab` talks to a worker (`idabench worker`), so that two builds of different versions can
 //! talk or refuse clearly:
 //! 1. the worker's first line is the handshake `idabench-worker protocol=P version=V commit=C
-//!    build=B limits=cpu,wall,memory` (`commit=-` when unknown), written at once; `ab` refuses a
-//!    protocol it does not speak, and a binary that gives no handshake within a few seconds.
-//!    `limits=cpu,wall,memory` says that `--time-limit` limits CPU time, `--wall-limit` wall
-//!    time, and `--memory-limit` is taken; a handshake without it is a build whose `--time-limit`
-//!    limits wall time, and that has neither of the others. Words were added, not the protocol
-//!    raised: a build that does not know a word skips it, and every line means what it meant;
+//!    build=B limits=cpu,wall,memory select=domain,size,instances` (`commit=-` when unknown),
+//!    written at once; `ab` refuses a protocol it does not speak, and a binary that gives no
+//!    handshake within a few seconds. `limits=cpu,wall,memory` says that `--time-limit` limits
+//!    CPU time, `--wall-limit` wall time, and `--memory-limit` is taken; a handshake without it
+//!    is a build whose `--time-limit` limits wall time, and that has neither of the others.
+//!    `select=domain,size,instances` says that the worker takes a selection (`--domain`,
+//!    `--size`, `--instances`, `--instances-file`) and plans only the instances it keeps; a
+//!    build without it is given whole datasets, and `ab` sends it only the selected jobs. Words
+//!    were added, not the protocol raised: a build that does not know a word skips it, and
+//!    every line means what it meant;
 //! 2. its second line, once its jobs are planned and their tables ready, is the runs.csv header
 //!    of this build, so `ab` reads the rows by column name and builds with other column sets
 //!    still understand each other;
@@ -48,6 +52,8 @@ pub struct Hello {
     /// Whether `--time-limit` limits CPU time (and `--wall-limit` wall time, and `--memory-limit`
     /// is taken): false for a build whose `--time-limit` limits wall time.
     pub cpu_limits: bool,
+    /// Whether the worker takes a selection of instances and plans only those.
+    pub selection: bool,
 }
 
 impl Hello {
@@ -59,18 +65,24 @@ impl Hello {
             commit: build::git_commit().unwrap_or_else(|| "-".to_owned()),
             build: build::get().profile.to_owned(),
             cpu_limits: true,
+            selection: true,
         }
     }
 
     pub fn line(&self) -> String {
         format!(
-            "{HELLO} protocol={} version={} commit={} build={}{}",
+            "{HELLO} protocol={} version={} commit={} build={}{}{}",
             self.protocol,
             self.version,
             self.commit,
             self.build,
             if self.cpu_limits {
                 " limits=cpu,wall,memory"
+            } else {
+                ""
+            },
+            if self.selection {
+                " select=domain,size,instances"
             } else {
                 ""
             }
@@ -90,6 +102,7 @@ impl Hello {
             commit: "-".to_owned(),
             build: String::new(),
             cpu_limits: false,
+            selection: false,
         };
         for word in words {
             match word.split_once('=') {
@@ -98,6 +111,7 @@ impl Hello {
                 Some(("commit", c)) => hello.commit = c.to_owned(),
                 Some(("build", b)) => hello.build = b.to_owned(),
                 Some(("limits", l)) => hello.cpu_limits = l.split(',').any(|c| c == "cpu"),
+                Some(("select", s)) => hello.selection = s.split(',').any(|c| c == "instances"),
                 _ => {}
             }
         }
@@ -244,7 +258,13 @@ mod tests {
         // A build from before CPU limits says nothing of them.
         let older =
             Hello::parse("idabench-worker protocol=1 version=0.1.0 commit=abc build=release");
-        assert_eq!(older.map(|h| h.cpu_limits), Some(false));
+        assert_eq!(older.map(|h| (h.cpu_limits, h.selection)), Some((false, false)));
+        // One that takes CPU limits but plans whole datasets (before selections reached workers).
+        let limits = Hello::parse(
+            "idabench-worker protocol=1 version=0.1.0 commit=abc build=release limits=cpu,wall,memory",
+        );
+        assert_eq!(limits.map(|h| (h.cpu_limits, h.selection)), Some((true, false)));
+        assert!(hello.line().ends_with(" limits=cpu,wall,memory select=domain,size,instances"));
         assert_eq!(Hello::parse("idabench 0.1.0"), None);
         assert_eq!(Hello::parse("idabench-worker version=1"), None);
         assert_eq!(Hello::parse("idabench-worker protocol=x"), None);

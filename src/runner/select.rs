@@ -33,7 +33,7 @@ pub struct SelectOptions {
 }
 
 impl SelectOptions {
-    fn is_empty(&self) -> bool {
+    pub fn is_empty(&self) -> bool {
         self.domains.is_empty()
             && self.sizes.is_empty()
             && self.instances.is_empty()

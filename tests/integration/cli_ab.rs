@@ -803,3 +803,100 @@ fn the_injected_slowdown_keeps_node_counts_and_refuses_bad_settings() {
     );
     assert!(!dir.join("bad").exists());
 }
+
+/// A worker whose handshake says `select=...` is given the selection (and `--memory-limit`) and
+/// plans the selected instances alone; a build whose handshake lacks it (stood in for by this
+/// one with the word cut from its handshake) is given whole datasets without the memory limit,
+/// and both are sent the selected jobs only.
+#[test]
+fn the_selection_goes_to_workers_that_take_it_and_not_to_older_ones() {
+    let tmp = Tmp::new("ab-select");
+    let dir = tmp.path();
+    let wrapper = |name: &str, cut: bool| {
+        let said = dir.join(format!("{name}.said"));
+        let handshake = if cut {
+            "| { IFS= read -r l; printf '%s\\n' \"${l% select=*}\"; exec cat; }"
+        } else {
+            ""
+        };
+        let body = format!(
+            "if [ \"$1\" = worker ]; then echo \"$*\" >> {said}\n{BIN} \"$@\" {handshake}\n\
+             else exec {BIN} \"$@\"; fi",
+            said = said.display()
+        );
+        (script(dir, name, &body), said)
+    };
+    let (old, old_said) = wrapper("old", true);
+    let (new, new_said) = wrapper("new", false);
+    let mut c = ab_command(
+        dir,
+        &old,
+        dir,
+        &["--rounds", "1", "--instances", "d05,d1?", "--memory-limit", "1G"],
+    );
+    c.arg("--current").arg(&new);
+    let out = c.output().unwrap();
+    assert_exit(&out, 0);
+    let planned = |said: &Path| -> Vec<String> {
+        fs::read_to_string(said)
+            .unwrap()
+            .lines()
+            .filter(|l| l.contains("p1379"))
+            .map(str::to_owned)
+            .collect()
+    };
+    let (old_args, new_args) = (planned(&old_said), planned(&new_said));
+    assert!(!old_args.is_empty() && !new_args.is_empty());
+    for l in &old_args {
+        assert!(!l.contains("--instances") && !l.contains("--memory-limit"), "{l}");
+    }
+    for l in &new_args {
+        assert!(l.contains("--instances=d05,d1?") && l.contains("--memory-limit"), "{l}");
+    }
+    // Both builds measured the selected jobs alone: d05 and d10..d19 there are, 2 variants.
+    let rows = csv_rows(&dir.join("ab/runs-baseline.csv"));
+    let ids: std::collections::BTreeSet<&str> = rows.iter().map(|r| r["instance"].as_str()).collect();
+    assert!(ids.iter().all(|i| *i == "d05" || i.starts_with("d1")), "{ids:?}");
+    assert_eq!(rows.len(), 2 * ids.len());
+    assert_eq!(csv_rows(&dir.join("ab/runs-current.csv")).len(), rows.len());
+}
+
+/// `--memory-limit` under `ab` counts the databases of the selected boards only: two 4x4 rows of
+/// the two goals need six tables of pdb-555 (3 MiB), one row three (1.5 MiB). Nothing is built
+/// (`--no-build`, an empty cache).
+#[test]
+fn ab_counts_the_memory_of_the_selected_jobs_only() {
+    let tmp = Tmp::new("ab-memory");
+    let dir = tmp.path();
+    let data = tmp.write(
+        "two.csv",
+        "id,domain,size,start,goal,optimal\n\
+         first,tiles,4x4,1 0 2 3 4 5 6 7 8 9 10 11 12 13 14 15,0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15,1\n\
+         last,tiles,4x4,1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15,1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0,1\n",
+    );
+    let cache = dir.join("cache");
+    let ab = |extra: &[&str]| {
+        let mut c = command(dir, &["ab", "--baseline", BIN, data.as_str(), "--heuristic", "pdb-555"]);
+        c.args(["--no-build", "--memory-limit", "2M", "--rounds", "1", "--pdb-dir"])
+            .arg(&cache)
+            .args(extra)
+            .stdin(Stdio::null());
+        c.output().unwrap()
+    };
+    let out = ab(&[]);
+    assert_exit(&out, 2);
+    assert!(
+        text(&out.stderr).contains("the 6 pattern database(s) take 3 MiB in memory"),
+        "{}",
+        show(&out)
+    );
+    // Selected, the memory fits; the run then stops at the tables --no-build does not make.
+    let out = ab(&["--instances", "last"]);
+    assert!(!out.status.success());
+    assert!(
+        !text(&out.stderr).contains("pattern database(s) take"),
+        "{}",
+        show(&out)
+    );
+    assert!(!cache.exists());
+}
