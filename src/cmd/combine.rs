@@ -383,7 +383,10 @@ fn plan(runs: &[Source]) -> Result<Plan, Error> {
     let mut twice: Vec<(usize, usize, usize, usize)> = Vec::new();
     for w in rows.windows(2) {
         let (a, b) = (w[0], w[1]);
-        if (a.0, a.1) == (b.0, b.1) && a.3 != b.3 && twice.last().map(|t| (t.0, t.1)) != Some((a.0, a.1)) {
+        if (a.0, a.1) == (b.0, b.1)
+            && a.3 != b.3
+            && twice.last().map(|t| (t.0, t.1)) != Some((a.0, a.1))
+        {
             twice.push((a.0, a.1, a.3, a.4));
             twice.push((b.0, b.1, b.3, b.4));
         }
@@ -548,10 +551,13 @@ fn copy_iterations(
                 .collect();
             let formatted = iterations::Formatted::of(
                 &path,
-                chunk
-                    .iter()
-                    .zip(&read)
-                    .map(|(&(job, _), its)| (job, records[job].expect("a planned slot has its row"), its.as_slice())),
+                chunk.iter().zip(&read).map(|(&(job, _), its)| {
+                    (
+                        job,
+                        records[job].expect("a planned slot has its row"),
+                        its.as_slice(),
+                    )
+                }),
             )?;
             appender.append_formatted(&formatted, &mut spans)?;
         }
@@ -611,7 +617,12 @@ fn combined_manifest(runs: &[Source], plan: &Plan) -> Manifest {
         .map(|(run, r)| CombinedRun {
             dir: r.given.clone(),
             renamed: r.renamed.clone(),
-            jobs: plan.slots.iter().flatten().filter(|&&(k, _)| k == run).count(),
+            jobs: plan
+                .slots
+                .iter()
+                .flatten()
+                .filter(|&&(k, _)| k == run)
+                .count(),
             manifest: r.manifest.clone(),
         })
         .collect();
@@ -637,7 +648,11 @@ fn combined_manifest(runs: &[Source], plan: &Plan) -> Manifest {
         complete: Some(true),
         jobs_total: Some(plan.slots.iter().flatten().count()),
         jobs_missing: Some(0),
-        jobs: runs.iter().map(|r| r.manifest.jobs).max().unwrap_or(first.jobs),
+        jobs: runs
+            .iter()
+            .map(|r| r.manifest.jobs)
+            .max()
+            .unwrap_or(first.jobs),
         peak_resident_bytes: runs
             .iter()
             .filter_map(|r| r.manifest.peak_resident_bytes)

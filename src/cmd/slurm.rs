@@ -122,7 +122,9 @@ fn script(args: &SlurmArgs) -> Result<String, Error> {
     // Every task's `run` would refuse databases that do not fit its --mem: refused here once.
     if options.tables.memory_limit.is_some() {
         prepare::check(
-            plan.jobs.iter().map(|j| (&j.instance.puzzle, j.spec.heuristic)),
+            plan.jobs
+                .iter()
+                .map(|j| (&j.instance.puzzle, j.spec.heuristic)),
             |_| None,
             &options.tables,
         )?;
@@ -322,8 +324,8 @@ fn slurm_time(t: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cmd::args::Cli;
-    use clap::CommandFactory;
+    use crate::cmd::args::{Cli, Command};
+    use clap::{CommandFactory, Parser};
 
     #[test]
     fn every_run_flag_reaches_the_shards() {
@@ -365,6 +367,86 @@ mod tests {
                 "`run --{id}` is not passed on by the slurm script"
             );
         }
+        // And each one's value: a `run` parsed back from the words the script gives every task
+        // (bash's quoting undone) plans what the `run` options given to `slurm` plan, with the
+        // same workers, pictures, split and repetitions.
+        let sha = "ab".repeat(32);
+        let given = [
+            "idabench",
+            "slurm",
+            "--shards",
+            "2",
+            "--heuristic",
+            "manhattan,misplaced",
+            "--step",
+            "1,next",
+            "--reverse-pruning",
+            "off,on",
+            "--jobs",
+            "3",
+            "--max-nodes",
+            "12345",
+            "--time-limit",
+            "2.5",
+            "--wall-limit",
+            "9",
+            "--memory-limit",
+            "3M",
+            "--pdb-dir",
+            "/tmp/pdbs",
+            "--no-build",
+            "--domain",
+            "tiles",
+            "--size",
+            "3x3,4x4",
+            "--instances",
+            "a?,d:b*",
+            "--instances-file",
+            "ids.txt",
+            "--instances-sha256",
+            &sha,
+            "--quiet",
+            "--no-plots",
+            "--plot-size",
+            "640x480",
+            "--split",
+            "7",
+            "--repeat",
+            "3",
+            "d1.csv",
+            "d2.csv",
+        ];
+        let Command::Slurm(args) = Cli::try_parse_from(given).unwrap().command else {
+            unreachable!("a slurm command")
+        };
+        let run = &args.run;
+        let words = run_words(&run.options(), run, run.jobs.unwrap()).unwrap();
+        let mut again: Vec<String> = vec!["idabench".into(), "run".into()];
+        for word in &words {
+            if word == "--out \"$out\"" {
+                again.extend(["--out".into(), "o".into()]);
+            } else if let Some(quoted) = word.strip_prefix('\'') {
+                again.push(quoted.strip_suffix('\'').unwrap().to_owned());
+            } else {
+                again.extend(word.split_whitespace().map(str::to_owned));
+            }
+        }
+        again.extend(["--".into(), "d1.csv".into(), "d2.csv".into()]);
+        let Command::Run(back) = Cli::try_parse_from(&again).unwrap().command else {
+            unreachable!("a run command")
+        };
+        assert_eq!(
+            format!("{:?}", back.options()),
+            format!("{:?}", run.options()),
+            "{again:?}"
+        );
+        let each = |r: &RunArgs| {
+            format!(
+                "{:?} {:?} {} {} {:?}",
+                r.jobs, r.split, r.quiet, r.no_plots, r.pictures.plot_size
+            )
+        };
+        assert_eq!(each(&back), each(run));
     }
 
     #[test]

@@ -249,7 +249,7 @@ mod tests {
     #[test]
     fn handshakes_read_back_and_others_are_refused() {
         let hello = Hello::this_build();
-        assert_eq!(Hello::parse(&hello.line()), Some(hello));
+        assert_eq!(Hello::parse(&hello.line()), Some(hello.clone()));
         let later = Hello::parse("idabench-worker protocol=7 version=9.0.0 build=release x=y");
         assert_eq!(
             later.map(|h| (h.protocol, h.commit, h.cpu_limits)),
@@ -258,13 +258,21 @@ mod tests {
         // A build from before CPU limits says nothing of them.
         let older =
             Hello::parse("idabench-worker protocol=1 version=0.1.0 commit=abc build=release");
-        assert_eq!(older.map(|h| (h.cpu_limits, h.selection)), Some((false, false)));
+        assert_eq!(
+            older.map(|h| (h.cpu_limits, h.selection)),
+            Some((false, false))
+        );
         // One that takes CPU limits but plans whole datasets (before selections reached workers).
         let limits = Hello::parse(
             "idabench-worker protocol=1 version=0.1.0 commit=abc build=release limits=cpu,wall,memory",
         );
-        assert_eq!(limits.map(|h| (h.cpu_limits, h.selection)), Some((true, false)));
-        assert!(hello.line().ends_with(" limits=cpu,wall,memory select=domain,size,instances"));
+        assert_eq!(
+            limits.map(|h| (h.cpu_limits, h.selection)),
+            Some((true, false))
+        );
+        assert!(hello
+            .line()
+            .ends_with(" limits=cpu,wall,memory select=domain,size,instances"));
         assert_eq!(Hello::parse("idabench 0.1.0"), None);
         assert_eq!(Hello::parse("idabench-worker version=1"), None);
         assert_eq!(Hello::parse("idabench-worker protocol=x"), None);

@@ -832,7 +832,14 @@ fn the_selection_goes_to_workers_that_take_it_and_not_to_older_ones() {
         dir,
         &old,
         dir,
-        &["--rounds", "1", "--instances", "d05,d1?", "--memory-limit", "1G"],
+        &[
+            "--rounds",
+            "1",
+            "--instances",
+            "d05,d1?",
+            "--memory-limit",
+            "1G",
+        ],
     );
     c.arg("--current").arg(&new);
     let out = c.output().unwrap();
@@ -848,15 +855,25 @@ fn the_selection_goes_to_workers_that_take_it_and_not_to_older_ones() {
     let (old_args, new_args) = (planned(&old_said), planned(&new_said));
     assert!(!old_args.is_empty() && !new_args.is_empty());
     for l in &old_args {
-        assert!(!l.contains("--instances") && !l.contains("--memory-limit"), "{l}");
+        assert!(
+            !l.contains("--instances") && !l.contains("--memory-limit"),
+            "{l}"
+        );
     }
     for l in &new_args {
-        assert!(l.contains("--instances=d05,d1?") && l.contains("--memory-limit"), "{l}");
+        assert!(
+            l.contains("--instances=d05,d1?") && l.contains("--memory-limit"),
+            "{l}"
+        );
     }
     // Both builds measured the selected jobs alone: d05 and d10..d19 there are, 2 variants.
     let rows = csv_rows(&dir.join("ab/runs-baseline.csv"));
-    let ids: std::collections::BTreeSet<&str> = rows.iter().map(|r| r["instance"].as_str()).collect();
-    assert!(ids.iter().all(|i| *i == "d05" || i.starts_with("d1")), "{ids:?}");
+    let ids: std::collections::BTreeSet<&str> =
+        rows.iter().map(|r| r["instance"].as_str()).collect();
+    assert!(
+        ids.iter().all(|i| *i == "d05" || i.starts_with("d1")),
+        "{ids:?}"
+    );
     assert_eq!(rows.len(), 2 * ids.len());
     assert_eq!(csv_rows(&dir.join("ab/runs-current.csv")).len(), rows.len());
 }
@@ -876,11 +893,28 @@ fn ab_counts_the_memory_of_the_selected_jobs_only() {
     );
     let cache = dir.join("cache");
     let ab = |extra: &[&str]| {
-        let mut c = command(dir, &["ab", "--baseline", BIN, data.as_str(), "--heuristic", "pdb-555"]);
-        c.args(["--no-build", "--memory-limit", "2M", "--rounds", "1", "--pdb-dir"])
-            .arg(&cache)
-            .args(extra)
-            .stdin(Stdio::null());
+        let mut c = command(
+            dir,
+            &[
+                "ab",
+                "--baseline",
+                BIN,
+                data.as_str(),
+                "--heuristic",
+                "pdb-555",
+            ],
+        );
+        c.args([
+            "--no-build",
+            "--memory-limit",
+            "2M",
+            "--rounds",
+            "1",
+            "--pdb-dir",
+        ])
+        .arg(&cache)
+        .args(extra)
+        .stdin(Stdio::null());
         c.output().unwrap()
     };
     let out = ab(&[]);

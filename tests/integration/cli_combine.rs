@@ -339,11 +339,17 @@ fn repeated_runs_combine_by_repetition_and_other_repeat_counts_are_mixed() {
     assert_exit(&out, 0);
     let dir = tmp.run_dir("mixed");
     let md = fs::read_to_string(dir.join("summary.md")).unwrap();
-    assert!(md.contains("**Mixed runs") && md.contains("--repeat: "), "{md}");
+    assert!(
+        md.contains("**Mixed runs") && md.contains("--repeat: "),
+        "{md}"
+    );
     assert_eq!(body_lines(&dir.join("runs.csv")).len(), 6 + 3);
     let summary = csv_rows(&dir.join("summary.csv"));
     assert_eq!(
-        summary.iter().map(|r| r["jobs"].as_str()).collect::<Vec<_>>(),
+        summary
+            .iter()
+            .map(|r| r["jobs"].as_str())
+            .collect::<Vec<_>>(),
         ["3", "3"]
     );
 }
@@ -366,5 +372,8 @@ fn limits_every_run_shares_are_the_combinations_and_others_are_none() {
     assert_eq!(m["max_nodes"], 100_000);
     assert!(m["wall_limit_s"].is_null(), "{m}");
     let md = fs::read_to_string(tmp.run_dir("both").join("summary.md")).unwrap();
-    assert!(md.contains("limits: different in the combined runs"), "{md}");
+    assert!(
+        md.contains("limits: different in the combined runs"),
+        "{md}"
+    );
 }

@@ -813,12 +813,27 @@ fn a_memory_limit_counts_the_building_of_missing_databases() {
     let out = expect_exit(
         &tmp,
         &[
-            "slurm", &dataset, "--heuristic", "pdb-555", "--pdb-dir", c, "--jobs", "1",
-            "--shards", "2", "--memory-limit", "3M", "--script", "never.sbatch",
+            "slurm",
+            &dataset,
+            "--heuristic",
+            "pdb-555",
+            "--pdb-dir",
+            c,
+            "--jobs",
+            "1",
+            "--shards",
+            "2",
+            "--memory-limit",
+            "3M",
+            "--script",
+            "never.sbatch",
         ],
         2,
     );
-    stderr_has(&out, "--memory-limit 3 MiB (3145728 bytes): the 3 pattern database(s)");
+    stderr_has(
+        &out,
+        "--memory-limit 3 MiB (3145728 bytes): the 3 pattern database(s)",
+    );
     assert!(!tmp.path().join("never.sbatch").exists());
     assert!(!cache.exists(), "nothing was built");
     assert!(!tmp.path().join("reports/never").exists());

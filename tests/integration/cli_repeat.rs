@@ -391,7 +391,13 @@ fn repetitions_that_disagree_read_back_as_wrong_and_a_time_limit_as_unstable() {
     // The tidy CSV has the spread of the run made with repetitions, and no row for the other's.
     let long = idabench(
         tmp.path(),
-        &["compare", a.to_str().unwrap(), b.to_str().unwrap(), "--format", "csv-long"],
+        &[
+            "compare",
+            a.to_str().unwrap(),
+            b.to_str().unwrap(),
+            "--format",
+            "csv-long",
+        ],
     );
     assert_exit(&long, 4);
     let long = text(&long.stdout);

@@ -2327,7 +2327,10 @@ fn report_html_says_a_wrong_answer_first_and_counts_statuses_by_name() {
     let page = fs::read_to_string(Path::new(&out).join("r/report.html")).unwrap();
     assert!(page.contains("<p>No summary: "), "{page}");
     let alarm = page.find("<p class=\"alarm\"><strong>1 wrong answer</strong>");
-    assert!(alarm.is_some_and(|a| a < page.find("<h2 id=\"summary\">").unwrap()), "{page}");
+    assert!(
+        alarm.is_some_and(|a| a < page.find("<h2 id=\"summary\">").unwrap()),
+        "{page}"
+    );
 
     let honest = tmp.write(
         "honest.csv",

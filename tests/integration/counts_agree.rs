@@ -1,11 +1,14 @@
-//! One run with every kind of count (a wrong answer, suboptimal ones, jobs stopped by a limit,
-//! two domains, repetitions), read back from every place that counts statuses: summary.csv,
-//! summary-groups.csv, summary.md, the run's stdout, report.html's two tables and the cactus
-//! pictures' legends must all say the same.
+//! One run with every kind of count (a wrong answer, suboptimal ones, jobs stopped by the node
+//! limit and by the time limit, an unstable job, two domains, repetitions), read back from every
+//! place that counts statuses: summary.csv, summary-groups.csv, summary.md, the run's stdout,
+//! report.html's two tables, the cactus pictures' legends and each of their panels' curves must
+//! all say the same.
 
 use crate::common::korf::KORF_GOAL;
+use crate::common::svg::Svg;
 use crate::common::*;
 use std::collections::HashMap;
+use std::path::Path;
 
 /// The counts every summary gives, by the names summary.csv spells them.
 const COUNTS: [&str; 8] = [
@@ -67,6 +70,86 @@ fn md_row(md: &str, first: &str) -> HashMap<String, String> {
     header.into_iter().zip(cells(row)).collect()
 }
 
+/// Of each panel of a cactus picture (by its caption's label, e.g. `tiles 3x3`), how many
+/// instances each variant's curve reaches: the count at its highest point, read on the panel's
+/// y axis; a variant without a curve there reaches none. Variants are told by their colour in
+/// the legend, whose samples come after every panel's curves.
+fn panel_counts(svg: &str, variants: usize) -> HashMap<(String, String), u64> {
+    let svg = Svg::parse(svg).unwrap();
+    let y = |t: &crate::common::svg::TextElement| t.attributes["y"].parse::<f64>().unwrap();
+    let mut panels: Vec<(f64, String)> = svg
+        .texts()
+        .iter()
+        .filter_map(|t| {
+            let (label, rest) = t.content.rsplit_once(": ")?;
+            let n = rest
+                .strip_suffix(" instances")
+                .or(rest.strip_suffix(" instance"))?;
+            n.parse::<u64>().ok()?;
+            Some((y(t), label.to_owned()))
+        })
+        .collect();
+    panels.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let lines = svg.coloured_lines();
+    let (curves, samples) = lines.split_at(lines.len() - variants);
+    let names: Vec<String> = svg
+        .texts()
+        .iter()
+        .filter_map(|t| {
+            let (name, n) = t.content.strip_suffix(')')?.rsplit_once(" (")?;
+            n.parse::<u64>().ok()?;
+            Some(name.to_owned())
+        })
+        .collect();
+    assert_eq!(names.len(), variants, "{names:?}");
+    let legend_top = samples[0].1[0].1;
+    let mut counts = HashMap::new();
+    for (k, (top, label)) in panels.iter().enumerate() {
+        let bottom = panels.get(k + 1).map_or(legend_top, |p| p.0);
+        let inside = |py: f64| py > *top && py < bottom;
+        // The y axis's labels: whole counts, right-aligned left of the chart.
+        let ticks: Vec<(f64, f64)> = svg
+            .texts()
+            .iter()
+            .filter(|t| t.attr("text-anchor") == Some("end") && inside(y(t)))
+            .filter_map(|t| Some((t.content.parse::<f64>().ok()?, y(t))))
+            .collect();
+        assert!(ticks.len() >= 2, "{label}: {ticks:?}");
+        let ((v0, y0), (v1, y1)) = (ticks[0], ticks[ticks.len() - 1]);
+        let value = |py: f64| v0 + (py - y0) * (v1 - v0) / (y1 - y0);
+        for ((colour, _), name) in samples.iter().zip(&names) {
+            let highest = curves
+                .iter()
+                .filter(|(c, points)| c == colour && points.iter().all(|p| inside(p.1)))
+                .flat_map(|(_, points)| points.iter().map(|p| p.1))
+                .min_by(f64::total_cmp);
+            let n = highest.map_or(0.0, value).round() as u64;
+            counts.insert((label.clone(), name.clone()), n);
+        }
+    }
+    counts
+}
+
+/// Rewrites the rows of the run `dir`'s runs.csv: `edit` gets each row's fields by column.
+fn edit_runs(dir: &Path, edit: impl Fn(&mut HashMap<String, String>)) {
+    let path = dir.join("runs.csv");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let mut out = format!("{}\n", header.join(","));
+    for line in lines {
+        let mut row: HashMap<String, String> = header
+            .iter()
+            .map(|h| h.to_string())
+            .zip(line.split(',').map(str::to_owned))
+            .collect();
+        edit(&mut row);
+        let fields: Vec<&str> = header.iter().map(|h| row[*h].as_str()).collect();
+        out += &format!("{}\n", fields.join(","));
+    }
+    std::fs::write(&path, out).unwrap();
+}
+
 #[test]
 fn every_page_and_picture_counts_the_statuses_of_summary_csv() {
     let tmp = Tmp::new("counts-agree");
@@ -79,27 +162,53 @@ fn every_page_and_picture_counts_the_statuses_of_summary_csv() {
     );
     let tiles = tmp.write("t.csv", &csv);
     let rotation = dataset("rotation.csv");
-    let out = idabench(
-        tmp.path(),
-        &[
-            "run",
-            &tiles,
-            &rotation,
-            "--step",
-            "2,next",
-            "--max-nodes",
-            "200000",
-            "--repeat",
-            "2",
-            "--out",
-            &tmp.out(),
-            "--name",
-            "r",
-        ],
-    );
+    let out = tmp.out();
+    let args = [
+        "run",
+        &tiles,
+        &rotation,
+        "--step",
+        "2,next",
+        "--max-nodes",
+        "200000",
+        "--repeat",
+        "2",
+        "--out",
+        &out,
+        "--name",
+        "r",
+    ];
+    assert_exit(&idabench(tmp.path(), &args), 4);
+    let dir = tmp.run_dir("r");
+    // Where a time limit stops a job depends on the machine: its rows are written here, and the
+    // reports made again from them (--resume runs nothing). Rotation's first instance stopped
+    // in both repetitions is limited; the second tiles instance stopped in one is unstable.
+    let first_rotation = csv_rows(&dir.join("runs.csv"))
+        .into_iter()
+        .find(|r| r["dataset"] == "rotation")
+        .unwrap()["instance"]
+        .clone();
+    edit_runs(&dir, |row| {
+        let job = (row["instance"].as_str(), row["variant"].as_str());
+        let stopped = job == (first_rotation.as_str(), "center/stepnext/prune")
+            || (job == ("a", "manhattan/stepnext/prune") && row["repetition"] == "2");
+        if stopped {
+            for (column, value) in [
+                ("status", "time_limit"),
+                ("limit_clock", "cpu"),
+                ("length", ""),
+                ("path", ""),
+                ("message", ""),
+            ] {
+                row.insert(column.to_owned(), value.to_owned());
+            }
+        }
+    });
+    let mut resumed = args.to_vec();
+    resumed.push("--resume");
+    let out = idabench(tmp.path(), &resumed);
     assert_exit(&out, 4);
     let stdout = text(&out.stdout);
-    let dir = tmp.run_dir("r");
     let read = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap();
     let (md, html) = (read("summary.md"), read("report.html"));
     let svgs = [read("cactus.svg"), read("cactus-nodes.svg")];
@@ -150,9 +259,21 @@ fn every_page_and_picture_counts_the_statuses_of_summary_csv() {
             };
             assert_eq!(n, count(name), "{v}: report.html's statuses, {name}");
         }
-        // The pictures count what the summaries call solved.
+        // The pictures count what the summaries call solved, in their legends and in each
+        // panel: a panel per domain and size, its curve reaching the group's solved count.
         for svg in &svgs {
             assert!(svg.contains(&format!("{v} ({})", row["solved"])), "{v}");
+            let panels = panel_counts(svg, summary.len());
+            for g in groups.iter().filter(|g| g["variant"] == v) {
+                let label = format!("{} {}", g["domain"], g["size"]).trim().to_owned();
+                assert_eq!(
+                    panels
+                        .get(&(label.clone(), v.to_owned()))
+                        .map(u64::to_string),
+                    Some(g["solved"].clone()),
+                    "{v}: the cactus panel of {label}"
+                );
+            }
         }
         // The groups add up to the variant.
         for name in COUNTS {
@@ -165,8 +286,14 @@ fn every_page_and_picture_counts_the_statuses_of_summary_csv() {
         }
     }
     // The run holds what the test is for: each kind of count, two domains, repetitions.
-    for name in ["solved", "suboptimal", "wrong", "limited"] {
+    for name in ["solved", "suboptimal", "wrong", "limited", "unstable"] {
         assert!(seen[name] > 0, "no {name} job: {seen:?}");
     }
+    let statuses: Vec<String> = csv_rows(&dir.join("runs.csv"))
+        .into_iter()
+        .map(|r| r["status"].clone())
+        .collect();
+    assert_eq!(statuses.iter().filter(|s| *s == "time_limit").count(), 3);
+    assert!(statuses.iter().any(|s| s == "node_limit"));
     assert_eq!(csv_rows(&dir.join("runs.csv")).len(), 2 * (3 * 2 + 20 * 2));
 }

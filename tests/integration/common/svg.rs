@@ -151,6 +151,17 @@ impl Svg {
             .collect()
     }
 
+    /// Each 2 px polyline's stroke colour and points, in document order: the series lines of
+    /// every panel, then the legend's samples.
+    pub fn coloured_lines(&self) -> Vec<(String, Vec<(f64, f64)>)> {
+        let colours = self
+            .elements
+            .iter()
+            .filter(|e| e.name == "polyline" && e.attr("stroke-width") == Some("2"))
+            .map(|e| e.attributes["stroke"].clone());
+        colours.zip(self.series_lines()).collect()
+    }
+
     /// The series lines inside the chart, without the legend samples drawn below it.
     pub fn chart_lines(&self) -> Vec<Vec<(f64, f64)>> {
         self.series_lines()
