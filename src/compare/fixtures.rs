@@ -31,6 +31,8 @@ pub(super) fn record(instance: usize, variant: &str, time_cpu_s: f64) -> Record 
         limit_clock: String::new(),
         repetition: 1,
         run: "a".to_owned(),
+        branching_factor: None,
+        bpmx_raises: 0,
     }
 }
 

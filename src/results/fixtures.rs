@@ -30,6 +30,8 @@ pub(crate) fn record() -> Record {
         limit_clock: String::new(),
         repetition: 1,
         run: "smoke".into(),
+        branching_factor: Some(1.0),
+        bpmx_raises: 0,
     }
 }
 

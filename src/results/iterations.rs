@@ -1,6 +1,9 @@
 //! iterations.csv: one row per iteration of every job (`dataset, instance, variant, iteration,
-//! bound, nodes_generated, nodes_expanded, repetition`; a file written before `repetition`
-//! existed lacks it, and its rows are of repetition 1). A run appends a job's rows as it finishes, before
+//! bound, nodes_generated, nodes_expanded, repetition, growth, children_per_expansion`). A file
+//! written before `repetition` existed lacks it and the rest, and its rows are of repetition 1;
+//! one written before `growth` lacks the last two, which are derived from the counts (see
+//! `growth`): they are not read back, and rows copied from such a file into a new one are
+//! written whole (`write_in_order`). A run appends a job's rows as it finishes, before
 //! the job's runs.csv row, and rewrites the file in job order at its end; `--resume`, `merge`
 //! and the plots read it back.
 //!
@@ -9,6 +12,7 @@
 //! order. A job's rows are written together, so they are one stretch of the file.
 
 use crate::results::folder;
+use crate::results::growth;
 use crate::results::record::{field, Record, RowKey};
 use crate::results::ReportError;
 use crate::search::Iteration;
@@ -25,7 +29,7 @@ use std::path::{Path, PathBuf};
 pub const FILE: &str = "iterations.csv";
 
 /// The columns, in order.
-pub const HEADER: [&str; 8] = [
+pub const HEADER: [&str; 10] = [
     "dataset",
     "instance",
     "variant",
@@ -34,10 +38,15 @@ pub const HEADER: [&str; 8] = [
     "nodes_generated",
     "nodes_expanded",
     "repetition",
+    "growth",
+    "children_per_expansion",
 ];
 
 /// The columns of a file written before `repetition` existed.
 const FIRST_COLUMNS: usize = 7;
+
+/// The columns of a file written before `growth` and `children_per_expansion` existed.
+const REPETITION_COLUMNS: usize = 8;
 
 fn header_line() -> String {
     format!("{}\n", HEADER.join(","))
@@ -94,6 +103,7 @@ pub fn write_rows(out: &mut Vec<u8>, key: RowKey<'_>, iterations: &[Iteration]) 
     let mut number = itoa::Buffer::new();
     let mut repetition = itoa::Buffer::new();
     let repetition = repetition.format(key.repetition).as_bytes();
+    let mut ratio = ryu::Buffer::new();
     for (i, it) in iterations.iter().enumerate() {
         if i > 0 {
             out.extend_from_within(prefix.clone());
@@ -103,6 +113,16 @@ pub fn write_rows(out: &mut Vec<u8>, key: RowKey<'_>, iterations: &[Iteration]) 
             out.push(b',');
         }
         out.extend_from_slice(repetition);
+        let previous = i.checked_sub(1).map(|p| &iterations[p]);
+        for figure in [
+            growth::growth(previous, it),
+            growth::children_per_expansion(it),
+        ] {
+            out.push(b',');
+            if let Some(x) = figure {
+                out.extend_from_slice(ratio.format(x).as_bytes());
+            }
+        }
         out.push(b'\n');
     }
 }
@@ -198,6 +218,9 @@ impl Formatted {
 pub fn write_in_order(path: &Path, spans: &mut Spans) -> Result<(), ReportError> {
     let mut sources: Vec<Mapped> = spans.sources.iter().map(|p| Mapped::new(p)).collect();
     let header = header_line();
+    // Whether each source has this build's columns, known at its first span.
+    let mut current: Vec<Option<bool>> = vec![None; sources.len()];
+    let mut rewritten = Vec::new();
     let mut moved = Vec::with_capacity(spans.jobs.len());
     let mut position = header.len() as u64;
     folder::check_own_file(path)?;
@@ -209,15 +232,32 @@ pub fn write_in_order(path: &Path, spans: &mut Spans) -> Result<(), ReportError>
                 moved.push(Span::default());
                 continue;
             }
-            let bytes = sources[span.source as usize].read(span.start, span.len as usize)?;
+            let k = span.source as usize;
+            let source = &mut sources[k];
+            let whole = *current[k].get_or_insert_with(|| {
+                source
+                    .read(0, header.len())
+                    .is_ok_and(|first| first == header.as_bytes())
+            });
+            let mut bytes = source.read(span.start, span.len as usize)?;
+            if !whole {
+                rewritten = with_every_column(&spans.sources[k], bytes)?;
+                bytes = &rewritten;
+            }
+            let len = u32::try_from(bytes.len()).map_err(|_| {
+                format!(
+                    "{}: a job's rows are more than a span holds",
+                    path.display()
+                )
+            })?;
             out.write_all(bytes)
                 .map_err(|e| format!("{}: cannot write: {e}", path.display()))?;
             moved.push(Span {
                 start: position,
-                len: span.len,
+                len,
                 source: 0,
             });
-            position += u64::from(span.len);
+            position += u64::from(len);
         }
         Ok(())
     })
@@ -232,6 +272,37 @@ pub fn write_in_order(path: &Path, spans: &mut Spans) -> Result<(), ReportError>
         jobs: moved,
     };
     Ok(())
+}
+
+/// One job's rows `bytes`, read from `path`, a file written before the last columns existed,
+/// written as this build writes them.
+fn with_every_column(path: &Path, bytes: &[u8]) -> Result<Vec<u8>, String> {
+    let mut key: Option<(String, String, String, u32)> = None;
+    let mut iterations = Vec::new();
+    parse(path, bytes, false, |k, row, _, _, _| {
+        key.get_or_insert_with(|| {
+            let names = [k.dataset, k.instance, k.variant].map(str::to_owned);
+            let [dataset, instance, variant] = names;
+            (dataset, instance, variant, k.repetition)
+        });
+        iterations.push(Iteration {
+            bound: row.bound,
+            generated: row.nodes_generated,
+            expanded: row.nodes_expanded,
+        });
+        Ok(())
+    })?;
+    let mut out = Vec::new();
+    if let Some((dataset, instance, variant, repetition)) = &key {
+        let key = RowKey {
+            dataset,
+            instance,
+            variant,
+            repetition: *repetition,
+        };
+        write_rows(&mut out, key, &iterations);
+    }
+    Ok(out)
 }
 
 /// What `scan` found of one job's rows.
@@ -428,7 +499,8 @@ fn whole_lines(file: &mut File) -> io::Result<u64> {
 }
 
 /// Parses the rows of the file at `path` from `reader`, first checking the header when `header`
-/// (without it, rows of a file written before `repetition` existed are told by their fields);
+/// (without it, rows of a file written before `repetition` existed are told by their fields;
+/// `growth` and `children_per_expansion`, derived from the counts, are not read);
 /// a row's offsets are counted from the reader's start.
 fn parse(
     path: &Path,
@@ -457,7 +529,11 @@ fn parse(
             return Ok(());
         }
         let names = HEADER.iter().map(|h| h.as_bytes());
-        if record.iter().ne(names.clone()) && record.iter().ne(names.take(FIRST_COLUMNS)) {
+        let known = [FIRST_COLUMNS, REPETITION_COLUMNS, HEADER.len()];
+        if !known
+            .iter()
+            .any(|&n| record.iter().eq(names.clone().take(n)))
+        {
             return Err(format!(
                 "{}:1: expected the header {}",
                 path.display(),
@@ -549,7 +625,8 @@ mod tests {
         write_rows(&mut out, key, &iterations(&[(4, 5, 1), (6, 40, 17)]));
         assert_eq!(
             String::from_utf8(out).unwrap(),
-            "d,\"a,b\",manhattan/step2/prune,1,4,5,1,3\nd,\"a,b\",manhattan/step2/prune,2,6,40,17,3\n"
+            "d,\"a,b\",manhattan/step2/prune,1,4,5,1,3,,5.0\n\
+             d,\"a,b\",manhattan/step2/prune,2,6,40,17,3,8.0,2.3529411764705883\n"
         );
     }
 
@@ -620,7 +697,7 @@ mod tests {
         assert!(!scan(&path, 0, 3, index).unwrap()[0].unwrap().whole);
         // An unknown job, or another repetition of a known one, and a bad number are errors
         // naming the line.
-        std::fs::write(&path, format!("{text}d,z,v,1,3,9,4,1\n")).unwrap();
+        std::fs::write(&path, format!("{text}d,z,v,1,3,9,4,1,,2.25\n")).unwrap();
         let e = scan(&path, 0, 3, index).unwrap_err();
         assert!(
             e.ends_with(
@@ -628,13 +705,13 @@ mod tests {
             ),
             "{e}"
         );
-        std::fs::write(&path, format!("{text}d,c,v,1,3,9,4,2\n")).unwrap();
+        std::fs::write(&path, format!("{text}d,c,v,1,3,9,4,2,,2.25\n")).unwrap();
         let e = scan(&path, 0, 3, index).unwrap_err();
         assert!(
             e.ends_with(":5: job (dataset 'd', instance 'c', variant 'v', repetition 2) is not one of the run's jobs"),
             "{e}"
         );
-        std::fs::write(&path, format!("{text}d,c,v,1,3,-9,4,1\n")).unwrap();
+        std::fs::write(&path, format!("{text}d,c,v,1,3,-9,4,1,,\n")).unwrap();
         let e = scan(&path, 0, 3, index).unwrap_err();
         assert!(
             e.ends_with(
@@ -644,34 +721,54 @@ mod tests {
         );
         std::fs::write(&path, "dataset,instance\n").unwrap();
         let e = scan(&path, 0, 3, index).unwrap_err();
-        assert!(e.ends_with(":1: expected the header dataset,instance,variant,iteration,bound,nodes_generated,nodes_expanded,repetition"), "{e}");
-        // A file written before the repetition column existed: its rows are of repetition 1,
-        // and a row of the new length does not belong in it.
-        let old: String = text
-            .lines()
-            .map(|l| format!("{}\n", &l[..l.rfind(',').unwrap()]))
-            .collect();
-        std::fs::write(&path, &old).unwrap();
-        let rows_found = |found: Vec<Option<Found>>| -> Vec<Option<(u32, bool)>> {
+        assert!(e.ends_with(":1: expected the header dataset,instance,variant,iteration,bound,nodes_generated,nodes_expanded,repetition,growth,children_per_expansion"), "{e}");
+        // Files written before the last columns existed: before `repetition` (its rows are of
+        // repetition 1) and before `growth`. Their rows are found as the new ones are, a row of
+        // another length does not belong in them, and rewritten they get every column.
+        let cut = |columns: usize| -> String {
+            text.lines()
+                .map(|l| {
+                    format!(
+                        "{}\n",
+                        l.split(',').take(columns).collect::<Vec<_>>().join(",")
+                    )
+                })
+                .collect()
+        };
+        let rows_found = |found: &[Option<Found>]| -> Vec<Option<(u32, bool)>> {
             found.iter().map(|f| f.map(|f| (f.rows, f.whole))).collect()
         };
-        assert_eq!(
-            rows_found(scan(&path, 0, 3, index).unwrap()),
-            rows_found(found)
-        );
         let wanted = [RowKey {
             dataset: "d",
             instance: "c",
             variant: "v",
             repetition: 1,
         }];
-        assert_eq!(select(&path, &wanted).unwrap(), [(0, rows[2][0])]);
-        std::fs::write(&path, format!("{old}d,c,v,2,3,9,4,1\n")).unwrap();
-        let e = scan(&path, 0, 3, index).unwrap_err();
-        assert!(
-            e.ends_with(":5: expected 7 fields like the header, found 8"),
-            "{e}"
-        );
+        for columns in [FIRST_COLUMNS, REPETITION_COLUMNS] {
+            let old = cut(columns);
+            std::fs::write(&path, &old).unwrap();
+            let old_found = scan(&path, 0, 3, index).unwrap();
+            assert_eq!(rows_found(&old_found), rows_found(&found));
+            assert_eq!(select(&path, &wanted).unwrap(), [(0, rows[2][0])]);
+            let mut old_spans = Spans {
+                sources: vec![path.clone()],
+                jobs: old_found
+                    .iter()
+                    .map(|f| f.map_or_else(Span::default, |f| f.span))
+                    .collect(),
+            };
+            let whole = dir.path().join("whole.csv");
+            write_in_order(&whole, &mut old_spans).unwrap();
+            assert_eq!(std::fs::read_to_string(&whole).unwrap(), text, "{columns}");
+            std::fs::write(&path, format!("{old}d,c,v,2,3,9,4,1,,\n")).unwrap();
+            let e = scan(&path, 0, 3, index).unwrap_err();
+            assert!(
+                e.ends_with(&format!(
+                    ":5: expected {columns} fields like the header, found 10"
+                )),
+                "{e}"
+            );
+        }
         // No file: no rows.
         std::fs::remove_file(&path).unwrap();
         assert_eq!(scan(&path, 0, 3, index).unwrap(), vec![None; 3]);

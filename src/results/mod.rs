@@ -1,12 +1,14 @@
 //! What a run leaves on disk, and where (`folder`): runs.csv rows and the manifest (`record`), runs.csv as a run
 //! writes it (`runs`), the summaries and the other report files (`summary`), iterations.csv
 //! (`iterations`), shard files (`shard`), what a combined report records of its runs
-//! (`combined`), and a repeated job's rows reduced to one (`repetitions`).
+//! (`combined`), a repeated job's rows reduced to one (`repetitions`), and the figures derived
+//! from a job's iterations (`growth`).
 
 pub mod combined;
 #[cfg(test)]
 pub(crate) mod fixtures;
 pub(crate) mod folder;
+pub mod growth;
 pub(crate) mod iterations;
 pub mod record;
 pub mod repetitions;

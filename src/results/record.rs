@@ -213,6 +213,14 @@ pub struct Record<S = String> {
     /// merge). Empty in rows written before the column existed.
     #[serde(default)]
     pub run: S,
+    /// The effective branching factor b* of the job's last iteration (see `growth`); `None`
+    /// (empty) where it has none, and in rows written before the column existed.
+    #[serde(default)]
+    pub branching_factor: Option<f64>,
+    /// How often bidirectional pathmax raised a node's heuristic value (`Stats::bpmx_raises`);
+    /// 0 without it, and in rows written before the column existed.
+    #[serde(default)]
+    pub bpmx_raises: u64,
 }
 
 fn first_repetition() -> u32 {
@@ -321,6 +329,11 @@ impl<S: AsRef<str>> Record<S> {
         text(out, &self.limit_clock);
         int(out, self.repetition.into());
         text(out, &self.run);
+        match self.branching_factor {
+            Some(b) => float(out, b),
+            None => out.push(b','),
+        }
+        int(out, self.bpmx_raises);
         // The last field's comma becomes the line's end.
         if let Some(last) = out.last_mut() {
             *last = b'\n';
@@ -689,7 +702,7 @@ impl RunLimits {
 
 /// The columns of runs.csv, in order (a test checks them against the header `Record`
 /// serializes to).
-pub(crate) const RUNS_HEADER: [&str; 25] = [
+pub(crate) const RUNS_HEADER: [&str; 27] = [
     "dataset",
     "instance",
     "domain",
@@ -715,6 +728,8 @@ pub(crate) const RUNS_HEADER: [&str; 25] = [
     "limit_clock",
     "repetition",
     "run",
+    "branching_factor",
+    "bpmx_raises",
 ];
 
 /// The columns every runs.csv has, the first of `RUNS_HEADER`: those after them came later, and
@@ -723,6 +738,9 @@ const ALWAYS_THERE: usize = 22;
 
 /// Gives `record`, read by `header`, what the columns its file lacks mean: a runs.csv from
 /// before `limit_clock` limited wall time only, so its `time_limit` rows were stopped by it.
+/// The other columns after `ALWAYS_THERE` take their serde defaults when absent: `repetition`
+/// 1, `run` empty (the reader names the run), `branching_factor` empty (not recorded then) and
+/// `bpmx_raises` 0 (no build before it had pathmax).
 pub(crate) fn absent_columns<'a, S: From<&'a str>>(
     record: &mut Record<S>,
     header: &csv::StringRecord,
@@ -853,6 +871,8 @@ impl<S: AsRef<str>> Record<S> {
             limit_clock: self.limit_clock.as_ref().to_owned(),
             repetition: self.repetition,
             run: self.run.as_ref().to_owned(),
+            branching_factor: self.branching_factor,
+            bpmx_raises: self.bpmx_raises,
         }
     }
 }
@@ -893,6 +913,16 @@ pub(crate) fn unwritten<S: AsRef<str>>(record: &Record<S>) -> Option<String> {
     let rate = record.nodes_per_s;
     if !rate.is_finite() || rate < 0.0 {
         return fault("nodes_per_s", "a finite number of at least 0", rate);
+    }
+    if let Some(b) = record
+        .branching_factor
+        .filter(|b| !b.is_finite() || *b < 0.0)
+    {
+        return fault(
+            "branching_factor",
+            "a finite number of at least 0, or empty",
+            b,
+        );
     }
     let clock = record.limit_clock.as_ref();
     match (record.status, clock) {
@@ -1101,6 +1131,8 @@ mod tests {
             limit_clock: String::new(),
             repetition: 1,
             run: "2026-11-26T07-00-00Z".into(),
+            branching_factor: None,
+            bpmx_raises: 0,
         };
         let odd = Record {
             dataset: "a,b".into(),
@@ -1115,6 +1147,8 @@ mod tests {
             message: "two\nlines\r\nand a \"quote\", é".into(),
             path: "\"".into(),
             repetition: 7,
+            branching_factor: Some(2.1304),
+            bpmx_raises: 17,
             ..plain.clone()
         };
         let limited = Record {
@@ -1141,6 +1175,7 @@ mod tests {
             records.push(Record {
                 nodes_per_s: x,
                 time_cpu_s: -x,
+                branching_factor: Some(x),
                 ..plain.clone()
             });
         }

@@ -4,6 +4,7 @@
 
 use crate::dataset::{Dataset, Instance};
 use crate::domains::{Puzzle, Spec};
+use crate::results::growth;
 use crate::results::record::{on_off, Record, Status};
 use crate::runner::solve::{self, Answer};
 use crate::runner::RunnerError;
@@ -234,6 +235,8 @@ fn finished<'a>(job: &Job<'a>, answer: Result<Answer, String>) -> FinishedJob<'a
         limit_clock: Cow::Borrowed(""),
         repetition: job.repetition,
         run: Cow::Borrowed(job.run),
+        branching_factor: None,
+        bpmx_raises: 0,
     };
     let mut a = match answer {
         Ok(a) => a,
@@ -260,6 +263,8 @@ fn finished<'a>(job: &Job<'a>, answer: Result<Answer, String>) -> FinishedJob<'a
     r.optimal_guaranteed = a.optimal_guaranteed;
     r.path = Cow::Owned(a.path.unwrap_or_default());
     r.limit_clock = Cow::Borrowed(a.limit_clock.map_or("", |c| c.name()));
+    r.branching_factor = growth::branching_factor(&a.stats.iterations);
+    r.bpmx_raises = a.stats.bpmx_raises;
     FinishedJob {
         index: job.index,
         record: r,

@@ -176,7 +176,8 @@ pub(crate) fn assert_iterations_match_runs(dir: &Path) {
     let text = fs::read_to_string(dir.join("iterations.csv")).unwrap();
     assert!(
         text.starts_with(
-            "dataset,instance,variant,iteration,bound,nodes_generated,nodes_expanded,repetition\n"
+            "dataset,instance,variant,iteration,bound,nodes_generated,nodes_expanded,repetition,\
+             growth,children_per_expansion\n"
         ),
         "{text}"
     );

@@ -65,6 +65,10 @@ assert runs["optimal_guaranteed"].dtype == bool
 assert set(solved["instance"]) == {"007", "12", "NA"} and len(solved) == len(iterations)
 assert list(summary["run"]) == ["p"] and summary["solved"].dtype == "int64"
 assert list(groups["size"]) == ["3x3"] and list(groups["solved"]) == [3]
+assert runs["branching_factor"].dtype == "float64" and runs["bpmx_raises"].dtype == "int64"
+for c in ["growth", "children_per_expansion"]:
+    assert iterations[c].dtype == "float64", (c, iterations[c].dtype)
+assert iterations["growth"].isna().all()
 print("ok")
 "#;
     let out = Command::new("python3")

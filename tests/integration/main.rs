@@ -28,3 +28,4 @@ mod report_html;
 mod split;
 mod tiles_oracle;
 mod walking;
+mod why_columns;
