@@ -10,7 +10,7 @@
 //! stopped by a limit: the depth IDA* would search to with a perfect heuristic, and, for an
 //! optimal solution, its length. The last iteration is taken because it dominates the search
 //! and is the one whose bound is known. For d >= 1 and N >= 2 the sum grows strictly with b > 0
-//! from 1 past N, so b* is one number, found by bisection to the last bit of an f64; it is below
+//! from 1 past N, so b* is one number, found as the f64 nearest the root; it is below
 //! 1 only for an iteration stopped before its tree reached depth d. There is none (an empty
 //! cell) when no iteration ran, for a bound of 0 or for a tree of the start alone.
 
@@ -30,27 +30,40 @@ pub fn effective_branching(nodes: f64, depth: u32) -> Option<f64> {
     if depth == 0 || nodes.is_nan() || nodes < 2.0 {
         return None;
     }
-    // Horner's rule: exact in its terms, monotone in b, and an overflow to infinity only says
-    // that b is too large.
-    let tree = |b: f64| (0..depth).fold(1.0, |sum, _| sum * b + 1.0);
-    // The sum at b = nodes is at least 1 + nodes: the root lies below it.
-    let (mut low, mut high) = (0.0f64, nodes);
-    loop {
-        let mid = low + (high - low) / 2.0;
-        if mid <= low || mid >= high {
+    // The sum less `nodes` and its slope, by Horner's rule (an overflow to infinity only says
+    // that b is too large).
+    let excess = |b: f64| {
+        let (mut sum, mut slope) = (1.0f64, 0.0f64);
+        for _ in 0..depth {
+            slope = slope * b + sum;
+            sum = sum * b + 1.0;
+        }
+        (sum - nodes, slope)
+    };
+    // Newton's method from the right of the root: the sum is increasing and convex for b > 0,
+    // so each step lands between the root and the last point, a few steps where bisection takes
+    // some seventy (this runs once per job, and a job may take microseconds). The start lies to
+    // the right: the sum at b is at least b^depth.
+    let mut b = nodes.powf(1.0 / f64::from(depth));
+    for _ in 0..100 {
+        let (over, slope) = excess(b);
+        let next = b - over / slope;
+        if next.is_nan() || next >= b || next <= 0.0 {
             break;
         }
-        if tree(mid) < nodes {
-            low = mid;
-        } else {
-            high = mid;
-        }
+        b = next;
     }
-    Some(if nodes - tree(low) <= tree(high) - nodes {
-        low
-    } else {
-        high
-    })
+    // Rounding may stop the steps an ulp or two short: settle on the double nearest the root.
+    for _ in 0..64 {
+        let below = b.next_down();
+        if below <= 0.0 || excess(below).0 < 0.0 {
+            break;
+        }
+        b = below;
+    }
+    let below = b.next_down();
+    let nearer = below > 0.0 && excess(below).0.abs() < excess(b).0.abs();
+    Some(if nearer { below } else { b })
 }
 
 /// An iteration's nodes generated over the previous one's; `None` for the first (or after one
