@@ -469,9 +469,10 @@ is 8 variants, each named like manhattan/step2/prune. One job = one instance x o
 entries of one flag are alternatives, and every flag given applies; manifest.json records the
 selection.
 
-Reports go to OUT/NAME/: runs.csv (one row per job, appended as jobs finish), iterations.csv
-(one row per iteration of each job: dataset, instance, variant, iteration, bound,
-nodes_generated, nodes_expanded), summary.csv (one row per variant), summary-groups.csv (one per
+Reports go to OUT/NAME/: runs.csv (one row per job, appended as jobs finish; with its effective
+branching factor b*, branching_factor), iterations.csv (one row per iteration of each job:
+dataset, instance, variant, iteration, bound, nodes_generated, nodes_expanded, repetition,
+growth over the previous iteration, children_per_expansion), summary.csv (one row per variant), summary-groups.csv (one per
 dataset, domain, size and variant) and summary.md (both),
 manifest.json (versions, machine, command, dataset SHA-256, whether the run is complete and how
 many jobs are missing); then, unless --no-plots, the plots of `idabench plot` (cactus.svg,
