@@ -18,7 +18,7 @@ mod schedule;
 
 use crate::compare::{self, CompareError, CompareOptions, Compared, Incomplete, RenderFormat};
 use crate::error::{Done, Error};
-use crate::plot::PlotSize;
+use crate::report::PlotSize;
 use crate::results::folder;
 use crate::runner::machine;
 use crate::runner::plan::{place, Loaded, PlanOptions};

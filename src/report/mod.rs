@@ -11,9 +11,9 @@ mod jobs;
 
 use crate::compare::{self, Compared, SavedRun};
 use crate::error::{Done, Error};
-use crate::plot::{
-    self, first_against_others, present, unfinished, IterationRows, Job, Pictures, PlotSize,
-};
+/// The size of the pictures, for the commands above the plots (`ab`) that ask for them here.
+pub use crate::plot::PlotSize;
+use crate::plot::{self, first_against_others, present, unfinished, IterationRows, Job, Pictures};
 use crate::results::folder;
 use crate::results::iterations::{self, Row, Span, Spans};
 use crate::results::record::{Manifest, Record, RowKey};

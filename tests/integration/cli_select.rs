@@ -451,8 +451,9 @@ fn the_slurm_script_and_merge_keep_the_selection() {
     );
 }
 
-/// `ab` selects the jobs itself and gives its workers the whole plan, so that a baseline built
-/// before selections existed (stood in for by a script that refuses their flags) is compared.
+/// `ab` selects the jobs itself and gives a worker whose handshake does not say it takes a
+/// selection the whole plan, so that a baseline built before selections existed (stood in for by
+/// a script that refuses their flags and cuts the word from its handshake) is compared.
 #[test]
 fn ab_compares_the_selected_jobs_with_a_build_from_before_selections() {
     let tmp = Tmp::new("select-ab");
@@ -462,7 +463,10 @@ fn ab_compares_the_selected_jobs_with_a_build_from_before_selections() {
         &old,
         format!(
             "#!/bin/sh\ncase \"$*\" in *--instances*|*--domain*|*--size*) \
-             echo \"error: unexpected argument\" >&2; exit 2;; esac\nexec {BIN} \"$@\"\n"
+             echo \"error: unexpected argument\" >&2; exit 2;; esac\n\
+             if [ \"$1\" = worker ]; then {BIN} \"$@\" | \
+             {{ IFS= read -r l; printf '%s\\n' \"${{l% select=*}}\"; exec cat; }}\n\
+             else exec {BIN} \"$@\"; fi\n"
         ),
     )
     .unwrap();
