@@ -46,11 +46,25 @@ impl Span {
     }
 }
 
-/// A sequence met earlier, which can stand for a later one with its effect.
+/// A sequence met earlier, which can stand for a later one with its effect. Its packed labels
+/// are two halves, so that an entry takes 24 bytes, not 32.
 #[derive(Clone, Copy, Debug)]
 struct Earlier {
-    seq: u128,
+    seq: [u64; 2],
     span: Span,
+}
+
+impl Earlier {
+    fn new(seq: u128, span: Span) -> Earlier {
+        Earlier {
+            seq: [(seq >> 64) as u64, seq as u64],
+            span,
+        }
+    }
+
+    fn seq(&self) -> u128 {
+        (u128::from(self.seq[0]) << 64) | u128::from(self.seq[1])
+    }
 }
 
 /// The sequences met so far with one effect: the first, and those after it that could not be
@@ -76,18 +90,32 @@ impl Met {
     }
 }
 
-/// A fast hash for effects (short arrays of small numbers); no input comes from outside.
-#[derive(Default)]
-struct Fx(u64);
+/// The 64-bit hash of an effect: the key effects are kept under. Two effects may share one;
+/// `Layer::meet` tells them apart by replaying the sequences met, so no effect is stored.
+fn hash(effect: &[u16]) -> u64 {
+    let mut h = effect.len() as u64;
+    for &v in effect {
+        h = (h.rotate_left(5) ^ u64::from(v)).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    // Murmur3's finaliser: the table reads the low bits and the top seven.
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    h ^ (h >> 33)
+}
 
-impl Hasher for Fx {
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
-            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(word))
-                .wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-        }
+/// Keys that are hashes already pass through.
+#[derive(Default)]
+struct Pass(u64);
+
+impl Hasher for Pass {
+    fn write(&mut self, _: &[u8]) {
+        unreachable!("only u64 keys are hashed")
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
     }
 
     fn finish(&self) -> u64 {
@@ -95,7 +123,8 @@ impl Hasher for Fx {
     }
 }
 
-type Effects = HashMap<Box<[u16]>, Met, BuildHasherDefault<Fx>>;
+/// The sequences met, by the hash of their effect.
+type Effects = HashMap<u64, Met, BuildHasherDefault<Pass>>;
 
 /// Where the search plays its sequences: it pushes and pops moves, and reads the effect of the
 /// sequence on the stack.
@@ -109,6 +138,8 @@ trait Space {
     fn span(&self) -> Span;
     /// Whether every move's inverse is one of the moves.
     fn reversible(&self) -> bool;
+    /// The same moves with nothing played.
+    fn fresh(&self) -> Self;
 }
 
 /// A blank walking on an unbounded board, kept on a square grid wide enough for `depth` steps
@@ -208,6 +239,17 @@ impl Space for Walk {
             .iter()
             .all(|&(x, y)| self.steps.contains(&(-x, -y)))
     }
+
+    fn fresh(&self) -> Walk {
+        Walk {
+            grid: (0..(self.side * self.side) as u16).collect(),
+            path: vec![(0, 0)],
+            spans: vec![Span::POINT],
+            cells: Vec::new(),
+            steps: self.steps.clone(),
+            ..*self
+        }
+    }
 }
 
 /// Fixed permutations of positions, composed.
@@ -262,6 +304,10 @@ impl Space for Perms {
             self.perms.contains(&inverse)
         })
     }
+
+    fn fresh(&self) -> Perms {
+        Perms::new(&self.perms)
+    }
 }
 
 /// A forbidden sequence and the earlier one with its effect that replaces it, both packed.
@@ -271,10 +317,8 @@ pub(super) struct Pair {
     pub kept: u128,
 }
 
-/// How much the search may hold: about 4 GiB of effects.
+/// How much the search may hold: about 4 GiB of tables.
 const MAX_EFFECT_BYTES: usize = 4 << 30;
-/// What one effect costs besides its numbers: the table's slot, the box, the allocator's header.
-const EFFECT_OVERHEAD: usize = 96;
 
 /// Every minimal forbidden sequence of up to `depth` moves, in order, with its replacement.
 /// `compile` turns the forbidden ones of each length into the automaton that prunes the next.
@@ -306,8 +350,11 @@ struct Layer<'a, S> {
     effects: &'a mut [Effects],
     found: Vec<Pair>,
     sequences: u64,
-    effect_bytes: usize,
-    scratch: Vec<u16>,
+    effect: Vec<u16>,
+    /// Where earlier sequences are replayed to read their effect.
+    check: S,
+    other: Vec<u16>,
+    candidates: Vec<Earlier>,
 }
 
 fn search<S: Space>(
@@ -321,14 +368,11 @@ fn search<S: Space>(
     let mut start = Vec::new();
     space.effect(&mut start);
     effects[0].insert(
-        start.into_boxed_slice(),
-        Met::One(Earlier {
-            seq: Packing::EMPTY,
-            span: Span::POINT,
-        }),
+        hash(&start),
+        Met::One(Earlier::new(Packing::EMPTY, Span::POINT)),
     );
     let mut pairs: Vec<Pair> = Vec::new();
-    let mut effect_bytes = 0;
+    let mut check = Some(space.fresh());
     for length in 1..=depth {
         let prune = super::compile(packing, space.labels(), &pairs, depth)?;
         effects.push(Effects::default());
@@ -343,18 +387,19 @@ fn search<S: Space>(
             effects: &mut effects[first..],
             found: Vec::new(),
             sequences: 0,
-            effect_bytes,
-            scratch: Vec::new(),
+            effect: Vec::new(),
+            check: check.take().expect("one replay space"),
+            other: Vec::new(),
+            candidates: Vec::new(),
         };
         layer.walk(Automaton::START, Packing::EMPTY, 0)?;
-        effect_bytes = layer.effect_bytes;
+        check = Some(layer.check);
         let (found, sequences) = (layer.found, layer.sequences);
         pairs.extend(found);
         if reversible && effects.len() > 2 {
             // Lengths n - 2 and under are compared no more.
             let at = effects.len() - 3;
-            let old = std::mem::take(&mut effects[at]);
-            effect_bytes = effect_bytes.saturating_sub(bytes_of(&old));
+            effects[at] = Effects::default();
         }
         progress(&Progress {
             length,
@@ -366,8 +411,10 @@ fn search<S: Space>(
     Ok(pairs)
 }
 
-fn bytes_of(effects: &Effects) -> usize {
-    effects.keys().map(|k| 2 * k.len() + EFFECT_OVERHEAD).sum()
+/// What the tables hold, about: an entry is a key and a `Met`, and a byte of control.
+fn bytes_of(effects: &[Effects]) -> usize {
+    let entry = std::mem::size_of::<(u64, Met)>() + 1;
+    effects.iter().map(|e| e.capacity() * entry).sum()
 }
 
 impl<S: Space> Layer<'_, S> {
@@ -395,32 +442,76 @@ impl<S: Space> Layer<'_, S> {
     fn meet(&mut self, seq: u128) -> Result<(), String> {
         self.sequences += 1;
         let span = self.space.span();
-        self.space.effect(&mut self.scratch);
-        let me = Earlier { seq, span };
-        for effects in self.effects.iter_mut() {
-            if let Some(met) = effects.get_mut(&self.scratch[..]) {
-                match met.iter().find(|e| e.span.within(span)) {
-                    Some(earlier) => self.found.push(Pair {
-                        forbidden: seq,
-                        kept: earlier.seq,
-                    }),
-                    None => met.push(me),
+        self.space.effect(&mut self.effect);
+        let key = hash(&self.effect);
+        let me = Earlier::new(seq, span);
+        let mut shares_key = None;
+        for i in 0..self.effects.len() {
+            let Some(met) = self.effects[i].get(&key) else {
+                continue;
+            };
+            shares_key = Some(i);
+            let mut candidates = std::mem::take(&mut self.candidates);
+            candidates.clear();
+            candidates.extend(met.iter().copied());
+            // The sequences with this hash whose effect is this one, in the order met.
+            let mut same = false;
+            for &e in &candidates {
+                if !self.same_effect(e.seq()) {
+                    continue;
                 }
+                same = true;
+                if e.span.within(span) {
+                    self.found.push(Pair {
+                        forbidden: seq,
+                        kept: e.seq(),
+                    });
+                    self.candidates = candidates;
+                    return Ok(());
+                }
+            }
+            self.candidates = candidates;
+            if same {
+                // Met before, but no earlier sequence can replace it everywhere it can be
+                // played: kept, and a candidate to replace later ones.
+                self.effects[i].get_mut(&key).expect("found above").push(me);
                 return Ok(());
             }
         }
-        self.effect_bytes += 2 * self.scratch.len() + EFFECT_OVERHEAD;
-        if self.effect_bytes > MAX_EFFECT_BYTES {
-            return Err(format!(
-                "comparing the move sequences of length {} would take more than {} GiB of \
-                 memory; choose a depth of at most {}",
-                self.length,
-                MAX_EFFECT_BYTES >> 30,
-                self.length - 1
-            ));
-        }
         let last = self.effects.len() - 1;
-        self.effects[last].insert(self.scratch.as_slice().into(), Met::One(me));
+        match shares_key {
+            // Another effect with this hash: kept beside it, told apart by replaying.
+            Some(i) => self.effects[i].get_mut(&key).expect("found above").push(me),
+            None => {
+                let before = self.effects[last].capacity();
+                self.effects[last].insert(key, Met::One(me));
+                if self.effects[last].capacity() != before
+                    && bytes_of(self.effects) > MAX_EFFECT_BYTES
+                {
+                    return Err(format!(
+                        "comparing the move sequences of length {} would take more than {} GiB \
+                         of memory; choose a depth of at most {}",
+                        self.length,
+                        MAX_EFFECT_BYTES >> 30,
+                        self.length - 1
+                    ));
+                }
+            }
+        }
         Ok(())
+    }
+
+    /// Whether the packed sequence `seq` has the effect in `self.effect`.
+    fn same_effect(&mut self, seq: u128) -> bool {
+        let labels = self.packing.unpack(seq);
+        for &l in &labels {
+            let played = self.check.push(l);
+            debug_assert!(played, "a sequence met is played again");
+        }
+        self.check.effect(&mut self.other);
+        for _ in &labels {
+            self.check.pop();
+        }
+        self.other == self.effect
     }
 }
