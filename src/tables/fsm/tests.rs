@@ -95,8 +95,8 @@ fn replays_on_boards(
 
 #[test]
 fn forbidden_tile_sequences_are_replaced_wherever_they_can_be_played() {
-    // Depth 14: the first depth where the earliest sequence with a forbidden one's effect can
-    // leave its box (the rule changes nothing below it), compared within 4x4 for speed.
+    // To depth 14: the earliest sequence with a forbidden one's effect first leaves its box at
+    // length 13 (without the rule, this fails there); compared within 4x4 for speed.
     let boards = [(2, 2), (3, 3), (4, 4), (2, 4), (3, 4), (4, 3)];
     let played = replays_on_boards(&TILES, 14, Some((4, 4)), &boards);
     assert!(played > 10_000, "{played}");
