@@ -90,9 +90,10 @@ down), replaces: one that reaches the same board from any board, such as the bla
 moves round a 2x2 square one way instead of the other. What is left is what the search still has
 to look at, and how much smaller it is at depth 50 is what the pruning buys.
 
-The counts are exact (128 bits; a depth whose count would not fit is said, not printed). They are
-not found by walking the tree: nodes whose blank is on the same cell, with the pruning in the same
-state, have the same subtrees, so the command counts those classes, one depth after another.
+The counts are exact (128 bits; a depth whose count would not fit is said, not printed, and so is
+a tree that ends before --depth). They are not found by walking the tree: nodes whose blank is on
+the same cell, with the pruning in the same state, have the same subtrees, so the command counts
+those classes, one depth after another.
 
 ratio is N(d) / N(d - 1). On these boards it alternates with the colour of the blank's cell (a
 chessboard's colours: corners and edges have fewer moves than the middle), so the asymptotic
@@ -105,7 +106,7 @@ Examples:
   idabench tree --size 5x5 --pruning fsm14 --depth 40 --format csv
 
 Exit codes: 0 counted; 1 runtime error (an automaton too large for memory); 2 usage error (a bad
-size, a blank off the board, depth 0, an unknown pruning).";
+size, a blank off the board, a depth of 0 or over 10000, an unknown pruning).";
 
 #[derive(Args, Debug)]
 pub struct TreeArgs {
@@ -119,7 +120,7 @@ pub struct TreeArgs {
     /// none, reverse, fsm (the default depth) or fsmN (N from 2 to 32).
     #[arg(long, value_name = "PRUNING")]
     pub pruning: String,
-    /// The deepest depth counted (1 or more).
+    /// The deepest depth counted (1 to 10000).
     #[arg(long, value_name = "N")]
     pub depth: u32,
     /// text: a table and the factor; csv: depth,nodes,ratio,branching_factor, the factor on

@@ -14,6 +14,9 @@ use std::time::Instant;
 
 /// The blank's steps (column, row) in the search's order: up, left, right, down (Korf's).
 const STEPS: [(i32, i32); 4] = [(0, -1), (-1, 0), (1, 0), (0, 1)];
+/// The deepest `--depth`: 4^d passes 2^128 at d = 64, and a tree that does not grow has nothing
+/// new to say that deep.
+const MAX_DEPTH: u32 = 10_000;
 /// The labels that undo each of `STEPS`.
 const INVERSE: [usize; 4] = [3, 2, 1, 0];
 
@@ -30,6 +33,13 @@ pub(super) fn tree(args: &TreeArgs, stdout: &mut dyn Write) -> Result<Done, Erro
     }
     if args.depth == 0 {
         return Err(Error::usage("--depth: 0 counts nothing; give 1 or more"));
+    }
+    if args.depth > MAX_DEPTH {
+        return Err(Error::usage(format!(
+            "--depth: {} is more than {MAX_DEPTH}; counts of a growing tree pass 128 bits long \
+             before",
+            args.depth
+        )));
     }
     let pruning = Pruning::parse(args.pruning.trim()).ok_or_else(|| {
         Error::usage(format!(
@@ -106,20 +116,35 @@ pub(super) fn tree(args: &TreeArgs, stdout: &mut dyn Write) -> Result<Done, Erro
                 let r = ratio(d).map_or(String::new(), |r| format!("{r:.6}"));
                 let _ = writeln!(text, "{d:>5}  {n:>wide$}  {r}");
             }
+            let how = if factor.value == 0.0 {
+                "the tree is finite".to_string()
+            } else if factor.converged {
+                format!(
+                    "sqrt(N(d+2)/N(d)) at d = {}, changing by less than 1e-9",
+                    factor.depth
+                )
+            } else {
+                format!(
+                    "sqrt(N(d+2)/N(d)) at d = {}, still changing by 1e-9 or more: not settled",
+                    factor.depth
+                )
+            };
             let _ = writeln!(
                 text,
-                "\nasymptotic branching factor: {:.9} (sqrt(N(d+2)/N(d)) at d = {}, {})",
-                factor.value,
-                factor.depth,
-                if factor.converged {
-                    "changing by less than 1e-9"
-                } else {
-                    "still changing by 1e-9 or more: not settled"
-                }
+                "\nasymptotic branching factor: {:.9} ({how})",
+                factor.value
             );
         }
     }
     print(stdout, &text)?;
+    let last = counts.nodes.len() - 1;
+    if counts.nodes[last] == 0 {
+        let _ = writeln!(
+            std::io::stderr(),
+            "note: no node at depth {last}: the tree ends at depth {}",
+            last - 1
+        );
+    }
     if let Some(d) = counts.overflow {
         // On stderr, so that csv stays a table; the rows before it are exact.
         let _ = writeln!(

@@ -131,6 +131,10 @@ fn bad_arguments_exit_2_naming_the_flag() {
             "--pruning",
         ),
         (vec!["--size", "3x3", "--pruning", "none"], "--depth"),
+        (
+            vec!["--size", "3x3", "--pruning", "none", "--depth", "10001"],
+            "--depth",
+        ),
     ] {
         let out = tree(&args);
         assert_exit(&out, 2);

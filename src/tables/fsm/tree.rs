@@ -94,7 +94,8 @@ impl Classes {
         self.children.is_empty()
     }
 
-    /// The nodes at each depth 0..=depth, exact; counting stops at the first that overflows.
+    /// The nodes at each depth 0..=depth, exact; counting stops at the first that overflows,
+    /// or after the first depth with no node (the tree ends there).
     pub fn counts(&self, depth: u32) -> Counts {
         let mut now = vec![0u128; self.len()];
         now[0] = 1;
@@ -116,6 +117,10 @@ impl Classes {
                 }
             }
             match total {
+                Some(0) => {
+                    nodes.push(0);
+                    break;
+                }
                 Some(t) => nodes.push(t),
                 None => {
                     return Counts {
@@ -256,6 +261,22 @@ mod tests {
         assert!(f.converged);
         assert!((f.value - 3f64.sqrt()).abs() < 1e-8, "{f:?}");
         assert_eq!(&c.counts(5).nodes, &[1, 4, 8, 8, 16, 32]);
+    }
+
+    #[test]
+    fn a_tree_that_ends_is_counted_to_its_end() {
+        // On 2x2 the blank can only go round: 12 moves one way undo themselves, and 6 one way
+        // are 6 the other way, so the depth-12 automaton leaves a finite tree.
+        let fsm = super::super::build(&Moves::Walk(TILES.to_vec()), 12).unwrap();
+        let c = Classes::new(2, 2, 0, &TILES, &fsm);
+        let counts = c.counts(1000);
+        assert_eq!(
+            counts.nodes,
+            walk(2, 2, 0, &fsm, counts.nodes.len() as u32 - 1)
+        );
+        assert_eq!(counts.nodes.last(), Some(&0));
+        assert!(counts.nodes.len() < 14, "{counts:?}");
+        assert_eq!(c.factor().value, 0.0);
     }
 
     #[test]
