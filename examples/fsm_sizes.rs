@@ -1,7 +1,7 @@
 //! The duplicate-pruning automaton's size and build time by depth, as docs/pruning.md tabulates
 //! them: `cargo run --release --example fsm_sizes -- MOVES MAX_DEPTH`, MOVES one of tiles (an
 //! unbounded board), tiles4x4, tiles5x5 (compared within that board), knights (within 5x5),
-//! rotation. Stops at the first depth the builder refuses.
+//! rotation, booksortN (N books). Stops at the first depth the builder refuses.
 
 use idabench::search::fsm::Moves;
 use idabench::tables::fsm;
@@ -43,6 +43,27 @@ fn rotation() -> Moves {
     Moves::Permutations(perms)
 }
 
+/// Booksort's block moves on `n` books (see `domains::booksort`): cuts i < j < k swap the
+/// blocks [i, j) and [j, k), in the order of i, then j, then k.
+fn booksort(n: u16) -> Moves {
+    let mut perms = Vec::new();
+    for i in 0..n {
+        for j in i + 1..n {
+            for k in j + 1..=n {
+                let p: Vec<u16> = (0..n)
+                    .map(|x| match x {
+                        x if x >= i && x < j => x + (k - j),
+                        x if x >= j && x < k => x - (j - i),
+                        x => x,
+                    })
+                    .collect();
+                perms.push(p);
+            }
+        }
+    }
+    Moves::Permutations(perms)
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let (name, max) = match args.as_slice() {
@@ -51,7 +72,9 @@ fn main() {
             max.parse::<u32>().expect("MAX_DEPTH: a number"),
         ),
         _ => {
-            eprintln!("usage: fsm_sizes tiles|tiles4x4|tiles5x5|knights|rotation MAX_DEPTH");
+            eprintln!(
+                "usage: fsm_sizes tiles|tiles4x4|tiles5x5|knights|rotation|booksortN MAX_DEPTH"
+            );
             std::process::exit(2);
         }
     };
@@ -61,6 +84,12 @@ fn main() {
         "tiles5x5" => (Moves::Walk(TILES.to_vec()), Some((5, 5))),
         "knights" => (Moves::Walk(KNIGHT.to_vec()), Some((5, 5))),
         "rotation" => (rotation(), None),
+        other if other.starts_with("booksort") => {
+            let n = other["booksort".len()..]
+                .parse()
+                .expect("booksortN: N books");
+            (booksort(n), None)
+        }
         _ => {
             eprintln!("unknown moves '{name}'");
             std::process::exit(2);
