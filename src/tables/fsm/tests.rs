@@ -302,3 +302,90 @@ fn moves_that_cannot_be_compared_are_refused() {
         .contains("move 2"));
     assert!(build(&Moves::Walk(vec![(0, 64), (0, -64)]), 2).is_err());
 }
+
+/// For every state of a `w` x `h` board, the tree that `a` leaves from a root with the blank on
+/// `blank` reaches it at its breadth-first distance: no shortest path is lost. (Relabelling the
+/// tiles maps any root with the blank there onto this one, so every root is checked.)
+fn every_distance_survives(w: i32, h: i32, blank: i32, a: &Automaton) -> usize {
+    use std::collections::{HashMap, HashSet};
+    let pack = |cells: &[u8]| cells.iter().fold(0u64, |p, &c| (p << 4) | u64::from(c));
+    let step = |cells: &[u8], at: i32, (dx, dy): (i32, i32)| {
+        let (x, y) = (at % w + dx, at / w + dy);
+        ((0..w).contains(&x) && (0..h).contains(&y)).then(|| {
+            let mut next = cells.to_vec();
+            next.swap(at as usize, (y * w + x) as usize);
+            (next, y * w + x)
+        })
+    };
+    let mut root: Vec<u8> = (1..=(w * h) as u8).collect();
+    root[blank as usize] = 0;
+    // Distances by a breadth-first search without pruning.
+    let mut distance = HashMap::from([(pack(&root), 0u32)]);
+    let mut layer = vec![(root.clone(), blank)];
+    for d in 1.. {
+        let mut next = Vec::new();
+        for (cells, at) in &layer {
+            for &s in &TILES {
+                if let Some((child, to)) = step(cells, *at, s) {
+                    if let std::collections::hash_map::Entry::Vacant(e) =
+                        distance.entry(pack(&child))
+                    {
+                        e.insert(d);
+                        next.push((child, to));
+                    }
+                }
+            }
+        }
+        if next.is_empty() {
+            break;
+        }
+        layer = next;
+    }
+    // The pruned tree, followed along shortest paths only: every prefix of a shortest path is
+    // one, so a state it reaches at its distance is reached along them.
+    let mut reached = HashSet::from([pack(&root)]);
+    let mut seen = HashSet::from([(pack(&root), Automaton::START)]);
+    let mut layer = vec![(root, blank, Automaton::START)];
+    while !layer.is_empty() {
+        let mut next = Vec::new();
+        for (cells, at, state) in &layer {
+            let d = distance[&pack(cells)];
+            for (l, &s) in TILES.iter().enumerate() {
+                let q = a.next(*state, l);
+                let Some((child, to)) = step(cells, *at, s) else {
+                    continue;
+                };
+                let key = pack(&child);
+                if q == FORBIDDEN || distance[&key] != d + 1 || !seen.insert((key, q)) {
+                    continue;
+                }
+                reached.insert(key);
+                next.push((child, to, q));
+            }
+        }
+        layer = next;
+    }
+    assert_eq!(reached.len(), distance.len(), "{w}x{h} from {blank}");
+    distance.len()
+}
+
+#[test]
+fn no_shortest_path_is_lost_on_any_2x4_state_nor_on_3x3_from_a_corner_and_the_centre() {
+    let two_by_four = build_with(&tiles(), 16, Some((2, 4)), &mut |_| {}).unwrap();
+    for blank in 0..8 {
+        assert_eq!(every_distance_survives(2, 4, blank, &two_by_four), 20_160);
+    }
+    let three = build_with(&tiles(), 16, Some((3, 3)), &mut |_| {}).unwrap();
+    for blank in [0, 4] {
+        assert_eq!(every_distance_survives(3, 3, blank, &three), 181_440);
+    }
+}
+
+#[test]
+#[ignore = "several seconds: every root of 3x3"]
+fn no_shortest_path_is_lost_on_any_3x3_state() {
+    let three = build_with(&tiles(), 16, Some((3, 3)), &mut |_| {}).unwrap();
+    for blank in 0..9 {
+        assert_eq!(every_distance_survives(3, 3, blank, &three), 181_440);
+    }
+}
