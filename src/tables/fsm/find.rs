@@ -9,7 +9,8 @@
 //! among the moves, a child of a sequence whose effect is first met at length n - 1 has an effect
 //! first met at length n - 2, n - 1 or n, never earlier. (A sequence kept because no earlier one
 //! could replace it on a bounded board may have an older effect; its children are then compared
-//! with fewer sequences, which prunes less and stays sound.)
+//! with fewer sequences, which prunes less and stays sound.) Effects are kept by a 64-bit hash,
+//! not whole: sequences met with one hash are told apart by replaying them.
 
 use super::{Packing, Progress};
 use crate::search::fsm::{Automaton, Moves, FORBIDDEN};
@@ -19,7 +20,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 /// The cells a walk visited, relative to its start: the smallest box holding them (min x, min
 /// y, max x, max y). Permutations have none: every one can be played from every state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct Span([i8; 4]);
+struct Span([i8; 4]);
 
 impl Span {
     const POINT: Span = Span([0; 4]);
@@ -445,12 +446,10 @@ impl<S: Space> Layer<'_, S> {
         self.space.effect(&mut self.effect);
         let key = hash(&self.effect);
         let me = Earlier::new(seq, span);
-        let mut shares_key = None;
         for i in 0..self.effects.len() {
             let Some(met) = self.effects[i].get(&key) else {
                 continue;
             };
-            shares_key = Some(i);
             let mut candidates = std::mem::take(&mut self.candidates);
             candidates.clear();
             candidates.extend(met.iter().copied());
@@ -479,9 +478,10 @@ impl<S: Space> Layer<'_, S> {
             }
         }
         let last = self.effects.len() - 1;
-        match shares_key {
-            // Another effect with this hash: kept beside it, told apart by replaying.
-            Some(i) => self.effects[i].get_mut(&key).expect("found above").push(me),
+        match self.effects[last].get_mut(&key) {
+            // Another effect of this length with this hash: kept beside it, told apart by
+            // replaying.
+            Some(met) => met.push(me),
             None => {
                 let before = self.effects[last].capacity();
                 self.effects[last].insert(key, Met::One(me));
