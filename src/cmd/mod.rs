@@ -12,6 +12,7 @@ mod plot;
 mod run;
 mod slurm;
 mod solve;
+mod tree;
 mod worker;
 
 use crate::cmd::args::{Cli, Command};
@@ -94,6 +95,7 @@ fn run(cli: Cli) -> Result<Done, Error> {
         Command::Combine(args) => combine::combine(&args, &mut std::io::stdout()),
         Command::Slurm(args) => slurm::slurm(&args, &mut std::io::stdout()),
         Command::Pdb(cmd) => pdb::command(cmd, &mut std::io::stdout()),
+        Command::Tree(args) => tree::tree(&args, &mut std::io::stdout()),
     }
 }
 

@@ -7,7 +7,9 @@
 //! keeps that `Arc` alive, so an address is never reused for other tables while it is a key.
 //! Tables live as long as the process: a run asks for them once per job, and each thread
 //! remembers its last answer, so that a job pays neither the lock nor a hash nor a reference count.
+//! `store` keeps the large tables on disk; `fsm` builds the duplicate-pruning automata.
 
+pub mod fsm;
 pub mod store;
 
 use std::any::Any;

@@ -18,7 +18,7 @@ const WINGS: [(&str, &[&str]); 13] = [
         ],
     ),
     ("search", &["util"]),
-    ("tables", &["util"]),
+    ("tables", &["util", "search"]),
     ("domains", &["util", "error", "search", "tables"]),
     ("dataset", &["util", "error", "search", "domains"]),
     ("results", &["util", "error", "search", "tables", "domains"]),

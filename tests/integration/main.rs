@@ -17,6 +17,7 @@ mod cli_select;
 mod cli_shards;
 mod cli_solve;
 mod cli_text;
+mod cli_tree;
 mod counts_agree;
 mod csv_in_pandas;
 mod fifteen;

@@ -1,0 +1,116 @@
+//! The duplicate-pruning automaton's size and build time by depth, as docs/pruning.md tabulates
+//! them: `cargo run --release --example fsm_sizes -- MOVES MAX_DEPTH`, MOVES one of tiles (an
+//! unbounded board), tiles4x4, tiles5x5 (compared within that board), knights (within 5x5),
+//! rotation, booksortN (N books). Stops at the first depth the builder refuses.
+
+use idabench::search::fsm::Moves;
+use idabench::tables::fsm;
+use std::time::Instant;
+
+const TILES: [(i32, i32); 4] = [(0, -1), (-1, 0), (1, 0), (0, 1)];
+const KNIGHT: [(i32, i32); 8] = [
+    (-1, -2),
+    (1, -2),
+    (-2, -1),
+    (2, -1),
+    (-2, 1),
+    (2, 1),
+    (-1, 2),
+    (1, 2),
+];
+
+/// The Rotation Game's moves A to H (see `domains::rotation`).
+fn rotation() -> Moves {
+    let lines: [[u16; 7]; 4] = [
+        [0, 2, 6, 11, 15, 20, 22],
+        [1, 3, 8, 12, 17, 21, 23],
+        [10, 9, 8, 7, 6, 5, 4],
+        [19, 18, 17, 16, 15, 14, 13],
+    ];
+    let shift = |line: &[u16]| {
+        let mut p: Vec<u16> = (0..24).collect();
+        for k in 0..7 {
+            p[line[(k + 1) % 7] as usize] = line[k];
+        }
+        p
+    };
+    let mut perms: Vec<Vec<u16>> = lines.iter().map(|l| shift(l)).collect();
+    for i in [1, 0, 3, 2] {
+        let mut l = lines[i];
+        l.reverse();
+        perms.push(shift(&l));
+    }
+    Moves::Permutations(perms)
+}
+
+/// Booksort's block moves on `n` books (see `domains::booksort`): cuts i < j < k swap the
+/// blocks [i, j) and [j, k), in the order of i, then j, then k.
+fn booksort(n: u16) -> Moves {
+    let mut perms = Vec::new();
+    for i in 0..n {
+        for j in i + 1..n {
+            for k in j + 1..=n {
+                let p: Vec<u16> = (0..n)
+                    .map(|x| match x {
+                        x if x >= i && x < j => x + (k - j),
+                        x if x >= j && x < k => x - (j - i),
+                        x => x,
+                    })
+                    .collect();
+                perms.push(p);
+            }
+        }
+    }
+    Moves::Permutations(perms)
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let (name, max) = match args.as_slice() {
+        [name, max] => (
+            name.as_str(),
+            max.parse::<u32>().expect("MAX_DEPTH: a number"),
+        ),
+        _ => {
+            eprintln!(
+                "usage: fsm_sizes tiles|tiles4x4|tiles5x5|knights|rotation|booksortN MAX_DEPTH"
+            );
+            std::process::exit(2);
+        }
+    };
+    let (moves, window) = match name {
+        "tiles" => (Moves::Walk(TILES.to_vec()), None),
+        "tiles4x4" => (Moves::Walk(TILES.to_vec()), Some((4, 4))),
+        "tiles5x5" => (Moves::Walk(TILES.to_vec()), Some((5, 5))),
+        "knights" => (Moves::Walk(KNIGHT.to_vec()), Some((5, 5))),
+        "rotation" => (rotation(), None),
+        other if other.starts_with("booksort") => {
+            let n = other["booksort".len()..]
+                .parse()
+                .expect("booksortN: N books");
+            (booksort(n), None)
+        }
+        _ => {
+            eprintln!("unknown moves '{name}'");
+            std::process::exit(2);
+        }
+    };
+    println!("| moves | depth | forbidden | states | bytes | build s |");
+    println!("|---|---:|---:|---:|---:|---:|");
+    for depth in 2..=max {
+        let start = Instant::now();
+        let mut forbidden = 0;
+        match fsm::build_with(&moves, depth, window, &mut |p| forbidden = p.forbidden) {
+            Ok(a) => println!(
+                "| {name} | {depth} | {forbidden} | {} | {} | {:.2} |",
+                a.states(),
+                a.bytes(),
+                start.elapsed().as_secs_f64()
+            ),
+            Err(e) => {
+                println!("| {name} | {depth} | refused: {e} | | | |");
+                break;
+            }
+        }
+    }
+}
