@@ -13,6 +13,7 @@ pub(crate) fn record() -> Record {
         heuristic: "manhattan".into(),
         step: "next".into(),
         reverse_pruning: "on".into(),
+        pruning: "reverse".into(),
         status: Status::Solved,
         length: Some(4),
         optimal: Some(4),

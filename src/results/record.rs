@@ -4,7 +4,7 @@
 use crate::results::combined::CombinedRun;
 use crate::results::shard::Shard;
 use crate::results::{read_file, ReportError};
-use crate::search::Clock;
+use crate::search::{Clock, Pruning};
 use crate::tables::store::TableInfo;
 use crate::util::{format, text};
 use serde::{Deserialize, Serialize};
@@ -213,6 +213,11 @@ pub struct Record<S = String> {
     /// merge). Empty in rows written before the column existed.
     #[serde(default)]
     pub run: S,
+    /// `none`, `reverse` or `fsm` (`Pruning::kind`; the automaton's depth is in the variant's
+    /// name). A runs.csv from before the column reads it from `reverse_pruning`: on is reverse,
+    /// off none (`absent_columns`).
+    #[serde(default)]
+    pub pruning: S,
 }
 
 fn first_repetition() -> u32 {
@@ -321,6 +326,7 @@ impl<S: AsRef<str>> Record<S> {
         text(out, &self.limit_clock);
         int(out, self.repetition.into());
         text(out, &self.run);
+        text(out, &self.pruning);
         // The last field's comma becomes the line's end.
         if let Some(last) = out.last_mut() {
             *last = b'\n';
@@ -689,7 +695,7 @@ impl RunLimits {
 
 /// The columns of runs.csv, in order (a test checks them against the header `Record`
 /// serializes to).
-pub(crate) const RUNS_HEADER: [&str; 25] = [
+pub(crate) const RUNS_HEADER: [&str; 26] = [
     "dataset",
     "instance",
     "domain",
@@ -715,6 +721,7 @@ pub(crate) const RUNS_HEADER: [&str; 25] = [
     "limit_clock",
     "repetition",
     "run",
+    "pruning",
 ];
 
 /// The columns every runs.csv has, the first of `RUNS_HEADER`: those after them came later, and
@@ -722,13 +729,21 @@ pub(crate) const RUNS_HEADER: [&str; 25] = [
 const ALWAYS_THERE: usize = 22;
 
 /// Gives `record`, read by `header`, what the columns its file lacks mean: a runs.csv from
-/// before `limit_clock` limited wall time only, so its `time_limit` rows were stopped by it.
-pub(crate) fn absent_columns<'a, S: From<&'a str>>(
+/// before `limit_clock` limited wall time only, so its `time_limit` rows were stopped by it;
+/// one from before `pruning` pruned reverse moves or nothing, as `reverse_pruning` says.
+pub(crate) fn absent_columns<'a, S: From<&'a str> + AsRef<str>>(
     record: &mut Record<S>,
     header: &csv::StringRecord,
 ) {
     if record.status == Status::TimeLimit && !header.iter().any(|h| h == "limit_clock") {
         record.limit_clock = S::from(Clock::Wall.name());
+    }
+    if !header.iter().any(|h| h == "pruning") {
+        let pruning = match record.reverse_pruning.as_ref() {
+            "on" => Pruning::Reverse,
+            _ => Pruning::None,
+        };
+        record.pruning = S::from(pruning.kind());
     }
 }
 
@@ -836,6 +851,7 @@ impl<S: AsRef<str>> Record<S> {
             heuristic: self.heuristic.as_ref().to_owned(),
             step: self.step.as_ref().to_owned(),
             reverse_pruning: self.reverse_pruning.as_ref().to_owned(),
+            pruning: self.pruning.as_ref().to_owned(),
             status: self.status,
             length: self.length,
             optimal: self.optimal,
@@ -917,6 +933,25 @@ pub(crate) fn unwritten<S: AsRef<str>>(record: &Record<S>) -> Option<String> {
             ))
         }
         _ => {}
+    }
+    let pruning = record.pruning.as_ref();
+    let on = record.reverse_pruning.as_ref() == "on";
+    let agrees = match pruning {
+        "none" => !on,
+        "reverse" | "fsm" => on,
+        _ => {
+            return Some(format!(
+                "column `pruning`: expected none, reverse or fsm, found `{}`",
+                text::shorten(pruning)
+            ))
+        }
+    };
+    if !agrees {
+        return Some(format!(
+            "column `pruning`: `{pruning}` with reverse_pruning `{}`: fsm and reverse prune \
+             reverse moves (on), none does not (off)",
+            text::shorten(record.reverse_pruning.as_ref())
+        ));
     }
     if !(1..=MAX_REPEAT).contains(&record.repetition) {
         return Some(format!(
@@ -1084,6 +1119,7 @@ mod tests {
             heuristic: "manhattan".into(),
             step: "2".into(),
             reverse_pruning: "off".into(),
+            pruning: "none".into(),
             status: Status::NodeLimit,
             length: None,
             optimal: Some(57),

@@ -5,7 +5,8 @@
 use crate::domains::Spec;
 use crate::domains::{DomainKind, Family, FieldError, HeuristicSet, Puzzle, UsePuzzle, UseSearch};
 use crate::results::record::Status;
-use crate::search::{self, Domain, Heuristic, Limits, Outcome, Variant};
+use crate::search::{self, Domain, Heuristic, Limits, Outcome, Prune, Pruning, Variant};
+use crate::tables::automata;
 use crate::util::clock::thread_cpu_time;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -69,6 +70,14 @@ impl UsePuzzle for Solve<'_, '_> {
             ));
         };
         F::prepare(d, h, None).map_err(|e| e.to_string())?;
+        let prune = match self.spec.pruning {
+            Pruning::None => Prune::None,
+            Pruning::Reverse => Prune::Reverse,
+            Pruning::Fsm(depth) => Prune::Fsm(
+                automata::shared(&d.fsm_moves(), depth)
+                    .map_err(|e| format!("pruning fsm{depth} on {}: {e}", F::NAME))?,
+            ),
+        };
         if !d.solvable(start) {
             return Ok(unsolvable(d.solution_parity(start).is_some()));
         }
@@ -77,7 +86,10 @@ impl UsePuzzle for Solve<'_, '_> {
             start,
             h,
             Search {
-                variant: self.spec.variant(),
+                variant: Variant {
+                    step: self.spec.step,
+                    prune,
+                },
                 limits: self.limits,
             },
         ))
@@ -201,7 +213,7 @@ mod tests {
         Spec {
             heuristic,
             step: Step::Next,
-            reverse_pruning: true,
+            pruning: Pruning::Reverse,
         }
     }
 

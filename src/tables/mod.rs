@@ -8,6 +8,8 @@
 //! Tables live as long as the process: a run asks for them once per job, and each thread
 //! remembers its last answer, so that a job pays neither the lock nor a hash nor a reference count.
 
+pub mod automata;
+pub mod fsm;
 pub mod store;
 
 use std::any::Any;

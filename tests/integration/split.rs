@@ -9,7 +9,7 @@ use idabench::domains::HeuristicKind;
 use idabench::domains::Spec;
 use idabench::runner::job::solve_shared;
 use idabench::runner::solve::{solve, Answer};
-use idabench::search::{Limits, SplitDepth, SplitStats, Step};
+use idabench::search::{Limits, Pruning, SplitDepth, SplitStats, Step};
 use std::path::Path;
 
 const THREADS: [usize; 4] = [1, 2, 3, 8];
@@ -123,7 +123,7 @@ fn variants(h: HeuristicKind) -> impl Iterator<Item = Spec> {
         [true, false].map(|reverse_pruning| Spec {
             heuristic: h,
             step,
-            reverse_pruning,
+            pruning: Pruning::reverse(reverse_pruning),
         })
     })
 }
@@ -172,7 +172,7 @@ fn auto_cuts_large_searches_and_keeps_their_answer() {
         let spec = Spec {
             heuristic: HeuristicKind::parse("manhattan").unwrap(),
             step: Step::Next,
-            reverse_pruning: true,
+            pruning: Pruning::Reverse,
         };
         let mut shared = Shared::default();
         check(
@@ -223,7 +223,7 @@ fn node_limits_stop_a_split_search_where_they_stop_the_sequential_one() {
     let spec = Spec {
         heuristic: HeuristicKind::parse("manhattan").unwrap(),
         step: Step::Next,
-        reverse_pruning: true,
+        pruning: Pruning::Reverse,
     };
     let full = solve(&instance.puzzle, &spec, limits(None)).unwrap();
     let total = full.stats.generated;
