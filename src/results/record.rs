@@ -1078,6 +1078,66 @@ mod tests {
         }
     }
 
+    /// A row with `reverse_pruning` and `pruning` set, under `header`.
+    fn pruning_row(header: &str, on: &str, pruning: &str) -> Result<Record, String> {
+        let mut w = csv::Writer::from_writer(Vec::new());
+        w.serialize(crate::results::fixtures::record()).unwrap();
+        let bytes = w.into_inner().unwrap();
+        let mut r = csv::Reader::from_reader(bytes.as_slice());
+        let names = r.headers().unwrap().clone();
+        let values = r.records().next().unwrap().unwrap();
+        let mut fields: HashMap<&str, String> =
+            names.iter().zip(values.iter().map(str::to_owned)).collect();
+        fields.insert("reverse_pruning", on.to_owned());
+        fields.insert("pruning", pruning.to_owned());
+        let row: Vec<&str> = header.split(',').map(|c| fields[c].as_str()).collect();
+        parse_runs(
+            Path::new("runs.csv"),
+            format!("{header}\n{}\n", row.join(",")).as_bytes(),
+        )
+        .map(|mut rows| rows.remove(0))
+        .map_err(|e| e.to_string())
+    }
+
+    /// A runs.csv from before `pruning` (without `run` and `repetition` too, or with them)
+    /// reads it from `reverse_pruning`; a written one must be a kind that agrees with it.
+    #[test]
+    fn the_pruning_is_read_by_its_absence_too_and_checked() {
+        let header = RUNS_HEADER.join(",");
+        let pruning = RUNS_HEADER.len() - 1;
+        assert_eq!(RUNS_HEADER[pruning], "pruning");
+        for before in [
+            RUNS_HEADER[..ALWAYS_THERE].join(","),
+            RUNS_HEADER[..pruning].join(","),
+        ] {
+            for (on, kind) in [("on", "reverse"), ("off", "none")] {
+                let r = pruning_row(&before, on, "").unwrap();
+                assert_eq!((r.reverse_pruning.as_str(), r.pruning.as_str()), (on, kind));
+            }
+        }
+        for (on, kind) in [("on", "reverse"), ("off", "none"), ("on", "fsm")] {
+            assert_eq!(pruning_row(&header, on, kind).unwrap().pruning, kind);
+        }
+        for (on, kind, says) in [
+            (
+                "on",
+                "",
+                "column `pruning`: expected none, reverse or fsm, found ``",
+            ),
+            (
+                "on",
+                "fsm14",
+                "expected none, reverse or fsm, found `fsm14`",
+            ),
+            ("off", "fsm", "`fsm` with reverse_pruning `off`"),
+            ("off", "reverse", "`reverse` with reverse_pruning `off`"),
+            ("on", "none", "`none` with reverse_pruning `on`"),
+        ] {
+            let e = pruning_row(&header, on, kind).unwrap_err();
+            assert!(e.starts_with("runs.csv:2: ") && e.contains(says), "{e}");
+        }
+    }
+
     #[test]
     fn a_cancelled_row_and_a_device_are_refused() {
         let dir = std::env::temp_dir().join(format!("idabench-record-{}", std::process::id()));
