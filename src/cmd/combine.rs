@@ -14,6 +14,7 @@ use crate::results::record::{self, DatasetInfo, Manifest, Record, RowKey};
 use crate::results::runs::{verdict, Rows};
 use crate::results::summary;
 use crate::search::Iteration;
+use crate::tables::automata::AutomatonInfo;
 use crate::util::clock;
 use crate::util::term::note;
 use crate::util::text::shorten;
@@ -599,6 +600,7 @@ fn combined_manifest(runs: &[Source], plan: &Plan) -> Manifest {
         jobs_total: Some(plan.jobs.len()),
         jobs_missing: Some(0),
         pattern_databases: tables,
+        automata: AutomatonInfo::union(runs.iter().map(|r| &r.manifest.automata)),
         shard: None,
         shards: Vec::new(),
         combined,

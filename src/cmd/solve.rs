@@ -50,6 +50,7 @@ pub(super) fn solve(args: SolveArgs) -> Result<Done, Error> {
             false,
         )?;
     }
+    prepare::automata([(&puzzle, spec.pruning)], |_| None)?;
     let threads = args.jobs.map_or_else(machine::cores, usize::from);
     let a = job::solve_alone(
         &puzzle,

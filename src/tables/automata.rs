@@ -29,6 +29,23 @@ pub struct AutomatonInfo {
     pub build_s: f64,
 }
 
+impl AutomatonInfo {
+    /// The automata of several runs' manifests, each (domain, depth) once: a merge's or a
+    /// combination's.
+    pub fn union<'a>(runs: impl IntoIterator<Item = &'a Vec<AutomatonInfo>>) -> Vec<AutomatonInfo> {
+        let mut all: Vec<AutomatonInfo> = Vec::new();
+        for a in runs.into_iter().flatten() {
+            if !all
+                .iter()
+                .any(|k| (&k.domain, k.depth) == (&a.domain, a.depth))
+            {
+                all.push(a.clone());
+            }
+        }
+        all
+    }
+}
+
 static BUILT: Mutex<Vec<Entry>> = Mutex::new(Vec::new());
 
 /// The automaton of depth `depth` over `moves`, built the first time it is asked for. An Err
