@@ -23,7 +23,7 @@ use crate::runner::machine;
 use crate::runner::plan::{Loaded, PlanOptions};
 use crate::runner::protocol;
 use crate::runner::select::SelectOptions;
-use crate::search::Clock;
+use crate::search::{Clock, Pruning};
 use crate::util::clock;
 use crate::util::term::note;
 use children::install_signal_handler;
@@ -273,6 +273,24 @@ pub fn ab(opts: &AbOptions, stdout: &mut dyn Write) -> Result<Done, Error> {
 /// `Worker::start` tells which, and `ab` refuses a `--time-limit` to a build without the worker
 /// mode then.
 fn plan_for(role: Role, path: &Path, options: &PlanOptions) -> Result<PlanOptions, Error> {
+    // Without an automaton the plan's words are `--reverse-pruning` (`PlanOptions::words`),
+    // which every build takes; an automaton needs a build whose handshake offers it.
+    let fsm = options
+        .pruning
+        .iter()
+        .find(|p| matches!(p, Pruning::Fsm(_)));
+    if let Some(fsm) = fsm {
+        if !client::handshake(path).is_some_and(|h| h.fsm_pruning) {
+            return Err(refused(format!(
+                "--{} {}: this build cannot prune by automaton (its worker's handshake does not \
+                 offer --pruning), so it cannot run the {} variants; compare --pruning none and \
+                 reverse with it, which it runs as --reverse-pruning off and on",
+                role.name(),
+                path.display(),
+                fsm.name()
+            )));
+        }
+    }
     let memory = options.tables.memory_limit;
     if options.time_limit.is_none() && options.wall_limit.is_none() && memory.is_none() {
         return Ok(options.clone());

@@ -57,6 +57,7 @@ pub(crate) fn manifest() -> Manifest {
         jobs_total: Some(2),
         jobs_missing: Some(0),
         pattern_databases: Vec::new(),
+        automata: Vec::new(),
         host: None,
         shard: None,
         shards: Vec::new(),

@@ -5,8 +5,10 @@
 //!    protocol it does not speak, and a binary that gives no handshake within a few seconds.
 //!    `limits=cpu,wall,memory` says that `--time-limit` limits CPU time, `--wall-limit` wall
 //!    time, and `--memory-limit` is taken; a handshake without it is a build whose `--time-limit`
-//!    limits wall time, and that has neither of the others. Words were added, not the protocol
-//!    raised: a build that does not know a word skips it, and every line means what it meant;
+//!    limits wall time, and that has neither of the others. `pruning=none,reverse,fsm` says that
+//!    the worker takes `--pruning`, automata included; a build without it takes only
+//!    `--reverse-pruning`. Words were added, not the protocol raised: a build that does not know
+//!    a word skips it, and every line means what it meant;
 //! 2. its second line, once its jobs are planned and their tables ready, is the runs.csv header
 //!    of this build, so `ab` reads the rows by column name and builds with other column sets
 //!    still understand each other;
@@ -48,6 +50,9 @@ pub struct Hello {
     /// Whether `--time-limit` limits CPU time (and `--wall-limit` wall time, and `--memory-limit`
     /// is taken): false for a build whose `--time-limit` limits wall time.
     pub cpu_limits: bool,
+    /// Whether `--pruning` is taken, fsm included: false for a build that knows only
+    /// `--reverse-pruning`.
+    pub fsm_pruning: bool,
 }
 
 impl Hello {
@@ -59,18 +64,24 @@ impl Hello {
             commit: build::git_commit().unwrap_or_else(|| "-".to_owned()),
             build: build::get().profile.to_owned(),
             cpu_limits: true,
+            fsm_pruning: true,
         }
     }
 
     pub fn line(&self) -> String {
         format!(
-            "{HELLO} protocol={} version={} commit={} build={}{}",
+            "{HELLO} protocol={} version={} commit={} build={}{}{}",
             self.protocol,
             self.version,
             self.commit,
             self.build,
             if self.cpu_limits {
                 " limits=cpu,wall,memory"
+            } else {
+                ""
+            },
+            if self.fsm_pruning {
+                " pruning=none,reverse,fsm"
             } else {
                 ""
             }
@@ -90,6 +101,7 @@ impl Hello {
             commit: "-".to_owned(),
             build: String::new(),
             cpu_limits: false,
+            fsm_pruning: false,
         };
         for word in words {
             match word.split_once('=') {
@@ -98,6 +110,7 @@ impl Hello {
                 Some(("commit", c)) => hello.commit = c.to_owned(),
                 Some(("build", b)) => hello.build = b.to_owned(),
                 Some(("limits", l)) => hello.cpu_limits = l.split(',').any(|c| c == "cpu"),
+                Some(("pruning", p)) => hello.fsm_pruning = p.split(',').any(|c| c == "fsm"),
                 _ => {}
             }
         }
@@ -241,10 +254,21 @@ mod tests {
             later.map(|h| (h.protocol, h.commit, h.cpu_limits)),
             Some((7, "-".into(), false))
         );
-        // A build from before CPU limits says nothing of them.
+        // A build from before CPU limits says nothing of them, nor of automata.
         let older =
             Hello::parse("idabench-worker protocol=1 version=0.1.0 commit=abc build=release");
-        assert_eq!(older.map(|h| h.cpu_limits), Some(false));
+        assert_eq!(
+            older.map(|h| (h.cpu_limits, h.fsm_pruning)),
+            Some((false, false))
+        );
+        let before_fsm = Hello::parse(
+            "idabench-worker protocol=1 version=0.1.0 commit=abc build=release \
+             limits=cpu,wall,memory",
+        );
+        assert_eq!(
+            before_fsm.map(|h| (h.cpu_limits, h.fsm_pruning)),
+            Some((true, false))
+        );
         assert_eq!(Hello::parse("idabench 0.1.0"), None);
         assert_eq!(Hello::parse("idabench-worker version=1"), None);
         assert_eq!(Hello::parse("idabench-worker protocol=x"), None);
