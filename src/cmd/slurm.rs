@@ -325,6 +325,7 @@ mod tests {
             "heuristic",
             "step",
             "reverse_pruning",
+            "pruning",
             "jobs",
             "max_nodes",
             "time_limit",
