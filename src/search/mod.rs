@@ -40,8 +40,9 @@ pub trait Domain: Sync {
 
     /// Moves available in `s`, in the domain's fixed order.
     fn moves<'a>(&'a self, s: &Self::State) -> &'a [Self::Move];
-    /// The label of each move of `moves(s)`, in the same order: its index in the domain's move
-    /// order (`fsm::Moves`), which an automaton reads. Only searches with an automaton ask.
+    /// The label of each move of `moves(s)`, in the same order and as many: its index in the
+    /// domain's move order (`fsm::Moves`), which an automaton reads. Only the fsm kernels and a
+    /// split search above its cut ask.
     fn labels<'a>(&'a self, s: &Self::State) -> &'a [u16];
     /// The move that undoes `m` played from `s` (the search undoes moves with it, and skips it
     /// next under reverse-move pruning).
