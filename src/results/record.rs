@@ -605,7 +605,7 @@ impl Manifest {
     }
 
     /// The run's memory in words, e.g. `450 MiB at the peak (resident); pattern databases:
-    /// 2 of 1.5 MiB in all; automata: fsm14 on tiles: 5 states, 80 B, built in 0.000 s`, or
+    /// 2 of 1.5 MiB in all; automata: fsm14 on tiles (4 moves): 5 states, 80 B, built in 0.000 s`, or
     /// `None` when the manifest records none.
     pub fn memory_text(&self) -> Option<String> {
         let peak = self.peak_resident_bytes.map(|b| {
@@ -630,9 +630,10 @@ impl Manifest {
                 .iter()
                 .map(|a| {
                     format!(
-                        "fsm{} on {}: {} states, {}, built in {:.3} s",
+                        "fsm{} on {} ({} moves): {} states, {}, built in {:.3} s",
                         a.depth,
                         a.domain,
+                        a.labels,
                         a.states,
                         format::bytes(a.bytes as u64),
                         a.build_s
@@ -1155,6 +1156,33 @@ mod tests {
             let e = pruning_row(&header, on, kind).unwrap_err();
             assert!(e.starts_with("runs.csv:2: ") && e.contains(says), "{e}");
         }
+    }
+
+    /// The automata a run used are said with its memory, and a manifest without them (older,
+    /// or of a run without fsm variants) reads back with none and says nothing of them.
+    #[test]
+    fn the_automata_are_in_the_memory_text_and_absent_from_older_manifests() {
+        let mut m = crate::results::fixtures::manifest();
+        m.peak_resident_bytes = Some(2048);
+        assert_eq!(m.memory_text().unwrap(), "2 KiB at the peak (resident)");
+        let json = serde_json::to_string(&m).unwrap();
+        assert!(!json.contains("automata"), "{json}");
+        m.automata.push(AutomatonInfo {
+            domain: "tiles".into(),
+            depth: 14,
+            built_depth: 14,
+            states: 5,
+            labels: 4,
+            bytes: 80,
+            build_s: 0.25,
+        });
+        assert_eq!(
+            m.memory_text().unwrap(),
+            "2 KiB at the peak (resident); automata: fsm14 on tiles (4 moves): 5 states, 80 B, \
+             built in 0.250 s"
+        );
+        let back: Manifest = serde_json::from_str(&serde_json::to_string(&m).unwrap()).unwrap();
+        assert_eq!(back.automata, m.automata);
     }
 
     #[test]
