@@ -16,7 +16,7 @@ use idabench::domains::Spec;
 use idabench::results::record::Status;
 use idabench::runner::batch;
 use idabench::runner::job::Job;
-use idabench::search::{Domain, Heuristic, Limits, Outcome, Step, Variant};
+use idabench::search::{Domain, Heuristic, Limits, Outcome, Prune, Pruning, Step, Variant};
 use std::hint::black_box;
 use std::io::Write;
 use std::path::Path;
@@ -48,12 +48,12 @@ const MD15_SIX_NODES: u64 = 436_646_476;
 
 const NEXT: Variant = Variant {
     step: Step::Next,
-    reverse_pruning: true,
+    prune: Prune::Reverse,
 };
 
 const TWO: Variant = Variant {
     step: Step::Two,
-    reverse_pruning: true,
+    prune: Prune::Reverse,
 };
 
 /// Solves every instance by `d`'s own search, asserts the lengths, and returns the nodes
@@ -195,7 +195,7 @@ fn harness_overhead(c: &mut Criterion) {
     let variant = Spec {
         heuristic: HeuristicKind::parse("manhattan").expect("a tiles heuristic"),
         step: Step::Next,
-        reverse_pruning: true,
+        pruning: Pruning::Reverse,
     };
     let name = variant.name();
     let jobs: Vec<Job> = data

@@ -25,7 +25,7 @@ use crate::runner::plan::{place, Loaded, PlanOptions};
 use crate::runner::prepare;
 use crate::runner::protocol;
 use crate::runner::select::SelectOptions;
-use crate::search::Clock;
+use crate::search::{Clock, Pruning};
 use crate::util::clock;
 use crate::util::term::note;
 use children::install_signal_handler;
@@ -300,13 +300,31 @@ pub fn ab(opts: &AbOptions, stdout: &mut dyn Write) -> Result<Done, Error> {
 /// than the other build's. Without a handshake (no worker mode, or no idabench at all),
 /// `Worker::start` tells which, and `ab` refuses a `--time-limit` to a build without the worker
 /// mode then. A build whose handshake says it takes a selection is given `selected`, any other
-/// `whole` (see `ab`).
+/// `whole` (see `ab`); one whose handshake does not offer automata is refused fsm variants.
 fn plan_for(
     role: Role,
     path: &Path,
     selected: &PlanOptions,
     whole: &PlanOptions,
 ) -> Result<PlanOptions, Error> {
+    // Without an automaton the plan's words are `--reverse-pruning` (`PlanOptions::words`),
+    // which every build takes; an automaton needs a build whose handshake offers it.
+    let fsm = selected
+        .pruning
+        .iter()
+        .find(|p| matches!(p, Pruning::Fsm(_)));
+    if let Some(fsm) = fsm {
+        if !client::handshake(path).is_some_and(|h| h.fsm_pruning) {
+            return Err(refused(format!(
+                "--{} {}: this build cannot prune by automaton (its worker's handshake does not \
+                 offer --pruning), so it cannot run the {} variants; compare --pruning none and \
+                 reverse with it, which it runs as --reverse-pruning off and on",
+                role.name(),
+                path.display(),
+                fsm.name()
+            )));
+        }
+    }
     let selecting = !selected.select.is_empty();
     let limited = selected.time_limit.is_some()
         || selected.wall_limit.is_some()

@@ -9,7 +9,7 @@ use crate::results::record::RunLimits;
 use crate::results::record::MAX_REPEAT;
 use crate::runner::plan::{PlanOptions, TableOptions};
 use crate::runner::select::SelectOptions;
-use crate::search::{SplitDepth, Step, AUTO_MIN_NODES, MAX_SPLIT_DEPTH};
+use crate::search::{Pruning, SplitDepth, Step, AUTO_MIN_NODES, MAX_SPLIT_DEPTH};
 use crate::util::text::shorten;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
@@ -591,9 +591,19 @@ pub struct PlanArgs {
     /// Threshold steps, comma separated: 1, 2, next.
     #[arg(long, value_delimiter = ',', default_value = "next", value_parser = parse_step)]
     pub step: Vec<Step>,
-    /// Reverse-move pruning, comma separated: on, off.
+    /// Reverse-move pruning, comma separated: on, off (the same as --pruning reverse,none).
     #[arg(long, value_enum, value_delimiter = ',', default_value = "on")]
     pub reverse_pruning: Vec<OnOff>,
+    #[arg(
+        long,
+        value_name = "P,...",
+        value_delimiter = ',',
+        value_parser = parse_pruning,
+        conflicts_with = "reverse_pruning",
+        help = "Prunings, comma separated: none, reverse, fsm, fsmN (default: reverse; see --help)",
+        long_help = PRUNING_LIST_HELP
+    )]
+    pub pruning: Vec<Pruning>,
     #[command(flatten)]
     pub limits: LimitArgs,
     #[command(flatten)]
@@ -653,11 +663,14 @@ impl PlanArgs {
             datasets: self.datasets.clone(),
             heuristics: self.heuristic.clone(),
             steps: self.step.clone(),
-            pruning: self
-                .reverse_pruning
-                .iter()
-                .map(|&p| p == OnOff::On)
-                .collect(),
+            pruning: if self.pruning.is_empty() {
+                self.reverse_pruning
+                    .iter()
+                    .map(|&p| Pruning::reverse(p == OnOff::On))
+                    .collect()
+            } else {
+                self.pruning.clone()
+            },
             max_nodes: self.limits.max_nodes,
             time_limit: self.limits.time_limit,
             wall_limit: self.limits.wall_limit,
@@ -941,7 +954,7 @@ pub struct SolveArgs {
         long,
         value_parser = parse_problem,
         conflicts_with_all = [
-            "start", "size", "goal", "domain", "heuristic", "step", "reverse_pruning",
+            "start", "size", "goal", "domain", "heuristic", "step", "reverse_pruning", "pruning",
             "max_nodes", "time_limit", "wall_limit", "split", "jobs", "pdb_dir", "no_build",
             "memory_limit",
         ]
@@ -962,10 +975,55 @@ pub struct VariantArgs {
     /// Threshold step: 1, 2 (sound where the solution parity is known) or next (Korf's).
     #[arg(long, default_value = "next", value_parser = parse_step)]
     pub step: Step,
-    /// Reverse-move pruning: on skips the move that undoes the previous one.
+    /// Reverse-move pruning: on skips the move that undoes the previous one (the same as
+    /// --pruning reverse; off: --pruning none).
     #[arg(long, value_enum, default_value_t = OnOff::On)]
     pub reverse_pruning: OnOff,
+    #[arg(
+        long,
+        value_name = "P",
+        value_parser = parse_pruning,
+        conflicts_with = "reverse_pruning",
+        help = "Pruning: none, reverse, fsm or fsmN (default: reverse; see --help)",
+        long_help = PRUNING_HELP
+    )]
+    pub pruning: Option<Pruning>,
 }
+
+impl VariantArgs {
+    /// `--pruning`, or `--reverse-pruning` on and off as reverse and none.
+    pub fn pruning(&self) -> Pruning {
+        self.pruning
+            .unwrap_or(Pruning::reverse(self.reverse_pruning == OnOff::On))
+    }
+}
+
+/// What each `--pruning` value does, for both commands' help.
+macro_rules! pruning_values {
+    () => {
+        "
+  none     every move is tried (variant names end in /noprune)
+  reverse  the move that undoes the previous one is skipped (/prune; --reverse-pruning on)
+  fsmN     duplicate pruning by automaton (Taylor & Korf 1993): besides reverse moves, move
+           sequences of up to N moves (2 to 32) that another sequence, first in the move order,
+           replaces from every state are skipped. The automaton is built once per process
+           before the first search (not counted in any job's time). The depth is part of the
+           variant's name (/fsm14), so that counts under one name never change
+  fsm      fsmN at the default depth, 14 (the name says fsm14)"
+    };
+}
+
+const PRUNING_HELP: &str = concat!(
+    "Pruning (default: reverse). --reverse-pruning on and off are reverse and none; giving both \
+flags is an error.",
+    pruning_values!()
+);
+
+const PRUNING_LIST_HELP: &str = concat!(
+    "Prunings, comma separated, each a variant (default: reverse). --reverse-pruning on,off is \
+reverse,none; giving both flags is an error.",
+    pruning_values!()
+);
 
 /// Parallel search inside one instance.
 #[derive(Args, Debug)]
@@ -1127,6 +1185,16 @@ pub fn parse_heuristic(s: &str) -> Result<HeuristicKind, String> {
             "unknown heuristic '{}': expected one of {}",
             shorten(s),
             HeuristicKind::names()
+        )
+    })
+}
+
+pub fn parse_pruning(s: &str) -> Result<Pruning, String> {
+    Pruning::parse(s).ok_or_else(|| {
+        format!(
+            "unknown pruning '{}': expected none, reverse, fsm or fsmN (N from 2 to {})",
+            shorten(s),
+            Pruning::MAX_FSM_DEPTH
         )
     })
 }

@@ -13,6 +13,7 @@ use crate::results::record::{self, DatasetInfo, Manifest, Record, RowKey, RunLim
 use crate::results::runs::{verdict, Rows};
 use crate::results::summary;
 use crate::search::{Clock, Iteration};
+use crate::tables::automata::AutomatonInfo;
 use crate::util::clock;
 use crate::util::term::note;
 use crate::util::text::shorten;
@@ -457,7 +458,7 @@ fn specs(runs: &[Source], variants: &[String]) -> Result<Vec<Spec>, Error> {
             let k = variants.iter().position(|n| n == name).expect("planned");
             let row = source.rows.iter().find(|r| r.variant == v);
             let spec = row
-                .and_then(|r| Spec::of_columns(&r.heuristic, &r.step, &r.reverse_pruning))
+                .and_then(|r| Spec::of_columns(&r.heuristic, &r.step, &r.reverse_pruning, &r.pruning))
                 .or_else(|| Spec::parse(v))
                 .ok_or_else(|| {
                     Error::input(format!(
@@ -663,6 +664,7 @@ fn combined_manifest(runs: &[Source], plan: &Plan) -> Manifest {
         wall_limit_s: wall_s,
         repeat: plan.repeat,
         pattern_databases: tables,
+        automata: AutomatonInfo::union(runs.iter().map(|r| &r.manifest.automata)),
         shard: None,
         shards: Vec::new(),
         combined,

@@ -4,6 +4,7 @@
 use crate::cmd::args::MergeArgs;
 use crate::domains::Spec;
 use crate::error::{Done, Error};
+use crate::tables::automata::AutomatonInfo;
 
 use crate::report;
 use crate::results;
@@ -562,6 +563,7 @@ fn merged_manifest(
         jobs_total: Some(parts[0].shard.all_jobs),
         jobs_missing: Some(jobs_missing),
         pattern_databases: tables,
+        automata: AutomatonInfo::union(parts.iter().map(|p| &p.manifest.automata)),
         host: None,
         shard: None,
         peak_resident_bytes: shards.iter().filter_map(|s| s.peak_resident_bytes).max(),

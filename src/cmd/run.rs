@@ -71,6 +71,10 @@ pub fn run_batch(args: &RunArgs, stdout: &mut dyn Write) -> Result<Done, Error> 
         jobs.len(),
     );
     manifest.pattern_databases = tables;
+    manifest.automata = prepare::automata(
+        jobs.iter().map(|j| (&j.instance.puzzle, j.spec.pruning)),
+        |i| Some(place(&jobs[i])),
+    )?;
     manifest.shard = shard.as_ref().map(|s| s.shard);
     manifest.selection = loaded.selection.clone();
     let run_dir = RunDir::claim(args, &manifest)?;
@@ -285,6 +289,7 @@ fn new_manifest(
         jobs_total: Some(jobs_total),
         jobs_missing: Some(jobs_total),
         pattern_databases: Vec::new(),
+        automata: Vec::new(),
         host: host_name(),
         shard: None,
         shards: Vec::new(),

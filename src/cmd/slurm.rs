@@ -336,6 +336,7 @@ mod tests {
             "heuristic",
             "step",
             "reverse_pruning",
+            "pruning",
             "jobs",
             "max_nodes",
             "time_limit",

@@ -2,7 +2,7 @@
 //! `--problem`, a judge's input answered in the judge's format.
 
 use super::domain_kind;
-use crate::cmd::args::{Format, OnOff, SolveArgs};
+use crate::cmd::args::{Format, SolveArgs};
 use crate::domains::judge;
 use crate::domains::{Puzzle, Spec};
 use crate::error::{Done, Error};
@@ -40,7 +40,7 @@ pub(super) fn solve(args: SolveArgs) -> Result<Done, Error> {
             .heuristic
             .unwrap_or_else(|| kind.default_heuristic()),
         step: args.variant.step,
-        reverse_pruning: args.variant.reverse_pruning == OnOff::On,
+        pruning: args.variant.pruning(),
     };
     if kind.accepts(spec.heuristic) {
         prepare::prepare(
@@ -50,6 +50,7 @@ pub(super) fn solve(args: SolveArgs) -> Result<Done, Error> {
             false,
         )?;
     }
+    prepare::automata([(&puzzle, spec.pruning)], |_| None)?;
     let threads = args.jobs.map_or_else(machine::cores, usize::from);
     let a = job::solve_alone(
         &puzzle,

@@ -45,6 +45,10 @@ pub fn serve(
         &options.tables,
         true,
     )?;
+    prepare::automata(
+        jobs.iter().map(|j| (&j.instance.puzzle, j.spec.pruning)),
+        |i| Some(place(&jobs[i])),
+    )?;
     let index: HashMap<(&str, &str, &str), &Job> = jobs
         .iter()
         .map(|j| {

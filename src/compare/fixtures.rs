@@ -14,6 +14,7 @@ pub(super) fn record(instance: usize, variant: &str, time_cpu_s: f64) -> Record 
         heuristic: "manhattan".to_owned(),
         step: "2".to_owned(),
         reverse_pruning: "on".to_owned(),
+        pruning: "reverse".to_owned(),
         status: Status::Solved,
         length: Some(50 + instance as u32 % 7),
         optimal: Some(50 + instance as u32 % 7),

@@ -316,7 +316,7 @@ fn walked(puzzle: &Puzzle, moves: u32, rng: &mut Rng) -> String {
 mod tests {
     use super::*;
     use crate::domains::tiles::{self, Manhattan};
-    use crate::search::{ida_star, Limits, Outcome, Step, Variant};
+    use crate::search::{ida_star, Limits, Outcome, Prune, Step, Variant};
 
     /// OEIS A089473: 8-puzzle states by distance from the goal.
     const A089473: [usize; 32] = [
@@ -434,7 +434,7 @@ mod tests {
         assert_eq!(max, Some(21));
         let variant = Variant {
             step: Step::Next,
-            reverse_pruning: true,
+            prune: Prune::Reverse,
         };
         for (_, start, optimal) in &rows {
             let s = d.state(start).unwrap();

@@ -11,6 +11,7 @@
 //! judge's answer is "5 or more".
 
 use super::{Family, FieldError, UseSearch};
+use crate::search::fsm::Moves;
 use crate::search::{Domain, Heuristic, Zero};
 use crate::util::text::shorten;
 use std::sync::{Arc, OnceLock};
@@ -175,6 +176,12 @@ impl Domain for Booksort {
         &self.all
     }
 
+    /// A move is its index, and so is its label.
+    #[inline(always)]
+    fn labels<'a>(&'a self, _: &BookState) -> &'a [u16] {
+        &self.all
+    }
+
     /// Undoing a swap depends only on its cuts, so it is tabulated.
     #[inline(always)]
     fn inverse(&self, _: &BookState, m: u16) -> u16 {
@@ -301,6 +308,26 @@ impl Family for Booksort {
         Ok((Arc::clone(SHARED[n].get_or_init(|| Arc::new(fresh))), start))
     }
 
+    /// Each move swaps its two blocks: the books of `[i, j)` move right by `k - j` places, those
+    /// of `[j, k)` left by `j - i`.
+    fn fsm_moves(&self) -> Moves {
+        let perms = self
+            .cuts
+            .iter()
+            .map(|&[i, j, k]| {
+                let (i, j, k) = (u16::from(i), u16::from(j), u16::from(k));
+                (0..self.n as u16)
+                    .map(|x| match x {
+                        x if (i..j).contains(&x) => x + (k - j),
+                        x if (j..k).contains(&x) => x - (j - i),
+                        x => x,
+                    })
+                    .collect()
+            })
+            .collect();
+        Moves::Permutations(perms)
+    }
+
     fn size(&self) -> String {
         self.n.to_string()
     }
@@ -339,7 +366,7 @@ impl Family for Booksort {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::{ida_star, Limits, Outcome, Step, Variant};
+    use crate::search::{ida_star, Limits, Outcome, Prune, Step, Variant};
     use crate::util::rng::Rng;
     use std::collections::{HashMap, HashSet};
     use std::sync::OnceLock;
@@ -370,7 +397,7 @@ mod tests {
 
     const NEXT: Variant = Variant {
         step: Step::Next,
-        reverse_pruning: true,
+        prune: Prune::Reverse,
     };
 
     /// Calls `f` with every shelf one move from `a`, written as the problem states a move: take
@@ -548,7 +575,7 @@ mod tests {
                 for reverse_pruning in [false, true] {
                     let variant = Variant {
                         step,
-                        reverse_pruning,
+                        prune: Prune::reverse(reverse_pruning),
                     };
                     let r = ida_star(&d, &Breaks, &s, variant, Limits::default());
                     assert_eq!(r.optimal_guaranteed, step != Step::Two);

@@ -5,7 +5,7 @@ use crate::domains::booksort::{self, Booksort, Breaks};
 use crate::domains::knights::{self, Knights};
 use crate::domains::rotation::{Center, Rotation};
 use crate::domains::tiles::{self, Manhattan, Tiles};
-use crate::search::{ida_star, Domain, Heuristic, Limits, Outcome, Step, Variant};
+use crate::search::{ida_star, Domain, Heuristic, Limits, Outcome, Prune, Step, Variant};
 use crate::util::text::shorten;
 
 /// The judge problems idabench reads and answers.
@@ -58,7 +58,7 @@ impl Problem {
 /// Korf's search: Manhattan distance, bound raised to the next f, no move undoing the last.
 const KORF: Variant = Variant {
     step: Step::Next,
-    reverse_pruning: true,
+    prune: Prune::Reverse,
 };
 
 /// Judge input that cannot be answered: the problem, and what is wrong with the input.

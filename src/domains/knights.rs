@@ -13,6 +13,7 @@
 //! The judge wants the shortest length if it is at most 15, else -1: the depth cap is 15.
 
 use super::{Family, FieldError, UseSearch};
+use crate::search::fsm::Moves;
 use crate::search::{Domain, Heuristic, Zero};
 use crate::util::text::shorten;
 use std::sync::{Arc, OnceLock};
@@ -69,6 +70,8 @@ pub struct Knights {
     /// The cells the blank can move to from each cell, in move order.
     legal: [[u8; 8]; CELLS],
     legal_len: [u8; CELLS],
+    /// The index in `OFFSETS` of each move of `legal`.
+    labels: [[u16; 8]; CELLS],
 }
 
 impl Default for Knights {
@@ -81,13 +84,15 @@ impl Knights {
     pub fn new() -> Knights {
         let mut legal = [[0u8; 8]; CELLS];
         let mut legal_len = [0u8; CELLS];
+        let mut labels = [[0u16; 8]; CELLS];
         for cell in 0..CELLS {
             let (r, c) = ((cell / SIDE) as isize, (cell % SIDE) as isize);
-            for (dr, dc) in OFFSETS {
+            for (label, (dr, dc)) in OFFSETS.into_iter().enumerate() {
                 let (nr, nc) = (r + dr, c + dc);
                 if (0..SIDE as isize).contains(&nr) && (0..SIDE as isize).contains(&nc) {
                     legal[cell][legal_len[cell] as usize] =
                         (nr as usize * SIDE + nc as usize) as u8;
+                    labels[cell][legal_len[cell] as usize] = label as u16;
                     legal_len[cell] += 1;
                 }
             }
@@ -99,6 +104,7 @@ impl Knights {
             },
             legal,
             legal_len,
+            labels,
         }
     }
 
@@ -204,6 +210,13 @@ impl Domain for Knights {
     fn moves<'a>(&'a self, s: &KnightState) -> &'a [u8] {
         let b = s.blank as usize;
         &self.legal[b][..self.legal_len[b] as usize]
+    }
+
+    /// The jump's index in `OFFSETS`.
+    #[inline(always)]
+    fn labels<'a>(&'a self, s: &KnightState) -> &'a [u16] {
+        let b = s.blank as usize;
+        &self.labels[b][..self.legal_len[b] as usize]
     }
 
     /// The knight jumps back: the blank returns to where it was.
@@ -316,6 +329,20 @@ impl Family for Knights {
         ))
     }
 
+    /// The blank's eight jumps, in `OFFSETS`' order.
+    fn fsm_moves(&self) -> Moves {
+        Moves::Walk(
+            OFFSETS
+                .iter()
+                .map(|&(dr, dc)| (dc as i32, dr as i32))
+                .collect(),
+        )
+    }
+
+    fn fsm_window(&self) -> Option<(usize, usize)> {
+        Some((SIDE, SIDE))
+    }
+
     fn size(&self) -> String {
         "5x5".into()
     }
@@ -354,7 +381,7 @@ impl Family for Knights {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::{ida_star, replay, Limits, Outcome, SearchResult, Step, Variant};
+    use crate::search::{ida_star, replay, Limits, Outcome, Prune, SearchResult, Step, Variant};
     use crate::util::rng::Rng;
     use std::sync::OnceLock;
 
@@ -503,7 +530,7 @@ mod tests {
         Step::ALL.into_iter().flat_map(|step| {
             [true, false].map(|reverse_pruning| Variant {
                 step,
-                reverse_pruning,
+                prune: Prune::reverse(reverse_pruning),
             })
         })
     }
@@ -665,7 +692,7 @@ mod tests {
             let s = Knights::parse(&board.join("\n")).unwrap();
             let korf = Variant {
                 step: Step::Next,
-                reverse_pruning: true,
+                prune: Prune::Reverse,
             };
             let len = length(&solve(&d, &s, korf));
             assert_eq!(len, o.distance(&s));
@@ -695,7 +722,7 @@ mod tests {
                     s,
                     Variant {
                         step,
-                        reverse_pruning: true,
+                        prune: Prune::Reverse,
                     },
                 );
                 assert!(r.optimal_guaranteed);

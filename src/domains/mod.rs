@@ -44,6 +44,7 @@ pub mod tiles;
 
 pub use spec::Spec;
 
+use crate::search::fsm::Moves;
 use crate::search::{Domain, Heuristic};
 use crate::tables::store::{self, StoreError, TableInfo};
 use std::sync::Arc;
@@ -82,6 +83,16 @@ pub trait Family: Domain<State: Send + Sync> + Send + Sync + Sized + 'static {
 
     /// The size written in reports (`4x4`, the number of books; empty where it is fixed).
     fn size(&self) -> String;
+
+    /// The moves as a builder of duplicate-pruning automata reads them, labelled as
+    /// `Domain::labels` labels them (on every type `with_heuristic` hands over).
+    fn fsm_moves(&self) -> Moves;
+
+    /// The board's width and height, where `fsm_moves` is a walk: no longer walk can be played
+    /// on it, so its automaton is built within them.
+    fn fsm_window(&self) -> Option<(usize, usize)> {
+        None
+    }
 
     /// `s` as the dataset's `start` tokens.
     fn tokens(&self, s: &Self::State) -> String;

@@ -29,6 +29,7 @@
 //! longer path; the game has no solution parity, so the engine reports no optimality promise.
 
 use super::{Family, FieldError, UseSearch};
+use crate::search::fsm::Moves;
 use crate::search::{Domain, Heuristic, Zero};
 use crate::util::text::shorten;
 use std::sync::{Arc, OnceLock};
@@ -68,6 +69,8 @@ const LINES: [[usize; 7]; 8] = [
 ];
 const MOVES: [u8; 8] = [0, 1, 2, 3, 4, 5, 6, 7];
 const INVERSE: [u8; 8] = [5, 4, 7, 6, 1, 0, 3, 2];
+/// A move's label is its index.
+const LABELS: [u16; 8] = [0, 1, 2, 3, 4, 5, 6, 7];
 const LETTERS: [u8; 8] = *b"ABCDEFGH";
 
 /// The digit in each cell.
@@ -176,6 +179,11 @@ impl Domain for Rotation {
     }
 
     #[inline(always)]
+    fn labels<'a>(&'a self, _: &RotationState) -> &'a [u16] {
+        &LABELS
+    }
+
+    #[inline(always)]
     fn inverse(&self, _: &RotationState, m: u8) -> u8 {
         INVERSE[m as usize]
     }
@@ -280,6 +288,23 @@ impl Family for Rotation {
         Ok((Arc::clone(SHARED.get_or_init(|| Arc::new(Rotation))), start))
     }
 
+    /// Each move turns its line: the piece at each place but the first goes one place towards
+    /// the first, the first's to the last place.
+    fn fsm_moves(&self) -> Moves {
+        let perms = LINES
+            .iter()
+            .map(|line| {
+                let mut p: Vec<u16> = (0..CELLS as u16).collect();
+                for pair in line.windows(2) {
+                    p[pair[1]] = pair[0] as u16;
+                }
+                p[line[0]] = line[6] as u16;
+                p
+            })
+            .collect();
+        Moves::Permutations(perms)
+    }
+
     fn size(&self) -> String {
         String::new()
     }
@@ -320,7 +345,9 @@ impl Family for Rotation {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::{ida_star, replay, Limits, Outcome, SearchResult, Step, Variant, Zero};
+    use crate::search::{
+        ida_star, replay, Limits, Outcome, Prune, SearchResult, Step, Variant, Zero,
+    };
     use crate::util::rng::Rng;
     use std::sync::OnceLock;
     use std::time::Instant;
@@ -501,7 +528,7 @@ GECAGACGAE
     fn variant(step: Step, reverse_pruning: bool) -> Variant {
         Variant {
             step,
-            reverse_pruning,
+            prune: Prune::reverse(reverse_pruning),
         }
     }
 

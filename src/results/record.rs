@@ -4,7 +4,8 @@
 use crate::results::combined::CombinedRun;
 use crate::results::shard::Shard;
 use crate::results::{read_file, ReportError};
-use crate::search::Clock;
+use crate::search::{Clock, Pruning};
+use crate::tables::automata::AutomatonInfo;
 use crate::tables::store::TableInfo;
 use crate::util::{format, text};
 use serde::{Deserialize, Serialize};
@@ -213,6 +214,11 @@ pub struct Record<S = String> {
     /// merge). Empty in rows written before the column existed.
     #[serde(default)]
     pub run: S,
+    /// `none`, `reverse` or `fsm` (`Pruning::kind`; the automaton's depth is in the variant's
+    /// name). A runs.csv from before the column reads it from `reverse_pruning`: on is reverse,
+    /// off none (`absent_columns`).
+    #[serde(default)]
+    pub pruning: S,
     /// The effective branching factor b* of the job's last iteration (see `growth`); `None`
     /// (empty) where it has none, and in rows written before the column existed.
     #[serde(default)]
@@ -329,6 +335,7 @@ impl<S: AsRef<str>> Record<S> {
         text(out, &self.limit_clock);
         int(out, self.repetition.into());
         text(out, &self.run);
+        text(out, &self.pruning);
         match self.branching_factor {
             Some(b) => float(out, b),
             None => out.push(b','),
@@ -518,6 +525,10 @@ pub struct Manifest {
     /// The pattern databases the run's heuristics read, with their checksums.
     #[serde(default)]
     pub pattern_databases: Vec<TableInfo>,
+    /// The duplicate-pruning automata the run's fsm variants used: each one's depth, states,
+    /// bytes and build time. Absent in manifests of runs without them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub automata: Vec<AutomatonInfo>,
     /// The machine's host name, when it has one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub host: Option<String>,
@@ -607,7 +618,8 @@ impl Manifest {
     }
 
     /// The run's memory in words, e.g. `450 MiB at the peak (resident); pattern databases:
-    /// 2 of 1.5 MiB in all`, or `None` when the manifest records none.
+    /// 2 of 1.5 MiB in all; automata: fsm14 on tiles (4 moves): 5 states, 80 B, built in 0.000 s`, or
+    /// `None` when the manifest records none.
     pub fn memory_text(&self) -> Option<String> {
         let peak = self.peak_resident_bytes.map(|b| {
             let whose = if self.shards.is_empty() {
@@ -625,12 +637,26 @@ impl Manifest {
                 format::bytes(total)
             )
         });
-        match (peak, tables) {
-            (None, None) => None,
-            (Some(p), None) => Some(p),
-            (None, Some(t)) => Some(t),
-            (Some(p), Some(t)) => Some(format!("{p}; {t}")),
-        }
+        let automata = (!self.automata.is_empty()).then(|| {
+            let each: Vec<String> = self
+                .automata
+                .iter()
+                .map(|a| {
+                    format!(
+                        "fsm{} on {} ({} moves): {} states, {}, built in {:.3} s",
+                        a.depth,
+                        a.domain,
+                        a.labels,
+                        a.states,
+                        format::bytes(a.bytes as u64),
+                        a.build_s
+                    )
+                })
+                .collect();
+            format!("automata: {}", each.join("; "))
+        });
+        let parts: Vec<String> = [peak, tables, automata].into_iter().flatten().collect();
+        (!parts.is_empty()).then(|| parts.join("; "))
     }
 }
 
@@ -702,7 +728,7 @@ impl RunLimits {
 
 /// The columns of runs.csv, in order (a test checks them against the header `Record`
 /// serializes to).
-pub(crate) const RUNS_HEADER: [&str; 27] = [
+pub(crate) const RUNS_HEADER: [&str; 28] = [
     "dataset",
     "instance",
     "domain",
@@ -728,6 +754,7 @@ pub(crate) const RUNS_HEADER: [&str; 27] = [
     "limit_clock",
     "repetition",
     "run",
+    "pruning",
     "branching_factor",
     "bpmx_raises",
 ];
@@ -737,16 +764,24 @@ pub(crate) const RUNS_HEADER: [&str; 27] = [
 const ALWAYS_THERE: usize = 22;
 
 /// Gives `record`, read by `header`, what the columns its file lacks mean: a runs.csv from
-/// before `limit_clock` limited wall time only, so its `time_limit` rows were stopped by it.
-/// The other columns after `ALWAYS_THERE` take their serde defaults when absent: `repetition`
-/// 1, `run` empty (the reader names the run), `branching_factor` empty (not recorded then) and
+/// before `limit_clock` limited wall time only, so its `time_limit` rows were stopped by it;
+/// one from before `pruning` pruned reverse moves or nothing, as `reverse_pruning` says. The
+/// other columns after `ALWAYS_THERE` take their serde defaults when absent: `repetition` 1,
+/// `run` empty (the reader names the run), `branching_factor` empty (not recorded then) and
 /// `bpmx_raises` 0 (no build before it had pathmax).
-pub(crate) fn absent_columns<'a, S: From<&'a str>>(
+pub(crate) fn absent_columns<'a, S: From<&'a str> + AsRef<str>>(
     record: &mut Record<S>,
     header: &csv::StringRecord,
 ) {
     if record.status == Status::TimeLimit && !header.iter().any(|h| h == "limit_clock") {
         record.limit_clock = S::from(Clock::Wall.name());
+    }
+    if !header.iter().any(|h| h == "pruning") {
+        let pruning = match record.reverse_pruning.as_ref() {
+            "on" => Pruning::Reverse,
+            _ => Pruning::None,
+        };
+        record.pruning = S::from(pruning.kind());
     }
 }
 
@@ -854,6 +889,7 @@ impl<S: AsRef<str>> Record<S> {
             heuristic: self.heuristic.as_ref().to_owned(),
             step: self.step.as_ref().to_owned(),
             reverse_pruning: self.reverse_pruning.as_ref().to_owned(),
+            pruning: self.pruning.as_ref().to_owned(),
             status: self.status,
             length: self.length,
             optimal: self.optimal,
@@ -947,6 +983,25 @@ pub(crate) fn unwritten<S: AsRef<str>>(record: &Record<S>) -> Option<String> {
             ))
         }
         _ => {}
+    }
+    let pruning = record.pruning.as_ref();
+    let on = record.reverse_pruning.as_ref() == "on";
+    let agrees = match pruning {
+        "none" => !on,
+        "reverse" | "fsm" => on,
+        _ => {
+            return Some(format!(
+                "column `pruning`: expected none, reverse or fsm, found `{}`",
+                text::shorten(pruning)
+            ))
+        }
+    };
+    if !agrees {
+        return Some(format!(
+            "column `pruning`: `{pruning}` with reverse_pruning `{}`: fsm and reverse prune \
+             reverse moves (on), none does not (off)",
+            text::shorten(record.reverse_pruning.as_ref())
+        ));
     }
     if !(1..=MAX_REPEAT).contains(&record.repetition) {
         return Some(format!(
@@ -1073,6 +1128,92 @@ mod tests {
         }
     }
 
+    /// A row with `reverse_pruning` and `pruning` set, under `header`.
+    fn pruning_row(header: &str, on: &str, pruning: &str) -> Result<Record, String> {
+        let mut w = csv::Writer::from_writer(Vec::new());
+        w.serialize(crate::results::fixtures::record()).unwrap();
+        let bytes = w.into_inner().unwrap();
+        let mut r = csv::Reader::from_reader(bytes.as_slice());
+        let names = r.headers().unwrap().clone();
+        let values = r.records().next().unwrap().unwrap();
+        let mut fields: HashMap<&str, String> =
+            names.iter().zip(values.iter().map(str::to_owned)).collect();
+        fields.insert("reverse_pruning", on.to_owned());
+        fields.insert("pruning", pruning.to_owned());
+        let row: Vec<&str> = header.split(',').map(|c| fields[c].as_str()).collect();
+        parse_runs(
+            Path::new("runs.csv"),
+            format!("{header}\n{}\n", row.join(",")).as_bytes(),
+        )
+        .map(|mut rows| rows.remove(0))
+        .map_err(|e| e.to_string())
+    }
+
+    /// A runs.csv from before `pruning` (without `run` and `repetition` too, or with them)
+    /// reads it from `reverse_pruning`; a written one must be a kind that agrees with it.
+    #[test]
+    fn the_pruning_is_read_by_its_absence_too_and_checked() {
+        let header = RUNS_HEADER.join(",");
+        let pruning = RUNS_HEADER.iter().position(|&c| c == "pruning").unwrap();
+        for before in [
+            RUNS_HEADER[..ALWAYS_THERE].join(","),
+            RUNS_HEADER[..pruning].join(","),
+        ] {
+            for (on, kind) in [("on", "reverse"), ("off", "none")] {
+                let r = pruning_row(&before, on, "").unwrap();
+                assert_eq!((r.reverse_pruning.as_str(), r.pruning.as_str()), (on, kind));
+            }
+        }
+        for (on, kind) in [("on", "reverse"), ("off", "none"), ("on", "fsm")] {
+            assert_eq!(pruning_row(&header, on, kind).unwrap().pruning, kind);
+        }
+        for (on, kind, says) in [
+            (
+                "on",
+                "",
+                "column `pruning`: expected none, reverse or fsm, found ``",
+            ),
+            (
+                "on",
+                "fsm14",
+                "expected none, reverse or fsm, found `fsm14`",
+            ),
+            ("off", "fsm", "`fsm` with reverse_pruning `off`"),
+            ("off", "reverse", "`reverse` with reverse_pruning `off`"),
+            ("on", "none", "`none` with reverse_pruning `on`"),
+        ] {
+            let e = pruning_row(&header, on, kind).unwrap_err();
+            assert!(e.starts_with("runs.csv:2: ") && e.contains(says), "{e}");
+        }
+    }
+
+    /// The automata a run used are said with its memory, and a manifest without them (older,
+    /// or of a run without fsm variants) reads back with none and says nothing of them.
+    #[test]
+    fn the_automata_are_in_the_memory_text_and_absent_from_older_manifests() {
+        let mut m = crate::results::fixtures::manifest();
+        m.peak_resident_bytes = Some(2048);
+        assert_eq!(m.memory_text().unwrap(), "2 KiB at the peak (resident)");
+        let json = serde_json::to_string(&m).unwrap();
+        assert!(!json.contains("automata"), "{json}");
+        m.automata.push(AutomatonInfo {
+            domain: "tiles".into(),
+            depth: 14,
+            built_depth: 14,
+            states: 5,
+            labels: 4,
+            bytes: 80,
+            build_s: 0.25,
+        });
+        assert_eq!(
+            m.memory_text().unwrap(),
+            "2 KiB at the peak (resident); automata: fsm14 on tiles (4 moves): 5 states, 80 B, \
+             built in 0.250 s"
+        );
+        let back: Manifest = serde_json::from_str(&serde_json::to_string(&m).unwrap()).unwrap();
+        assert_eq!(back.automata, m.automata);
+    }
+
     #[test]
     fn a_cancelled_row_and_a_device_are_refused() {
         let dir = std::env::temp_dir().join(format!("idabench-record-{}", std::process::id()));
@@ -1114,6 +1255,7 @@ mod tests {
             heuristic: "manhattan".into(),
             step: "2".into(),
             reverse_pruning: "off".into(),
+            pruning: "none".into(),
             status: Status::NodeLimit,
             length: None,
             optimal: Some(57),

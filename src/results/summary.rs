@@ -460,7 +460,7 @@ impl Context<'_> {
             variant: name.to_string(),
             heuristic: column(spec.heuristic.name()),
             step: column(spec.step.name()),
-            reverse_pruning: column(on_off(spec.reverse_pruning)),
+            reverse_pruning: column(on_off(spec.reverse_pruning())),
             jobs: records.len() as u64,
             solved: counts.solved,
             limited: counts.limited,
@@ -989,7 +989,7 @@ mod tests {
         Spec {
             heuristic: crate::domains::HeuristicKind::parse(heuristic).unwrap(),
             step: crate::search::Step::Next,
-            reverse_pruning: true,
+            pruning: crate::search::Pruning::Reverse,
         }
     }
 

@@ -217,7 +217,7 @@ fn finished<'a>(job: &Job<'a>, answer: Result<Answer, String>) -> FinishedJob<'a
         variant: Cow::Borrowed(job.variant),
         heuristic: Cow::Borrowed(spec.heuristic.name()),
         step: Cow::Borrowed(spec.step.name()),
-        reverse_pruning: Cow::Borrowed(on_off(spec.reverse_pruning)),
+        reverse_pruning: Cow::Borrowed(on_off(spec.reverse_pruning())),
         status: Status::Error,
         length: None,
         optimal,
@@ -235,6 +235,7 @@ fn finished<'a>(job: &Job<'a>, answer: Result<Answer, String>) -> FinishedJob<'a
         limit_clock: Cow::Borrowed(""),
         repetition: job.repetition,
         run: Cow::Borrowed(job.run),
+        pruning: Cow::Borrowed(spec.pruning.kind()),
         branching_factor: None,
         bpmx_raises: 0,
     };
@@ -329,7 +330,7 @@ pub(crate) mod tests {
     use super::*;
     use crate::dataset;
     use crate::domains::HeuristicKind;
-    use crate::search::Step;
+    use crate::search::{Pruning, Step};
     use std::path::Path;
 
     /// A one-instance dataset: the 8-puzzle one move from the goal, reference length 1.
@@ -346,7 +347,7 @@ pub(crate) mod tests {
             spec: Spec {
                 heuristic: HeuristicKind::parse("manhattan").unwrap(),
                 step: Step::Next,
-                reverse_pruning: true,
+                pruning: Pruning::Reverse,
             },
             variant: "manhattan/stepnext/prune",
             run: "t",

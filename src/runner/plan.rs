@@ -7,12 +7,12 @@ use crate::dataset::Instance;
 use crate::dataset::{self, Dataset};
 use crate::domains::{DomainKind, HeuristicKind, PrepareError, Spec};
 use crate::error::Error;
-use crate::results::record::{DatasetInfo, RunLimits, Selection};
+use crate::results::record::{on_off, DatasetInfo, RunLimits, Selection};
 use crate::results::shard::{self, Shard};
 use crate::runner::job::Job;
 use crate::runner::select::{self, SelectOptions};
 use crate::runner::RunnerError;
-use crate::search::Step;
+use crate::search::{Pruning, Step};
 use crate::util::term::note;
 use crate::util::text::shorten;
 use sha2::{Digest, Sha256};
@@ -43,8 +43,8 @@ pub struct PlanOptions {
     pub heuristics: Vec<HeuristicKind>,
     /// Threshold steps.
     pub steps: Vec<Step>,
-    /// Reverse-move pruning settings (on is true).
-    pub pruning: Vec<bool>,
+    /// The prunings (`--pruning`, or `--reverse-pruning` on and off as reverse and none).
+    pub pruning: Vec<Pruning>,
     /// Generated nodes after which a job stops.
     pub max_nodes: Option<u64>,
     /// CPU seconds after which a job stops (`--time-limit`).
@@ -82,12 +82,19 @@ impl PlanOptions {
         }
         let steps: Vec<&str> = self.steps.iter().map(|s| s.name()).collect();
         flag("--step", steps.join(","));
-        let pruning: Vec<&str> = self
-            .pruning
-            .iter()
-            .map(|&p| if p { "on" } else { "off" })
-            .collect();
-        flag("--reverse-pruning", pruning.join(","));
+        // Without an automaton, in the words every build since reverse-move pruning takes (`ab`
+        // plans a build from before `--pruning` with them).
+        if self.pruning.iter().any(|p| matches!(p, Pruning::Fsm(_))) {
+            let pruning: Vec<String> = self.pruning.iter().map(|p| p.name()).collect();
+            flag("--pruning", pruning.join(","));
+        } else {
+            let pruning: Vec<&str> = self
+                .pruning
+                .iter()
+                .map(|&p| on_off(p.reverse_moves()))
+                .collect();
+            flag("--reverse-pruning", pruning.join(","));
+        }
         if let Some(n) = self.max_nodes {
             flag("--max-nodes", n.to_string());
         }
@@ -385,11 +392,11 @@ fn variants(opts: &PlanOptions, domains: &[DomainKind]) -> Vec<Spec> {
     let mut specs = Vec::new();
     for &heuristic in &heuristics {
         for &step in &opts.steps {
-            for &reverse_pruning in &opts.pruning {
+            for &pruning in &opts.pruning {
                 let spec = Spec {
                     heuristic,
                     step,
-                    reverse_pruning,
+                    pruning,
                 };
                 if !specs.contains(&spec) {
                     specs.push(spec);

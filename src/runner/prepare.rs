@@ -1,13 +1,18 @@
 //! The step of `run`, `solve` and `worker` that makes a heuristic's pattern databases ready
-//! before the first search needs them, after checking that they fit `--memory-limit`.
+//! before the first search needs them, after checking that they fit `--memory-limit`, and builds
+//! the variants' duplicate-pruning automata.
 
 use crate::domains::tiles::pattern::Pattern;
 use crate::domains::tiles::TilesHeuristic;
-use crate::domains::{HeuristicKind, HeuristicSet, PrepareError, Puzzle};
+use crate::domains::{Family, HeuristicKind, HeuristicSet, PrepareError, Puzzle, UsePuzzle};
 use crate::runner::plan::TableOptions;
+use crate::search::fsm::Moves;
+use crate::search::Pruning;
+use crate::tables::automata::{self, AutomatonInfo};
 use crate::tables::store::{self, Footprint, StoreError, TableInfo};
 use crate::util::format::bytes;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// The cache directory `pdb_dir` names, or the default.
 pub fn cache_dir(pdb_dir: Option<&Path>) -> Result<PathBuf, StoreError> {
@@ -145,6 +150,48 @@ fn check_memory(
         bytes(held),
         bytes(peak)
     )))
+}
+
+/// Builds the automaton of every fsm pruning in `wanted` for its puzzle's moves (one puzzle of
+/// each family and board is enough), before the first job: no job's time counts the building.
+/// Returns what each automaton took, each once. An error (the builder's reason, e.g. too large)
+/// names the pruning, the family and the puzzle's place (`place(i)` for the `i`-th entry).
+pub fn automata<'a>(
+    wanted: impl IntoIterator<Item = (&'a Puzzle, Pruning)>,
+    place: impl Fn(usize) -> Option<String>,
+) -> Result<Vec<AutomatonInfo>, PrepareError> {
+    struct MovesOf;
+    impl UsePuzzle for MovesOf {
+        type Output = (&'static str, Moves, Option<(usize, usize)>);
+        fn with<F: Family>(self, d: &Arc<F>, _: &F::State) -> Self::Output {
+            (F::NAME, d.fsm_moves(), d.fsm_window())
+        }
+    }
+    let mut done: Vec<(usize, u32)> = Vec::new();
+    let mut infos: Vec<AutomatonInfo> = Vec::new();
+    for (i, (puzzle, pruning)) in wanted.into_iter().enumerate() {
+        let Pruning::Fsm(depth) = pruning else {
+            continue;
+        };
+        if done.contains(&(puzzle.family_id(), depth)) {
+            continue;
+        }
+        done.push((puzzle.family_id(), depth));
+        let (domain, moves, window) = puzzle.with(MovesOf);
+        if let Err(e) = automata::shared(&moves, window, depth) {
+            let at = place(i).map_or(String::new(), |at| format!("{at}: "));
+            return Err(PrepareError::Unfit(format!(
+                "{at}pruning {} on {domain}: {e}",
+                pruning.name()
+            )));
+        }
+        let info = automata::info(domain, &moves, window, depth).expect("built just now");
+        // Boards of one family may share their moves, and so an automaton.
+        if !infos.contains(&info) {
+            infos.push(info);
+        }
+    }
+    Ok(infos)
 }
 
 /// Refuses `h` where it does not fit `puzzle`'s board, naming the puzzle's place. Checked

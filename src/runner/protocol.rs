@@ -1,16 +1,17 @@
 //! How `ab` talks to a worker (`idabench worker`), so that two builds of different versions can
 //! talk or refuse clearly:
 //! 1. the worker's first line is the handshake `idabench-worker protocol=P version=V commit=C
-//!    build=B limits=cpu,wall,memory select=domain,size,instances` (`commit=-` when unknown),
-//!    written at once; `ab` refuses a protocol it does not speak, and a binary that gives no
+//!    build=B limits=cpu,wall,memory select=domain,size,instances pruning=none,reverse,fsm`
+//!    (`commit=-` when unknown), written at once; `ab` refuses a protocol it does not speak, and a binary that gives no
 //!    handshake within a few seconds. `limits=cpu,wall,memory` says that `--time-limit` limits
 //!    CPU time, `--wall-limit` wall time, and `--memory-limit` is taken; a handshake without it
 //!    is a build whose `--time-limit` limits wall time, and that has neither of the others.
 //!    `select=domain,size,instances` says that the worker takes a selection (`--domain`,
 //!    `--size`, `--instances`, `--instances-file`) and plans only the instances it keeps; a
-//!    build without it is given whole datasets, and `ab` sends it only the selected jobs. Words
-//!    were added, not the protocol raised: a build that does not know a word skips it, and
-//!    every line means what it meant;
+//!    build without it is given whole datasets, and `ab` sends it only the selected jobs.
+//!    `pruning=none,reverse,fsm` says that the worker takes `--pruning`, automata included; a
+//!    build without it takes only `--reverse-pruning`. Words were added, not the protocol
+//!    raised: a build that does not know a word skips it, and every line means what it meant;
 //! 2. its second line, once its jobs are planned and their tables ready, is the runs.csv header
 //!    of this build, so `ab` reads the rows by column name and builds with other column sets
 //!    still understand each other;
@@ -54,6 +55,9 @@ pub struct Hello {
     pub cpu_limits: bool,
     /// Whether the worker takes a selection of instances and plans only those.
     pub selection: bool,
+    /// Whether `--pruning` is taken, fsm included: false for a build that knows only
+    /// `--reverse-pruning`.
+    pub fsm_pruning: bool,
 }
 
 impl Hello {
@@ -66,12 +70,13 @@ impl Hello {
             build: build::get().profile.to_owned(),
             cpu_limits: true,
             selection: true,
+            fsm_pruning: true,
         }
     }
 
     pub fn line(&self) -> String {
         format!(
-            "{HELLO} protocol={} version={} commit={} build={}{}{}",
+            "{HELLO} protocol={} version={} commit={} build={}{}{}{}",
             self.protocol,
             self.version,
             self.commit,
@@ -83,6 +88,11 @@ impl Hello {
             },
             if self.selection {
                 " select=domain,size,instances"
+            } else {
+                ""
+            },
+            if self.fsm_pruning {
+                " pruning=none,reverse,fsm"
             } else {
                 ""
             }
@@ -103,6 +113,7 @@ impl Hello {
             build: String::new(),
             cpu_limits: false,
             selection: false,
+            fsm_pruning: false,
         };
         for word in words {
             match word.split_once('=') {
@@ -112,6 +123,7 @@ impl Hello {
                 Some(("build", b)) => hello.build = b.to_owned(),
                 Some(("limits", l)) => hello.cpu_limits = l.split(',').any(|c| c == "cpu"),
                 Some(("select", s)) => hello.selection = s.split(',').any(|c| c == "instances"),
+                Some(("pruning", p)) => hello.fsm_pruning = p.split(',').any(|c| c == "fsm"),
                 _ => {}
             }
         }
@@ -255,24 +267,25 @@ mod tests {
             later.map(|h| (h.protocol, h.commit, h.cpu_limits)),
             Some((7, "-".into(), false))
         );
-        // A build from before CPU limits says nothing of them.
+        // A build from before CPU limits says nothing of them, nor of automata.
         let older =
             Hello::parse("idabench-worker protocol=1 version=0.1.0 commit=abc build=release");
         assert_eq!(
-            older.map(|h| (h.cpu_limits, h.selection)),
-            Some((false, false))
+            older.map(|h| (h.cpu_limits, h.selection, h.fsm_pruning)),
+            Some((false, false, false))
         );
-        // One that takes CPU limits but plans whole datasets (before selections reached workers).
+        // One that takes CPU limits but plans whole datasets (before selections reached workers)
+        // and knows no automata.
         let limits = Hello::parse(
             "idabench-worker protocol=1 version=0.1.0 commit=abc build=release limits=cpu,wall,memory",
         );
         assert_eq!(
-            limits.map(|h| (h.cpu_limits, h.selection)),
-            Some((true, false))
+            limits.map(|h| (h.cpu_limits, h.selection, h.fsm_pruning)),
+            Some((true, false, false))
         );
-        assert!(hello
-            .line()
-            .ends_with(" limits=cpu,wall,memory select=domain,size,instances"));
+        assert!(hello.line().ends_with(
+            " limits=cpu,wall,memory select=domain,size,instances pruning=none,reverse,fsm"
+        ));
         assert_eq!(Hello::parse("idabench 0.1.0"), None);
         assert_eq!(Hello::parse("idabench-worker version=1"), None);
         assert_eq!(Hello::parse("idabench-worker protocol=x"), None);

@@ -5,7 +5,8 @@
 use crate::domains::Spec;
 use crate::domains::{DomainKind, Family, FieldError, HeuristicSet, Puzzle, UsePuzzle, UseSearch};
 use crate::results::record::Status;
-use crate::search::{self, Domain, Heuristic, Limits, Outcome, Variant};
+use crate::search::{self, Domain, Heuristic, Limits, Outcome, Prune, Pruning, Variant};
+use crate::tables::automata;
 use crate::util::clock::thread_cpu_time;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -69,6 +70,14 @@ impl UsePuzzle for Solve<'_, '_> {
             ));
         };
         F::prepare(d, h, None).map_err(|e| e.to_string())?;
+        let prune = match self.spec.pruning {
+            Pruning::None => Prune::None,
+            Pruning::Reverse => Prune::Reverse,
+            Pruning::Fsm(depth) => Prune::Fsm(
+                automata::shared(&d.fsm_moves(), d.fsm_window(), depth)
+                    .map_err(|e| format!("pruning fsm{depth} on {}: {e}", F::NAME))?,
+            ),
+        };
         if !d.solvable(start) {
             return Ok(unsolvable(d.solution_parity(start).is_some()));
         }
@@ -77,7 +86,10 @@ impl UsePuzzle for Solve<'_, '_> {
             start,
             h,
             Search {
-                variant: self.spec.variant(),
+                variant: Variant {
+                    step: self.spec.step,
+                    prune,
+                },
                 limits: self.limits,
             },
         ))
@@ -185,6 +197,7 @@ mod tests {
     use super::*;
     use crate::dataset;
     use crate::domains::HeuristicKind;
+    use crate::search::fsm::{Automaton, Moves};
     use crate::search::Step;
     use std::path::Path;
 
@@ -201,7 +214,7 @@ mod tests {
         Spec {
             heuristic,
             step: Step::Next,
-            reverse_pruning: true,
+            pruning: Pruning::Reverse,
         }
     }
 
@@ -294,5 +307,90 @@ mod tests {
             e,
             "heuristic 'manhattan' does not apply to rotation: expected one of center, zero"
         );
+    }
+
+    /// The label of the move that undoes each label's move, from the moves themselves.
+    fn inverse_labels(moves: &Moves) -> Vec<usize> {
+        match moves {
+            Moves::Walk(steps) => steps
+                .iter()
+                .map(|&(x, y)| steps.iter().position(|&s| s == (-x, -y)).unwrap())
+                .collect(),
+            Moves::Permutations(perms) => perms
+                .iter()
+                .map(|p| {
+                    let undo: Vec<u16> = (0..p.len() as u16)
+                        .map(|i| p.iter().position(|&to| to == i).unwrap() as u16)
+                        .collect();
+                    perms.iter().position(|q| *q == undo).unwrap()
+                })
+                .collect(),
+        }
+    }
+
+    /// On every family, the depth-2 automaton over the labels it gives its moves (the inverses
+    /// found from `Family::fsm_moves`) searches exactly as reverse-move pruning, on the type and
+    /// in the kernel its runs use: labels, moves and `fsm_moves` agree.
+    #[test]
+    fn the_depth_2_automaton_is_reverse_move_pruning_on_every_family() {
+        struct Family2;
+        impl UsePuzzle for Family2 {
+            type Output = (u64, Option<String>);
+            fn with<F: Family>(self, d: &Arc<F>, start: &F::State) -> (u64, Option<String>) {
+                let inverse = inverse_labels(&d.fsm_moves());
+                let a = Box::leak(Box::new(Automaton::reverse_only(&inverse)));
+                F::with_heuristic(d, start, F::Heuristics::ALL[0], Compare(a))
+            }
+        }
+        struct Compare(&'static Automaton);
+        impl UseSearch for Compare {
+            type Output = (u64, Option<String>);
+            fn with<D: Domain, H: Heuristic<D>>(
+                self,
+                d: &D,
+                s: &D::State,
+                h: &H,
+            ) -> (u64, Option<String>) {
+                let limits = Limits {
+                    max_nodes: Some(3_000_000),
+                    ..Limits::default()
+                };
+                let answer = |prune| {
+                    let v = Variant {
+                        step: search::Step::Next,
+                        prune,
+                    };
+                    let r = d.search(h, s, v, limits);
+                    // Within the node limit or not, the same counts to where it stopped.
+                    let path = match &r.outcome {
+                        Outcome::Solved(p) => Some(d.path_string(s, p)),
+                        _ => None,
+                    };
+                    (r.stats, path)
+                };
+                let want = answer(Prune::Reverse);
+                assert_eq!(answer(Prune::Fsm(self.0)), want);
+                (want.0.generated, want.1)
+            }
+        }
+        for (file, take) in [
+            ("smoke.csv", 11),
+            ("rotation.csv", 3),
+            ("booksort.csv", 3),
+            ("knights.csv", 3),
+        ] {
+            let mut instances = bundled(file).instances;
+            instances.sort_by_key(|i| std::cmp::Reverse(i.optimal));
+            let mut generated = 0;
+            for i in instances.iter().take(take) {
+                let (nodes, path) = i.puzzle.with(Family2);
+                if let (Some(path), Some(optimal)) = (path, i.optimal) {
+                    assert_eq!(path.is_empty(), optimal == 0, "{file} {}", i.id);
+                }
+                generated += nodes;
+            }
+            // Deep enough that pruning had moves to skip.
+            assert!(generated > 1000, "{file}: {generated}");
+        }
     }
 }

@@ -1,11 +1,14 @@
 //! The IDA* loop: iterations over a bound, and the in-place depth-first search inside one, by
 //! either of two kernels that count alike: the generic one, and one for domains whose moves come
-//! from a few places known at compile time (`FixedMoves`), unrolled per place.
+//! from a few places known at compile time (`FixedMoves`), unrolled per place. Each kernel comes
+//! with reverse-move pruning on or off (a const parameter) and, written apart so that those two
+//! stay as they were, with an automaton (`fsm::Automaton`) whose state each node carries.
 
+use super::fsm::{Automaton, FORBIDDEN};
 use super::split::{self, Order};
 use super::{
-    Clock, Domain, FixedMoves, Heuristic, Iteration, Limits, Outcome, SearchResult, SplitStats,
-    Stats, Step, Variant, MAX_BRANCH, MAX_PLACES,
+    Clock, Domain, FixedMoves, Heuristic, Iteration, Limits, Outcome, Prune, SearchResult,
+    SplitStats, Stats, Step, Variant, MAX_BRANCH, MAX_PLACES,
 };
 use crate::util::clock::thread_cpu_time;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -48,6 +51,16 @@ pub(super) enum Stop {
 #[derive(Clone, Copy)]
 pub(super) struct Iter {
     pub(super) bound: u32,
+    /// The automaton of a search that prunes by one (`None` for the other kernels).
+    pub(super) automaton: Option<&'static Automaton>,
+}
+
+impl Iter {
+    /// The automaton of an fsm kernel's search, which `ida_star` always gives it.
+    fn automaton(self) -> &'static Automaton {
+        self.automaton
+            .expect("an fsm kernel runs only with its variant's automaton")
+    }
 }
 
 /// What the search changes: the state, the counters, the path once found; and, set once per
@@ -93,10 +106,10 @@ pub fn ida_star<D: Domain, H: Heuristic<D>>(
     variant: Variant,
     limits: Limits<'_>,
 ) -> SearchResult<D::Move> {
-    if variant.reverse_pruning {
-        run::<D, H, Generic<true>>(d, h, start, variant.step, limits)
-    } else {
-        run::<D, H, Generic<false>>(d, h, start, variant.step, limits)
+    match variant.prune {
+        Prune::None => run::<D, H, Generic<false>>(d, h, start, variant, limits),
+        Prune::Reverse => run::<D, H, Generic<true>>(d, h, start, variant, limits),
+        Prune::Fsm(_) => run::<D, H, GenericFsm>(d, h, start, variant, limits),
     }
 }
 
@@ -108,10 +121,10 @@ pub fn ida_star_fixed<D: FixedMoves, H: Heuristic<D>>(
     variant: Variant,
     limits: Limits<'_>,
 ) -> SearchResult<D::Move> {
-    if variant.reverse_pruning {
-        run::<D, H, Fixed<true>>(d, h, start, variant.step, limits)
-    } else {
-        run::<D, H, Fixed<false>>(d, h, start, variant.step, limits)
+    match variant.prune {
+        Prune::None => run::<D, H, Fixed<false>>(d, h, start, variant, limits),
+        Prune::Reverse => run::<D, H, Fixed<true>>(d, h, start, variant, limits),
+        Prune::Fsm(_) => run::<D, H, FixedFsm>(d, h, start, variant, limits),
     }
 }
 
@@ -120,13 +133,26 @@ pub fn ida_star_fixed<D: FixedMoves, H: Heuristic<D>>(
 /// slack) instead of both, and return excesses over the bound: fewer values to pass down and to
 /// keep across each call.
 pub(super) trait Kernel<D: Domain, H: Heuristic<D>> {
-    /// Reverse-move pruning.
-    const PRUNE: bool;
+    /// What a node hands its children of the path to it: the move that undoes the last one, or
+    /// the automaton's state.
+    type Carry: Copy + Send + Sync;
+    /// What the start carries.
+    const START: Self::Carry;
     /// The whole iteration, from the start (`run.s`, heuristic value `hv`).
     fn iteration(d: &D, h: &H, it: Iter, run: &mut Run<'_, D>, hv: H::Value) -> u32 {
-        Self::subtree(d, h, it, run, 0, hv, D::NO_MOVE)
+        Self::subtree(d, h, it, run, 0, hv, Self::START)
     }
-    /// The search below `run.s`, `g` moves from the start, reached by the move undone by `back`.
+    /// What the child by move `m` (labelled `label`, undone by `undo`) of a node that carries
+    /// `carry` carries, or `None` when the move is pruned: for a search that walks the tree
+    /// outside the kernel (a split iteration above its cut).
+    fn pass(
+        it: Iter,
+        carry: Self::Carry,
+        m: D::Move,
+        label: u16,
+        undo: D::Move,
+    ) -> Option<Self::Carry>;
+    /// The search below `run.s`, `g` moves from the start, carrying `carry`.
     fn subtree(
         d: &D,
         h: &H,
@@ -134,15 +160,31 @@ pub(super) trait Kernel<D: Domain, H: Heuristic<D>> {
         run: &mut Run<'_, D>,
         g: u32,
         hv: H::Value,
-        back: D::Move,
+        carry: Self::Carry,
     ) -> u32;
+}
+
+/// What `Kernel::pass` says with reverse-move pruning on (`prune`) or off.
+fn pass_reverse<M: PartialEq>(prune: bool, back: M, m: M, undo: M) -> Option<M> {
+    (!(prune && m == back)).then_some(undo)
+}
+
+/// What `Kernel::pass` says with an automaton.
+fn pass_fsm(it: Iter, state: u32, label: u16) -> Option<u32> {
+    let next = it.automaton().next(state, label.into());
+    (next != FORBIDDEN).then_some(next)
 }
 
 /// The generic kernel, reverse-move pruning on or off.
 struct Generic<const PRUNE: bool>;
 
 impl<D: Domain, H: Heuristic<D>, const PRUNE: bool> Kernel<D, H> for Generic<PRUNE> {
-    const PRUNE: bool = PRUNE;
+    type Carry = D::Move;
+    const START: D::Move = D::NO_MOVE;
+
+    fn pass(_: Iter, back: D::Move, m: D::Move, _: u16, undo: D::Move) -> Option<D::Move> {
+        pass_reverse(PRUNE, back, m, undo)
+    }
 
     fn subtree(
         d: &D,
@@ -160,11 +202,41 @@ impl<D: Domain, H: Heuristic<D>, const PRUNE: bool> Kernel<D, H> for Generic<PRU
     }
 }
 
+/// The generic kernel with an automaton.
+struct GenericFsm;
+
+impl<D: Domain, H: Heuristic<D>> Kernel<D, H> for GenericFsm {
+    type Carry = u32;
+    const START: u32 = Automaton::START;
+
+    fn pass(it: Iter, state: u32, _: D::Move, label: u16, _: D::Move) -> Option<u32> {
+        pass_fsm(it, state, label)
+    }
+
+    fn subtree(
+        d: &D,
+        h: &H,
+        it: Iter,
+        run: &mut Run<'_, D>,
+        g: u32,
+        hv: H::Value,
+        state: u32,
+    ) -> u32 {
+        let a = it.automaton();
+        over(it.bound, dfs_fsm(d, h, a, run, it.bound - g, hv, state))
+    }
+}
+
 /// The kernel unrolled per place, reverse-move pruning on or off.
 struct Fixed<const PRUNE: bool>;
 
 impl<D: FixedMoves, H: Heuristic<D>, const PRUNE: bool> Kernel<D, H> for Fixed<PRUNE> {
-    const PRUNE: bool = PRUNE;
+    type Carry = D::Move;
+    const START: D::Move = D::NO_MOVE;
+
+    fn pass(_: Iter, back: D::Move, m: D::Move, _: u16, undo: D::Move) -> Option<D::Move> {
+        pass_reverse(PRUNE, back, m, undo)
+    }
 
     fn subtree(
         d: &D,
@@ -189,13 +261,47 @@ impl<D: FixedMoves, H: Heuristic<D>, const PRUNE: bool> Kernel<D, H> for Fixed<P
     }
 }
 
+/// The kernel unrolled per place, with an automaton.
+struct FixedFsm;
+
+impl<D: FixedMoves, H: Heuristic<D>> Kernel<D, H> for FixedFsm {
+    type Carry = u32;
+    const START: u32 = Automaton::START;
+
+    fn pass(it: Iter, state: u32, _: D::Move, label: u16, _: D::Move) -> Option<u32> {
+        pass_fsm(it, state, label)
+    }
+
+    fn subtree(
+        d: &D,
+        h: &H,
+        it: Iter,
+        run: &mut Run<'_, D>,
+        g: u32,
+        hv: H::Value,
+        state: u32,
+    ) -> u32 {
+        let place = d.place(&run.s);
+        let a = it.automaton();
+        over(
+            it.bound,
+            at_fsm::<D, H>(place, d, h, a, run, it.bound - g, hv, state),
+        )
+    }
+}
+
 fn run<D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
     d: &D,
     h: &H,
     start: &D::State,
-    step: Step,
+    variant: Variant,
     limits: Limits<'_>,
 ) -> SearchResult<D::Move> {
+    let step = variant.step;
+    let automaton = match variant.prune {
+        Prune::Fsm(a) => Some(a),
+        Prune::None | Prune::Reverse => None,
+    };
     let cap = match (d.depth_cap(), limits.max_depth) {
         (Some(a), Some(b)) => a.min(b),
         (a, b) => a.or(b).unwrap_or(u32::MAX),
@@ -257,7 +363,7 @@ fn run<D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
             },
             run.expanded,
         );
-        let it = Iter { bound };
+        let it = Iter { bound, automaton };
         run.bound_is_cap = bound == cap;
         let left = run.max_nodes.saturating_sub(run.generated);
         let next_bound = match split::depth(limits.split, &stats.iterations, left) {
@@ -347,6 +453,37 @@ fn dfs<D: Domain, H: Heuristic<D>, const PRUNE: bool>(
     excess
 }
 
+/// `dfs` with automaton `a`, in whose state `state` the path to the node left it: a move the
+/// automaton forbids is neither tried nor counted.
+fn dfs_fsm<D: Domain, H: Heuristic<D>>(
+    d: &D,
+    h: &H,
+    a: &Automaton,
+    run: &mut Run<'_, D>,
+    slack: u32,
+    hv: H::Value,
+    state: u32,
+) -> u32 {
+    if let Some(done) = enter(d, h, run, slack, hv) {
+        return done;
+    }
+    let mut excess = u32::MAX;
+    let (moves, labels) = (d.moves(&run.s), d.labels(&run.s));
+    for (&m, &label) in moves.iter().zip(labels) {
+        let next = a.next(state, label.into());
+        if next == FORBIDDEN {
+            continue;
+        }
+        let searched = child(d, h, run, slack, hv, m, &mut excess, |run, hv, _| {
+            dfs_fsm(d, h, a, run, slack - 1, hv, next)
+        });
+        if !searched {
+            return UNWIND;
+        }
+    }
+    excess
+}
+
 /// The place no move comes from: the search's start.
 const NOWHERE: usize = MAX_PLACES;
 
@@ -400,6 +537,67 @@ fn at<D: FixedMoves, H: Heuristic<D>, const PRUNE: bool>(
         ($($p:literal)*) => {
             match place {
                 $($p => dfs_at::<D, H, PRUNE, $p>(d, h, run, slack, hv, came_from),)*
+                _ => unreachable!("place {place} of at most {MAX_PLACES}"),
+            }
+        };
+    }
+    const { assert!(MAX_PLACES == 25) };
+    places!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24)
+}
+
+/// `dfs_at` with automaton `a`, in whose state `state` the path to the node left it: each
+/// move's label is a constant, its lookup one load.
+#[allow(clippy::too_many_arguments)]
+fn dfs_at_fsm<D: FixedMoves, H: Heuristic<D>, const P: usize>(
+    d: &D,
+    h: &H,
+    a: &Automaton,
+    run: &mut Run<'_, D>,
+    slack: u32,
+    hv: H::Value,
+    state: u32,
+) -> u32 {
+    if let Some(done) = enter(d, h, run, slack, hv) {
+        return done;
+    }
+    let mut excess = u32::MAX;
+    macro_rules! try_move {
+        ($($i:literal)*) => {$(
+            if let Some(m) = const { D::MOVES_AT[P][$i] } {
+                let next = a.next(state, const { D::LABELS_AT[P][$i] as usize });
+                if next != FORBIDDEN {
+                    let searched = child(d, h, run, slack, hv, m, &mut excess, |run, hv, _| {
+                        at_fsm::<D, H>(D::place_after(m), d, h, a, run, slack - 1, hv, next)
+                    });
+                    if !searched {
+                        return UNWIND;
+                    }
+                }
+            }
+        )*};
+    }
+    const { assert!(MAX_BRANCH == 4) };
+    try_move!(0 1 2 3);
+    excess
+}
+
+/// `at` for `dfs_at_fsm`.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn at_fsm<D: FixedMoves, H: Heuristic<D>>(
+    place: usize,
+    d: &D,
+    h: &H,
+    a: &Automaton,
+    run: &mut Run<'_, D>,
+    slack: u32,
+    hv: H::Value,
+    state: u32,
+) -> u32 {
+    macro_rules! places {
+        ($($p:literal)*) => {
+            match place {
+                $($p => dfs_at_fsm::<D, H, $p>(d, h, a, run, slack, hv, state),)*
                 _ => unreachable!("place {place} of at most {MAX_PLACES}"),
             }
         };

@@ -1,7 +1,7 @@
 //! Domain-independent IDA*: the `Domain` and `Heuristic` traits, variants, limits, statistics, outcomes.
 //!
 //! The engine is generic and monomorphic: `ida_star::<D, H>` is instantiated once per domain and
-//! heuristic, and reverse-move pruning is a const parameter of the recursion. States are changed in
+//! heuristic, and the pruning (none, reverse moves, an automaton: `Prune`) picks the kernel. States are changed in
 //! place (apply, recurse, undo); moves come from the domain's precomputed tables; heuristics update
 //! incrementally from the parent's value. Nothing is allocated or hashed per node. A domain whose
 //! moves come from a few places known at compile time (`FixedMoves`) has `ida_star_fixed` too, the
@@ -10,7 +10,8 @@
 //! Counting, fixed for every domain:
 //! - `generated`: states created, the start once per search and every child created by an expansion,
 //!   including children whose f exceeds the bound (they are created, evaluated and dropped).
-//!   With reverse-move pruning on, the move that undoes the previous one is not tried and not counted.
+//!   With reverse-move pruning on, the move that undoes the previous one is not tried and not counted;
+//!   with an automaton, nor is a move it forbids.
 //! - `expanded`: states whose children were created (within the bound, not a goal, below the depth cap).
 //!
 //! Per-iteration figures count the children created in that iteration; the start is added once, to
@@ -39,6 +40,10 @@ pub trait Domain: Sync {
 
     /// Moves available in `s`, in the domain's fixed order.
     fn moves<'a>(&'a self, s: &Self::State) -> &'a [Self::Move];
+    /// The label of each move of `moves(s)`, in the same order and as many: its index in the
+    /// domain's move order (`fsm::Moves`), which an automaton reads. Only the fsm kernels and a
+    /// split search above its cut ask.
+    fn labels<'a>(&'a self, s: &Self::State) -> &'a [u16];
     /// The move that undoes `m` played from `s` (the search undoes moves with it, and skips it
     /// next under reverse-move pruning).
     fn inverse(&self, s: &Self::State, m: Self::Move) -> Self::Move;
@@ -88,6 +93,8 @@ pub const MAX_PLACES: usize = 25;
 pub trait FixedMoves: Domain {
     /// The moves from each place, in the order of `Domain::moves`; `None` pads.
     const MOVES_AT: [[Option<Self::Move>; MAX_BRANCH]; MAX_PLACES];
+    /// The label of each move of `MOVES_AT` (`Domain::labels`); 0 pads.
+    const LABELS_AT: [[u16; MAX_BRANCH]; MAX_PLACES];
     /// The place of `s`.
     fn place(&self, s: &Self::State) -> usize;
     /// The place move `m` leads to. Of the moves from one place, no two lead to the same place,
@@ -186,6 +193,20 @@ impl Pruning {
         }
     }
 
+    /// Reverse-move pruning on or off: reverse or none.
+    pub const fn reverse(on: bool) -> Pruning {
+        if on {
+            Pruning::Reverse
+        } else {
+            Pruning::None
+        }
+    }
+
+    /// Whether the move that undoes the previous one is skipped (an automaton skips it too).
+    pub fn reverse_moves(self) -> bool {
+        self != Pruning::None
+    }
+
     /// The name with the automaton's depth: none, reverse, fsm14.
     pub fn name(self) -> String {
         match self {
@@ -214,8 +235,53 @@ impl Pruning {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Variant {
     pub step: Step,
-    /// Skip the move that undoes the previous one.
-    pub reverse_pruning: bool,
+    pub prune: Prune,
+}
+
+impl Variant {
+    /// Whether the move that undoes the previous one is skipped (it is by an automaton too).
+    pub fn reverse_pruning(self) -> bool {
+        !matches!(self.prune, Prune::None)
+    }
+}
+
+/// `Pruning` as the engine runs it: with the automaton itself, built once per process and shared
+/// by every search (`crate::tables::fsm`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Prune {
+    None,
+    Reverse,
+    Fsm(&'static fsm::Automaton),
+}
+
+impl Prune {
+    /// No pruning, or reverse-move pruning (`on`).
+    pub const fn reverse(on: bool) -> Prune {
+        if on {
+            Prune::Reverse
+        } else {
+            Prune::None
+        }
+    }
+
+    /// The pruning by name.
+    pub fn pruning(self) -> Pruning {
+        match self {
+            Prune::None => Pruning::None,
+            Prune::Reverse => Pruning::Reverse,
+            Prune::Fsm(a) => Pruning::Fsm(a.depth()),
+        }
+    }
+}
+
+/// The automaton's name and size, not its table.
+impl std::fmt::Debug for Prune {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Prune::Fsm(a) => write!(f, "Fsm(depth {}, {} states)", a.depth(), a.states()),
+            other => write!(f, "{}", other.pruning().name()),
+        }
+    }
 }
 
 /// When to give up. Checked cooperatively: the node limit at every expansion, the clocks and the

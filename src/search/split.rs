@@ -65,12 +65,13 @@ impl Order<'_> {
     }
 }
 
-/// A node at the cut: its state and heuristic value, the move that undoes the last one, the
-/// moves from the start, and the counters of the sequential search when it was generated.
-struct Subtree<D: Domain, V> {
+/// A node at the cut: its state and heuristic value, what it carries of the path to it (the move
+/// that undoes the last one, or the automaton's state), the moves from the start, and the
+/// counters of the sequential search when it was generated.
+struct Subtree<D: Domain, V, C> {
     s: D::State,
     hv: V,
-    back: D::Move,
+    carry: C,
     path: Vec<D::Move>,
     generated: u64,
     expanded: u64,
@@ -202,7 +203,7 @@ fn totals<M>(searched: &[Searched<M>]) -> (u64, u64) {
 }
 
 /// The search above a cut: its run, the subtrees below it, the smallest f above the bound seen.
-type Cut<'a, D, V> = (Run<'a, D>, Vec<Subtree<D, V>>, u32);
+type Cut<'a, D, V, C> = (Run<'a, D>, Vec<Subtree<D, V, C>>, u32);
 
 /// The search above depth `k`, on a copy of `run`: the copy's counters and stop as the
 /// sequential search would leave them had every subtree at depth `k` been empty, the subtrees
@@ -214,7 +215,7 @@ fn cut<'a, D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
     run: &Run<'a, D>,
     hv: H::Value,
     k: u32,
-) -> Cut<'a, D, H::Value> {
+) -> Cut<'a, D, H::Value, K::Carry> {
     let mut top = Run {
         s: run.s.clone(),
         path: Vec::new(),
@@ -234,13 +235,12 @@ fn cut<'a, D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
     };
     let mut subtrees = Vec::new();
     let mut path = Vec::new();
-    let excess = above::<D, H>(
+    let excess = above::<D, H, K>(
         d,
         h,
         it,
         &mut top,
-        (0, hv, D::NO_MOVE),
-        K::PRUNE,
+        (0, hv, K::START),
         k.clamp(1, MAX_SPLIT_DEPTH),
         &mut path,
         &mut subtrees,
@@ -254,40 +254,40 @@ fn cut<'a, D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
 /// depth `k` within the bound is kept in `out` with the moves that reach it instead of being
 /// searched.
 #[allow(clippy::too_many_arguments)]
-fn above<D: Domain, H: Heuristic<D>>(
+fn above<D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
     d: &D,
     h: &H,
     it: Iter,
     run: &mut Run<'_, D>,
-    (g, hv, back): (u32, H::Value, D::Move),
-    prune: bool,
+    (g, hv, carry): (u32, H::Value, K::Carry),
     k: u32,
     path: &mut Vec<D::Move>,
-    out: &mut Vec<Subtree<D, H::Value>>,
+    out: &mut Vec<Subtree<D, H::Value, K::Carry>>,
 ) -> u32 {
     let slack = it.bound - g;
     if let Some(done) = enter(d, h, run, slack, hv) {
         return done;
     }
     let mut excess = u32::MAX;
-    for &m in d.moves(&run.s) {
-        if prune && m == back {
+    let (moves, labels) = (d.moves(&run.s), d.labels(&run.s));
+    for (&m, &label) in moves.iter().zip(labels) {
+        let Some(below) = K::pass(it, carry, m, label, d.inverse(&run.s, m)) else {
             continue;
-        }
+        };
         path.push(m);
-        let searched = child(d, h, run, slack, hv, m, &mut excess, |run, hv, undo| {
+        let searched = child(d, h, run, slack, hv, m, &mut excess, |run, hv, _| {
             if g + 1 == k {
                 out.push(Subtree {
                     s: run.s.clone(),
                     hv,
-                    back: undo,
+                    carry: below,
                     path: path.clone(),
                     generated: run.generated,
                     expanded: run.expanded,
                 });
                 u32::MAX
             } else {
-                above(d, h, it, run, (g + 1, hv, undo), prune, k, path, out)
+                above::<D, H, K>(d, h, it, run, (g + 1, hv, below), k, path, out)
             }
         });
         path.pop();
@@ -298,8 +298,8 @@ fn above<D: Domain, H: Heuristic<D>>(
     excess
 }
 
-type SubtreeSearch<D, H> =
-    fn(&D, &H, Iter, &mut Run<'_, D>, u32, <H as Heuristic<D>>::Value, <D as Domain>::Move) -> u32;
+type SubtreeSearch<D, H, C> =
+    fn(&D, &H, Iter, &mut Run<'_, D>, u32, <H as Heuristic<D>>::Value, C) -> u32;
 
 thread_local! {
     /// On a thread that waits for the last subtrees of its own search's iteration: how many are
@@ -313,14 +313,14 @@ thread_local! {
 /// limit or a cancel, none is started. One result per subtree, in order, up to the first not
 /// started: the subtrees after it are never counted.
 #[allow(clippy::too_many_arguments)]
-fn search<D: Domain, H: Heuristic<D>>(
+fn search<D: Domain, H: Heuristic<D>, C: Copy + Send + Sync>(
     d: &D,
     h: &H,
     it: Iter,
     run: &Run<'_, D>,
-    subtrees: &[Subtree<D, H::Value>],
+    subtrees: &[Subtree<D, H::Value, C>],
     helpers: &dyn Helpers,
-    subtree: SubtreeSearch<D, H>,
+    subtree: SubtreeSearch<D, H, C>,
     count: &mut SplitStats,
 ) -> Vec<Searched<D::Move>> {
     let next = AtomicUsize::new(0);
@@ -368,7 +368,7 @@ fn search<D: Domain, H: Heuristic<D>>(
                 slowdown: run.slowdown,
             };
             let g = t.path.len() as u32;
-            let next_bound = subtree(d, h, it, &mut r, g, t.hv, t.back);
+            let next_bound = subtree(d, h, it, &mut r, g, t.hv, t.carry);
             r.charge_cpu();
             match r.stop {
                 Some(Stop::Found | Stop::Nodes) => {

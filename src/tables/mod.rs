@@ -9,6 +9,7 @@
 //! remembers its last answer, so that a job pays neither the lock nor a hash nor a reference count.
 //! `store` keeps the large tables on disk; `fsm` builds the duplicate-pruning automata.
 
+pub mod automata;
 pub mod fsm;
 pub mod store;
 

@@ -323,6 +323,58 @@ fn a_build_that_predates_cpu_limits_is_refused_time_limit_and_given_wall_limit()
     assert_eq!(manifest["wall_limit_s"], 5.0);
 }
 
+/// A build from before `--pruning`: its handshake lacks `pruning=...` and it refuses the flag.
+/// `ab` gives it reverse and none as `--reverse-pruning on,off` (the same variant names, so the
+/// pairs match), and refuses an automaton before any job, saying why.
+#[test]
+fn a_build_that_predates_pruning_is_given_reverse_pruning_and_refused_fsm() {
+    let tmp = Tmp::new("pre-fsm");
+    let dir = tmp.path();
+    let said = dir.join("said");
+    let old = script(
+        dir,
+        "old",
+        &format!(
+            "if [ \"$1\" = worker ]; then case \"$*\" in *--pruning*) \
+             echo \"error: unexpected argument '--pruning' found\" >&2; exit 2;; esac\n\
+             echo \"$*\" >> {said}\n\
+             {BIN} \"$@\" | {{ IFS= read -r l; printf '%s\\n' \"${{l% pruning=*}}\"; exec cat; }}\n\
+             else exec {BIN} \"$@\"; fi",
+            said = said.display()
+        ),
+    );
+    let out = ab(dir, &old, dir, &["--pruning", "fsm,reverse"]);
+    assert_exit(&out, 2);
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("--baseline") && err.contains("this build cannot prune by automaton"),
+        "{err}"
+    );
+    assert!(!dir.join("ab").exists(), "a refused ab leaves no report");
+    let out = ab(
+        dir,
+        &old,
+        dir,
+        &["--pruning", "reverse,none", "--rounds", "1"],
+    );
+    assert_exit(&out, 0);
+    let args = fs::read_to_string(&said).unwrap();
+    let planned: Vec<&str> = args.lines().filter(|l| l.contains("p1379")).collect();
+    assert!(!planned.is_empty(), "{args}");
+    assert!(
+        planned
+            .iter()
+            .all(|l| l.contains("--reverse-pruning on,off") && !l.contains("--pruning")),
+        "{args}"
+    );
+    let rows = csv_rows(&dir.join("ab/runs-baseline.csv"));
+    assert!(
+        rows.iter()
+            .any(|r| r["variant"] == "manhattan/stepnext/noprune"),
+        "no noprune rows"
+    );
+}
+
 /// A build without the worker mode whose `run` writes a NaN time: refused (exit 2) naming the
 /// column, as `compare` would refuse its runs.csv, instead of being reported.
 #[test]

@@ -8,7 +8,7 @@ use idabench::domains::Spec;
 use idabench::domains::{DomainKind, HeuristicKind, Puzzle};
 use idabench::results::record::Status;
 use idabench::runner::solve::solve;
-use idabench::search::{ida_star, Domain, Limits, Outcome, Step, Variant};
+use idabench::search::{ida_star, Domain, Limits, Outcome, Prune, Pruning, Step, Variant};
 use idabench::util::rng::Rng;
 
 /// Manhattan, first solution, moves up/left/right/down, no parent regeneration: Korf's own
@@ -28,7 +28,7 @@ fn korf_1985_node_counts_on_the_ten_easiest() {
         for step in [Step::Two, Step::Next] {
             let v = Variant {
                 step,
-                reverse_pruning: true,
+                prune: Prune::Reverse,
             };
             let r = ida_star(&d, &manhattan, &s, v, Limits::default());
             assert_eq!(length(&r), *optimal, "#{id}");
@@ -49,7 +49,7 @@ fn korf_1985_node_counts_on_the_ten_easiest() {
             let spec = Spec {
                 heuristic: HeuristicKind::parse("manhattan").unwrap(),
                 step,
-                reverse_pruning: true,
+                pruning: Pruning::Reverse,
             };
             let a = solve(&puzzle, &spec, Limits::default()).unwrap();
             assert_eq!(a.status, Status::Solved, "#{id}");
@@ -97,11 +97,11 @@ fn every_variant_on_easy_fifteen_puzzle_states() {
         for step in Step::ALL {
             let on = Variant {
                 step,
-                reverse_pruning: true,
+                prune: Prune::Reverse,
             };
             let off = Variant {
                 step,
-                reverse_pruning: false,
+                prune: Prune::None,
             };
             let md_on = ida_star(&d, &manhattan, &s, on, Limits::default());
             let md_off = ida_star(&d, &manhattan, &s, off, Limits::default());

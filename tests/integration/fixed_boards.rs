@@ -6,7 +6,8 @@ use idabench::domains::tiles::{
     FixedTiles, Grid, LinearConflict, Manhattan, Misplaced, TileState, Tiles, WalkingDistance,
 };
 use idabench::search::{
-    ida_star, ida_star_fixed, Domain, Heuristic, Limits, Outcome, SearchResult, Step, Variant, Zero,
+    ida_star, ida_star_fixed, Domain, Heuristic, Limits, Outcome, Prune, SearchResult, Step,
+    Variant, Zero,
 };
 use idabench::util::rng::Rng;
 
@@ -66,7 +67,7 @@ where
             for reverse_pruning in [true, false] {
                 let v = Variant {
                     step,
-                    reverse_pruning,
+                    prune: Prune::reverse(reverse_pruning),
                 };
                 let general = ida_star(d, h, s, v, limits);
                 let want = summary(d, s, &general);
@@ -197,7 +198,7 @@ fn blind_search_stops_at_the_cap_with_the_counts_of_its_tree() {
     let fixed = FixedTiles::<3, 3, 9>::new(&d);
     let v = Variant {
         step: Step::One,
-        reverse_pruning: true,
+        prune: Prune::Reverse,
     };
     for (moves, seed, cap) in [(12, 1, 5), (16, 2, 7), (20, 3, 0)] {
         let s = walk(&d, moves, seed);

@@ -18,6 +18,7 @@ const WINGS: [(&str, &[&str]); 13] = [
         ],
     ),
     ("search", &["util"]),
+    // The automata of duplicate pruning are the engine's type (`search::fsm`), built here.
     ("tables", &["util", "search"]),
     ("domains", &["util", "error", "search", "tables"]),
     ("dataset", &["util", "error", "search", "domains"]),

@@ -22,6 +22,7 @@ mod counts_agree;
 mod csv_in_pandas;
 mod fifteen;
 mod fixed_boards;
+mod fsm;
 mod generate_golden;
 mod layering;
 mod pdb;

@@ -21,7 +21,7 @@ use idabench::domains::{DomainKind, HeuristicKind, Puzzle};
 use idabench::results::record::Status;
 use idabench::runner::solve::solve;
 use idabench::search::{
-    ida_star, ida_star_fixed, Domain, Heuristic, Limits, Outcome, SearchResult, Step,
+    ida_star, ida_star_fixed, Domain, Heuristic, Limits, Outcome, Pruning, SearchResult, Step,
 };
 use idabench::tables::store::{self, Unusable};
 use idabench::util::rng::Rng;
@@ -646,7 +646,7 @@ fn spec(heuristic: &str) -> Spec {
     Spec {
         heuristic: HeuristicKind::parse(heuristic).unwrap(),
         step: Step::Next,
-        reverse_pruning: true,
+        pruning: Pruning::Reverse,
     }
 }
 

@@ -6,7 +6,8 @@ use idabench::domains::tiles::{
     self, LinearConflict, Manhattan, Misplaced, TileState, Tiles, Tiles3x3,
 };
 use idabench::search::{
-    ida_star, ida_star_fixed, Domain, Heuristic, Limits, Outcome, SearchResult, Step, Variant, Zero,
+    ida_star, ida_star_fixed, Domain, Heuristic, Limits, Outcome, Prune, SearchResult, Step,
+    Variant, Zero,
 };
 use idabench::util::rng::Rng;
 
@@ -40,7 +41,7 @@ fn all_variants() -> Vec<Variant> {
         for reverse_pruning in [true, false] {
             v.push(Variant {
                 step,
-                reverse_pruning,
+                prune: Prune::reverse(reverse_pruning),
             });
         }
     }
@@ -124,7 +125,7 @@ fn eight_puzzle_every_variant_is_optimal_and_pruning_never_saves_nodes_when_off(
     let linear_conflict = LinearConflict::new(&d);
     for &(ref perm, dist) in states.iter().step_by(1009) {
         let s = d.state(perm).unwrap();
-        for v in all_variants().into_iter().filter(|v| v.reverse_pruning) {
+        for v in all_variants().into_iter().filter(|v| v.reverse_pruning()) {
             let runs = [
                 solve(&d, &Misplaced, &s, v),
                 solve(&d, &manhattan, &s, v),
@@ -137,7 +138,7 @@ fn eight_puzzle_every_variant_is_optimal_and_pruning_never_saves_nodes_when_off(
             // Without pruning the tree of a deep state is too large to search in a test.
             if dist <= 18 {
                 let off = Variant {
-                    reverse_pruning: false,
+                    prune: Prune::None,
                     ..v
                 };
                 let off_runs = [
@@ -187,7 +188,7 @@ fn small_boards_with_random_goals_match_bfs() {
                 assert_eq!(length(&solve(&d, &linear_conflict, &s, KORF)), dist);
                 let two = Variant {
                     step: Step::Two,
-                    reverse_pruning: true,
+                    prune: Prune::Reverse,
                 };
                 assert_eq!(length(&solve(&d, &Misplaced, &s, two)), dist);
             }

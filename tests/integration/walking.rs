@@ -13,7 +13,9 @@ use idabench::domains::Spec;
 use idabench::domains::{DomainKind, HeuristicKind, Puzzle};
 use idabench::results::record::Status;
 use idabench::runner::solve::solve;
-use idabench::search::{ida_star, ida_star_fixed, Domain, Heuristic, Limits, Outcome, Step};
+use idabench::search::{
+    ida_star, ida_star_fixed, Domain, Heuristic, Limits, Outcome, Pruning, Step,
+};
 use idabench::util::rng::Rng;
 use std::collections::{HashMap, VecDeque};
 
@@ -237,7 +239,7 @@ fn korf_first_ten_optimal() {
         let spec = Spec {
             heuristic: HeuristicKind::parse("walking-distance").unwrap(),
             step: Step::Next,
-            reverse_pruning: true,
+            pruning: Pruning::Reverse,
         };
         let a = solve(&puzzle, &spec, Limits::default()).unwrap();
         assert_eq!(a.status, Status::Solved, "#{}", k.id);
@@ -250,7 +252,7 @@ fn boards_over_five_by_five_are_refused() {
     let spec = Spec {
         heuristic: HeuristicKind::parse("walking-distance").unwrap(),
         step: Step::Next,
-        reverse_pruning: true,
+        pruning: Pruning::Reverse,
     };
     for size in ["6x6", "2x6", "6x3"] {
         let (w, h) = idabench::domains::tiles::parse_size(size).unwrap();

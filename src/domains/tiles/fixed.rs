@@ -42,6 +42,8 @@ pub struct FixedTiles<const W: usize, const H: usize, const N: usize> {
     goal: FixedState<N>,
     /// `MOVES_AT` as slices, for `Domain::moves`.
     legal: [[Slide; MAX_BRANCH]; MAX_PLACES],
+    /// `LABELS_AT`, for `Domain::labels`.
+    labels: [[u16; MAX_BRANCH]; MAX_PLACES],
     legal_len: [u8; MAX_PLACES],
 }
 
@@ -49,9 +51,17 @@ pub type Tiles3x3 = FixedTiles<3, 3, 9>;
 pub type Tiles4x4 = FixedTiles<4, 4, 16>;
 pub type Tiles5x5 = FixedTiles<5, 5, 25>;
 
-/// The blank's moves from each cell of a `w` x `h` board in Korf's order: up, left, right, down.
-const fn moves_at(w: usize, h: usize) -> [[Option<Slide>; MAX_BRANCH]; MAX_PLACES] {
+/// The blank's moves from each cell of a `w` x `h` board in Korf's order: up, left, right, down;
+/// and their labels, the directions' places in that order.
+const fn moves_at(
+    w: usize,
+    h: usize,
+) -> (
+    [[Option<Slide>; MAX_BRANCH]; MAX_PLACES],
+    [[u16; MAX_BRANCH]; MAX_PLACES],
+) {
     let mut table = [[None; MAX_BRANCH]; MAX_PLACES];
+    let mut labels = [[0; MAX_BRANCH]; MAX_PLACES];
     let mut cell = 0;
     while cell < w * h {
         let (r, c) = (cell / w, cell % w);
@@ -70,13 +80,14 @@ const fn moves_at(w: usize, h: usize) -> [[Option<Slide>; MAX_BRANCH]; MAX_PLACE
                     from: cell as u8,
                     to: to as u8,
                 });
+                labels[cell][n] = dir as u16;
                 n += 1;
             }
             dir += 1;
         }
         cell += 1;
     }
-    table
+    (table, labels)
 }
 
 impl<const W: usize, const H: usize, const N: usize> FixedTiles<W, H, N> {
@@ -101,6 +112,7 @@ impl<const W: usize, const H: usize, const N: usize> FixedTiles<W, H, N> {
         }
         FixedTiles {
             legal,
+            labels: Self::LABELS_AT,
             legal_len,
             board: Board::new(W, H, "ULRD").expect("a valid size"),
             places: GoalPlaces::new(tiles.board(), &goal),
@@ -131,6 +143,11 @@ impl<const W: usize, const H: usize, const N: usize> Domain for FixedTiles<W, H,
     fn moves<'a>(&'a self, s: &FixedState<N>) -> &'a [Slide] {
         let b = s.blank();
         &self.legal[b][..self.legal_len[b] as usize]
+    }
+
+    fn labels<'a>(&'a self, s: &FixedState<N>) -> &'a [u16] {
+        let b = s.blank();
+        &self.labels[b][..self.legal_len[b] as usize]
     }
 
     /// The blank goes back where it was.
@@ -191,7 +208,8 @@ impl<const W: usize, const H: usize, const N: usize> Domain for FixedTiles<W, H,
 }
 
 impl<const W: usize, const H: usize, const N: usize> FixedMoves for FixedTiles<W, H, N> {
-    const MOVES_AT: [[Option<Slide>; MAX_BRANCH]; MAX_PLACES] = moves_at(W, H);
+    const MOVES_AT: [[Option<Slide>; MAX_BRANCH]; MAX_PLACES] = moves_at(W, H).0;
+    const LABELS_AT: [[u16; MAX_BRANCH]; MAX_PLACES] = moves_at(W, H).1;
 
     fn place(&self, s: &FixedState<N>) -> usize {
         s.blank()

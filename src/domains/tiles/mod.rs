@@ -22,6 +22,7 @@ pub use tables::{Board, GoalPlaces};
 pub use walking::{WalkValue, WalkingDistance};
 
 use super::{Family, FieldError, HeuristicSet, PrepareError, UseSearch};
+use crate::search::fsm::Moves;
 use crate::search::{Domain, Zero};
 use crate::tables::store::{StoreError, TableInfo};
 use crate::tables::{shared, store};
@@ -328,6 +329,12 @@ impl Domain for Tiles {
         &self.board.legal[b][..(self.board.legal_len[b] as usize).min(4)]
     }
 
+    #[inline(always)]
+    fn labels<'a>(&'a self, s: &TileState) -> &'a [u16] {
+        let b = s.blank as usize;
+        &self.board.labels[b][..(self.board.legal_len[b] as usize).min(4)]
+    }
+
     /// The blank goes back where it was.
     #[inline(always)]
     fn inverse(&self, s: &TileState, _: u8) -> u8 {
@@ -511,6 +518,15 @@ impl Family for Tiles {
 
     fn size(&self) -> String {
         format!("{}x{}", self.width(), self.height())
+    }
+
+    /// The blank's four steps, in the board's move order (the fixed-size boards' is Korf's).
+    fn fsm_moves(&self) -> Moves {
+        Moves::Walk(self.board.steps.to_vec())
+    }
+
+    fn fsm_window(&self) -> Option<(usize, usize)> {
+        Some((self.width(), self.height()))
     }
 
     fn tokens(&self, s: &TileState) -> String {
@@ -724,7 +740,7 @@ mod tests {
     /// `with_heuristic` hands the 4x4 board's own type (a state of 16 bytes) the start asked for.
     #[test]
     fn the_fixed_size_board_gets_the_start() {
-        use crate::search::{Heuristic, Limits, Outcome, Step, Variant};
+        use crate::search::{Heuristic, Limits, Outcome, Prune, Step, Variant};
         struct Solve;
         impl UseSearch for Solve {
             type Output = (usize, String);
@@ -736,7 +752,7 @@ mod tests {
             ) -> (usize, String) {
                 let v = Variant {
                     step: Step::Next,
-                    reverse_pruning: true,
+                    prune: Prune::Reverse,
                 };
                 let path = match d.search(h, start, v, Limits::default()).outcome {
                     Outcome::Solved(p) => d.path_string(start, &p),
@@ -778,12 +794,12 @@ mod tests {
     /// proven diameter.
     #[test]
     fn a_search_that_never_finds_the_goal_stops_past_the_diameter() {
-        use crate::search::{ida_star, Limits, Outcome, Step, Variant};
+        use crate::search::{ida_star, Limits, Outcome, Prune, Step, Variant};
         fn stops_at<G: Grid>(d: &G, start: &G::State, offset: u32) -> (Outcome<G::Move>, u32) {
             let h = NeverZero(heuristics::Manhattan::new(d), offset);
             let v = Variant {
                 step: Step::One,
-                reverse_pruning: true,
+                prune: Prune::Reverse,
             };
             // A node limit far above what the searches need: without the diameter they would
             // end at it (a failure here), not run for ever.

@@ -16,6 +16,10 @@ pub struct Board {
     /// The cells the blank can move to from each cell, in move order.
     pub legal: [[u8; 4]; 256],
     pub legal_len: [u8; 256],
+    /// The label of each move of `legal`: its direction's place in the move order.
+    pub labels: [[u16; 4]; 256],
+    /// The directions' steps (column, row) in the move order.
+    pub steps: [(i32, i32); 4],
     /// Row and column of each cell.
     pub row: [u8; 256],
     pub col: [u8; 256],
@@ -49,6 +53,8 @@ impl Board {
             height,
             legal: [[0; 4]; 256],
             legal_len: [0; 256],
+            labels: [[0; 4]; 256],
+            steps: [0, 1, 2, 3].map(|i| (DC[dirs[i]] as i32, DR[dirs[i]] as i32)),
             row: [0; 256],
             col: [0; 256],
         };
@@ -56,11 +62,12 @@ impl Board {
             board.row[cell] = (cell / width) as u8;
             board.col[cell] = (cell % width) as u8;
             let (r, c) = ((cell / width) as isize, (cell % width) as isize);
-            for &m in &dirs {
+            for (label, &m) in dirs.iter().enumerate() {
                 let (nr, nc) = (r + DR[m], c + DC[m]);
                 if nr >= 0 && nc >= 0 && (nr as usize) < height && (nc as usize) < width {
                     board.legal[cell][board.legal_len[cell] as usize] =
                         (nr as usize * width + nc as usize) as u8;
+                    board.labels[cell][board.legal_len[cell] as usize] = label as u16;
                     board.legal_len[cell] += 1;
                 }
             }

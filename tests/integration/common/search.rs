@@ -2,14 +2,14 @@
 //! length of a solved search.
 
 use idabench::domains::tiles::{TileState, Tiles};
-use idabench::search::{Domain, Outcome, SearchResult, Step, Variant};
+use idabench::search::{Domain, Outcome, Prune, SearchResult, Step, Variant};
 use idabench::util::rng::Rng;
 use std::fmt::Debug;
 
 /// Korf's search: each threshold the least cost over it, the move back to the parent pruned.
 pub const KORF: Variant = Variant {
     step: Step::Next,
-    reverse_pruning: true,
+    prune: Prune::Reverse,
 };
 
 /// The length of the path a search found; a search that found none fails the test.
