@@ -1,6 +1,7 @@
 //! The IDA* loop: iterations over a bound, and the in-place depth-first search inside one, by
 //! either of two kernels that count alike: the generic one, and one for domains whose moves come
-//! from a few places known at compile time (`FixedMoves`), unrolled per place.
+//! from a few places known at compile time (`FixedMoves`), unrolled per place; and the generic
+//! one with bidirectional pathmax, for heuristics that ask for it (`Heuristic::BPMX`).
 
 use super::split::{self, Order};
 use super::{
@@ -80,6 +81,8 @@ pub(super) struct Run<'a, D: Domain> {
     /// Spins of busy work every `slowdown::EVERY` expansions.
     #[cfg(feature = "inject-slowdown")]
     pub(super) slowdown: u64,
+    /// Values raised by bidirectional pathmax (`Stats::bpmx_raises`).
+    pub(super) bpmx_raises: u64,
 }
 
 /// Runs IDA* from `start` with heuristic `h` and the given variant and limits, with the generic
@@ -93,14 +96,15 @@ pub fn ida_star<D: Domain, H: Heuristic<D>>(
     variant: Variant,
     limits: Limits<'_>,
 ) -> SearchResult<D::Move> {
-    if variant.reverse_pruning {
-        run::<D, H, Generic<true>>(d, h, start, variant.step, limits)
+    if H::BPMX {
+        pruned::<D, H, Pathmax<true>, Pathmax<false>>(d, h, start, variant, limits)
     } else {
-        run::<D, H, Generic<false>>(d, h, start, variant.step, limits)
+        pruned::<D, H, Generic<true>, Generic<false>>(d, h, start, variant, limits)
     }
 }
 
-/// `ida_star` with the kernel unrolled per place: the same tree, counts and path, faster.
+/// `ida_star` with the kernel unrolled per place: the same tree, counts and path, faster. A
+/// heuristic that wants pathmax is searched by `ida_star`'s kernel with it (the same tree).
 pub fn ida_star_fixed<D: FixedMoves, H: Heuristic<D>>(
     d: &D,
     h: &H,
@@ -108,10 +112,26 @@ pub fn ida_star_fixed<D: FixedMoves, H: Heuristic<D>>(
     variant: Variant,
     limits: Limits<'_>,
 ) -> SearchResult<D::Move> {
-    if variant.reverse_pruning {
-        run::<D, H, Fixed<true>>(d, h, start, variant.step, limits)
+    if H::BPMX {
+        ida_star(d, h, start, variant, limits)
     } else {
-        run::<D, H, Fixed<false>>(d, h, start, variant.step, limits)
+        pruned::<D, H, Fixed<true>, Fixed<false>>(d, h, start, variant, limits)
+    }
+}
+
+/// The one place where the variant's pruning picks a kernel's instance: `On` prunes the move
+/// that undoes the previous one, `Off` tries every move.
+fn pruned<D: Domain, H: Heuristic<D>, On: Kernel<D, H>, Off: Kernel<D, H>>(
+    d: &D,
+    h: &H,
+    start: &D::State,
+    variant: Variant,
+    limits: Limits<'_>,
+) -> SearchResult<D::Move> {
+    if variant.reverse_pruning {
+        run::<D, H, On>(d, h, start, variant.step, limits)
+    } else {
+        run::<D, H, Off>(d, h, start, variant.step, limits)
     }
 }
 
@@ -229,6 +249,7 @@ fn run<D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
         order: None,
         #[cfg(feature = "inject-slowdown")]
         slowdown: super::slowdown::lump(),
+        bpmx_raises: 0,
     };
     let mut bound = h0;
     if step == Step::Two {
@@ -260,7 +281,14 @@ fn run<D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
         let it = Iter { bound };
         run.bound_is_cap = bound == cap;
         let left = run.max_nodes.saturating_sub(run.generated);
-        let next_bound = match split::depth(limits.split, &stats.iterations, left) {
+        // Under pathmax a subtree's values flow to its siblings: subtrees searched apart would
+        // not be the sequential search, so such a search is never cut.
+        let cut = if H::BPMX {
+            None
+        } else {
+            split::depth(limits.split, &stats.iterations, left)
+        };
+        let next_bound = match cut {
             Some((depth, helpers)) => {
                 split::iteration::<D, H, K>(d, h, it, &mut run, hv, (depth, helpers), &mut split)
             }
@@ -305,6 +333,7 @@ fn run<D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
     };
     stats.generated = run.generated;
     stats.expanded = run.expanded;
+    stats.bpmx_raises = run.bpmx_raises;
     SearchResult {
         outcome,
         stats,
@@ -345,6 +374,107 @@ fn dfs<D: Domain, H: Heuristic<D>, const PRUNE: bool>(
         }
     }
     excess
+}
+
+/// The generic kernel with bidirectional pathmax, reverse-move pruning on or off.
+struct Pathmax<const PRUNE: bool>;
+
+impl<D: Domain, H: Heuristic<D>, const PRUNE: bool> Kernel<D, H> for Pathmax<PRUNE> {
+    const PRUNE: bool = PRUNE;
+
+    fn subtree(
+        d: &D,
+        h: &H,
+        it: Iter,
+        run: &mut Run<'_, D>,
+        g: u32,
+        hv: H::Value,
+        back: D::Move,
+    ) -> u32 {
+        let slack = it.bound - g;
+        let (excess, _) = pathmax::<D, H, PRUNE>(d, h, run, slack, hv, h.estimate(hv), back);
+        over(it.bound, excess)
+    }
+}
+
+/// `dfs` with bidirectional pathmax, in the form IDA* gives it (Zahavi, Felner, Schaeffer &
+/// Sturtevant 2007; Felner et al. 2011): `hn` is the node's value, its estimate or more as its
+/// parent raised it. All children are evaluated first, and `hn` rises to the largest child's
+/// minus one; each child, when its turn comes, rises to `hn` minus one; each child's search
+/// returns the child's value, raised below it, and `hn` rises to that minus one. Whenever `hn`
+/// passes the slack the node is cut and its remaining children are not searched. A value so
+/// travels up one level per return and down one level per call, as far as the depth-first order
+/// takes it: BPMX(∞) along the search, without searching a node again to pass a value further.
+/// Returns `dfs`'s excess and the node's final value.
+///
+/// Every raise is admissible: a move costs one and can be undone, so a node is at most one move
+/// further from the goal than any neighbour. So every f that cuts a node is a lower bound on the
+/// cost of a solution through it, and the smallest such excess is a safe next bound.
+fn pathmax<D: Domain, H: Heuristic<D>, const PRUNE: bool>(
+    d: &D,
+    h: &H,
+    run: &mut Run<'_, D>,
+    slack: u32,
+    hv: H::Value,
+    mut hn: u32,
+    back: D::Move,
+) -> (u32, u32) {
+    if let Some(done) = enter(d, h, run, slack, hv) {
+        return (done, hn);
+    }
+    let mut best = 0;
+    for &m in d.moves(&run.s) {
+        if PRUNE && m == back {
+            continue;
+        }
+        run.generated += 1;
+        best = best.max(h.estimate(h.update(d, &run.s, m, hv)));
+    }
+    if best > hn + 1 {
+        hn = best - 1;
+        run.bpmx_raises += 1;
+        if hn > slack {
+            return (hn - slack, hn);
+        }
+    }
+    let mut excess = u32::MAX;
+    for &m in d.moves(&run.s) {
+        if PRUNE && m == back {
+            continue;
+        }
+        // Evaluated again rather than kept from the first pass: nothing to store per node, and
+        // the same value, the update being a function of the parent's value and the move.
+        let cv = h.update(d, &run.s, m, hv);
+        let mut hc = h.estimate(cv);
+        if hn > hc + 1 {
+            hc = hn - 1;
+            run.bpmx_raises += 1;
+        }
+        let need = 1 + hc;
+        if need > slack {
+            excess = excess.min(need - slack);
+            continue;
+        }
+        let undo = d.inverse(&run.s, m);
+        d.apply(&mut run.s, m);
+        let (found, hc) = pathmax::<D, H, PRUNE>(d, h, run, slack - 1, cv, hc, undo);
+        if found == UNWIND {
+            if let Some(Stop::Found) = run.stop {
+                run.path.push(m);
+            }
+            return (UNWIND, hn);
+        }
+        excess = excess.min(found);
+        d.apply(&mut run.s, undo);
+        if hc > hn + 1 {
+            hn = hc - 1;
+            run.bpmx_raises += 1;
+            if hn > slack {
+                return (excess.min(hn - slack), hn);
+            }
+        }
+    }
+    (excess, hn)
 }
 
 /// The place no move comes from: the search's start.
@@ -580,5 +710,84 @@ impl<'a> CpuMeter<'a> {
             budget: self.budget,
             mark: Some(thread_cpu_time()),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Bpmx, Domain, Heuristic, Limits, Outcome, Step, Variant};
+    use super::ida_star;
+
+    /// States 0 to 4 on a line, the goal 0; a move is the state it goes to, down first.
+    struct Line;
+
+    const NEXT: [&[u8]; 5] = [&[1], &[0, 2], &[1, 3], &[2, 4], &[3]];
+
+    impl Domain for Line {
+        type State = u8;
+        type Move = u8;
+        const NO_MOVE: u8 = u8::MAX;
+
+        fn moves<'a>(&'a self, s: &u8) -> &'a [u8] {
+            NEXT[*s as usize]
+        }
+        fn inverse(&self, s: &u8, _: u8) -> u8 {
+            *s
+        }
+        fn apply(&self, s: &mut u8, m: u8) {
+            *s = m;
+        }
+        fn is_goal(&self, s: &u8) -> bool {
+            *s == 0
+        }
+        fn solution_parity(&self, _: &u8) -> Option<u32> {
+            None
+        }
+        fn path_string(&self, _: &u8, path: &[u8]) -> String {
+            format!("{path:?}")
+        }
+    }
+
+    /// Admissible and inconsistent: 0 on states 1 and 2, their distance on 3 and 4.
+    struct Table;
+
+    impl Heuristic<Line> for Table {
+        type Value = u8;
+        const GOAL_AWARE: bool = false;
+
+        fn init(&self, _: &Line, s: &u8) -> u8 {
+            *s
+        }
+        fn update(&self, _: &Line, _: &u8, m: u8, _: u8) -> u8 {
+            m
+        }
+        fn estimate(&self, s: u8) -> u32 {
+            [0, 0, 0, 3, 4][s as usize]
+        }
+    }
+
+    /// From state 2 (h 0, distance 2). Bound 0: the root's children 1 (h 0) and 3 (h 3) raise it
+    /// to 2 (one raise), past the bound: cut, next bound 2. Bound 2: the same raise (two), child
+    /// 1 raised to 1 by its parent (three), searched with slack 1; its one child (reverse pruned)
+    /// is the goal. Generated: the start, 2 + 2 children of the root, 1 of state 1; expanded: the
+    /// root twice and state 1. Without pathmax the search needs the bound 1 between.
+    #[test]
+    fn pathmax_raises_are_counted_as_done_by_hand() {
+        let v = Variant {
+            step: Step::Next,
+            reverse_pruning: true,
+        };
+        let r = ida_star(&Line, &Bpmx(Table), &2, v, Limits::default());
+        assert_eq!(r.outcome, Outcome::Solved(vec![1, 0]));
+        let bounds: Vec<u32> = r.stats.iterations.iter().map(|i| i.bound).collect();
+        assert_eq!(bounds, [0, 2]);
+        assert_eq!((r.stats.generated, r.stats.expanded), (6, 3));
+        assert_eq!(r.stats.bpmx_raises, 3);
+
+        let r = ida_star(&Line, &Table, &2, v, Limits::default());
+        assert_eq!(r.outcome, Outcome::Solved(vec![1, 0]));
+        let bounds: Vec<u32> = r.stats.iterations.iter().map(|i| i.bound).collect();
+        assert_eq!(bounds, [0, 1, 2]);
+        assert_eq!(r.stats.bpmx_raises, 0);
     }
 }
