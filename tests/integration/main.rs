@@ -23,6 +23,7 @@ mod fifteen;
 mod fixed_boards;
 mod generate_golden;
 mod layering;
+mod lookups;
 mod pdb;
 mod report_html;
 mod split;
