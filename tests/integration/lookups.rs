@@ -8,7 +8,7 @@
 use crate::common::korf::{korf100, Korf};
 use crate::common::oracle::neighbours;
 use crate::common::search::{length, KORF};
-use crate::common::{idabench, show, Tmp};
+use crate::common::{assert_exit, idabench, show, text, Tmp};
 
 use idabench::domains::tiles::lookups::{PatternLookups, Policy};
 use idabench::domains::tiles::pattern::Pattern;
@@ -459,4 +459,40 @@ fn runs_count_alike_on_one_thread_two_and_split() {
     assert_eq!(run("split", &["--jobs", "2", "--split", "3"]), one);
     let manifest = std::fs::read_to_string(tmp.run_dir("one").join("manifest.json")).unwrap();
     assert!(manifest.contains("\"random_lookup_seed\""), "{manifest}");
+}
+
+/// Every goal the databases fit has an admissible dual lookup (docs/pattern-databases.md), so the
+/// new lookups are refused exactly where the databases are: exit 2, naming the heuristic and
+/// the goals that work, before any database is built.
+#[test]
+fn the_lookups_are_refused_where_the_databases_do_not_fit() {
+    let tmp = Tmp::new("lookups-refused");
+    let pdb = tmp.at("pdb");
+    for h in ["pdb-663+dual", "pdb-555+dual+reflect+bpmx", "pdb-78+random"] {
+        let out = idabench(
+            tmp.path(),
+            &[
+                "solve",
+                "--size",
+                "4x4",
+                "--start",
+                "1 2 3 4 5 6 7 0 9 10 11 8 13 14 15 12",
+                "--goal",
+                "1 2 3 4 5 6 7 8 0 9 10 11 12 13 14 15",
+                "--heuristic",
+                h,
+                "--pdb-dir",
+                &pdb,
+            ],
+        );
+        assert_exit(&out, 2);
+        let err = text(&out.stderr);
+        assert!(
+            err.contains(h) && err.contains("blank first (0 1 2 ... 15)"),
+            "{err}"
+        );
+        assert!(!std::path::Path::new(&pdb)
+            .join("tiles-4x4-blank8-1.2.4.5.8.pdb")
+            .exists());
+    }
 }
