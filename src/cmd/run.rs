@@ -3,6 +3,7 @@
 //! streamed to runs.csv, then write the reports and say how the run went.
 
 use crate::cmd::args::RunArgs;
+use crate::domains::tiles::lookups::RANDOM_LOOKUP_SEED;
 use crate::error::{Done, Error};
 
 use crate::plot::{self, PlotSize};
@@ -298,6 +299,12 @@ fn new_manifest(
         peak_resident_bytes: None,
         combined: Vec::new(),
         repeat: args.repeat,
+        random_lookup_seed: args
+            .plan
+            .heuristic
+            .iter()
+            .any(|h| h.name().contains("+random"))
+            .then_some(RANDOM_LOOKUP_SEED),
     }
 }
 

@@ -68,5 +68,6 @@ pub(crate) fn manifest() -> Manifest {
         peak_resident_bytes: None,
         combined: Vec::new(),
         repeat: 1,
+        random_lookup_seed: None,
     }
 }

@@ -558,6 +558,10 @@ pub struct Manifest {
     /// written before it existed.
     #[serde(default = "first_repetition")]
     pub repeat: u32,
+    /// The seed of the hash that picks each node's lookup under a `+random` heuristic
+    /// (`tiles::lookups::RANDOM_LOOKUP_SEED`); absent when the run has none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub random_lookup_seed: Option<u64>,
 }
 
 /// One shard of a merged report, as its own manifest told it.

@@ -2,7 +2,8 @@
 //! either of two kernels that count alike: the generic one, and one for domains whose moves come
 //! from a few places known at compile time (`FixedMoves`), unrolled per place. Each kernel comes
 //! with reverse-move pruning on or off (a const parameter) and, written apart so that those two
-//! stay as they were, with an automaton (`fsm::Automaton`) whose state each node carries.
+//! stay as they were, with an automaton (`fsm::Automaton`) whose state each node carries; and the
+//! generic one with bidirectional pathmax, for heuristics that ask for it (`Heuristic::BPMX`).
 
 use super::fsm::{Automaton, FORBIDDEN};
 use super::split::{self, Order};
@@ -93,6 +94,8 @@ pub(super) struct Run<'a, D: Domain> {
     /// Spins of busy work every `slowdown::EVERY` expansions.
     #[cfg(feature = "inject-slowdown")]
     pub(super) slowdown: u64,
+    /// Values raised by bidirectional pathmax (`Stats::bpmx_raises`).
+    pub(super) bpmx_raises: u64,
 }
 
 /// Runs IDA* from `start` with heuristic `h` and the given variant and limits, with the generic
@@ -106,6 +109,13 @@ pub fn ida_star<D: Domain, H: Heuristic<D>>(
     variant: Variant,
     limits: Limits<'_>,
 ) -> SearchResult<D::Move> {
+    if H::BPMX {
+        return match variant.prune {
+            Prune::None => run::<D, H, Pathmax<false>>(d, h, start, variant, limits),
+            Prune::Reverse => run::<D, H, Pathmax<true>>(d, h, start, variant, limits),
+            Prune::Fsm(_) => run::<D, H, PathmaxFsm>(d, h, start, variant, limits),
+        };
+    }
     match variant.prune {
         Prune::None => run::<D, H, Generic<false>>(d, h, start, variant, limits),
         Prune::Reverse => run::<D, H, Generic<true>>(d, h, start, variant, limits),
@@ -113,7 +123,8 @@ pub fn ida_star<D: Domain, H: Heuristic<D>>(
     }
 }
 
-/// `ida_star` with the kernel unrolled per place: the same tree, counts and path, faster.
+/// `ida_star` with the kernel unrolled per place: the same tree, counts and path, faster. A
+/// heuristic that wants pathmax is searched by `ida_star`'s kernel with it (the same tree).
 pub fn ida_star_fixed<D: FixedMoves, H: Heuristic<D>>(
     d: &D,
     h: &H,
@@ -121,6 +132,9 @@ pub fn ida_star_fixed<D: FixedMoves, H: Heuristic<D>>(
     variant: Variant,
     limits: Limits<'_>,
 ) -> SearchResult<D::Move> {
+    if H::BPMX {
+        return ida_star(d, h, start, variant, limits);
+    }
     match variant.prune {
         Prune::None => run::<D, H, Fixed<false>>(d, h, start, variant, limits),
         Prune::Reverse => run::<D, H, Fixed<true>>(d, h, start, variant, limits),
@@ -335,6 +349,7 @@ fn run<D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
         order: None,
         #[cfg(feature = "inject-slowdown")]
         slowdown: super::slowdown::lump(),
+        bpmx_raises: 0,
     };
     let mut bound = h0;
     if step == Step::Two {
@@ -366,7 +381,14 @@ fn run<D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
         let it = Iter { bound, automaton };
         run.bound_is_cap = bound == cap;
         let left = run.max_nodes.saturating_sub(run.generated);
-        let next_bound = match split::depth(limits.split, &stats.iterations, left) {
+        // Under pathmax a subtree's values flow to its siblings: subtrees searched apart would
+        // not be the sequential search, so such a search is never cut.
+        let cut = if H::BPMX {
+            None
+        } else {
+            split::depth(limits.split, &stats.iterations, left)
+        };
+        let next_bound = match cut {
             Some((depth, helpers)) => {
                 split::iteration::<D, H, K>(d, h, it, &mut run, hv, (depth, helpers), &mut split)
             }
@@ -411,6 +433,7 @@ fn run<D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
     };
     stats.generated = run.generated;
     stats.expanded = run.expanded;
+    stats.bpmx_raises = run.bpmx_raises;
     SearchResult {
         outcome,
         stats,
@@ -482,6 +505,143 @@ fn dfs_fsm<D: Domain, H: Heuristic<D>>(
         }
     }
     excess
+}
+
+/// The generic kernel with bidirectional pathmax, reverse-move pruning on or off.
+struct Pathmax<const PRUNE: bool>;
+
+impl<D: Domain, H: Heuristic<D>, const PRUNE: bool> Kernel<D, H> for Pathmax<PRUNE> {
+    type Carry = D::Move;
+    const START: D::Move = D::NO_MOVE;
+
+    fn pass(_: Iter, back: D::Move, m: D::Move, _: u16, undo: D::Move) -> Option<D::Move> {
+        pass_reverse(PRUNE, back, m, undo)
+    }
+
+    fn subtree(
+        d: &D,
+        h: &H,
+        it: Iter,
+        run: &mut Run<'_, D>,
+        g: u32,
+        hv: H::Value,
+        back: D::Move,
+    ) -> u32 {
+        let slack = it.bound - g;
+        let (excess, _) = pathmax::<D, H, Self>(d, h, it, run, slack, hv, h.estimate(hv), back);
+        over(it.bound, excess)
+    }
+}
+
+/// The generic kernel with bidirectional pathmax and an automaton.
+struct PathmaxFsm;
+
+impl<D: Domain, H: Heuristic<D>> Kernel<D, H> for PathmaxFsm {
+    type Carry = u32;
+    const START: u32 = Automaton::START;
+
+    fn pass(it: Iter, state: u32, _: D::Move, label: u16, _: D::Move) -> Option<u32> {
+        pass_fsm(it, state, label)
+    }
+
+    fn subtree(
+        d: &D,
+        h: &H,
+        it: Iter,
+        run: &mut Run<'_, D>,
+        g: u32,
+        hv: H::Value,
+        state: u32,
+    ) -> u32 {
+        let slack = it.bound - g;
+        let (excess, _) = pathmax::<D, H, Self>(d, h, it, run, slack, hv, h.estimate(hv), state);
+        over(it.bound, excess)
+    }
+}
+
+/// `dfs` with bidirectional pathmax, in the form IDA* gives it (Zahavi, Felner, Schaeffer &
+/// Sturtevant 2007; Felner et al. 2011): `hn` is the node's value, its estimate or more as its
+/// parent raised it. All children are evaluated first, and `hn` rises to the largest child's
+/// minus one; each child, when its turn comes, rises to `hn` minus one; each child's search
+/// returns the child's value, raised below it, and `hn` rises to that minus one. Whenever `hn`
+/// passes the slack the node is cut and its remaining children are not searched. A value so
+/// travels up one level per return and down one level per call, as far as the depth-first order
+/// takes it: BPMX(∞) along the search, without searching a node again to pass a value further.
+/// Returns `dfs`'s excess and the node's final value.
+///
+/// Every raise is admissible: a move costs one and can be undone, so a node is at most one move
+/// further from the goal than any neighbour. So every f that cuts a node is a lower bound on the
+/// cost of a solution through it, and the smallest such excess is a safe next bound.
+///
+/// The kernel `K` says which moves are pruned, from what the path carries (`Kernel::pass`).
+#[allow(clippy::too_many_arguments)]
+fn pathmax<D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
+    d: &D,
+    h: &H,
+    it: Iter,
+    run: &mut Run<'_, D>,
+    slack: u32,
+    hv: H::Value,
+    mut hn: u32,
+    carry: K::Carry,
+) -> (u32, u32) {
+    if let Some(done) = enter(d, h, run, slack, hv) {
+        return (done, hn);
+    }
+    let mut best = 0;
+    let (moves, labels) = (d.moves(&run.s), d.labels(&run.s));
+    for (&m, &label) in moves.iter().zip(labels) {
+        if K::pass(it, carry, m, label, d.inverse(&run.s, m)).is_none() {
+            continue;
+        }
+        run.generated += 1;
+        best = best.max(h.estimate(h.update(d, &run.s, m, hv)));
+    }
+    if best > hn + 1 {
+        hn = best - 1;
+        run.bpmx_raises += 1;
+        if hn > slack {
+            return (hn - slack, hn);
+        }
+    }
+    let mut excess = u32::MAX;
+    for (&m, &label) in moves.iter().zip(labels) {
+        let undo = d.inverse(&run.s, m);
+        let Some(below) = K::pass(it, carry, m, label, undo) else {
+            continue;
+        };
+        // Evaluated again rather than kept from the first pass: nothing to store per node, and
+        // the same value, the update being a function of the parent's value and the move.
+        let cv = h.update(d, &run.s, m, hv);
+        let mut hc = h.estimate(cv);
+        if hn > hc + 1 {
+            hc = hn - 1;
+            run.bpmx_raises += 1;
+        }
+        let need = 1 + hc;
+        if need > slack {
+            excess = excess.min(need - slack);
+            continue;
+        }
+        d.apply(&mut run.s, m);
+        let (found, hc) = pathmax::<D, H, K>(d, h, it, run, slack - 1, cv, hc, below);
+        if found == UNWIND {
+            if let Some(Stop::Found) = run.stop {
+                run.path.push(m);
+            }
+            return (UNWIND, hn);
+        }
+        excess = excess.min(found);
+        d.apply(&mut run.s, undo);
+        if hc > hn + 1 {
+            hn = hc - 1;
+            run.bpmx_raises += 1;
+            if hn > slack {
+                return (excess.min(hn - slack), hn);
+            }
+        }
+    }
+    (excess, hn)
 }
 
 /// The place no move comes from: the search's start.
@@ -778,5 +938,84 @@ impl<'a> CpuMeter<'a> {
             budget: self.budget,
             mark: Some(thread_cpu_time()),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Bpmx, Domain, Heuristic, Limits, Outcome, Step, Variant};
+    use super::ida_star;
+
+    /// States 0 to 4 on a line, the goal 0; a move is the state it goes to, down first.
+    struct Line;
+
+    const NEXT: [&[u8]; 5] = [&[1], &[0, 2], &[1, 3], &[2, 4], &[3]];
+
+    impl Domain for Line {
+        type State = u8;
+        type Move = u8;
+        const NO_MOVE: u8 = u8::MAX;
+
+        fn moves<'a>(&'a self, s: &u8) -> &'a [u8] {
+            NEXT[*s as usize]
+        }
+        fn inverse(&self, s: &u8, _: u8) -> u8 {
+            *s
+        }
+        fn apply(&self, s: &mut u8, m: u8) {
+            *s = m;
+        }
+        fn is_goal(&self, s: &u8) -> bool {
+            *s == 0
+        }
+        fn solution_parity(&self, _: &u8) -> Option<u32> {
+            None
+        }
+        fn path_string(&self, _: &u8, path: &[u8]) -> String {
+            format!("{path:?}")
+        }
+    }
+
+    /// Admissible and inconsistent: 0 on states 1 and 2, their distance on 3 and 4.
+    struct Table;
+
+    impl Heuristic<Line> for Table {
+        type Value = u8;
+        const GOAL_AWARE: bool = false;
+
+        fn init(&self, _: &Line, s: &u8) -> u8 {
+            *s
+        }
+        fn update(&self, _: &Line, _: &u8, m: u8, _: u8) -> u8 {
+            m
+        }
+        fn estimate(&self, s: u8) -> u32 {
+            [0, 0, 0, 3, 4][s as usize]
+        }
+    }
+
+    /// From state 2 (h 0, distance 2). Bound 0: the root's children 1 (h 0) and 3 (h 3) raise it
+    /// to 2 (one raise), past the bound: cut, next bound 2. Bound 2: the same raise (two), child
+    /// 1 raised to 1 by its parent (three), searched with slack 1; its one child (reverse pruned)
+    /// is the goal. Generated: the start, 2 + 2 children of the root, 1 of state 1; expanded: the
+    /// root twice and state 1. Without pathmax the search needs the bound 1 between.
+    #[test]
+    fn pathmax_raises_are_counted_as_done_by_hand() {
+        let v = Variant {
+            step: Step::Next,
+            reverse_pruning: true,
+        };
+        let r = ida_star(&Line, &Bpmx(Table), &2, v, Limits::default());
+        assert_eq!(r.outcome, Outcome::Solved(vec![1, 0]));
+        let bounds: Vec<u32> = r.stats.iterations.iter().map(|i| i.bound).collect();
+        assert_eq!(bounds, [0, 2]);
+        assert_eq!((r.stats.generated, r.stats.expanded), (6, 3));
+        assert_eq!(r.stats.bpmx_raises, 3);
+
+        let r = ida_star(&Line, &Table, &2, v, Limits::default());
+        assert_eq!(r.outcome, Outcome::Solved(vec![1, 0]));
+        let bounds: Vec<u32> = r.stats.iterations.iter().map(|i| i.bound).collect();
+        assert_eq!(bounds, [0, 1, 2]);
+        assert_eq!(r.stats.bpmx_raises, 0);
     }
 }

@@ -16,6 +16,11 @@
 //!
 //! Per-iteration figures count the children created in that iteration; the start is added once, to
 //! the first iteration, so the iterations add up to the totals.
+//!
+//! With bidirectional pathmax (`Bpmx`) an expanded node creates (and counts) all its children
+//! before it searches any, so a node that a child's value then prunes still counts as expanded
+//! with all its children generated, and a node that reaches the goal has generated its later
+//! siblings too. Each child is counted once although it is evaluated again when its turn comes.
 
 mod engine;
 pub mod fsm;
@@ -109,6 +114,9 @@ pub trait Heuristic<D: Domain>: Sync {
     type Value: Copy + Send + Sync;
     /// True when `estimate` is 0 exactly at goal states, so the goal test is free.
     const GOAL_AWARE: bool;
+    /// Search with bidirectional pathmax (`Bpmx`): for inconsistent heuristics, whose values
+    /// are worth passing between neighbours. False: the search is exactly the one without it.
+    const BPMX: bool = false;
 
     fn init(&self, d: &D, s: &D::State) -> Self::Value;
     /// The value of the child reached from `s` by `m` (called before `m` is applied).
@@ -131,6 +139,33 @@ impl<D: Domain> Heuristic<D> for Zero {
     #[inline(always)]
     fn estimate(&self, _: ()) -> u32 {
         0
+    }
+}
+
+/// Heuristic `H` searched with bidirectional pathmax (Felner et al. 2011): a node's children are
+/// evaluated before any is searched, a node's value is raised to its largest child's minus one,
+/// a child's to its parent's minus one, and raised values return up the tree as the search
+/// backtracks. Values stay admissible (moves cost one and can be undone), so the search stays
+/// optimal; it prunes more where the heuristic is inconsistent. See `engine::pathmax`.
+pub struct Bpmx<H>(pub H);
+
+impl<D: Domain, H: Heuristic<D>> Heuristic<D> for Bpmx<H> {
+    type Value = H::Value;
+    const GOAL_AWARE: bool = H::GOAL_AWARE;
+    const BPMX: bool = true;
+
+    fn init(&self, d: &D, s: &D::State) -> H::Value {
+        self.0.init(d, s)
+    }
+
+    #[inline(always)]
+    fn update(&self, d: &D, s: &D::State, m: D::Move, parent: H::Value) -> H::Value {
+        self.0.update(d, s, m, parent)
+    }
+
+    #[inline(always)]
+    fn estimate(&self, v: H::Value) -> u32 {
+        self.0.estimate(v)
     }
 }
 

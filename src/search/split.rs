@@ -232,6 +232,7 @@ fn cut<'a, D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
         order: None,
         #[cfg(feature = "inject-slowdown")]
         slowdown: run.slowdown,
+        bpmx_raises: 0,
     };
     let mut subtrees = Vec::new();
     let mut path = Vec::new();
@@ -366,6 +367,7 @@ fn search<D: Domain, H: Heuristic<D>, C: Copy + Send + Sync>(
                 }),
                 #[cfg(feature = "inject-slowdown")]
                 slowdown: run.slowdown,
+                bpmx_raises: 0,
             };
             let g = t.path.len() as u32;
             let next_bound = subtree(d, h, it, &mut r, g, t.hv, t.carry);

@@ -25,6 +25,7 @@ mod fixed_boards;
 mod fsm;
 mod generate_golden;
 mod layering;
+mod lookups;
 mod pdb;
 mod report_html;
 mod split;

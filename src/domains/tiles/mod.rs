@@ -11,6 +11,7 @@
 
 mod fixed;
 mod heuristics;
+pub mod lookups;
 pub mod pattern;
 pub mod pdb;
 mod tables;
@@ -23,10 +24,11 @@ pub use walking::{WalkValue, WalkingDistance};
 
 use super::{Family, FieldError, HeuristicSet, PrepareError, UseSearch};
 use crate::search::fsm::Moves;
-use crate::search::{Domain, Zero};
+use crate::search::{Bpmx, Domain, Zero};
 use crate::tables::store::{StoreError, TableInfo};
 use crate::tables::{shared, store};
 use crate::util::text::shorten;
+use lookups::{PatternLookups, Policy};
 use pattern::Pattern;
 use pdb::{Partition, PatternDbs, PDB_555, PDB_663, PDB_6666, PDB_78};
 use std::cell::RefCell;
@@ -411,24 +413,70 @@ heuristic_set! {
         Pdb78Reflect => "pdb-78+reflect": "pdb-78, and the board reflected about its diagonal",
         Pdb6666 => "pdb-6666": "5x5: additive pattern databases of 6 tiles each (510 MB)",
         Pdb6666Reflect => "pdb-6666+reflect": "pdb-6666, and the board reflected about its diagonal",
+        Pdb555Dual => "pdb-555+dual": "the larger of pdb-555's regular and dual lookups",
+        Pdb555DualBpmx => "pdb-555+dual+bpmx": "pdb-555+dual searched with bidirectional pathmax",
+        Pdb555DualReflect => "pdb-555+dual+reflect": "the largest of pdb-555's regular, reflected, dual and dual reflected lookups",
+        Pdb555DualReflectBpmx => "pdb-555+dual+reflect+bpmx": "pdb-555+dual+reflect searched with bidirectional pathmax",
+        Pdb555Random => "pdb-555+random": "pdb-555: one lookup per node, chosen by a seeded hash of the state",
+        Pdb555RandomBpmx => "pdb-555+random+bpmx": "pdb-555+random searched with bidirectional pathmax",
+        Pdb663Dual => "pdb-663+dual": "the larger of pdb-663's regular and dual lookups",
+        Pdb663DualBpmx => "pdb-663+dual+bpmx": "pdb-663+dual searched with bidirectional pathmax",
+        Pdb663DualReflect => "pdb-663+dual+reflect": "the largest of pdb-663's regular, reflected, dual and dual reflected lookups",
+        Pdb663DualReflectBpmx => "pdb-663+dual+reflect+bpmx": "pdb-663+dual+reflect searched with bidirectional pathmax",
+        Pdb663Random => "pdb-663+random": "pdb-663: one lookup per node, chosen by a seeded hash of the state",
+        Pdb663RandomBpmx => "pdb-663+random+bpmx": "pdb-663+random searched with bidirectional pathmax",
+        Pdb78Dual => "pdb-78+dual": "the larger of pdb-78's regular and dual lookups",
+        Pdb78DualBpmx => "pdb-78+dual+bpmx": "pdb-78+dual searched with bidirectional pathmax",
+        Pdb78DualReflect => "pdb-78+dual+reflect": "the largest of pdb-78's regular, reflected, dual and dual reflected lookups",
+        Pdb78DualReflectBpmx => "pdb-78+dual+reflect+bpmx": "pdb-78+dual+reflect searched with bidirectional pathmax",
+        Pdb78Random => "pdb-78+random": "pdb-78: one lookup per node, chosen by a seeded hash of the state",
+        Pdb78RandomBpmx => "pdb-78+random+bpmx": "pdb-78+random searched with bidirectional pathmax",
+        Pdb6666Dual => "pdb-6666+dual": "the larger of pdb-6666's regular and dual lookups",
+        Pdb6666DualBpmx => "pdb-6666+dual+bpmx": "pdb-6666+dual searched with bidirectional pathmax",
+        Pdb6666DualReflect => "pdb-6666+dual+reflect": "the largest of pdb-6666's regular, reflected, dual and dual reflected lookups",
+        Pdb6666DualReflectBpmx => "pdb-6666+dual+reflect+bpmx": "pdb-6666+dual+reflect searched with bidirectional pathmax",
+        Pdb6666Random => "pdb-6666+random": "pdb-6666: one lookup per node, chosen by a seeded hash of the state",
+        Pdb6666RandomBpmx => "pdb-6666+random+bpmx": "pdb-6666+random searched with bidirectional pathmax",
     }
 }
 
+/// How a pattern-database heuristic reads its partition's databases: the lookups, and whether
+/// the search passes values by bidirectional pathmax.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PdbLookup {
+    pub policy: Policy,
+    pub bpmx: bool,
+}
+
 impl TilesHeuristic {
-    /// The partition of a pattern-database heuristic, and whether it reads the reflected board too.
-    pub fn partition(self) -> Option<(Partition, bool)> {
-        use TilesHeuristic as H;
-        match self {
-            H::Pdb555 => Some((PDB_555, false)),
-            H::Pdb555Reflect => Some((PDB_555, true)),
-            H::Pdb663 => Some((PDB_663, false)),
-            H::Pdb663Reflect => Some((PDB_663, true)),
-            H::Pdb78 => Some((PDB_78, false)),
-            H::Pdb78Reflect => Some((PDB_78, true)),
-            H::Pdb6666 => Some((PDB_6666, false)),
-            H::Pdb6666Reflect => Some((PDB_6666, true)),
-            H::Manhattan | H::LinearConflict | H::WalkingDistance | H::Misplaced | H::Zero => None,
-        }
+    /// The partition of a pattern-database heuristic and how it reads it, from its name:
+    /// `pdb-X`, then `+reflect`, `+dual`, `+dual+reflect` or `+random`, then `+bpmx`.
+    pub fn partition(self) -> Option<(Partition, PdbLookup)> {
+        let rest = self.name().strip_prefix("pdb-")?;
+        let (rest, bpmx) = match rest.strip_suffix("+bpmx") {
+            Some(r) => (r, true),
+            None => (rest, false),
+        };
+        let (x, lookups) = rest.split_once('+').unwrap_or((rest, ""));
+        let partition = match x {
+            "555" => PDB_555,
+            "663" => PDB_663,
+            "78" => PDB_78,
+            "6666" => PDB_6666,
+            _ => unreachable!(
+                "a pattern-database heuristic of no partition: {}",
+                self.name()
+            ),
+        };
+        let policy = match lookups {
+            "" => Policy::Regular,
+            "reflect" => Policy::Reflect,
+            "dual" => Policy::Dual,
+            "dual+reflect" => Policy::DualReflect,
+            "random" => Policy::Random,
+            _ => unreachable!("a pattern-database heuristic of no lookup: {}", self.name()),
+        };
+        Some((partition, PdbLookup { policy, bpmx }))
     }
 }
 
@@ -615,6 +663,7 @@ where
     LinearConflict: crate::search::Heuristic<G>,
     Misplaced: crate::search::Heuristic<G>,
     PatternDbs: crate::search::Heuristic<G>,
+    PatternLookups: crate::search::Heuristic<G>,
     WalkingDistance: crate::search::Heuristic<G>,
 {
     match h {
@@ -627,22 +676,34 @@ where
         }
         TilesHeuristic::Misplaced => visit.with(board, start, &Misplaced),
         TilesHeuristic::Zero => visit.with(board, start, &Zero),
-        TilesHeuristic::Pdb555
-        | TilesHeuristic::Pdb555Reflect
-        | TilesHeuristic::Pdb663
-        | TilesHeuristic::Pdb663Reflect
-        | TilesHeuristic::Pdb78
-        | TilesHeuristic::Pdb78Reflect
-        | TilesHeuristic::Pdb6666
-        | TilesHeuristic::Pdb6666Reflect => {
-            let dbs = shared(d, h.name(), |d| {
-                let (partition, reflect) = h.partition().expect("a pattern-database heuristic");
-                // `Family::prepare` has refused boards and goals without databases.
+        // The pattern-database heuristics, by their names.
+        _ => {
+            let (partition, lookup) = h.partition().expect("a pattern-database heuristic");
+            // `Family::prepare` has refused boards and goals without databases.
+            let tables = |d: &Tiles| {
                 let patterns = d.patterns(partition).unwrap_or_else(|e| panic!("{e}"));
                 let tables = patterns.iter().map(|p| store::table(p)).collect();
-                PatternDbs::new(&patterns, tables, &d.places.cell, reflect)
-            });
-            visit.with(board, start, dbs)
+                (patterns, tables)
+            };
+            let lookups = |d: &Tiles| {
+                let (patterns, tables) = tables(d);
+                PatternLookups::new(&patterns, tables, &d.places.cell, lookup.policy)
+            };
+            match (lookup.policy, lookup.bpmx) {
+                (Policy::Regular | Policy::Reflect, false) => {
+                    let dbs = shared(d, h.name(), |d| {
+                        let (patterns, tables) = tables(d);
+                        let reflect = lookup.policy == Policy::Reflect;
+                        PatternDbs::new(&patterns, tables, &d.places.cell, reflect)
+                    });
+                    visit.with(board, start, dbs)
+                }
+                (_, false) => visit.with(board, start, shared(d, h.name(), lookups)),
+                (_, true) => {
+                    let dbs = shared(d, h.name(), |d| Bpmx(lookups(d)));
+                    visit.with(board, start, dbs)
+                }
+            }
         }
     }
 }
