@@ -943,13 +943,15 @@ impl<'a> CpuMeter<'a> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Bpmx, Domain, Heuristic, Limits, Outcome, Step, Variant};
+    use super::super::{Bpmx, Domain, Heuristic, Limits, Outcome, Prune, Step, Variant};
     use super::ida_star;
 
     /// States 0 to 4 on a line, the goal 0; a move is the state it goes to, down first.
     struct Line;
 
     const NEXT: [&[u8]; 5] = [&[1], &[0, 2], &[1, 3], &[2, 4], &[3]];
+    /// A move's label is the state it goes to.
+    const LABELS: [&[u16]; 5] = [&[1], &[0, 2], &[1, 3], &[2, 4], &[3]];
 
     impl Domain for Line {
         type State = u8;
@@ -958,6 +960,9 @@ mod tests {
 
         fn moves<'a>(&'a self, s: &u8) -> &'a [u8] {
             NEXT[*s as usize]
+        }
+        fn labels<'a>(&'a self, s: &u8) -> &'a [u16] {
+            LABELS[*s as usize]
         }
         fn inverse(&self, s: &u8, _: u8) -> u8 {
             *s
@@ -1003,7 +1008,7 @@ mod tests {
     fn pathmax_raises_are_counted_as_done_by_hand() {
         let v = Variant {
             step: Step::Next,
-            reverse_pruning: true,
+            prune: Prune::Reverse,
         };
         let r = ida_star(&Line, &Bpmx(Table), &2, v, Limits::default());
         assert_eq!(r.outcome, Outcome::Solved(vec![1, 0]));

@@ -106,7 +106,7 @@ fn fsm2_through_the_runner_and_split_counts_as_reverse_pruning() {
 
 /// The builder's automaton of the default depth for `d`'s moves.
 fn default_automaton(d: &Tiles) -> &'static Automaton {
-    automata::shared(&d.fsm_moves(), Pruning::DEFAULT_FSM_DEPTH).unwrap()
+    automata::shared(&d.fsm_moves(), d.fsm_window(), Pruning::DEFAULT_FSM_DEPTH).unwrap()
 }
 
 /// Checks a search under the automaton against the one under reverse-move pruning on the same

@@ -17,7 +17,7 @@ use idabench::domains::tiles::{FixedTiles, Grid, Tiles};
 use idabench::domains::{DomainKind, HeuristicKind, Puzzle, Spec};
 use idabench::results::record::Status;
 use idabench::runner::solve::solve;
-use idabench::search::{ida_star, Bpmx, Domain, Heuristic, Limits, SearchResult, Step};
+use idabench::search::{ida_star, Bpmx, Domain, Heuristic, Limits, Pruning, SearchResult, Step};
 use idabench::tables::store;
 use idabench::util::rng::Rng;
 use std::collections::{HashMap, VecDeque};
@@ -354,7 +354,7 @@ fn spec(heuristic: &str) -> Spec {
     Spec {
         heuristic: HeuristicKind::parse(heuristic).unwrap(),
         step: Step::Next,
-        reverse_pruning: true,
+        pruning: Pruning::Reverse,
     }
 }
 
@@ -375,6 +375,20 @@ fn korf_optimal(instances: &[Korf]) {
                 "#{} {v}",
                 k.id
             );
+            if v.ends_with("+bpmx") {
+                // Pathmax prunes as its kernel's carry says: the depth-2 automaton is reverse-move
+                // pruning on the tiles, count for count, and the default one loses no solution.
+                let fsm = |depth| Spec {
+                    pruning: Pruning::Fsm(depth),
+                    ..spec(v)
+                };
+                let two = solve(&puzzle, &fsm(2), Limits::default()).unwrap();
+                assert_eq!(two.stats, a.stats, "#{} {v} fsm2", k.id);
+                let deep = solve(&puzzle, &fsm(Pruning::DEFAULT_FSM_DEPTH), Limits::default());
+                let deep = deep.unwrap();
+                assert_eq!(deep.length, Some(k.optimal), "#{} {v} fsm", k.id);
+                assert!(deep.stats.bpmx_raises > 0, "#{} {v} fsm", k.id);
+            }
         }
     }
 }

@@ -59,6 +59,7 @@ fn each_jobs_branching_factor_solves_its_last_iterations_sum_and_growth_is_a_rat
     let (jobs, its) = (runs(&dir), Table::read(&dir.join("iterations.csv")));
     assert!(jobs.header.ends_with(&[
         "run".to_owned(),
+        "pruning".to_owned(),
         "branching_factor".to_owned(),
         "bpmx_raises".to_owned()
     ]));
