@@ -665,6 +665,8 @@ fn combined_manifest(runs: &[Source], plan: &Plan) -> Manifest {
         repeat: plan.repeat,
         pattern_databases: tables,
         automata: AutomatonInfo::union(runs.iter().map(|r| &r.manifest.automata)),
+        // The seed of the first run with `+random` lookups: each variant's counts are its run's.
+        random_lookup_seed: runs.iter().find_map(|r| r.manifest.random_lookup_seed),
         shard: None,
         shards: Vec::new(),
         combined,

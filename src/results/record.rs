@@ -622,7 +622,7 @@ impl Manifest {
     }
 
     /// The run's memory in words, e.g. `450 MiB at the peak (resident); pattern databases:
-    /// 2 of 1.5 MiB in all; automata: fsm14 on tiles (4 moves): 5 states, 80 B, built in 0.000 s`, or
+    /// 2 of 1.5 MiB in all; automata: fsm14 on tiles 4x4 (4 moves): 5 states, 80 B, built in 0.000 s`, or
     /// `None` when the manifest records none.
     pub fn memory_text(&self) -> Option<String> {
         let peak = self.peak_resident_bytes.map(|b| {
@@ -646,8 +646,9 @@ impl Manifest {
                 .automata
                 .iter()
                 .map(|a| {
+                    let within = a.window.map_or(String::new(), |(w, h)| format!(" {w}x{h}"));
                     format!(
-                        "fsm{} on {} ({} moves): {} states, {}, built in {:.3} s",
+                        "fsm{} on {}{within} ({} moves): {} states, {}, built in {:.3} s",
                         a.depth,
                         a.domain,
                         a.labels,
@@ -1202,6 +1203,7 @@ mod tests {
         assert!(!json.contains("automata"), "{json}");
         m.automata.push(AutomatonInfo {
             domain: "tiles".into(),
+            window: Some((4, 4)),
             depth: 14,
             built_depth: 14,
             states: 5,
@@ -1211,7 +1213,7 @@ mod tests {
         });
         assert_eq!(
             m.memory_text().unwrap(),
-            "2 KiB at the peak (resident); automata: fsm14 on tiles (4 moves): 5 states, 80 B, \
+            "2 KiB at the peak (resident); automata: fsm14 on tiles 4x4 (4 moves): 5 states, 80 B, \
              built in 0.250 s"
         );
         let back: Manifest = serde_json::from_str(&serde_json::to_string(&m).unwrap()).unwrap();

@@ -214,7 +214,7 @@ pub enum Pruning {
 }
 
 impl Pruning {
-    /// The depth `fsm` means without one. Provisional: to be chosen by measurement.
+    /// The depth `fsm` means without one, chosen on the tiles by measurement (docs/pruning.md).
     pub const DEFAULT_FSM_DEPTH: u32 = 14;
     /// The deepest automaton asked for by name.
     pub const MAX_FSM_DEPTH: u32 = 32;

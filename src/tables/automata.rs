@@ -20,6 +20,10 @@ struct Entry {
 pub struct AutomatonInfo {
     /// The domain it was built for (its `NAME`).
     pub domain: String,
+    /// The board (width, height) a walk's automaton was built within; none for moves that are
+    /// played everywhere, and in manifests from before it was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub window: Option<(usize, usize)>,
     /// The depth asked for (the variant's `fsmN`).
     pub depth: u32,
     /// The depth of the automaton built: the longest move sequences compared.
@@ -31,14 +35,14 @@ pub struct AutomatonInfo {
 }
 
 impl AutomatonInfo {
-    /// The automata of several runs' manifests, each (domain, depth) once: a merge's or a
+    /// The automata of several runs' manifests, each (domain, window, depth) once: a merge's or a
     /// combination's.
     pub fn union<'a>(runs: impl IntoIterator<Item = &'a Vec<AutomatonInfo>>) -> Vec<AutomatonInfo> {
         let mut all: Vec<AutomatonInfo> = Vec::new();
         for a in runs.into_iter().flatten() {
             if !all
                 .iter()
-                .any(|k| (&k.domain, k.depth) == (&a.domain, a.depth))
+                .any(|k| (&k.domain, k.window, k.depth) == (&a.domain, a.window, a.depth))
             {
                 all.push(a.clone());
             }
@@ -97,6 +101,7 @@ pub fn info(
     let a = e.built.as_ref().ok()?;
     Some(AutomatonInfo {
         domain: domain.to_string(),
+        window,
         depth,
         built_depth: a.depth(),
         states: a.states(),
@@ -122,5 +127,18 @@ mod tests {
         assert_eq!(info.bytes, a.bytes());
         assert!(info.built_depth >= 2);
         assert_eq!(super::info("tiles", &walk, None, 6), None);
+    }
+
+    /// A merge keeps one automaton per (domain, board, depth): boards of one run have theirs.
+    #[test]
+    fn a_union_keeps_each_board_once() {
+        let walk = Moves::Walk(vec![(0, -1), (-1, 0), (1, 0), (0, 1)]);
+        shared(&walk, Some((3, 3)), 8).unwrap();
+        shared(&walk, Some((4, 4)), 8).unwrap();
+        let three = info("tiles", &walk, Some((3, 3)), 8).unwrap();
+        let four = info("tiles", &walk, Some((4, 4)), 8).unwrap();
+        assert_eq!((three.window, four.window), (Some((3, 3)), Some((4, 4))));
+        let runs = [vec![three.clone(), four.clone()], vec![four.clone()]];
+        assert_eq!(AutomatonInfo::union(&runs), [three, four]);
     }
 }

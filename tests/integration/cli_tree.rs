@@ -35,6 +35,22 @@ fn reverse_pruning_gives_edelkamp_and_korfs_factors() {
     }
 }
 
+/// The automata's factors as docs/pruning.md gives them: a builder that stays sound but prunes
+/// otherwise (another sequence kept, the box rule changed) moves them.
+#[test]
+fn automata_give_the_documented_factors() {
+    for (size, depth, b) in [
+        ("3x3", "fsm10", 1.614991146),
+        ("4x4", "fsm10", 2.037148013),
+        ("5x5", "fsm8", 2.324484383),
+    ] {
+        let out = tree(&["--size", size, "--pruning", depth, "--depth", "6"]);
+        assert_exit(&out, 0);
+        let got = factor(&text(&out.stdout));
+        assert!((got - b).abs() < 1e-8, "{size} {depth}: {got}");
+    }
+}
+
 #[test]
 fn counts_are_exact_and_csv_is_a_table() {
     // From a corner of 4x4 with reverse-move pruning: 2 moves, then 2 from each of the two
