@@ -8,7 +8,7 @@
 use crate::common::korf::{korf100, KORF_GOAL};
 use crate::common::oracle::bfs;
 use crate::common::search::{length, KORF};
-use crate::common::{self, assert_exit, command, csv_rows, text, Tmp};
+use crate::common::{self, assert_exit, command, csv_rows, rows_without_times, text, Tmp};
 use idabench::dataset;
 use idabench::domains::tiles::{self, Manhattan, Tiles, Tiles3x3, Tiles4x4};
 use idabench::domains::{Family, HeuristicKind, Spec};
@@ -206,25 +206,6 @@ fn the_automaton_loses_no_solution_on_every_3x3_state() {
 #[ignore = "every 2x4 state, for .ci/run"]
 fn the_automaton_loses_no_solution_on_every_2x4_state() {
     two_by_four(0, 1);
-}
-
-/// runs.csv without the columns that vary between runs of one plan: times, the node rate and
-/// the run's name.
-fn rows_without_times(dir: &Path) -> Vec<String> {
-    let text = std::fs::read_to_string(dir.join("runs.csv")).unwrap();
-    let mut lines = text.lines();
-    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
-    let keep: Vec<usize> = (0..header.len())
-        .filter(|&i| {
-            !header[i].starts_with("time_") && !["nodes_per_s", "run"].contains(&header[i])
-        })
-        .collect();
-    lines
-        .map(|l| {
-            let f: Vec<&str> = l.split(',').collect();
-            keep.iter().map(|&i| f[i]).collect::<Vec<_>>().join(",")
-        })
-        .collect()
 }
 
 /// `--pruning none,reverse,fsm` runs three variants (on the 3x3 instances of the smoke set: the

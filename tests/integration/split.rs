@@ -3,7 +3,7 @@
 //! depths 1 to 6 and `auto`, on 1, 2, 3 and 8 threads, and under node limits anywhere in a
 //! search; `run` writes the same rows with `--split` as without. Nothing here asserts on a time.
 
-use crate::common::{self, command, korf, Tmp};
+use crate::common::{self, command, korf, rows_without_times, Tmp};
 use idabench::dataset::{self, Instance};
 use idabench::domains::Spec;
 use idabench::domains::{DomainKind, HeuristicKind};
@@ -283,24 +283,6 @@ fn node_limits_stop_a_split_search_where_they_stop_the_sequential_one() {
         shared.split.iterations > 2 * shared.split.repeated,
         "{shared:?}"
     );
-}
-
-/// runs.csv without its time columns (and the node rate made from them) and the run's name.
-fn rows_without_times(dir: &Path) -> Vec<String> {
-    let text = std::fs::read_to_string(dir.join("runs.csv")).unwrap();
-    let mut lines = text.lines();
-    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
-    let keep: Vec<usize> = (0..header.len())
-        .filter(|&i| {
-            !header[i].starts_with("time_") && !["nodes_per_s", "run"].contains(&header[i])
-        })
-        .collect();
-    lines
-        .map(|l| {
-            let f: Vec<&str> = l.split(',').collect();
-            keep.iter().map(|&i| f[i]).collect::<Vec<_>>().join(",")
-        })
-        .collect()
 }
 
 #[test]

@@ -301,3 +301,21 @@ pub fn csv_rows(path: &Path) -> Vec<std::collections::HashMap<String, String>> {
         })
         .collect()
 }
+
+/// runs.csv without its time columns (and the node rate made from them) and the run's name.
+pub fn rows_without_times(dir: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(dir.join("runs.csv")).unwrap();
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let keep: Vec<usize> = (0..header.len())
+        .filter(|&i| {
+            !header[i].starts_with("time_") && !["nodes_per_s", "run"].contains(&header[i])
+        })
+        .collect();
+    lines
+        .map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            keep.iter().map(|&i| f[i]).collect::<Vec<_>>().join(",")
+        })
+        .collect()
+}
