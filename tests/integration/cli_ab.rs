@@ -199,17 +199,6 @@ fn missing_and_foreign_binaries_are_usage_errors() {
     );
     assert!(!err.contains("Copyright"), "{err}");
 
-    // Waits for ever and says nothing: refused once the handshake's time is out.
-    let mute = script(dir, "mute", "exec sleep 1000");
-    let out = ab(dir, &mute, &dir.join("mute"), &[]);
-    assert_eq!(out.status.code(), Some(2));
-    let err = text(&out.stderr);
-    assert!(
-        err.contains("--baseline") && err.contains("no handshake within 10 s"),
-        "{err}"
-    );
-    assert!(!dir.join("mute").join("ab").exists());
-
     let newer = script(
         dir,
         "newer",
@@ -706,9 +695,34 @@ fn a_row_for_another_job_or_with_a_nan_time_is_refused() {
     }
 }
 
+/// The cases where `ab` waits out its patience, 10 s each, side by side: run one after another,
+/// they would hold a thread of the test harness for half a minute.
+#[test]
+fn workers_that_keep_ab_waiting_are_stopped_when_its_patience_runs_out() {
+    std::thread::scope(|s| {
+        s.spawn(a_worker_that_stops_answering_is_killed_and_its_job_is_an_error);
+        s.spawn(a_binary_that_chatters_without_a_handshake_is_refused);
+        s.spawn(a_binary_that_waits_for_ever_and_says_nothing_is_refused);
+    });
+}
+
+/// Waits for ever and says nothing: refused once the handshake's time is out.
+fn a_binary_that_waits_for_ever_and_says_nothing_is_refused() {
+    let tmp = Tmp::new("mute");
+    let dir = tmp.path();
+    let mute = script(dir, "mute", "exec sleep 1000");
+    let out = ab(dir, &mute, &dir.join("mute"), &[]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("--baseline") && err.contains("no handshake within 10 s"),
+        "{err}"
+    );
+    assert!(!dir.join("mute").join("ab").exists());
+}
+
 /// A worker that stops answering, under --wall-limit: killed once the job's limit and 10 s are
 /// past, the job recorded as `error` for its build, and `ab` exits 1 with the pairs measured.
-#[test]
 fn a_worker_that_stops_answering_is_killed_and_its_job_is_an_error() {
     let tmp = Tmp::new("hang");
     let dir = tmp.path();
@@ -787,32 +801,37 @@ fn a_worker_fed_an_endless_line_stops_at_the_bound() {
     );
 }
 
-/// Binaries whose output never ends: refused (exit 2) within the handshake's time, having read
-/// a bounded amount of it, whether it comes on stdout or on stderr.
+/// Binaries whose output never ends: refused (exit 2) having read a bounded amount of it, on
+/// stdout at once; on stderr within the handshake's time (in
+/// `workers_that_keep_ab_waiting_are_stopped_when_its_patience_runs_out`).
 #[test]
 fn a_binary_whose_output_never_ends_is_refused() {
-    let tmp = Tmp::new("endless");
+    endless("zeros", "exec cat /dev/zero", "not an idabench binary");
+}
+
+fn a_binary_that_chatters_without_a_handshake_is_refused() {
+    // Its stdout kept open: no handshake and no end.
+    endless(
+        "chatter",
+        "exec 3>&1; exec cat /dev/zero >&2",
+        "no handshake within 10 s",
+    );
+}
+
+/// `ab` with a baseline binary that answers `--version` and then runs `worker`.
+fn endless(name: &str, worker: &str, says: &str) {
+    let tmp = Tmp::new(&format!("endless-{name}"));
     let dir = tmp.path();
-    for (name, worker, says) in [
-        ("zeros", "exec cat /dev/zero", "not an idabench binary"),
-        (
-            "chatter",
-            // Its stdout kept open: no handshake and no end.
-            "exec 3>&1; exec cat /dev/zero >&2",
-            "no handshake within 10 s",
-        ),
-    ] {
-        let endless = script(
-            dir,
-            name,
-            &format!("case \"$1\" in --version) echo 'zeros 1.0';; *) {worker};; esac"),
-        );
-        let mut ab = ab_command(dir, &endless, &dir.join(name), &[]);
-        limit_memory(&mut ab);
-        let out = output_within(ab, Duration::from_secs(60));
-        assert_exit(&out, 2);
-        assert!(text(&out.stderr).contains(says), "{name}: {}", show(&out));
-    }
+    let endless = script(
+        dir,
+        name,
+        &format!("case \"$1\" in --version) echo 'zeros 1.0';; *) {worker};; esac"),
+    );
+    let mut ab = ab_command(dir, &endless, &dir.join(name), &[]);
+    limit_memory(&mut ab);
+    let out = output_within(ab, Duration::from_secs(60));
+    assert_exit(&out, 2);
+    assert!(text(&out.stderr).contains(says), "{name}: {}", show(&out));
 }
 
 /// Built with `--features inject-slowdown` only (`.ci/run` lints it; run it with

@@ -165,10 +165,15 @@ fn every_domain_and_variant_split_at_any_depth_on_any_threads_searches_as_one_th
                 .into_iter()
                 .flat_map(|h| variants(h, fsm));
             for (v, spec) in specs.enumerate() {
-                // Each variant at two of the cuts, in turn, so that every cut meets every domain.
+                // Each variant on every other instance (half the time, still each variant on
+                // several instances of its domain), at two of the cuts, in turn, so that every
+                // cut meets every domain.
+                if (i + v) % 2 == 1 {
+                    continue;
+                }
                 let cut = [cuts[(i + v) % cuts.len()], cuts[(i + v + 2) % cuts.len()]];
                 // The limit keeps the weakest variants short, and is itself part of the check.
-                check(instance, &spec, Some(300_000), &cut, &pools, &mut shared);
+                check(instance, &spec, Some(100_000), &cut, &pools, &mut shared);
             }
         }
     }
