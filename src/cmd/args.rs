@@ -127,6 +127,11 @@ pub struct TreeArgs {
     /// every row.
     #[arg(long, value_enum, default_value_t = TreeFormat::Text)]
     pub format: TreeFormat,
+    #[command(flatten)]
+    pub dir: PdbDirArgs,
+    /// No progress bar nor note while the automaton is built or read.
+    #[arg(long)]
+    pub quiet: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -167,8 +172,8 @@ Exit codes: 0 built or found sound; 1 runtime error (no room, a write that fails
 
 #[derive(Args, Debug, Clone)]
 pub struct PdbDirArgs {
-    /// Where pattern databases are kept (default: $XDG_CACHE_HOME/idabench, else
-    /// ~/.cache/idabench).
+    /// Where pattern databases and duplicate-pruning automata are kept (default:
+    /// $XDG_CACHE_HOME/idabench, else ~/.cache/idabench).
     #[arg(long, value_name = "DIR")]
     pub pdb_dir: Option<PathBuf>,
 }
