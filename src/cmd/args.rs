@@ -117,7 +117,8 @@ pub struct TreeArgs {
     /// blank's cell in Korf's goal).
     #[arg(long, value_name = "CELL", default_value_t = 0)]
     pub blank: usize,
-    /// none, reverse, fsm (the default depth) or fsmN (N from 2 to 32).
+    /// none, reverse, fsm (the tiles' default depth, 14) or fsmN (N from 2 to 32). The automaton
+    /// is read from the cache directory, or built and kept there.
     #[arg(long, value_name = "PRUNING")]
     pub pruning: String,
     /// The deepest depth counted (1 to 10000).
@@ -1011,10 +1012,13 @@ macro_rules! pruning_values {
   reverse  the move that undoes the previous one is skipped (/prune; --reverse-pruning on)
   fsmN     duplicate pruning by automaton (Taylor & Korf 1993): besides reverse moves, move
            sequences of up to N moves (2 to 32) that another sequence, first in the move order,
-           replaces from every state are skipped. The automaton is built once per process
-           before the first search (not counted in any job's time). The depth is part of the
-           variant's name (/fsm14), so that counts under one name never change
-  fsm      fsmN at the default depth, 14 (the name says fsm14)"
+           replaces from every state are skipped. The automaton is read from the cache
+           directory (--pdb-dir) before the first search, or built and kept there (in no job's
+           time); a depth too large to build is refused at once, naming the largest that fits.
+           The depth is part of the variant's name (/fsm14), so that counts under one name
+           never change
+  fsm      fsmN at each domain's default depth: 14 on the tiles, 10 on Knight's Spirit, 8 on
+           the Rotation Game, 2 on Booksort (the names say which: fsm14, fsm8, ...)"
     };
 }
 
