@@ -212,10 +212,11 @@ pub struct TableArgs {
     /// Refuse to build a missing or damaged pattern database (an error instead).
     #[arg(long)]
     pub no_build: bool,
-    /// Refuse to start (exit 2) when the pattern databases would not fit in SIZE bytes of
-    /// memory, counting the peak of building those not in the cache (3.4 GiB for pdb-78's
-    /// largest); K, M, G, T are powers of 1024 (4G), a plain number is bytes (where Slurm's --mem
-    /// reads megabytes). The rest of the process is not counted: small beside the databases.
+    /// Refuse to start (exit 2) when the pattern databases and duplicate-pruning automata would
+    /// not fit in SIZE bytes of memory, counting the peak of building those not in the cache
+    /// (3.4 GiB for pdb-78's largest); K, M, G, T are powers of 1024 (4G), a plain number is
+    /// bytes (where Slurm's --mem reads megabytes). The rest of the process is not counted: small
+    /// beside the tables.
     #[arg(long, value_name = "SIZE", value_parser = parse_size)]
     pub memory_limit: Option<u64>,
 }

@@ -237,7 +237,6 @@ fn checked(
             );
         }
     }
-    let databases = footprints.len();
     for a in automata {
         let f = match &cache {
             Some(cache) => automata::footprint(&a.key(), cache),
@@ -251,18 +250,19 @@ fn checked(
         footprints.push(f);
     }
     if let Some(limit) = tables.memory_limit {
-        check_memory(footprints.into_iter(), databases, limit)?;
+        check_memory(footprints.into_iter(), automata.len(), limit)?;
     }
     Ok((pdbs, cache))
 }
 
 /// Refuses tables whose making ready, in `prepare`'s order, would at its peak hold more than
 /// `limit` bytes: every table read or built before one, and that one's build (`Spec::
-/// build_memory`) or the table itself. The rest of a process (its datasets, jobs and rows) is
-/// not counted: beside pattern databases it is small.
+/// build_memory`, or an automaton's forecast) or the table itself; the last `automata` of
+/// `footprints` are automata. The rest of a process (its datasets, jobs and rows) is not
+/// counted: beside these tables it is small.
 fn check_memory(
     footprints: impl Iterator<Item = Footprint>,
-    databases: usize,
+    automata: usize,
     limit: u64,
 ) -> Result<(), PrepareError> {
     let (mut held, mut peak) = (0u64, 0u64);
@@ -288,7 +288,8 @@ fn check_memory(
             bytes(b)
         ),
     };
-    let automata = seen.len().saturating_sub(databases);
+    // Automata come last, each once.
+    let databases = seen.len().saturating_sub(automata);
     let what = match automata {
         0 => format!("{databases} pattern database(s)"),
         n if databases == 0 => format!("{n} automaton(s) of duplicate pruning"),
