@@ -278,7 +278,11 @@ fn fsm_runs_every_domain_at_its_own_depth() {
     for d in ["smoke.csv", "rotation.csv", "knights.csv", "booksort.csv"] {
         args.push(dataset(d));
     }
+    // The small boards and shelves: the automata built are those of 3x3, the knight, the
+    // Rotation Game and the shelves of 6 and 8 books.
     for a in [
+        "--instances",
+        "smoke:8p-*,rotation:*,knights:*,booksort:?6-*,booksort:?8-*",
         "--pruning",
         "fsm",
         "--max-nodes",
