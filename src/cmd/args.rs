@@ -858,8 +858,9 @@ are `run`'s (--jobs required): each array task K runs `idabench run` with them a
 --name NAME-shard-K (resuming when its directory holds a runs.csv), on --jobs CPUs
 (--cpus-per-task). --memory-limit SIZE also becomes each task's #SBATCH --mem, written with its
 unit (a plain number there would be megabytes): Slurm stops a task that goes past it, and the
-task's `run` refuses to start when its pattern databases would not fit in it (checked here
-first: a limit the whole run's databases would not fit is refused before a script is written). A job that waits for the whole array (afterany) merges the shards into
+task's `run` refuses to start when its pattern databases and automata would not fit in it
+(checked here first: a limit the whole run's tables would not fit, or an automaton too deep to
+build, is refused before a script is written). A job that waits for the whole array (afterany) merges the shards into
 OUT/NAME with `idabench merge`, which refuses unfinished shards. Paths are as given, relative to
 the directory where this command runs (the script changes to it); the binary is this one (or
 $IDABENCH).
