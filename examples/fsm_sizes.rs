@@ -1,10 +1,14 @@
 //! The duplicate-pruning automaton's size and build time by depth, as docs/pruning.md tabulates
 //! them: `cargo run --release --example fsm_sizes -- MOVES MAX_DEPTH`, MOVES one of tiles (an
 //! unbounded board), tiles4x4, tiles5x5 (compared within that board), knights (within 5x5),
-//! rotation, booksortN (N books). Stops at the first depth the builder refuses.
+//! rotation, booksortN (N books). Stops at the first depth the builder refuses. `factor` is the
+//! asymptotic branching factor of the brute-force tree the automaton leaves (`idabench tree`'s,
+//! on the board: 4x4, 5x5, the knight's 5x5; for permutations, over the automaton's states
+//! alone); none for the unbounded board.
 
 use idabench::search::fsm::Moves;
 use idabench::tables::fsm;
+use idabench::tables::fsm::tree::Classes;
 use std::time::Instant;
 
 const TILES: [(i32, i32); 4] = [(0, -1), (-1, 0), (1, 0), (0, 1)];
@@ -64,6 +68,9 @@ fn booksort(n: u16) -> Moves {
     Moves::Permutations(perms)
 }
 
+/// A board's width and height, and the step each label stands for.
+type Board = (usize, usize, Vec<(i32, i32)>);
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let (name, max) = match args.as_slice() {
@@ -95,20 +102,32 @@ fn main() {
             std::process::exit(2);
         }
     };
-    println!("| moves | depth | forbidden | states | bytes | build s |");
-    println!("|---|---:|---:|---:|---:|---:|");
+    // The board the factor is counted on, and the steps the labels stand for.
+    let board: Option<Board> = match (&moves, window) {
+        (Moves::Walk(steps), Some((w, h))) => Some((w, h, steps.clone())),
+        (Moves::Walk(_), None) => None,
+        // One cell that every move leaves the blank on: classes are the automaton's states.
+        (Moves::Permutations(perms), _) => Some((1, 1, vec![(0, 0); perms.len()])),
+    };
+    println!("| moves | depth | forbidden | states | bytes | build s | factor |");
+    println!("|---|---:|---:|---:|---:|---:|---:|");
     for depth in 2..=max {
         let start = Instant::now();
         let mut forbidden = 0;
         match fsm::build_with(&moves, depth, window, &mut |p| forbidden = p.forbidden) {
-            Ok(a) => println!(
-                "| {name} | {depth} | {forbidden} | {} | {} | {:.2} |",
-                a.states(),
-                a.bytes(),
-                start.elapsed().as_secs_f64()
-            ),
+            Ok(a) => {
+                let took = start.elapsed().as_secs_f64();
+                let factor = board.as_ref().map_or("-".to_string(), |(w, h, steps)| {
+                    format!("{:.6}", Classes::new(*w, *h, 0, steps, &a).factor().value)
+                });
+                println!(
+                    "| {name} | {depth} | {forbidden} | {} | {} | {took:.2} | {factor} |",
+                    a.states(),
+                    a.bytes(),
+                )
+            }
             Err(e) => {
-                println!("| {name} | {depth} | refused: {e} | | | |");
+                println!("| {name} | {depth} | refused: {e} | | | | |");
                 break;
             }
         }

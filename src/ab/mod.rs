@@ -25,7 +25,7 @@ use crate::runner::plan::{place, Loaded, PlanOptions};
 use crate::runner::prepare;
 use crate::runner::protocol;
 use crate::runner::select::SelectOptions;
-use crate::search::{Clock, Pruning};
+use crate::search::Clock;
 use crate::util::clock;
 use crate::util::term::note;
 use children::install_signal_handler;
@@ -120,15 +120,13 @@ pub fn ab(opts: &AbOptions, stdout: &mut dyn Write) -> Result<Done, Error> {
     let options = &opts.plan;
     let loaded = Loaded::read(options)?;
     let jobs = loaded.plan(opts.quiet)?.jobs;
-    // The databases of the selected jobs alone, checked once for both builds: a build that
-    // plans whole datasets (below) would count those of boards not selected.
-    if options.tables.memory_limit.is_some() {
-        prepare::check(
-            jobs.iter().map(|j| (&j.instance.puzzle, j.spec.heuristic)),
-            |i| Some(place(&jobs[i])),
-            &options.tables,
-        )?;
-    }
+    // The tables of the selected jobs alone, checked once for both builds: a build that plans
+    // whole datasets (below) would count those of boards not selected.
+    prepare::check(
+        jobs.iter().map(|j| (&j.instance.puzzle, j.spec)),
+        |i| Some(place(&jobs[i])),
+        &options.tables,
+    )?;
     // A worker whose handshake says it takes a selection plans the selected instances alone
     // (the ids file pinned by its SHA-256, as a Slurm task's). Any other build plans every
     // instance, without --memory-limit, and is sent only the selected jobs; the fallback's
@@ -309,10 +307,7 @@ fn plan_for(
 ) -> Result<PlanOptions, Error> {
     // Without an automaton the plan's words are `--reverse-pruning` (`PlanOptions::words`),
     // which every build takes; an automaton needs a build whose handshake offers it.
-    let fsm = selected
-        .pruning
-        .iter()
-        .find(|p| matches!(p, Pruning::Fsm(_)));
+    let fsm = selected.pruning.iter().find(|p| p.is_fsm());
     if let Some(fsm) = fsm {
         if !client::handshake(path).is_some_and(|h| h.fsm_pruning) {
             return Err(refused(format!(

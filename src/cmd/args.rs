@@ -117,7 +117,8 @@ pub struct TreeArgs {
     /// blank's cell in Korf's goal).
     #[arg(long, value_name = "CELL", default_value_t = 0)]
     pub blank: usize,
-    /// none, reverse, fsm (the default depth) or fsmN (N from 2 to 32).
+    /// none, reverse, fsm (the tiles' default depth, 14) or fsmN (N from 2 to 32). The automaton
+    /// is read from the cache directory, or built and kept there.
     #[arg(long, value_name = "PRUNING")]
     pub pruning: String,
     /// The deepest depth counted (1 to 10000).
@@ -127,6 +128,11 @@ pub struct TreeArgs {
     /// every row.
     #[arg(long, value_enum, default_value_t = TreeFormat::Text)]
     pub format: TreeFormat,
+    #[command(flatten)]
+    pub dir: PdbDirArgs,
+    /// No progress bar nor note while the automaton is built or read.
+    #[arg(long)]
+    pub quiet: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -167,8 +173,8 @@ Exit codes: 0 built or found sound; 1 runtime error (no room, a write that fails
 
 #[derive(Args, Debug, Clone)]
 pub struct PdbDirArgs {
-    /// Where pattern databases are kept (default: $XDG_CACHE_HOME/idabench, else
-    /// ~/.cache/idabench).
+    /// Where pattern databases and duplicate-pruning automata are kept (default:
+    /// $XDG_CACHE_HOME/idabench, else ~/.cache/idabench).
     #[arg(long, value_name = "DIR")]
     pub pdb_dir: Option<PathBuf>,
 }
@@ -206,10 +212,11 @@ pub struct TableArgs {
     /// Refuse to build a missing or damaged pattern database (an error instead).
     #[arg(long)]
     pub no_build: bool,
-    /// Refuse to start (exit 2) when the pattern databases would not fit in SIZE bytes of
-    /// memory, counting the peak of building those not in the cache (3.4 GiB for pdb-78's
-    /// largest); K, M, G, T are powers of 1024 (4G), a plain number is bytes (where Slurm's --mem
-    /// reads megabytes). The rest of the process is not counted: small beside the databases.
+    /// Refuse to start (exit 2) when the pattern databases and duplicate-pruning automata would
+    /// not fit in SIZE bytes of memory, counting the peak of building those not in the cache
+    /// (3.4 GiB for pdb-78's largest); K, M, G, T are powers of 1024 (4G), a plain number is
+    /// bytes (where Slurm's --mem reads megabytes). The rest of the process is not counted: small
+    /// beside the tables.
     #[arg(long, value_name = "SIZE", value_parser = parse_size)]
     pub memory_limit: Option<u64>,
 }
@@ -851,8 +858,9 @@ are `run`'s (--jobs required): each array task K runs `idabench run` with them a
 --name NAME-shard-K (resuming when its directory holds a runs.csv), on --jobs CPUs
 (--cpus-per-task). --memory-limit SIZE also becomes each task's #SBATCH --mem, written with its
 unit (a plain number there would be megabytes): Slurm stops a task that goes past it, and the
-task's `run` refuses to start when its pattern databases would not fit in it (checked here
-first: a limit the whole run's databases would not fit is refused before a script is written). A job that waits for the whole array (afterany) merges the shards into
+task's `run` refuses to start when its pattern databases and automata would not fit in it
+(checked here first: a limit the whole run's tables would not fit, or an automaton too deep to
+build, is refused before a script is written). A job that waits for the whole array (afterany) merges the shards into
 OUT/NAME with `idabench merge`, which refuses unfinished shards. Paths are as given, relative to
 the directory where this command runs (the script changes to it); the binary is this one (or
 $IDABENCH).
@@ -1006,10 +1014,13 @@ macro_rules! pruning_values {
   reverse  the move that undoes the previous one is skipped (/prune; --reverse-pruning on)
   fsmN     duplicate pruning by automaton (Taylor & Korf 1993): besides reverse moves, move
            sequences of up to N moves (2 to 32) that another sequence, first in the move order,
-           replaces from every state are skipped. The automaton is built once per process
-           before the first search (not counted in any job's time). The depth is part of the
-           variant's name (/fsm14), so that counts under one name never change
-  fsm      fsmN at the default depth, 14 (the name says fsm14)"
+           replaces from every state are skipped. The automaton is read from the cache
+           directory (--pdb-dir) before the first search, or built and kept there (in no job's
+           time); a depth too large to build is refused at once, naming the largest that fits.
+           The depth is part of the variant's name (/fsm14), so that counts under one name
+           never change
+  fsm      fsmN at each domain's default depth: 14 on the tiles, 10 on Knight's Spirit, 8 on
+           the Rotation Game, 2 on Booksort (the names say which: fsm14, fsm8, ...)"
     };
 }
 

@@ -1,4 +1,5 @@
-//! The `pdb` command: build, list, verify, path.
+//! The `pdb` command: build, list, verify, path. `list` and `verify` show the duplicate-pruning
+//! automata kept in the same directory too.
 
 use crate::cmd::args::{BlankGoal, PdbBuildArgs, PdbCommand, PdbDirArgs};
 use crate::domains::tiles::pattern::Pattern;
@@ -6,6 +7,7 @@ use crate::domains::tiles::{default_goal, Tiles, TilesHeuristic};
 use crate::domains::HeuristicSet;
 use crate::error::{Done, Error};
 use crate::runner::prepare;
+use crate::tables::automata;
 use crate::tables::store::{self, Unusable, EXTENSION};
 use crate::util::interrupt;
 use crate::util::term::note;
@@ -123,7 +125,7 @@ fn build(args: &PdbBuildArgs, stdout: &mut dyn Write) -> Result<Done, Error> {
 }
 
 /// The database files in `dir`, sorted.
-fn files(dir: &Path) -> Result<Vec<PathBuf>, Error> {
+fn files(dir: &Path, extension: &str) -> Result<Vec<PathBuf>, Error> {
     let entries = match std::fs::read_dir(dir) {
         Ok(e) => e,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
@@ -131,7 +133,7 @@ fn files(dir: &Path) -> Result<Vec<PathBuf>, Error> {
     };
     let mut files: Vec<PathBuf> = entries
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == EXTENSION))
+        .filter(|p| p.extension().is_some_and(|x| x == extension))
         .collect();
     files.sort();
     Ok(files)
@@ -163,7 +165,8 @@ fn pattern_of(path: &Path) -> Result<Pattern, Unusable> {
 }
 
 fn list(dir: &Path, stdout: &mut dyn Write) -> Result<Done, Error> {
-    let files = files(dir)?;
+    let files = files(dir, EXTENSION)?;
+    let automata = files_of_automata(dir)?;
     for path in unfinished(dir) {
         let bytes = std::fs::metadata(&path).map_or(0, |m| m.len());
         out(
@@ -175,7 +178,7 @@ fn list(dir: &Path, stdout: &mut dyn Write) -> Result<Done, Error> {
             ),
         )?;
     }
-    if files.is_empty() {
+    if files.is_empty() && automata.is_empty() {
         out(
             stdout,
             &format!("no pattern databases in {}\n", dir.display()),
@@ -195,7 +198,26 @@ fn list(dir: &Path, stdout: &mut dyn Write) -> Result<Done, Error> {
         };
         out(stdout, &line)?;
     }
+    for path in automata {
+        let bytes = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
+        let line = match automata::describe(&path) {
+            Ok(a) => format!(
+                "{}\tautomaton: {} states of {} moves\t{:.1} MB\n",
+                a.name,
+                a.states,
+                a.labels,
+                bytes as f64 / 1e6
+            ),
+            Err(why) => format!("{}\tunusable: {why}\n", path.display()),
+        };
+        out(stdout, &line)?;
+    }
     Ok(Done::Ok)
+}
+
+/// The duplicate-pruning automata's files in `dir`, sorted.
+fn files_of_automata(dir: &Path) -> Result<Vec<PathBuf>, Error> {
+    files(dir, automata::EXTENSION)
 }
 
 fn verify(dir: &Path, stdout: &mut dyn Write) -> Result<Done, Error> {
@@ -207,7 +229,7 @@ fn verify(dir: &Path, stdout: &mut dyn Write) -> Result<Done, Error> {
             dir.display()
         )));
     }
-    let files = files(dir)?;
+    let files = files(dir, EXTENSION)?;
     let mut bad = 0;
     for path in &files {
         let verdict = pattern_of(path).and_then(|p| {
@@ -228,10 +250,31 @@ fn verify(dir: &Path, stdout: &mut dyn Write) -> Result<Done, Error> {
         };
         out(stdout, &line)?;
     }
+    // Automata are checked whole against their own headers; a run rebuilds a damaged one.
+    let automata = files_of_automata(dir)?;
+    let mut bad_automata = 0;
+    for path in &automata {
+        let line = match automata::verify(path) {
+            Ok(crc) => format!("ok\t{}\tcrc32 {crc}\n", path.display()),
+            Err(why) => {
+                bad_automata += 1;
+                format!("bad\t{}\t{why}\n", path.display())
+            }
+        };
+        out(stdout, &line)?;
+    }
     if bad > 0 {
         return Err(Error::runtime(format!(
             "{bad} of {} pattern database(s) in {} are damaged: delete them or run `idabench pdb build --force`",
             files.len(),
+            dir.display()
+        )));
+    }
+    if bad_automata > 0 {
+        return Err(Error::runtime(format!(
+            "{bad_automata} of {} automaton file(s) in {} are damaged: delete them (the next run \
+             that needs one builds it again)",
+            automata.len(),
             dir.display()
         )));
     }
@@ -243,5 +286,15 @@ fn verify(dir: &Path, stdout: &mut dyn Write) -> Result<Done, Error> {
             dir.display()
         ),
     )?;
+    if !automata.is_empty() {
+        out(
+            stdout,
+            &format!(
+                "{} automaton file(s) in {} are sound\n",
+                automata.len(),
+                dir.display()
+            ),
+        )?;
+    }
     Ok(Done::Ok)
 }

@@ -58,8 +58,8 @@ pub fn run_batch(args: &RunArgs, stdout: &mut dyn Write) -> Result<Done, Error> 
     let Plan { jobs, places } = plan.repeated(options.repeat);
     // Before the run directory is claimed, so that a heuristic that cannot be had leaves none
     // behind; a table built here is kept in the cache either way.
-    let tables = prepare::prepare(
-        jobs.iter().map(|j| (&j.instance.puzzle, j.spec.heuristic)),
+    let ready = prepare::prepare(
+        jobs.iter().map(|j| (&j.instance.puzzle, j.spec)),
         |i| Some(place(&jobs[i])),
         &options.tables,
         args.quiet,
@@ -71,11 +71,8 @@ pub fn run_batch(args: &RunArgs, stdout: &mut dyn Write) -> Result<Done, Error> 
         start_time,
         jobs.len(),
     );
-    manifest.pattern_databases = tables;
-    manifest.automata = prepare::automata(
-        jobs.iter().map(|j| (&j.instance.puzzle, j.spec.pruning)),
-        |i| Some(place(&jobs[i])),
-    )?;
+    manifest.pattern_databases = ready.tables;
+    manifest.automata = ready.automata;
     manifest.shard = shard.as_ref().map(|s| s.shard);
     manifest.selection = loaded.selection.clone();
     let run_dir = RunDir::claim(args, &manifest)?;

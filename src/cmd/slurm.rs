@@ -119,16 +119,13 @@ fn script(args: &SlurmArgs) -> Result<String, Error> {
     let mut options = run.options();
     let loaded = Loaded::read(&options)?;
     let plan = loaded.plan(run.quiet)?;
-    // Every task's `run` would refuse databases that do not fit its --mem: refused here once.
-    if options.tables.memory_limit.is_some() {
-        prepare::check(
-            plan.jobs
-                .iter()
-                .map(|j| (&j.instance.puzzle, j.spec.heuristic)),
-            |_| None,
-            &options.tables,
-        )?;
-    }
+    // Every task's `run` would refuse tables that do not fit its --mem, and automata too
+    // large to build: refused here once.
+    prepare::check(
+        plan.jobs.iter().map(|j| (&j.instance.puzzle, j.spec)),
+        |_| None,
+        &options.tables,
+    )?;
     // Each shard reads the ids file this plan read, or stops.
     options.select.instances_sha256 = loaded
         .selection

@@ -40,17 +40,12 @@ pub(super) fn solve(args: SolveArgs) -> Result<Done, Error> {
             .heuristic
             .unwrap_or_else(|| kind.default_heuristic()),
         step: args.variant.step,
-        pruning: args.variant.pruning(),
+        pruning: args.variant.pruning().or_depth(kind.fsm_depth()),
     };
+    // A heuristic of another domain is refused by the search, naming the domain's.
     if kind.accepts(spec.heuristic) {
-        prepare::prepare(
-            [(&puzzle, spec.heuristic)],
-            |_| None,
-            &args.tables.options(),
-            false,
-        )?;
+        prepare::prepare([(&puzzle, spec)], |_| None, &args.tables.options(), false)?;
     }
-    prepare::automata([(&puzzle, spec.pruning)], |_| None)?;
     let threads = args.jobs.map_or_else(machine::cores, usize::from);
     let a = job::solve_alone(
         &puzzle,

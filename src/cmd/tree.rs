@@ -4,13 +4,16 @@
 use super::print;
 use crate::cmd::args::{TreeArgs, TreeFormat};
 use crate::domains::tiles;
+use crate::domains::Family;
 use crate::error::{Done, Error};
+use crate::runner::prepare;
 use crate::search::fsm::{Automaton, Moves};
 use crate::search::Pruning;
-use crate::tables::fsm::{self, tree::Classes, Progress};
+use crate::tables::automata;
+use crate::tables::fsm::tree::Classes;
+use crate::tables::store;
 use std::fmt::Write as _;
-use std::io::{IsTerminal, Write};
-use std::time::Instant;
+use std::io::Write;
 
 /// The blank's steps (column, row) in the search's order: up, left, right, down (Korf's).
 const STEPS: [(i32, i32); 4] = [(0, -1), (-1, 0), (1, 0), (0, 1)];
@@ -48,34 +51,23 @@ pub(super) fn tree(args: &TreeArgs, stdout: &mut dyn Write) -> Result<Done, Erro
             Pruning::MAX_FSM_DEPTH
         ))
     })?;
-    let started = Instant::now();
-    let automaton = match pruning {
-        Pruning::None => Automaton::from_table(STEPS.len(), vec![0; STEPS.len()].into(), 1),
-        Pruning::Reverse => Automaton::reverse_only(&INVERSE),
-        Pruning::Fsm(depth) => {
-            let tell = std::io::stderr().is_terminal();
-            let mut progress = |p: &Progress| {
-                if tell {
-                    eprint!(
-                        "\rbuilding fsm{}: sequences of {} moves compared, {} forbidden   ",
-                        p.depth, p.length, p.forbidden
-                    );
-                }
-            };
-            let built = fsm::build_with(
-                &Moves::Walk(STEPS.to_vec()),
-                depth,
-                Some((width, height)),
-                &mut progress,
-            );
-            if tell {
-                eprintln!();
-            }
-            built.map_err(|e| Error::Runtime(format!("--pruning {}: {e}", pruning.name())))?
+    let pruning = pruning.or_depth(<tiles::Tiles as Family>::FSM_DEPTH);
+    let (none, reverse);
+    let (automaton, how): (&Automaton, String) = match pruning {
+        Pruning::None => {
+            none = Automaton::from_table(STEPS.len(), vec![0; STEPS.len()].into(), 1);
+            (&none, String::new())
+        }
+        Pruning::Reverse => {
+            reverse = Automaton::reverse_only(&INVERSE);
+            (&reverse, String::new())
+        }
+        Pruning::Fsm(depth) => fsm_automaton(args, (width, height), depth)?,
+        Pruning::FsmDefault => {
+            fsm_automaton(args, (width, height), <tiles::Tiles as Family>::FSM_DEPTH)?
         }
     };
-    let built_s = started.elapsed().as_secs_f64();
-    let classes = Classes::new(width, height, args.blank, &STEPS, &automaton);
+    let classes = Classes::new(width, height, args.blank, &STEPS, automaton);
     let counts = classes.counts(args.depth);
     let factor = classes.factor();
     let ratio = |d: usize| (d > 0).then(|| counts.nodes[d] as f64 / counts.nodes[d - 1] as f64);
@@ -100,10 +92,7 @@ pub(super) fn tree(args: &TreeArgs, stdout: &mut dyn Write) -> Result<Done, Erro
                 "automaton: {} states, {} bytes{}; {} classes (cell, automaton state)\n",
                 automaton.states(),
                 automaton.bytes(),
-                match pruning {
-                    Pruning::Fsm(_) => format!(", built in {built_s:.2} s"),
-                    _ => String::new(),
-                },
+                how,
                 classes.len()
             );
             let wide = counts
@@ -154,4 +143,39 @@ pub(super) fn tree(args: &TreeArgs, stdout: &mut dyn Write) -> Result<Done, Erro
         );
     }
     Ok(Done::Ok)
+}
+
+/// The automaton of `depth` within `board`, read from the cache directory or built (and written
+/// there) with a progress bar unless `--quiet`; in memory only when there is no cache directory.
+/// With what having it took, for the text.
+fn fsm_automaton(
+    args: &TreeArgs,
+    board: (usize, usize),
+    depth: u32,
+) -> Result<(&'static Automaton, String), Error> {
+    let moves = Moves::Walk(STEPS.to_vec());
+    let key = automata::Key {
+        domain: <tiles::Tiles as Family>::NAME,
+        moves: &moves,
+        window: Some(board),
+        depth,
+    };
+    let refused = |e: String| Error::Runtime(format!("--pruning fsm{depth}: {e}"));
+    if let Ok(dir) = prepare::cache_dir(args.dir.pdb_dir.as_deref()) {
+        let options = store::Options {
+            dir,
+            build: true,
+            rebuild: false,
+            quiet: args.quiet,
+            stop: None,
+        };
+        automata::prepare(&key, &options).map_err(refused)?;
+    }
+    let automaton = automata::shared(&moves, key.window, depth).map_err(refused)?;
+    let info = automata::info(key.domain, &moves, key.window, depth).expect("ready above");
+    let how = match info.read_s {
+        Some(s) => format!(", read in {s:.2} s"),
+        None => format!(", built in {:.2} s", info.build_s),
+    };
+    Ok((automaton, how))
 }

@@ -40,14 +40,10 @@ pub fn serve(
     let loaded = Loaded::read(&options)?;
     let jobs = loaded.plan(true)?.jobs;
     prepare::prepare(
-        jobs.iter().map(|j| (&j.instance.puzzle, j.spec.heuristic)),
+        jobs.iter().map(|j| (&j.instance.puzzle, j.spec)),
         |i| Some(place(&jobs[i])),
         &options.tables,
         true,
-    )?;
-    prepare::automata(
-        jobs.iter().map(|j| (&j.instance.puzzle, j.spec.pruning)),
-        |i| Some(place(&jobs[i])),
     )?;
     let index: HashMap<(&str, &str, &str), &Job> = jobs
         .iter()

@@ -330,6 +330,8 @@ impl Family for Knights {
     }
 
     /// The blank's eight jumps, in `OFFSETS`' order.
+    const FSM_DEPTH: u32 = 10;
+
     fn fsm_moves(&self) -> Moves {
         Moves::Walk(
             OFFSETS

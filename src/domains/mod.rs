@@ -84,6 +84,11 @@ pub trait Family: Domain<State: Send + Sync> + Send + Sync + Sized + 'static {
     /// The size written in reports (`4x4`, the number of books; empty where it is fixed).
     fn size(&self) -> String;
 
+    /// The depth of the duplicate-pruning automaton `--pruning fsm` means here, chosen by
+    /// measurement (docs/pruning.md): a later change renames the variants it makes (`fsm14`),
+    /// so that counts under one name never change.
+    const FSM_DEPTH: u32;
+
     /// The moves as a builder of duplicate-pruning automata reads them, labelled as
     /// `Domain::labels` labels them (on every type `with_heuristic` hands over).
     fn fsm_moves(&self) -> Moves;
@@ -212,6 +217,13 @@ macro_rules! registry {
             }
 
             /// The heuristic a run uses for this family when none is asked for: its first.
+            /// `Family::FSM_DEPTH`: the depth `--pruning fsm` means on this domain.
+            pub fn fsm_depth(self) -> u32 {
+                match self {
+                    $(DomainKind::$kind => <$family as Family>::FSM_DEPTH),+
+                }
+            }
+
             pub fn default_heuristic(self) -> HeuristicKind {
                 match self {
                     $(DomainKind::$kind => HeuristicKind(

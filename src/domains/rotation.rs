@@ -290,6 +290,8 @@ impl Family for Rotation {
 
     /// Each move turns its line: the piece at each place but the first goes one place towards
     /// the first, the first's to the last place.
+    const FSM_DEPTH: u32 = 8;
+
     fn fsm_moves(&self) -> Moves {
         let perms = LINES
             .iter()

@@ -21,7 +21,7 @@ impl Spec {
         let pruning = match self.pruning {
             Pruning::None => "noprune".to_string(),
             Pruning::Reverse => "prune".to_string(),
-            fsm @ Pruning::Fsm(_) => fsm.name(),
+            fsm @ (Pruning::Fsm(_) | Pruning::FsmDefault) => fsm.name(),
         };
         format!(
             "{}/step{}/{pruning}",
@@ -39,7 +39,10 @@ impl Spec {
         let pruning = match parts.next()? {
             "prune" => Pruning::Reverse,
             "noprune" => Pruning::None,
-            fsm if fsm.starts_with("fsm") => Pruning::parse(fsm)?,
+            // A variant is named after its domain's depth: `fsm` alone names none.
+            fsm if fsm.starts_with("fsm") => {
+                Pruning::parse(fsm).filter(|p| *p != Pruning::FsmDefault)?
+            }
             _ => return None,
         };
         let spec = Spec {

@@ -647,14 +647,17 @@ impl Manifest {
                 .iter()
                 .map(|a| {
                     let within = a.window.map_or(String::new(), |(w, h)| format!(" {w}x{h}"));
+                    let how = match a.read_s {
+                        Some(s) => format!("read in {s:.3} s"),
+                        None => format!("built in {:.3} s", a.build_s),
+                    };
                     format!(
-                        "fsm{} on {}{within} ({} moves): {} states, {}, built in {:.3} s",
+                        "fsm{} on {}{within} ({} moves): {} states, {}, {how}",
                         a.depth,
                         a.domain,
                         a.labels,
                         a.states,
                         format::bytes(a.bytes as u64),
-                        a.build_s
                     )
                 })
                 .collect();
@@ -1210,6 +1213,9 @@ mod tests {
             labels: 4,
             bytes: 80,
             build_s: 0.25,
+            source: "built".into(),
+            read_s: None,
+            file: None,
         });
         assert_eq!(
             m.memory_text().unwrap(),
@@ -1218,6 +1224,13 @@ mod tests {
         );
         let back: Manifest = serde_json::from_str(&serde_json::to_string(&m).unwrap()).unwrap();
         assert_eq!(back.automata, m.automata);
+        // One read from the cache says so; a manifest from before `source` reads as built.
+        m.automata[0].source = "read".into();
+        m.automata[0].read_s = Some(0.004);
+        assert!(m.memory_text().unwrap().ends_with("80 B, read in 0.004 s"));
+        let old = r#"{"domain":"tiles","depth":14,"built_depth":14,"states":5,"labels":4,"bytes":80,"build_s":0.25}"#;
+        let old: AutomatonInfo = serde_json::from_str(old).unwrap();
+        assert_eq!((old.source.as_str(), old.read_s), ("built", None));
     }
 
     #[test]

@@ -84,7 +84,7 @@ impl PlanOptions {
         flag("--step", steps.join(","));
         // Without an automaton, in the words every build since reverse-move pruning takes (`ab`
         // plans a build from before `--pruning` with them).
-        if self.pruning.iter().any(|p| matches!(p, Pruning::Fsm(_))) {
+        if self.pruning.iter().any(|p| p.is_fsm()) {
             let pruning: Vec<String> = self.pruning.iter().map(|p| p.name()).collect();
             flag("--pruning", pruning.join(","));
         } else {
@@ -142,6 +142,9 @@ pub struct Loaded {
     pub specs: Vec<Spec>,
     /// `names[k]` is `specs[k].name()`.
     pub names: Vec<String>,
+    /// The domains `specs[k]` runs on, where its automaton is only some domains' default
+    /// (`variants`); `None`: every domain it applies to.
+    only: Vec<Option<Vec<DomainKind>>>,
     /// Whether heuristics were asked for (else each domain runs its default).
     requested: bool,
     /// Of each instance, in the datasets' order, whether the selection keeps it (`None`: all).
@@ -156,13 +159,15 @@ impl Loaded {
     pub fn read(opts: &PlanOptions) -> Result<Loaded, Error> {
         let (datasets, infos) = read_datasets(&opts.datasets)?;
         let chosen = select::choose(&opts.select, &datasets)?;
-        let specs = variants(opts, &chosen.domains);
+        let (specs, only): (Vec<Spec>, Vec<_>) =
+            variants(opts, &chosen.domains).into_iter().unzip();
         let names = specs.iter().map(Spec::name).collect();
         Ok(Loaded {
             datasets,
             infos,
             specs,
             names,
+            only,
             requested: !opts.heuristics.is_empty(),
             keep: chosen.keep,
             selection: chosen.selection,
@@ -178,6 +183,7 @@ impl Loaded {
             datasets,
             specs,
             names,
+            only,
             requested,
             keep,
             ..
@@ -200,6 +206,11 @@ impl Loaded {
             for (variant_no, (spec, variant)) in specs.iter().zip(names).enumerate() {
                 if !runs_under(instance.domain, spec.heuristic, requested) {
                     other_domain += 1;
+                } else if only[variant_no]
+                    .as_ref()
+                    .is_some_and(|o| !o.contains(&instance.domain))
+                {
+                    // Another domain's default automaton: this one's has a variant of its own.
                 } else if fits.fit(d, instance, instance_no, variant_no, spec.heuristic) {
                     per_variant[variant_no] += 1;
                     jobs.push(Job {
@@ -378,8 +389,12 @@ fn read_datasets(paths: &[PathBuf]) -> Result<(Vec<Dataset>, Vec<DatasetInfo>), 
 }
 
 /// Every combination of the requested heuristics (default: the default of each of `domains`,
-/// those of the selected instances), steps and pruning settings, in that nesting.
-fn variants(opts: &PlanOptions, domains: &[DomainKind]) -> Vec<Spec> {
+/// those of the selected instances), steps and pruning settings, in that nesting, each with the
+/// domains it is restricted to. `fsm` without a depth is each domain's own
+/// (`DomainKind::fsm_depth`): one variant per depth among the domains of `domains` that have the
+/// heuristic, restricted to those domains, so that `--pruning fsm` runs `fsm14` on the tiles and
+/// `fsm8` on the Rotation Game.
+fn variants(opts: &PlanOptions, domains: &[DomainKind]) -> Vec<(Spec, Option<Vec<DomainKind>>)> {
     let mut heuristics = opts.heuristics.clone();
     if heuristics.is_empty() {
         for kind in domains {
@@ -389,17 +404,72 @@ fn variants(opts: &PlanOptions, domains: &[DomainKind]) -> Vec<Spec> {
             }
         }
     }
-    let mut specs = Vec::new();
+    let mut specs: Vec<(Spec, Option<Vec<DomainKind>>)> = Vec::new();
+    let mut add = |spec: Spec, only: Option<Vec<DomainKind>>| match specs
+        .iter_mut()
+        .find(|(s, _)| *s == spec)
+    {
+        None => specs.push((spec, only)),
+        Some((_, have)) => match (have.as_mut(), only) {
+            (Some(have), Some(only)) => {
+                for d in only {
+                    if !have.contains(&d) {
+                        have.push(d);
+                    }
+                }
+            }
+            (Some(_), None) => *have = None,
+            (None, _) => {}
+        },
+    };
+    let requested = !opts.heuristics.is_empty();
     for &heuristic in &heuristics {
+        let mut having: Vec<DomainKind> = domains
+            .iter()
+            .copied()
+            .filter(|&d| runs_under(d, heuristic, requested))
+            .collect();
+        if having.is_empty() {
+            // No selected instance has it: the variant is refused for want of jobs, under the
+            // name its domains give it.
+            having = DomainKind::ALL
+                .into_iter()
+                .filter(|d| d.accepts(heuristic))
+                .collect();
+        }
         for &step in &opts.steps {
             for &pruning in &opts.pruning {
-                let spec = Spec {
-                    heuristic,
-                    step,
-                    pruning,
-                };
-                if !specs.contains(&spec) {
-                    specs.push(spec);
+                if pruning != Pruning::FsmDefault {
+                    add(
+                        Spec {
+                            heuristic,
+                            step,
+                            pruning,
+                        },
+                        None,
+                    );
+                    continue;
+                }
+                let mut depths: Vec<u32> = Vec::new();
+                for d in &having {
+                    if !depths.contains(&d.fsm_depth()) {
+                        depths.push(d.fsm_depth());
+                    }
+                }
+                for depth in depths {
+                    let only = having
+                        .iter()
+                        .copied()
+                        .filter(|d| d.fsm_depth() == depth)
+                        .collect();
+                    add(
+                        Spec {
+                            heuristic,
+                            step,
+                            pruning: Pruning::Fsm(depth),
+                        },
+                        Some(only),
+                    );
                 }
             }
         }

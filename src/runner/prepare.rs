@@ -1,14 +1,16 @@
-//! The step of `run`, `solve` and `worker` that makes a heuristic's pattern databases ready
-//! before the first search needs them, after checking that they fit `--memory-limit`, and builds
-//! the variants' duplicate-pruning automata.
+//! The step of `run`, `solve` and `worker` that makes a variant's tables ready before the first
+//! search needs them (a heuristic's pattern databases, a pruning's duplicate-pruning automaton,
+//! each read from the cache directory or built and written there), after checking that they fit
+//! `--memory-limit` and that the builder takes each automaton's depth.
 
 use crate::domains::tiles::pattern::Pattern;
 use crate::domains::tiles::TilesHeuristic;
-use crate::domains::{Family, HeuristicKind, HeuristicSet, PrepareError, Puzzle, UsePuzzle};
+use crate::domains::{Family, HeuristicKind, HeuristicSet, PrepareError, Puzzle, Spec, UsePuzzle};
 use crate::runner::plan::TableOptions;
 use crate::search::fsm::Moves;
 use crate::search::Pruning;
 use crate::tables::automata::{self, AutomatonInfo};
+use crate::tables::fsm;
 use crate::tables::store::{self, Footprint, StoreError, TableInfo};
 use crate::util::format::bytes;
 use std::path::{Path, PathBuf};
@@ -21,45 +23,155 @@ pub fn cache_dir(pdb_dir: Option<&Path>) -> Result<PathBuf, StoreError> {
     })
 }
 
-/// Makes the tables of heuristic `h` ready for every puzzle family in `puzzles` (one puzzle of
-/// each board and goal is enough), returning what was used, each table once. `place(i)` says
-/// where the `i`-th puzzle comes from, for an error (`file:line: instance 'id'`), if anywhere.
-/// With `tables.memory_limit`, tables that would not fit it are refused before any is read.
+/// What `prepare` made ready, each table and automaton once.
+#[derive(Debug, Default)]
+pub struct Ready {
+    pub tables: Vec<TableInfo>,
+    pub automata: Vec<AutomatonInfo>,
+}
+
+/// Makes the tables of every job's variant ready for its puzzle's family (one puzzle of each
+/// board and goal is enough): the heuristic's pattern databases, then the pruning's automaton.
+/// `place(i)` says where the `i`-th puzzle comes from, for an error (`file:line: instance
+/// 'id'`), if anywhere. An automaton the builder would refuse, and with
+/// `tables.memory_limit` tables that would not fit it, are refused before any is read.
 pub fn prepare<'a>(
-    puzzles: impl IntoIterator<Item = (&'a Puzzle, HeuristicKind)>,
+    jobs: impl IntoIterator<Item = (&'a Puzzle, Spec)>,
     place: impl Fn(usize) -> Option<String>,
     tables: &TableOptions,
     quiet: bool,
-) -> Result<Vec<TableInfo>, PrepareError> {
-    let wanted = wanted(puzzles, place)?;
-    if wanted.is_empty() {
-        return Ok(Vec::new());
+) -> Result<Ready, PrepareError> {
+    let jobs: Vec<(&Puzzle, Spec)> = jobs.into_iter().collect();
+    let wanted = wanted(jobs.iter().map(|&(p, s)| (p, s.heuristic)), &place)?;
+    let automata = wanted_automata(&jobs, &place);
+    if wanted.is_empty() && automata.is_empty() {
+        return Ok(Ready::default());
     }
-    let options = checked(&wanted, tables, quiet)?;
-    let mut used: Vec<TableInfo> = Vec::new();
+    let (options, cache) = checked(&wanted, &automata, tables, quiet)?;
+    let mut ready = Ready::default();
     for (puzzle, h, _) in wanted {
-        for info in puzzle.prepare(h, Some(&options))? {
-            if !used.contains(&info) {
-                used.push(info);
+        for info in puzzle.prepare(h, options.as_ref())? {
+            if !ready.tables.contains(&info) {
+                ready.tables.push(info);
             }
         }
     }
-    Ok(used)
+    for a in &automata {
+        let key = a.key();
+        let info = match &cache {
+            Some(cache) => automata::prepare(&key, cache),
+            None => automata::shared(a.moves(), a.window, a.depth).map(|_| {
+                automata::info(a.domain, a.moves(), a.window, a.depth).expect("built just now")
+            }),
+        }
+        .map_err(|e| a.refused(&e))?;
+        // Boards of one family may share their moves, and so an automaton.
+        if !ready.automata.contains(&info) {
+            ready.automata.push(info);
+        }
+    }
+    Ok(ready)
 }
 
 /// What `prepare` refuses before it reads or builds a table (a heuristic that does not fit a
-/// board, tables that would not fit `--memory-limit`), checked without reading or building any:
-/// for `slurm`, before it writes a script whose every task would be refused.
+/// board, an automaton too large to build, tables that would not fit `--memory-limit`), checked
+/// without reading or building any: for `slurm` and `ab`, before they start processes that
+/// would each refuse.
 pub fn check<'a>(
-    puzzles: impl IntoIterator<Item = (&'a Puzzle, HeuristicKind)>,
+    jobs: impl IntoIterator<Item = (&'a Puzzle, Spec)>,
     place: impl Fn(usize) -> Option<String>,
     tables: &TableOptions,
 ) -> Result<(), PrepareError> {
-    let wanted = wanted(puzzles, place)?;
-    if !wanted.is_empty() {
-        checked(&wanted, tables, true)?;
+    let jobs: Vec<(&Puzzle, Spec)> = jobs.into_iter().collect();
+    let mut wanted = wanted(jobs.iter().map(|&(p, s)| (p, s.heuristic)), &place)?;
+    if tables.memory_limit.is_none() {
+        // Their footprints alone need them (and the cache directory).
+        wanted.clear();
+    }
+    let automata = wanted_automata(&jobs, &place);
+    if !wanted.is_empty() || !automata.is_empty() {
+        checked(&wanted, &automata, tables, true)?;
     }
     Ok(())
+}
+
+/// An automaton a run needs: for a family's moves, at a depth, and where it was first asked
+/// for.
+struct WantedAutomaton {
+    domain: &'static str,
+    moves: Moves,
+    window: Option<(usize, usize)>,
+    depth: u32,
+    /// The pruning's name and the first puzzle's place, for a message.
+    pruning: String,
+    at: Option<String>,
+}
+
+impl WantedAutomaton {
+    fn moves(&self) -> &Moves {
+        &self.moves
+    }
+
+    fn key(&self) -> automata::Key<'_> {
+        automata::Key {
+            domain: self.domain,
+            moves: &self.moves,
+            window: self.window,
+            depth: self.depth,
+        }
+    }
+
+    fn refused(&self, why: &str) -> PrepareError {
+        let at = self
+            .at
+            .as_ref()
+            .map_or(String::new(), |at| format!("{at}: "));
+        PrepareError::Unfit(format!(
+            "{at}pruning {} on {}: {why}",
+            self.pruning, self.domain
+        ))
+    }
+}
+
+/// The automata of the jobs' fsm prunings, each (moves, window, depth) once.
+fn wanted_automata(
+    jobs: &[(&Puzzle, Spec)],
+    place: &impl Fn(usize) -> Option<String>,
+) -> Vec<WantedAutomaton> {
+    struct MovesOf;
+    impl UsePuzzle for MovesOf {
+        type Output = (&'static str, Moves, Option<(usize, usize)>);
+        fn with<F: Family>(self, d: &Arc<F>, _: &F::State) -> Self::Output {
+            (F::NAME, d.fsm_moves(), d.fsm_window())
+        }
+    }
+    let mut done: Vec<(usize, u32)> = Vec::new();
+    let mut wanted: Vec<WantedAutomaton> = Vec::new();
+    for (i, (puzzle, spec)) in jobs.iter().enumerate() {
+        let Pruning::Fsm(depth) = spec.pruning.or_depth(puzzle.kind().fsm_depth()) else {
+            continue;
+        };
+        if done.contains(&(puzzle.family_id(), depth)) {
+            continue;
+        }
+        done.push((puzzle.family_id(), depth));
+        let (domain, moves, window) = puzzle.with(MovesOf);
+        if wanted
+            .iter()
+            .any(|w| (w.depth, w.window, &w.moves) == (depth, window, &moves))
+        {
+            continue;
+        }
+        wanted.push(WantedAutomaton {
+            domain,
+            moves,
+            window,
+            depth,
+            pruning: Pruning::Fsm(depth).name(),
+            at: place(i),
+        });
+    }
+    wanted
 }
 
 /// A heuristic's tables for one puzzle family: a puzzle of it, the heuristic and its patterns.
@@ -69,7 +181,7 @@ type Wanted<'a> = Vec<(&'a Puzzle, HeuristicKind, Vec<Pattern>)>;
 /// checked to fit it.
 fn wanted<'a>(
     puzzles: impl IntoIterator<Item = (&'a Puzzle, HeuristicKind)>,
-    place: impl Fn(usize) -> Option<String>,
+    place: &impl Fn(usize) -> Option<String>,
 ) -> Result<Wanted<'a>, PrepareError> {
     let mut wanted: Wanted = Vec::new();
     let mut done: Vec<(usize, HeuristicKind)> = Vec::new();
@@ -88,35 +200,69 @@ fn wanted<'a>(
     Ok(wanted)
 }
 
-/// The store's options for `wanted`'s tables, once they are known to fit `--memory-limit`.
+/// The store's options for `wanted`'s tables and the automata's cache, once every automaton
+/// is known to be one the builder takes and all of them to fit `--memory-limit`. The cache
+/// directory is needed for databases; automata without one (no `--pdb-dir`, `HOME` nor
+/// `XDG_CACHE_HOME`) are built in memory.
 fn checked(
     wanted: &Wanted,
+    automata: &[WantedAutomaton],
     tables: &TableOptions,
     quiet: bool,
-) -> Result<store::Options, PrepareError> {
-    let options = store::Options {
-        dir: cache_dir(tables.pdb_dir.as_deref())?,
+) -> Result<(Option<store::Options>, Option<store::Options>), PrepareError> {
+    let options = |dir| store::Options {
+        dir,
         build: !tables.no_build,
         rebuild: false,
         quiet,
         stop: tables.stop,
     };
-    if let Some(limit) = tables.memory_limit {
-        let footprints = wanted
-            .iter()
-            .flat_map(|(_, _, patterns)| patterns)
-            .map(|p| store::footprint(p, &options));
-        check_memory(footprints, limit)?;
+    let pdbs = if wanted.is_empty() {
+        None
+    } else {
+        Some(options(cache_dir(tables.pdb_dir.as_deref())?))
+    };
+    let cache = match &pdbs {
+        Some(o) => Some(o.clone()),
+        None => cache_dir(tables.pdb_dir.as_deref()).ok().map(options),
+    };
+    let mut footprints: Vec<Footprint> = Vec::new();
+    if let Some(o) = &pdbs {
+        if tables.memory_limit.is_some() {
+            footprints.extend(
+                wanted
+                    .iter()
+                    .flat_map(|(_, _, patterns)| patterns)
+                    .map(|p| store::footprint(p, o)),
+            );
+        }
     }
-    Ok(options)
+    for a in automata {
+        let f = match &cache {
+            Some(cache) => automata::footprint(&a.key(), cache),
+            None => fsm::estimate(&a.moves, a.depth, a.window).map(|e| Footprint {
+                name: a.key().name(),
+                table: e.table,
+                build: Some(e.building.saturating_add(e.table)),
+            }),
+        }
+        .map_err(|e| a.refused(&e))?;
+        footprints.push(f);
+    }
+    if let Some(limit) = tables.memory_limit {
+        check_memory(footprints.into_iter(), automata.len(), limit)?;
+    }
+    Ok((pdbs, cache))
 }
 
 /// Refuses tables whose making ready, in `prepare`'s order, would at its peak hold more than
 /// `limit` bytes: every table read or built before one, and that one's build (`Spec::
-/// build_memory`) or the table itself. The rest of a process (its datasets, jobs and rows) is
-/// not counted: beside pattern databases it is small.
+/// build_memory`, or an automaton's forecast) or the table itself; the last `automata` of
+/// `footprints` are automata. The rest of a process (its datasets, jobs and rows) is not
+/// counted: beside these tables it is small.
 fn check_memory(
     footprints: impl Iterator<Item = Footprint>,
+    automata: usize,
     limit: u64,
 ) -> Result<(), PrepareError> {
     let (mut held, mut peak) = (0u64, 0u64);
@@ -142,56 +288,22 @@ fn check_memory(
             bytes(b)
         ),
     };
+    // Automata come last, each once.
+    let databases = seen.len().saturating_sub(automata);
+    let what = match automata {
+        0 => format!("{databases} pattern database(s)"),
+        n if databases == 0 => format!("{n} automaton(s) of duplicate pruning"),
+        n => {
+            format!("{databases} pattern database(s) and the {n} automaton(s) of duplicate pruning")
+        }
+    };
     Err(PrepareError::Memory(format!(
-        "--memory-limit {} ({limit} bytes): the {} pattern database(s) take {} in memory{building}, \
-         {} at the peak; give a larger --memory-limit, or other heuristics",
+        "--memory-limit {} ({limit} bytes): the {what} take {} in memory{building}, \
+         {} at the peak; give a larger --memory-limit, or other heuristics or prunings",
         bytes(limit),
-        seen.len(),
         bytes(held),
         bytes(peak)
     )))
-}
-
-/// Builds the automaton of every fsm pruning in `wanted` for its puzzle's moves (one puzzle of
-/// each family and board is enough), before the first job: no job's time counts the building.
-/// Returns what each automaton took, each once. An error (the builder's reason, e.g. too large)
-/// names the pruning, the family and the puzzle's place (`place(i)` for the `i`-th entry).
-pub fn automata<'a>(
-    wanted: impl IntoIterator<Item = (&'a Puzzle, Pruning)>,
-    place: impl Fn(usize) -> Option<String>,
-) -> Result<Vec<AutomatonInfo>, PrepareError> {
-    struct MovesOf;
-    impl UsePuzzle for MovesOf {
-        type Output = (&'static str, Moves, Option<(usize, usize)>);
-        fn with<F: Family>(self, d: &Arc<F>, _: &F::State) -> Self::Output {
-            (F::NAME, d.fsm_moves(), d.fsm_window())
-        }
-    }
-    let mut done: Vec<(usize, u32)> = Vec::new();
-    let mut infos: Vec<AutomatonInfo> = Vec::new();
-    for (i, (puzzle, pruning)) in wanted.into_iter().enumerate() {
-        let Pruning::Fsm(depth) = pruning else {
-            continue;
-        };
-        if done.contains(&(puzzle.family_id(), depth)) {
-            continue;
-        }
-        done.push((puzzle.family_id(), depth));
-        let (domain, moves, window) = puzzle.with(MovesOf);
-        if let Err(e) = automata::shared(&moves, window, depth) {
-            let at = place(i).map_or(String::new(), |at| format!("{at}: "));
-            return Err(PrepareError::Unfit(format!(
-                "{at}pruning {} on {domain}: {e}",
-                pruning.name()
-            )));
-        }
-        let info = automata::info(domain, &moves, window, depth).expect("built just now");
-        // Boards of one family may share their moves, and so an automaton.
-        if !infos.contains(&info) {
-            infos.push(info);
-        }
-    }
-    Ok(infos)
 }
 
 /// Refuses `h` where it does not fit `puzzle`'s board, naming the puzzle's place. Checked

@@ -5,6 +5,7 @@
 use crate::domains::Spec;
 use crate::domains::{DomainKind, Family, FieldError, HeuristicSet, Puzzle, UsePuzzle, UseSearch};
 use crate::results::record::Status;
+use crate::search::fsm::Automaton;
 use crate::search::{self, Domain, Heuristic, Limits, Outcome, Prune, Pruning, Variant};
 use crate::tables::automata;
 use crate::util::clock::thread_cpu_time;
@@ -50,6 +51,12 @@ pub(crate) fn search(puzzle: &Puzzle, spec: &Spec, limits: Limits<'_>) -> Result
     puzzle.with(Solve { spec, limits })
 }
 
+/// The shared automaton of `depth` for `d`'s moves, or why there is none.
+fn automaton<F: Family>(d: &F, depth: u32) -> Result<&'static Automaton, String> {
+    automata::shared(&d.fsm_moves(), d.fsm_window(), depth)
+        .map_err(|e| format!("pruning fsm{depth} on {}: {e}", F::NAME))
+}
+
 /// `solve` once the family is known.
 struct Solve<'a, 'l> {
     spec: &'a Spec,
@@ -73,10 +80,8 @@ impl UsePuzzle for Solve<'_, '_> {
         let prune = match self.spec.pruning {
             Pruning::None => Prune::None,
             Pruning::Reverse => Prune::Reverse,
-            Pruning::Fsm(depth) => Prune::Fsm(
-                automata::shared(&d.fsm_moves(), d.fsm_window(), depth)
-                    .map_err(|e| format!("pruning fsm{depth} on {}: {e}", F::NAME))?,
-            ),
+            Pruning::Fsm(depth) => Prune::Fsm(automaton(&**d, depth)?),
+            Pruning::FsmDefault => Prune::Fsm(automaton(&**d, F::FSM_DEPTH)?),
         };
         if !d.solvable(start) {
             return Ok(unsolvable(d.solution_parity(start).is_some()));

@@ -27,16 +27,34 @@ impl Automaton {
     /// An automaton from its table. Every entry is `FORBIDDEN` or a state below
     /// `next.len() / labels`.
     pub fn from_table(labels: usize, next: Box<[u32]>, depth: u32) -> Automaton {
-        assert!(labels > 0 && next.len().is_multiple_of(labels) && !next.is_empty());
+        Automaton::checked(labels, next, depth).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// `from_table`, Err (saying what is wrong) for a table that is not an automaton's: one read
+    /// from a file.
+    pub fn checked(labels: usize, next: Box<[u32]>, depth: u32) -> Result<Automaton, String> {
+        if labels == 0 || next.is_empty() || !next.len().is_multiple_of(labels) {
+            return Err(format!(
+                "a table of {} entries is no whole number of states of {labels} labels",
+                next.len()
+            ));
+        }
         let states = next.len() / labels;
-        assert!(next
+        if let Some(i) = next
             .iter()
-            .all(|&s| s == FORBIDDEN || (s as usize) < states));
-        Automaton {
+            .position(|&s| s != FORBIDDEN && s as usize >= states)
+        {
+            return Err(format!(
+                "entry {i} leads to state {}, past the last ({})",
+                next[i],
+                states - 1
+            ));
+        }
+        Ok(Automaton {
             labels,
             next,
             depth,
-        }
+        })
     }
 
     /// The depth-2 automaton: it forbids only a move straight after its inverse (`inverse[l]` is
@@ -131,10 +149,9 @@ mod tests {
         ] {
             assert_eq!(Pruning::parse(&p.name()), Some(p));
         }
-        assert_eq!(
-            Pruning::parse("fsm"),
-            Some(Pruning::Fsm(Pruning::DEFAULT_FSM_DEPTH))
-        );
+        assert_eq!(Pruning::parse("fsm"), Some(Pruning::FsmDefault));
+        assert_eq!(Pruning::FsmDefault.or_depth(8), Pruning::Fsm(8));
+        assert_eq!(Pruning::Reverse.or_depth(8), Pruning::Reverse);
         for bad in ["fsm1", "fsm33", "fsm-3", "fsmx", "Reverse", ""] {
             assert_eq!(Pruning::parse(bad), None, "{bad}");
         }

@@ -211,10 +211,14 @@ pub enum Pruning {
     /// Duplicate pruning by an automaton built from move sequences of up to this length
     /// (`fsm::Automaton`); includes reverse-move pruning.
     Fsm(u32),
+    /// `fsm` without a depth: the domain's default (`Family::FSM_DEPTH`), which `or_depth`
+    /// makes an `Fsm` before a variant is named or searched.
+    FsmDefault,
 }
 
 impl Pruning {
-    /// The depth `fsm` means without one, chosen on the tiles by measurement (docs/pruning.md).
+    /// The depth `fsm` means on the tiles, chosen by measurement (docs/pruning.md); each
+    /// domain has its own (`Family::FSM_DEPTH`).
     pub const DEFAULT_FSM_DEPTH: u32 = 14;
     /// The deepest automaton asked for by name.
     pub const MAX_FSM_DEPTH: u32 = 32;
@@ -224,8 +228,21 @@ impl Pruning {
         match self {
             Pruning::None => "none",
             Pruning::Reverse => "reverse",
-            Pruning::Fsm(_) => "fsm",
+            Pruning::Fsm(_) | Pruning::FsmDefault => "fsm",
         }
+    }
+
+    /// `FsmDefault` as the automaton of `depth`, a domain's default; any other as it is.
+    pub fn or_depth(self, depth: u32) -> Pruning {
+        match self {
+            Pruning::FsmDefault => Pruning::Fsm(depth),
+            other => other,
+        }
+    }
+
+    /// Whether it prunes by automaton.
+    pub fn is_fsm(self) -> bool {
+        matches!(self, Pruning::Fsm(_) | Pruning::FsmDefault)
     }
 
     /// Reverse-move pruning on or off: reverse or none.
@@ -250,12 +267,13 @@ impl Pruning {
         }
     }
 
-    /// `none`, `reverse`, `fsm` (the default depth) or `fsmN` (N from 2 to `MAX_FSM_DEPTH`).
+    /// `none`, `reverse`, `fsm` (the domain's default depth) or `fsmN` (N from 2 to
+    /// `MAX_FSM_DEPTH`).
     pub fn parse(s: &str) -> Option<Pruning> {
         match s {
             "none" => Some(Pruning::None),
             "reverse" => Some(Pruning::Reverse),
-            "fsm" => Some(Pruning::Fsm(Pruning::DEFAULT_FSM_DEPTH)),
+            "fsm" => Some(Pruning::FsmDefault),
             _ => {
                 let depth: u32 = s.strip_prefix("fsm")?.parse().ok()?;
                 (2..=Pruning::MAX_FSM_DEPTH)

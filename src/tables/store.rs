@@ -247,7 +247,7 @@ pub fn footprint(spec: &dyn Spec, options: &Options) -> Footprint {
     }
 }
 
-fn crc_text(crc: u32) -> String {
+pub(crate) fn crc_text(crc: u32) -> String {
     format!("{crc:08x}")
 }
 
@@ -303,6 +303,14 @@ pub type Fields = Vec<(String, String)>;
 
 /// The header fields of the file at `path` and the reader left at its entries.
 pub fn read_header(path: &Path) -> Result<(Fields, BufReader<File>), Unusable> {
+    read_header_of(path, MAGIC)
+}
+
+/// `read_header` for files whose first line is `magic` (the automata's).
+pub(crate) fn read_header_of(
+    path: &Path,
+    magic: &str,
+) -> Result<(Fields, BufReader<File>), Unusable> {
     // A FIFO or device named like a table is refused at once, not waited on.
     let file = files::open_regular(path).map_err(|e| match e.kind() {
         io::ErrorKind::NotFound => Unusable::Missing,
@@ -324,7 +332,7 @@ pub fn read_header(path: &Path) -> Result<(Fields, BufReader<File>), Unusable> {
             .ok_or_else(|| Unusable::Header("not a table file: no header".into()))?
             .trim_end();
         if first {
-            if line != MAGIC {
+            if line != magic {
                 return Err(Unusable::Header(
                     "not a table file: its first line is not the header's".into(),
                 ));
@@ -441,7 +449,7 @@ fn cannot(what: &str, dir: &Path, e: io::Error) -> StoreError {
 }
 
 /// A new file in `dir` (created if need be) for a table being built, under a temporary name.
-fn temporary(dir: &Path) -> Result<tempfile::NamedTempFile, StoreError> {
+pub(crate) fn temporary(dir: &Path) -> Result<tempfile::NamedTempFile, StoreError> {
     fs::create_dir_all(dir).map_err(|e| cannot("create the pattern database directory", dir, e))?;
     let mut builder = tempfile::Builder::new();
     builder.prefix(".building-").suffix(".tmp");

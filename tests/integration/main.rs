@@ -8,6 +8,7 @@ mod cli_bad_input;
 mod cli_combine;
 mod cli_compare;
 mod cli_domains;
+mod cli_fsm;
 mod cli_hostile;
 mod cli_pdb;
 mod cli_plot;

@@ -569,6 +569,8 @@ impl Family for Tiles {
     }
 
     /// The blank's four steps, in the board's move order (the fixed-size boards' is Korf's).
+    const FSM_DEPTH: u32 = 14;
+
     fn fsm_moves(&self) -> Moves {
         Moves::Walk(self.board.steps.to_vec())
     }

@@ -139,6 +139,9 @@ trait Space {
     fn span(&self) -> Span;
     /// Whether every move's inverse is one of the moves.
     fn reversible(&self) -> bool;
+    /// Whether some sequences cannot be played (a walk within a window): then a count of the
+    /// sequences an automaton lets through is no bound on those met.
+    fn bounded(&self) -> bool;
     /// The same moves with nothing played.
     fn fresh(&self) -> Self;
 }
@@ -241,6 +244,10 @@ impl Space for Walk {
             .all(|&(x, y)| self.steps.contains(&(-x, -y)))
     }
 
+    fn bounded(&self) -> bool {
+        self.window != (i32::MAX, i32::MAX)
+    }
+
     fn fresh(&self) -> Walk {
         Walk {
             grid: (0..(self.side * self.side) as u16).collect(),
@@ -306,6 +313,10 @@ impl Space for Perms {
         })
     }
 
+    fn bounded(&self) -> bool {
+        false
+    }
+
     fn fresh(&self) -> Perms {
         Perms::new(&self.perms)
     }
@@ -321,23 +332,47 @@ pub(super) struct Pair {
 /// How much the search may hold: about 4 GiB of tables.
 const MAX_EFFECT_BYTES: usize = 4 << 30;
 
+/// The sequences a length must have met before the next lengths' growth is forecast from it:
+/// fewer, and the first lengths, where little is forbidden yet, would forecast too much.
+const PROBE: u64 = 1 << 14;
+
+/// Where `search` stops: with every pair, or at its first forecast (`fsm::estimate`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Until {
+    Built,
+    Forecast,
+}
+
+/// What `search` found: the pairs (those of the lengths searched, when it stopped at a
+/// forecast) and what the whole build holds, forecast or measured.
+pub(super) struct Searched {
+    pub pairs: Vec<Pair>,
+    pub estimate: Estimate,
+}
+
 /// Every minimal forbidden sequence of up to `depth` moves, in order, with its replacement.
 /// `compile` turns the forbidden ones of each length into the automaton that prunes the next.
+/// Refused (Err, with the depth that fits) before a length whose tables are forecast to pass
+/// 4 GiB.
 pub(super) fn forbidden_pairs(
     moves: &Moves,
     depth: u32,
     window: Option<(usize, usize)>,
     packing: &Packing,
     progress: &mut dyn FnMut(&Progress),
-) -> Result<Vec<Pair>, String> {
+    until: Until,
+) -> Result<Searched, String> {
     match moves {
         Moves::Walk(steps) => search(
             &mut Walk::new(steps, depth, window),
             depth,
             packing,
             progress,
+            until,
         ),
-        Moves::Permutations(perms) => search(&mut Perms::new(perms), depth, packing, progress),
+        Moves::Permutations(perms) => {
+            search(&mut Perms::new(perms), depth, packing, progress, until)
+        }
     }
 }
 
@@ -363,7 +398,8 @@ fn search<S: Space>(
     depth: u32,
     packing: &Packing,
     progress: &mut dyn FnMut(&Progress),
-) -> Result<Vec<Pair>, String> {
+    until: Until,
+) -> Result<Searched, String> {
     let reversible = space.reversible();
     let mut effects: Vec<Effects> = vec![Effects::default()];
     let mut start = Vec::new();
@@ -374,8 +410,43 @@ fn search<S: Space>(
     );
     let mut pairs: Vec<Pair> = Vec::new();
     let mut check = Some(space.fresh());
+    // The sequences met at each length, the empty one at 0.
+    let mut met: Vec<u64> = vec![1];
+    let mut peak = bytes_of(&effects);
+    let mut forecast = None;
     for length in 1..=depth {
         let prune = super::compile(packing, space.labels(), &pairs, depth)?;
+        if met[length as usize - 1] >= PROBE {
+            let counts = forecast_met(&*space, &prune, &met, depth);
+            let shape = Shape {
+                reversible,
+                labels: space.labels(),
+            };
+            let whole = shape.estimate(&counts, depth);
+            if !whole.fits() {
+                let fits = (1..depth)
+                    .rev()
+                    .find(|&d| shape.estimate(&counts, d).fits())
+                    .unwrap_or(1);
+                return Err(format!(
+                    "comparing the move sequences of up to {depth} moves would take about \
+                     {:.1} GiB of memory and the automaton up to {:.1} GiB, by the growth of the \
+                     first {} lengths (the builder takes at most {} GiB of each); choose a depth \
+                     of at most {fits}",
+                    whole.building as f64 / f64::from(1 << 30),
+                    whole.table as f64 / f64::from(1 << 30),
+                    length - 1,
+                    MAX_EFFECT_BYTES >> 30
+                ));
+            }
+            if until == Until::Forecast {
+                return Ok(Searched {
+                    pairs,
+                    estimate: whole,
+                });
+            }
+            forecast = Some(whole);
+        }
         effects.push(Effects::default());
         // Reversible moves: only the lengths n - 2, n - 1 and n are compared.
         let keep = if reversible { 3 } else { effects.len() };
@@ -397,6 +468,8 @@ fn search<S: Space>(
         check = Some(layer.check);
         let (found, sequences) = (layer.found, layer.sequences);
         pairs.extend(found);
+        met.push(sequences);
+        peak = peak.max(bytes_of(&effects));
         if reversible && effects.len() > 2 {
             // Lengths n - 2 and under are compared no more.
             let at = effects.len() - 3;
@@ -409,7 +482,116 @@ fn search<S: Space>(
             forbidden: pairs.len() as u64,
         });
     }
-    Ok(pairs)
+    // A build too short to forecast is measured.
+    let estimate = forecast.unwrap_or_else(|| Estimate {
+        building: peak as u64,
+        table: Shape {
+            reversible,
+            labels: space.labels(),
+        }
+        .table_bound(&met.iter().map(|&m| m as f64).collect::<Vec<_>>(), depth),
+    });
+    Ok(Searched { pairs, estimate })
+}
+
+/// The sequences each length up to `depth` is forecast to meet, from those met so far (`met`,
+/// lengths 0 to n - 1) and `prune`, the automaton of the pairs found so far. Where every
+/// sequence can be played, the sequences `prune` lets through: exact at length n, and more than
+/// are met after it (later lengths forbid more). On a walk within a window, which bends the
+/// growth down as the walks reach its sides, the growth of the last lengths goes on: since it
+/// falls with the length, the forecast errs high.
+fn forecast_met<S: Space>(space: &S, prune: &Automaton, met: &[u64], depth: u32) -> Vec<f64> {
+    let known = met.len();
+    let mut counts: Vec<f64> = met.iter().map(|&m| m as f64).collect();
+    if space.bounded() {
+        let last = counts[known - 1];
+        // Over two lengths where there are: a walk's one-step growth alternates.
+        let growth = if known >= 3 && counts[known - 3] > 0.0 {
+            (last / counts[known - 3]).sqrt()
+        } else {
+            last / counts[known - 2].max(1.0)
+        };
+        for n in known..=depth as usize {
+            counts.push(last * growth.powi((n - known + 1) as i32));
+        }
+        return counts;
+    }
+    let labels = prune.labels();
+    let mut at = vec![0.0f64; prune.states()];
+    at[Automaton::START as usize] = 1.0;
+    for n in 1..=depth as usize {
+        let mut next = vec![0.0f64; prune.states()];
+        for (state, &c) in at.iter().enumerate() {
+            if c == 0.0 {
+                continue;
+            }
+            for label in 0..labels {
+                let to = prune.next(state as u32, label);
+                if to != FORBIDDEN {
+                    next[to as usize] += c;
+                }
+            }
+        }
+        at = next;
+        if n >= known {
+            counts.push(at.iter().sum());
+        }
+    }
+    counts
+}
+
+/// What a build holds, forecast or measured (`fsm::estimate`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Estimate {
+    /// The tables of sequences met, at their largest, in bytes: the most a build holds.
+    pub building: u64,
+    /// A bound on the automaton's table, in bytes: a state is a sequence met shorter than the
+    /// depth.
+    pub table: u64,
+}
+
+impl Estimate {
+    /// Whether the builder takes it.
+    pub fn fits(&self) -> bool {
+        self.building <= MAX_EFFECT_BYTES as u64 && self.table <= super::MAX_TABLE_BYTES as u64
+    }
+}
+
+/// What the size of a build depends on besides the sequences met.
+struct Shape {
+    reversible: bool,
+    labels: usize,
+}
+
+impl Shape {
+    /// The build to `depth` of sequences met as `counts` (by length) says.
+    fn estimate(&self, counts: &[f64], depth: u32) -> Estimate {
+        let depth = depth as usize;
+        let kept = if self.reversible { 3 } else { depth + 1 };
+        let building = (1..=depth)
+            .map(|n| (n + 1).saturating_sub(kept)..=n)
+            .map(|lengths| lengths.map(|k| map_bytes(counts[k])).sum::<f64>())
+            .fold(0.0, f64::max);
+        Estimate {
+            building: building.min(u64::MAX as f64) as u64,
+            table: self.table_bound(counts, depth as u32),
+        }
+    }
+
+    fn table_bound(&self, counts: &[f64], depth: u32) -> u64 {
+        let states = 1.0 + counts[1..depth as usize].iter().sum::<f64>();
+        (states * self.labels as f64 * 4.0).min(u64::MAX as f64) as u64
+    }
+}
+
+/// What a table of effects holding `entries` takes: the hash map's power-of-two buckets, 7/8
+/// of them usable, each an entry and a control byte, as `bytes_of` counts them.
+fn map_bytes(entries: f64) -> f64 {
+    if entries < 1.0 {
+        return 0.0;
+    }
+    let buckets = (entries * 8.0 / 7.0).ceil().max(8.0).log2().ceil().exp2();
+    buckets * 7.0 / 8.0 * (std::mem::size_of::<(u64, Met)>() + 1) as f64
 }
 
 /// What the tables hold, about: an entry is a key and a `Met`, and a byte of control.

@@ -24,6 +24,8 @@
 mod find;
 pub mod tree;
 
+pub use find::Estimate;
+
 use crate::search::fsm::{Automaton, Moves, FORBIDDEN};
 
 /// How far a build has come: reported once per sequence length.
@@ -56,6 +58,9 @@ pub fn build(moves: &Moves, depth: u32) -> Result<Automaton, String> {
 /// or smaller, no sequence spanning more can be played, so the automaton prunes the same there as
 /// `build`'s and is smaller and faster to build. It is sound on any board. `progress` hears of
 /// each length as it is finished.
+///
+/// A depth whose tables are forecast (`estimate`) to pass 4 GiB is refused once the first
+/// lengths have shown the growth, before the large ones are met: in well under a second.
 pub fn build_with(
     moves: &Moves,
     depth: u32,
@@ -63,8 +68,29 @@ pub fn build_with(
     progress: &mut dyn FnMut(&Progress),
 ) -> Result<Automaton, String> {
     let packing = check(moves, depth)?;
-    let pairs = find::forbidden_pairs(moves, depth, window, &packing, progress)?;
-    compile(&packing, labels(moves), &pairs, depth)
+    let found =
+        find::forbidden_pairs(moves, depth, window, &packing, progress, find::Until::Built)?;
+    compile(&packing, labels(moves), &found.pairs, depth)
+}
+
+/// What `build_with` would hold, without building: the lengths of up to 2^14 sequences are
+/// searched (a fraction of a second), and the growth they show carried on to `depth`; a build
+/// that short is measured. Err where `build_with` would refuse, naming the depth that fits.
+pub fn estimate(
+    moves: &Moves,
+    depth: u32,
+    window: Option<(usize, usize)>,
+) -> Result<Estimate, String> {
+    let packing = check(moves, depth)?;
+    let found = find::forbidden_pairs(
+        moves,
+        depth,
+        window,
+        &packing,
+        &mut |_| {},
+        find::Until::Forecast,
+    )?;
+    Ok(found.estimate)
 }
 
 /// Every minimal forbidden sequence of up to `depth` moves with its replacement, in the order
@@ -75,8 +101,16 @@ pub fn duplicates(
     window: Option<(usize, usize)>,
 ) -> Result<Vec<Duplicate>, String> {
     let packing = check(moves, depth)?;
-    let pairs = find::forbidden_pairs(moves, depth, window, &packing, &mut |_| {})?;
-    Ok(pairs
+    let found = find::forbidden_pairs(
+        moves,
+        depth,
+        window,
+        &packing,
+        &mut |_| {},
+        find::Until::Built,
+    )?;
+    Ok(found
+        .pairs
         .iter()
         .map(|p| Duplicate {
             forbidden: packing.unpack(p.forbidden),

@@ -389,3 +389,44 @@ fn no_shortest_path_is_lost_on_any_3x3_state() {
         assert_eq!(every_distance_survives(3, 3, blank, &three), 181_440);
     }
 }
+
+/// Depths past what the builder takes are refused from the growth of the first lengths, naming
+/// the largest that fits, and `build_with` refuses them the same way before their large lengths.
+#[test]
+fn depths_too_deep_are_refused_from_the_first_lengths() {
+    let e = estimate(&tiles(), 24, Some((5, 5))).unwrap_err();
+    assert!(e.ends_with("choose a depth of at most 17"), "{e}");
+    assert_eq!(
+        build_with(&tiles(), 24, Some((5, 5)), &mut |_| {}).unwrap_err(),
+        e
+    );
+    let knights = Moves::Walk(KNIGHT.to_vec());
+    let e = estimate(&knights, 14, Some((5, 5))).unwrap_err();
+    assert!(e.ends_with("choose a depth of at most 12"), "{e}");
+    let e = estimate(&rotation(), 14, None).unwrap_err();
+    assert!(e.ends_with("choose a depth of at most 10"), "{e}");
+    // Those that fit are forecast within the builder's limits.
+    for (moves, depth, window) in [
+        (tiles(), 17, Some((5, 5))),
+        (knights, 12, Some((5, 5))),
+        (rotation(), 10, None),
+    ] {
+        assert!(estimate(&moves, depth, window).unwrap().fits());
+    }
+}
+
+/// The forecast bounds what is built: the automaton's table is within the bound, whether the
+/// build is measured (too short to forecast) or forecast.
+#[test]
+fn the_forecast_bounds_the_automaton() {
+    for (moves, depth, window) in [
+        (tiles(), 6, None),
+        (tiles(), 12, Some((4, 4))),
+        (rotation(), 7, None),
+    ] {
+        let e = estimate(&moves, depth, window).unwrap();
+        let a = build_with(&moves, depth, window, &mut |_| {}).unwrap();
+        assert!(e.table >= a.bytes() as u64, "{depth}: {e:?}");
+        assert!(e.building > 0 && e.fits());
+    }
+}

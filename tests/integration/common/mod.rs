@@ -121,7 +121,11 @@ pub fn names(dir: &Path) -> Vec<String> {
 /// project), for the tests that give it input, signals, limits or an environment.
 pub fn command<S: AsRef<OsStr>>(cwd: &Path, args: &[S]) -> Command {
     let mut c = Command::new(BIN);
-    c.args(args).current_dir(cwd);
+    // A cache of the suite's own: runs with automata write them to the default cache directory.
+    c.args(args).current_dir(cwd).env(
+        "XDG_CACHE_HOME",
+        std::env::temp_dir().join("idabench-test-cache"),
+    );
     c
 }
 
