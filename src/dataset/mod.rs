@@ -1341,7 +1341,7 @@ mod tests {
 
     #[test]
     fn parts_fail_at_the_first_fault_in_the_file() {
-        let good = rows(14);
+        let good = rows(10);
         let faults = [
             "r1,tiles,3x3,1 2 3,",
             "r1,tiles,9x9x9,1 2 3,",
