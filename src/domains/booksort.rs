@@ -10,6 +10,7 @@
 //! The domain has a depth cap of 4 ([`DEPTH_CAP`]): the engine reports `OverCap` exactly when the
 //! judge's answer is "5 or more".
 
+use super::max::{self, Max};
 use super::{Family, FieldError, UseSearch};
 use crate::search::fsm::Moves;
 use crate::search::{Domain, Heuristic, Zero};
@@ -360,6 +361,30 @@ impl Family for Booksort {
             BooksortHeuristic::Breaks => visit.with(&**d, start, &Breaks),
             BooksortHeuristic::Zero => visit.with(&**d, start, &Zero),
         }
+    }
+
+    fn with_max<V: UseSearch>(
+        d: &Arc<Booksort>,
+        start: &<Booksort as Domain>::State,
+        parts: &[BooksortHeuristic],
+        visit: V,
+    ) -> V::Output {
+        let parts = parts
+            .iter()
+            .map(|h| match h {
+                BooksortHeuristic::Breaks => BooksortPart::Breaks(&Breaks),
+                BooksortHeuristic::Zero => BooksortPart::Zero(&Zero),
+            })
+            .collect::<Vec<_>>();
+        visit.with(&**d, start, &Max::<_, { max::TWO }>::new(&parts))
+    }
+}
+
+max_parts! {
+    /// A heuristic of Booksort as a part of a max.
+    Booksort => BooksortPart, BooksortPartValue {
+        Breaks(Breaks),
+        Zero(Zero),
     }
 }
 

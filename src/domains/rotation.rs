@@ -28,6 +28,7 @@
 //! meets them in dictionary order and stops at the first. Step `2` may jump to `n + 1` and return a
 //! longer path; the game has no solution parity, so the engine reports no optimality promise.
 
+use super::max::{self, Max};
 use super::{Family, FieldError, UseSearch};
 use crate::search::fsm::Moves;
 use crate::search::{Domain, Heuristic, Zero};
@@ -339,6 +340,30 @@ impl Family for Rotation {
             RotationHeuristic::Center => visit.with(&**d, start, &Center),
             RotationHeuristic::Zero => visit.with(&**d, start, &Zero),
         }
+    }
+
+    fn with_max<V: UseSearch>(
+        d: &Arc<Rotation>,
+        start: &<Rotation as Domain>::State,
+        parts: &[RotationHeuristic],
+        visit: V,
+    ) -> V::Output {
+        let parts = parts
+            .iter()
+            .map(|h| match h {
+                RotationHeuristic::Center => RotationPart::Center(&Center),
+                RotationHeuristic::Zero => RotationPart::Zero(&Zero),
+            })
+            .collect::<Vec<_>>();
+        visit.with(&**d, start, &Max::<_, { max::TWO }>::new(&parts))
+    }
+}
+
+max_parts! {
+    /// A heuristic of The Rotation Game as a part of a max.
+    Rotation => RotationPart, RotationPartValue {
+        Center(Center),
+        Zero(Zero),
     }
 }
 
