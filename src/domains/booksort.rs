@@ -10,7 +10,6 @@
 //! The domain has a depth cap of 4 ([`DEPTH_CAP`]): the engine reports `OverCap` exactly when the
 //! judge's answer is "5 or more".
 
-use super::max::{self, Max};
 use super::{Family, FieldError, UseSearch};
 use crate::search::fsm::Moves;
 use crate::search::{Domain, Heuristic, Zero};
@@ -363,28 +362,16 @@ impl Family for Booksort {
         }
     }
 
+    /// A max's parts are `breaks` and `zero`, whose estimate is 0 everywhere: the max is
+    /// `breaks` alone, searched as it is alone.
     fn with_max<V: UseSearch>(
         d: &Arc<Booksort>,
         start: &<Booksort as Domain>::State,
         parts: &[BooksortHeuristic],
         visit: V,
     ) -> V::Output {
-        let parts = parts
-            .iter()
-            .map(|h| match h {
-                BooksortHeuristic::Breaks => BooksortPart::Breaks(&Breaks),
-                BooksortHeuristic::Zero => BooksortPart::Zero(&Zero),
-            })
-            .collect::<Vec<_>>();
-        visit.with(&**d, start, &Max::<_, { max::TWO }>::new(&parts))
-    }
-}
-
-max_parts! {
-    /// A heuristic of Booksort as a part of a max.
-    Booksort => BooksortPart, BooksortPartValue {
-        Breaks(Breaks),
-        Zero(Zero),
+        debug_assert!(parts.contains(&BooksortHeuristic::Breaks));
+        Self::with_heuristic(d, start, BooksortHeuristic::Breaks, visit)
     }
 }
 

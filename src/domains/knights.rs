@@ -12,7 +12,6 @@
 //! that of its target (2,2).
 //! The judge wants the shortest length if it is at most 15, else -1: the depth cap is 15.
 
-use super::max::{self, Max};
 use super::{Family, FieldError, UseSearch};
 use crate::search::fsm::Moves;
 use crate::search::{Domain, Heuristic, Zero};
@@ -378,28 +377,16 @@ impl Family for Knights {
         }
     }
 
+    /// A max's parts are `misplaced` and `zero`, whose estimate is 0 everywhere: the max is
+    /// `misplaced` alone, searched as it is alone.
     fn with_max<V: UseSearch>(
         d: &Arc<Knights>,
         start: &<Knights as Domain>::State,
         parts: &[KnightsHeuristic],
         visit: V,
     ) -> V::Output {
-        let parts = parts
-            .iter()
-            .map(|h| match h {
-                KnightsHeuristic::Misplaced => KnightsPart::Misplaced(&Misplaced),
-                KnightsHeuristic::Zero => KnightsPart::Zero(&Zero),
-            })
-            .collect::<Vec<_>>();
-        visit.with(&**d, start, &Max::<_, { max::TWO }>::new(&parts))
-    }
-}
-
-max_parts! {
-    /// A heuristic of Knight's Spirit as a part of a max.
-    Knights => KnightsPart, KnightsPartValue {
-        Misplaced(Misplaced),
-        Zero(Zero),
+        debug_assert!(parts.contains(&KnightsHeuristic::Misplaced));
+        Self::with_heuristic(d, start, KnightsHeuristic::Misplaced, visit)
     }
 }
 

@@ -4,9 +4,11 @@
 //! The max of admissible heuristics is admissible, and the max of consistent ones consistent: a
 //! move changes each part by at most one, so it changes their largest by at most one.
 //!
-//! A max is `Max<P, N>` over the family's enum of parts (`max_parts!`) with `N` slots: one type
-//! per family (two for the tiles: two slots, and four), so that combining heuristics adds that
-//! many instantiations of the search kernels, not one per combination.
+//! A max is `Max<P, N>` over the family's enum of parts (`max_parts!`) with `N` slots, so that
+//! combining heuristics adds a few instantiations of the search kernels, not one per
+//! combination: the tiles have two (two slots, and four). `zero` adds nothing to a max, and a
+//! family left with one part searches it alone: the other families' maxes are of their one
+//! heuristic and `zero`, and need no type of their own.
 
 use super::{Family, HeuristicSet, PrepareError};
 use crate::search::{Domain, Heuristic};
@@ -18,7 +20,7 @@ use std::sync::{Arc, Mutex};
 pub const PREFIX: &str = "max:";
 /// The most parts a max has: each node carries every part's value.
 pub const MAX_PARTS: usize = 4;
-/// The parts of a max of any family but the tiles, whose other heuristic is `zero`.
+/// The slots of a max of two parts.
 pub const TWO: usize = 2;
 
 /// A heuristic of a family by its name: one of the family's own, or the max of some.
@@ -176,7 +178,7 @@ pub struct Max<P, const N: usize> {
 impl<P: Copy, const N: usize> Max<P, N> {
     /// The max of `parts` (two to `N`; the last repeats in the slots left, which changes no
     /// estimate), of which one at least is 0 exactly at goals: in every family only `zero` is
-    /// not, and a max has two distinct parts (`split`).
+    /// not, and it is left out of a max.
     pub fn new<D: Domain>(parts: &[P]) -> Max<P, N>
     where
         P: Part<D>,

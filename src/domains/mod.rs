@@ -123,8 +123,8 @@ pub trait Family: Domain<State: Send + Sync> + Send + Sync + Sized + 'static {
 
     /// Builds the max of heuristics `parts` (two to `max::MAX_PARTS`, distinct, each accepted by
     /// `max_part` and passed by `prepare`) for `d` and hands it to `visit` like `with_heuristic`:
-    /// one type of heuristic per family (`max::Max` over the family's `max_parts!`), searched on
-    /// one type of the domain, so that maxes cost the build one instantiation of the kernels.
+    /// as few types as can be (`max::Max` over the family's `max_parts!`), searched on one type
+    /// of the domain, for each costs the build an instantiation of the kernels.
     fn with_max<V: UseSearch>(
         d: &Arc<Self>,
         start: &Self::State,
@@ -539,7 +539,7 @@ pub fn heuristic_long_help(lead: &str) -> String {
     }
     text.push_str(&format!(
         "\n  any domain:\n    {:<width$}  the largest estimate of two to {} of the domain's \
-         heuristics, each updated as alone; no +bpmx part",
+         heuristics, each updated as alone; of a database, its regular and +reflect lookups",
         "max:H1:H2:...",
         max::MAX_PARTS
     ));

@@ -28,7 +28,6 @@
 //! meets them in dictionary order and stops at the first. Step `2` may jump to `n + 1` and return a
 //! longer path; the game has no solution parity, so the engine reports no optimality promise.
 
-use super::max::{self, Max};
 use super::{Family, FieldError, UseSearch};
 use crate::search::fsm::Moves;
 use crate::search::{Domain, Heuristic, Zero};
@@ -342,28 +341,16 @@ impl Family for Rotation {
         }
     }
 
+    /// A max's parts are `center` and `zero`, whose estimate is 0 everywhere: the max is
+    /// `center` alone, searched as it is alone.
     fn with_max<V: UseSearch>(
         d: &Arc<Rotation>,
         start: &<Rotation as Domain>::State,
         parts: &[RotationHeuristic],
         visit: V,
     ) -> V::Output {
-        let parts = parts
-            .iter()
-            .map(|h| match h {
-                RotationHeuristic::Center => RotationPart::Center(&Center),
-                RotationHeuristic::Zero => RotationPart::Zero(&Zero),
-            })
-            .collect::<Vec<_>>();
-        visit.with(&**d, start, &Max::<_, { max::TWO }>::new(&parts))
-    }
-}
-
-max_parts! {
-    /// A heuristic of The Rotation Game as a part of a max.
-    Rotation => RotationPart, RotationPartValue {
-        Center(Center),
-        Zero(Zero),
+        debug_assert!(parts.contains(&RotationHeuristic::Center));
+        Self::with_heuristic(d, start, RotationHeuristic::Center, visit)
     }
 }
 

@@ -635,16 +635,26 @@ impl Family for Tiles {
         }
     }
 
-    /// On the general board whatever the size: on the fixed-size boards too, a max would cost
-    /// the build the kernels unrolled per blank cell once more per board. A max of two parts,
-    /// the common one, carries two values; of three or four, four.
+    /// `zero`, whose estimate is 0 everywhere, adds nothing to a max: a max left with one part
+    /// is that part, searched as it is alone. Any other max runs on the general board whatever
+    /// the size: on the fixed-size boards too, it would cost the build the kernels unrolled per
+    /// blank cell once more per board. A max of two parts, the common one, carries two values;
+    /// of three or four, four.
     fn with_max<V: UseSearch>(
         d: &Arc<Tiles>,
         start: &TileState,
         parts: &[TilesHeuristic],
         visit: V,
     ) -> V::Output {
-        let parts: Vec<TilesPart> = parts.iter().map(|&h| TilesPart::of(d, h)).collect();
+        let useful: Vec<TilesHeuristic> = parts
+            .iter()
+            .copied()
+            .filter(|&h| h != TilesHeuristic::Zero)
+            .collect();
+        if let [alone] = useful[..] {
+            return Self::with_heuristic(d, start, alone, visit);
+        }
+        let parts: Vec<TilesPart> = useful.iter().map(|&h| TilesPart::of(d, h)).collect();
         if parts.len() == max::TWO {
             visit.with(&**d, start, &Max::<_, { max::TWO }>::new(&parts))
         } else {
@@ -771,7 +781,6 @@ max_parts! {
         LinearConflict(LinearConflict),
         WalkingDistance(WalkingDistance),
         Misplaced(Misplaced),
-        Zero(Zero),
         Pdbs(PatternDbs),
     }
 }
@@ -788,7 +797,7 @@ impl TilesPart {
                 TilesPart::WalkingDistance(shared(d, h.name(), WalkingDistance::new))
             }
             TilesHeuristic::Misplaced => TilesPart::Misplaced(&Misplaced),
-            TilesHeuristic::Zero => TilesPart::Zero(&Zero),
+            TilesHeuristic::Zero => unreachable!("zero is left out of a max by with_max"),
             _ => match h.partition().expect("a pattern-database heuristic").1 {
                 PdbLookup {
                     policy: Policy::Regular | Policy::Reflect,
@@ -972,7 +981,12 @@ mod tests {
             );
             walk::<4>(
                 &d,
-                &[T::Zero, T::WalkingDistance, T::Manhattan, T::LinearConflict],
+                &[
+                    T::Misplaced,
+                    T::WalkingDistance,
+                    T::Manhattan,
+                    T::LinearConflict,
+                ],
                 4,
             );
             if size == "4x4" {
