@@ -1191,13 +1191,7 @@ pub fn parse_sha256(s: &str) -> Result<String, String> {
 }
 
 pub fn parse_heuristic(s: &str) -> Result<HeuristicKind, String> {
-    HeuristicKind::parse(s).ok_or_else(|| {
-        format!(
-            "unknown heuristic '{}': expected one of {}",
-            shorten(s),
-            HeuristicKind::names()
-        )
-    })
+    HeuristicKind::parse_checked(s)
 }
 
 pub fn parse_pruning(s: &str) -> Result<Pruning, String> {

@@ -363,6 +363,18 @@ impl Family for Booksort {
             BooksortHeuristic::Zero => visit.with(&**d, start, &Zero),
         }
     }
+
+    /// A max's parts are `breaks` and `zero`, whose estimate is 0 everywhere: the max is
+    /// `breaks` alone, searched as it is alone.
+    fn with_max<V: UseSearch>(
+        d: &Arc<Booksort>,
+        start: &<Booksort as Domain>::State,
+        parts: &[BooksortHeuristic],
+        visit: V,
+    ) -> V::Output {
+        debug_assert!(parts.contains(&BooksortHeuristic::Breaks));
+        Self::with_heuristic(d, start, BooksortHeuristic::Breaks, visit)
+    }
 }
 
 #[cfg(test)]

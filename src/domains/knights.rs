@@ -378,6 +378,18 @@ impl Family for Knights {
             KnightsHeuristic::Zero => visit.with(&**d, start, &Zero),
         }
     }
+
+    /// A max's parts are `misplaced` and `zero`, whose estimate is 0 everywhere: the max is
+    /// `misplaced` alone, searched as it is alone.
+    fn with_max<V: UseSearch>(
+        d: &Arc<Knights>,
+        start: &<Knights as Domain>::State,
+        parts: &[KnightsHeuristic],
+        visit: V,
+    ) -> V::Output {
+        debug_assert!(parts.contains(&KnightsHeuristic::Misplaced));
+        Self::with_heuristic(d, start, KnightsHeuristic::Misplaced, visit)
+    }
 }
 
 #[cfg(test)]

@@ -35,6 +35,9 @@ macro_rules! heuristic_set {
     };
 }
 
+// First: its `max_parts!` is used by the families.
+#[macro_use]
+pub mod max;
 pub(crate) mod booksort;
 pub(crate) mod judge;
 pub(crate) mod knights;
@@ -47,6 +50,7 @@ pub use spec::Spec;
 use crate::search::fsm::Moves;
 use crate::search::{Domain, Heuristic};
 use crate::tables::store::{self, StoreError, TableInfo};
+use crate::util::text::shorten;
 use std::sync::Arc;
 
 /// A bad value in one field of an instance: the field (`size`, `start` or `goal`), and what is
@@ -121,6 +125,22 @@ pub trait Family: Domain<State: Send + Sync> + Send + Sync + Sized + 'static {
         h: Self::Heuristics,
         visit: V,
     ) -> V::Output;
+
+    /// Builds the max of heuristics `parts` (two to `max::MAX_PARTS`, distinct, each accepted by
+    /// `max_part` and passed by `prepare`) for `d` and hands it to `visit` like `with_heuristic`:
+    /// as few types as can be (`max::Max` over the family's `max_parts!`), searched on one type
+    /// of the domain, for each costs the build an instantiation of the kernels.
+    fn with_max<V: UseSearch>(
+        d: &Arc<Self>,
+        start: &Self::State,
+        parts: &[Self::Heuristics],
+        visit: V,
+    ) -> V::Output;
+
+    /// Whether `h` can be a part of a max, or why not (said after the part's name).
+    fn max_part(_h: Self::Heuristics) -> Result<(), String> {
+        Ok(())
+    }
 
     /// Checks that heuristic `h` can be had for `d` and, given a store, makes its large tables
     /// ready there (read or built: see `tables::store`), returning what it used. Without a
@@ -232,12 +252,15 @@ macro_rules! registry {
                 }
             }
 
-            /// Whether the family has a heuristic of that name.
+            /// Whether the family has a heuristic of that name (a max of its heuristics too).
             pub fn accepts(self, h: HeuristicKind) -> bool {
+                self.choose(h.name()).is_ok()
+            }
+
+            /// Whether the family has a heuristic named `name`, or why not (`max::choose`).
+            fn choose(self, name: &str) -> Result<(), String> {
                 match self {
-                    $(DomainKind::$kind => {
-                        <<$family as Family>::Heuristics as HeuristicSet>::parse(h.name()).is_some()
-                    }),+
+                    $(DomainKind::$kind => max::choose::<$family>(name).map(|_| ())),+
                 }
             }
 
@@ -301,9 +324,9 @@ macro_rules! registry {
             ) -> Result<Vec<TableInfo>, PrepareError> {
                 match self {
                     $(Puzzle::$kind { domain, .. } => {
-                        match <<$family as Family>::Heuristics as HeuristicSet>::parse(h.name()) {
-                            Some(h) => <$family as Family>::prepare(domain, h, store),
-                            None => Ok(Vec::new()),
+                        match max::choose::<$family>(h.name()) {
+                            Ok(choice) => max::prepare(domain, &choice, store),
+                            Err(_) => Ok(Vec::new()),
                         }
                     }),+
                 }
@@ -345,6 +368,11 @@ impl DomainKind {
             .collect()
     }
 
+    /// Whether the family has a heuristic of its own named `name` (not a max).
+    fn has(self, name: &str) -> bool {
+        self.heuristics().iter().any(|h| h.name() == name)
+    }
+
     /// The names of every family, for messages: `tiles, rotation, booksort, knights`.
     pub fn names() -> String {
         DomainKind::ALL
@@ -357,14 +385,85 @@ impl DomainKind {
 
 /// A heuristic by name, as given to `--heuristic` and written in reports. Which family has it,
 /// and what it is there, is up to each family's `HeuristicSet`: `misplaced` is one heuristic for
-/// tiles and another for knights.
+/// tiles and another for knights. A max of a family's heuristics (`max:H1:H2`) is named as it
+/// was written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct HeuristicKind(&'static str);
 
 impl HeuristicKind {
     /// The heuristic of that name in any family.
     pub fn parse(name: &str) -> Option<HeuristicKind> {
-        HeuristicKind::all().into_iter().find(|h| h.0 == name)
+        HeuristicKind::parse_checked(name).ok()
+    }
+
+    /// The heuristic of that name in any family, or why there is none: for a max, the part at
+    /// fault.
+    pub fn parse_checked(name: &str) -> Result<HeuristicKind, String> {
+        let Some(parts) = max::split(name)? else {
+            return HeuristicKind::all()
+                .into_iter()
+                .find(|h| h.0 == name)
+                .ok_or_else(|| {
+                    format!(
+                        "unknown heuristic '{}': expected one of {}, or max:H1:H2:... over one domain",
+                        shorten(name),
+                        HeuristicKind::names()
+                    )
+                });
+        };
+        let mut refusal = None;
+        for d in DomainKind::ALL {
+            match d.choose(name) {
+                Ok(()) => return Ok(HeuristicKind(max::intern(name))),
+                Err(why) => {
+                    let holds_all = parts.iter().all(|p| d.has(p));
+                    if holds_all && refusal.is_none() {
+                        refusal = Some(why);
+                    }
+                }
+            }
+        }
+        // Every part is a heuristic of the family, and the family refuses one as a part.
+        if let Some(why) = refusal {
+            return Err(why);
+        }
+        if let Some(unknown) = parts
+            .iter()
+            .find(|p| HeuristicKind::all().iter().all(|h| h.0 != **p))
+        {
+            let known: Vec<&str> = parts.iter().copied().filter(|p| p != unknown).collect();
+            let family = DomainKind::ALL
+                .into_iter()
+                .find(|d| !known.is_empty() && known.iter().all(|p| d.has(p)));
+            let expected = match family {
+                Some(d) => {
+                    let names: Vec<&str> = d.heuristics().iter().map(|h| h.name()).collect();
+                    format!("{} heuristics: {}", d.name(), names.join(", "))
+                }
+                None => format!("one of {}", HeuristicKind::names()),
+            };
+            return Err(format!(
+                "heuristic '{}': unknown part '{}': expected {expected}",
+                shorten(name),
+                shorten(unknown)
+            ));
+        }
+        let families: Vec<String> = parts
+            .iter()
+            .map(|p| {
+                let of: Vec<&str> = DomainKind::ALL
+                    .into_iter()
+                    .filter(|d| d.has(p))
+                    .map(|d| d.name())
+                    .collect();
+                format!("'{p}' of {}", of.join(" and "))
+            })
+            .collect();
+        Err(format!(
+            "heuristic '{}': its parts are heuristics of different domains ({}): a max combines heuristics of one domain",
+            shorten(name),
+            families.join(", ")
+        ))
     }
 
     pub fn name(self) -> &'static str {
@@ -429,7 +528,10 @@ pub fn heuristic_help(lead: &str) -> String {
             format!("{}: {}", d.name(), names.join(", "))
         })
         .collect();
-    format!("{lead}. {}", families.join("; "))
+    format!(
+        "{lead}. {}; any domain: max:H1:H2:... (the largest of its heuristics' estimates)",
+        families.join("; ")
+    )
 }
 
 /// The `--heuristic` help of `--help`: `lead`, then per family each heuristic and what it is.
@@ -447,5 +549,11 @@ pub fn heuristic_long_help(lead: &str) -> String {
             text.push_str(&format!("\n    {:<width$}  {about}", h.name()));
         }
     }
+    text.push_str(&format!(
+        "\n  any domain:\n    {:<width$}  the largest estimate of two to {} of the domain's \
+         heuristics, each updated as alone; of a database, its regular and +reflect lookups",
+        "max:H1:H2:...",
+        max::MAX_PARTS
+    ));
     text
 }

@@ -342,6 +342,18 @@ impl Family for Rotation {
             RotationHeuristic::Zero => visit.with(&**d, start, &Zero),
         }
     }
+
+    /// A max's parts are `center` and `zero`, whose estimate is 0 everywhere: the max is
+    /// `center` alone, searched as it is alone.
+    fn with_max<V: UseSearch>(
+        d: &Arc<Rotation>,
+        start: &<Rotation as Domain>::State,
+        parts: &[RotationHeuristic],
+        visit: V,
+    ) -> V::Output {
+        debug_assert!(parts.contains(&RotationHeuristic::Center));
+        Self::with_heuristic(d, start, RotationHeuristic::Center, visit)
+    }
 }
 
 #[cfg(test)]

@@ -3,9 +3,10 @@
 //! each read from the cache directory or built and written there), after checking that they fit
 //! `--memory-limit` and that the builder takes each automaton's depth.
 
+use crate::domains::max;
 use crate::domains::tiles::pattern::Pattern;
-use crate::domains::tiles::TilesHeuristic;
-use crate::domains::{Family, HeuristicKind, HeuristicSet, PrepareError, Puzzle, Spec, UsePuzzle};
+use crate::domains::tiles::Tiles;
+use crate::domains::{Family, HeuristicKind, PrepareError, Puzzle, Spec, UsePuzzle};
 use crate::runner::plan::TableOptions;
 use crate::search::fsm::Moves;
 use crate::search::Pruning;
@@ -323,14 +324,20 @@ fn fit(
     }
 }
 
-/// The pattern databases of `h` on `puzzle`'s board, once `fit` has passed it: none for a
-/// heuristic without tables.
+/// The pattern databases of `h` (of every part of a max) on `puzzle`'s board, once `fit` has
+/// passed it: none for a heuristic without tables.
 fn patterns_of(puzzle: &Puzzle, h: HeuristicKind) -> Vec<Pattern> {
     let Puzzle::Tiles { domain, .. } = puzzle else {
         return Vec::new();
     };
-    TilesHeuristic::parse(h.name())
-        .and_then(|t| t.partition())
-        .and_then(|(partition, _)| domain.patterns(partition).ok())
-        .unwrap_or_default()
+    let Ok(choice) = max::choose::<Tiles>(h.name()) else {
+        return Vec::new();
+    };
+    choice
+        .parts()
+        .iter()
+        .filter_map(|t| t.partition())
+        .filter_map(|(partition, _)| domain.patterns(partition).ok())
+        .flatten()
+        .collect()
 }

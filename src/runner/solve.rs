@@ -2,8 +2,9 @@
 //! (through `Puzzle::with` and `Family::with_heuristic`) and meet in a monomorphic search
 //! (`Domain::search`); the answer comes back domain-free (path as text, figures, times).
 
+use crate::domains::max::{self, Choice};
 use crate::domains::Spec;
-use crate::domains::{DomainKind, Family, FieldError, HeuristicSet, Puzzle, UsePuzzle, UseSearch};
+use crate::domains::{DomainKind, Family, FieldError, Puzzle, UsePuzzle, UseSearch};
 use crate::results::record::Status;
 use crate::search::fsm::Automaton;
 use crate::search::{self, Domain, Heuristic, Limits, Outcome, Prune, Pruning, Variant};
@@ -67,16 +68,8 @@ impl UsePuzzle for Solve<'_, '_> {
     type Output = Result<Answer, String>;
 
     fn with<F: Family>(self, d: &Arc<F>, start: &F::State) -> Result<Answer, String> {
-        let Some(h) = F::Heuristics::parse(self.spec.heuristic.name()) else {
-            let names: Vec<&str> = F::Heuristics::ALL.iter().map(|h| h.name()).collect();
-            return Err(format!(
-                "heuristic '{}' does not apply to {}: expected one of {}",
-                self.spec.heuristic.name(),
-                F::NAME,
-                names.join(", ")
-            ));
-        };
-        F::prepare(d, h, None).map_err(|e| e.to_string())?;
+        let choice = max::choose::<F>(self.spec.heuristic.name())?;
+        max::prepare(d, &choice, None).map_err(|e| e.to_string())?;
         let prune = match self.spec.pruning {
             Pruning::None => Prune::None,
             Pruning::Reverse => Prune::Reverse,
@@ -86,18 +79,17 @@ impl UsePuzzle for Solve<'_, '_> {
         if !d.solvable(start) {
             return Ok(unsolvable(d.solution_parity(start).is_some()));
         }
-        Ok(F::with_heuristic(
-            d,
-            start,
-            h,
-            Search {
-                variant: Variant {
-                    step: self.spec.step,
-                    prune,
-                },
-                limits: self.limits,
+        let search = Search {
+            variant: Variant {
+                step: self.spec.step,
+                prune,
             },
-        ))
+            limits: self.limits,
+        };
+        Ok(match choice {
+            Choice::One(h) => F::with_heuristic(d, start, h, search),
+            Choice::Max(parts) => F::with_max(d, start, &parts, search),
+        })
     }
 }
 
@@ -201,7 +193,7 @@ impl Puzzle {
 mod tests {
     use super::*;
     use crate::dataset;
-    use crate::domains::HeuristicKind;
+    use crate::domains::{HeuristicKind, HeuristicSet};
     use crate::search::fsm::{Automaton, Moves};
     use crate::search::Step;
     use std::path::Path;

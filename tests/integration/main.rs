@@ -27,6 +27,7 @@ mod fsm;
 mod generate_golden;
 mod layering;
 mod lookups;
+mod max;
 mod pdb;
 mod report_html;
 mod split;

@@ -22,6 +22,7 @@ pub use heuristics::{LinearConflict, Manhattan, Misplaced};
 pub use tables::{Board, GoalPlaces};
 pub use walking::{WalkValue, WalkingDistance};
 
+use super::max::{self, Max};
 use super::{Family, FieldError, HeuristicSet, PrepareError, UseSearch};
 use crate::search::fsm::Moves;
 use crate::search::{Bpmx, Domain, Zero};
@@ -636,6 +637,54 @@ impl Family for Tiles {
         }
     }
 
+    /// `zero`, whose estimate is 0 everywhere, adds nothing to a max: a max left with one part
+    /// is that part, searched as it is alone. Any other max runs on the general board whatever
+    /// the size: on the fixed-size boards too, it would cost the build the kernels unrolled per
+    /// blank cell once more per board. A max of two parts, the common one, carries two values;
+    /// of three or four, four.
+    fn with_max<V: UseSearch>(
+        d: &Arc<Tiles>,
+        start: &TileState,
+        parts: &[TilesHeuristic],
+        visit: V,
+    ) -> V::Output {
+        let useful: Vec<TilesHeuristic> = parts
+            .iter()
+            .copied()
+            .filter(|&h| h != TilesHeuristic::Zero)
+            .collect();
+        if let [alone] = useful[..] {
+            return Self::with_heuristic(d, start, alone, visit);
+        }
+        let parts: Vec<TilesPart> = useful.iter().map(|&h| TilesPart::of(d, h)).collect();
+        if parts.len() == max::TWO {
+            visit.with(&**d, start, &Max::<_, { max::TWO }>::new(&parts))
+        } else {
+            visit.with(&**d, start, &Max::<_, { max::MAX_PARTS }>::new(&parts))
+        }
+    }
+
+    /// Of the pattern databases, only the regular and reflected lookups can be parts. Pathmax
+    /// (`+bpmx`) is how a whole search runs, and a max searched with it would be a second type
+    /// of heuristic per family, with kernels of their own. The other lookups (`+dual`,
+    /// `+random`) carry the state's hash and where each tile is and whose cell each is: every
+    /// part of every max would carry that much, and copying it per node made every max several
+    /// times slower.
+    fn max_part(h: TilesHeuristic) -> Result<(), String> {
+        match h.partition() {
+            Some((_, PdbLookup { bpmx: true, .. })) => Err(
+                "is searched with bidirectional pathmax, which a max is not: only the regular and \
+                 +reflect lookups of a database can be parts"
+                    .to_string(),
+            ),
+            Some((_, PdbLookup { policy: Policy::Dual | Policy::DualReflect | Policy::Random, .. })) => Err(format!(
+                "reads the databases by more lookups than a part can carry: only the regular and +reflect lookups of a database can be parts ({0}, {0}+reflect)",
+                h.name().split('+').next().unwrap_or_default()
+            )),
+            _ => Ok(()),
+        }
+    }
+
     /// The 3x3, 4x4 and 5x5 boards are searched as fixed-size types (same tree, faster), under
     /// the heuristics whose search the kernel's speed decides. Each fixed board costs the build a
     /// set of kernels unrolled per place for each heuristic: the dual and random lookups, whose
@@ -711,29 +760,79 @@ where
     PatternLookups: crate::search::Heuristic<G>,
 {
     let (partition, lookup) = h.partition().expect("a pattern-database heuristic");
-    // `Family::prepare` has refused boards and goals without databases.
-    let tables = |d: &Tiles| {
-        let patterns = d.patterns(partition).unwrap_or_else(|e| panic!("{e}"));
-        let tables = patterns.iter().map(|p| store::table(p)).collect();
-        (patterns, tables)
-    };
-    let lookups = |d: &Tiles| {
-        let (patterns, tables) = tables(d);
-        PatternLookups::new(&patterns, tables, &d.places.cell, lookup.policy)
-    };
     match (lookup.policy, lookup.bpmx) {
-        (Policy::Regular | Policy::Reflect, false) => {
+        (Policy::Regular | Policy::Reflect, false) => visit.with(board, start, pattern_dbs(d, h)),
+        (_, false) => visit.with(board, start, pattern_lookups(d, h)),
+        (_, true) => {
             let dbs = shared(d, h.name(), |d| {
-                let (patterns, tables) = tables(d);
-                let reflect = lookup.policy == Policy::Reflect;
-                PatternDbs::new(&patterns, tables, &d.places.cell, reflect)
+                Bpmx(lookups_of(d, partition, lookup.policy))
             });
             visit.with(board, start, dbs)
         }
-        (_, false) => visit.with(board, start, shared(d, h.name(), lookups)),
-        (_, true) => {
-            let dbs = shared(d, h.name(), |d| Bpmx(lookups(d)));
-            visit.with(board, start, dbs)
+    }
+}
+
+/// The databases of `partition` for `d` and the patterns they are of. `Family::prepare` has
+/// refused boards and goals without databases.
+fn tables_of(d: &Tiles, partition: Partition) -> (Vec<Pattern>, Vec<&'static [u8]>) {
+    let patterns = d.patterns(partition).unwrap_or_else(|e| panic!("{e}"));
+    let tables = patterns.iter().map(|p| store::table(p)).collect();
+    (patterns, tables)
+}
+
+fn lookups_of(d: &Tiles, partition: Partition, policy: Policy) -> PatternLookups {
+    let (patterns, tables) = tables_of(d, partition);
+    PatternLookups::new(&patterns, tables, &d.places.cell, policy)
+}
+
+/// Pattern-database heuristic `h`, read regularly or reflected, shared per board and goal.
+fn pattern_dbs(d: &Arc<Tiles>, h: TilesHeuristic) -> &'static PatternDbs {
+    let (partition, lookup) = h.partition().expect("a pattern-database heuristic");
+    shared(d, h.name(), |d| {
+        let (patterns, tables) = tables_of(d, partition);
+        let reflect = lookup.policy == Policy::Reflect;
+        PatternDbs::new(&patterns, tables, &d.places.cell, reflect)
+    })
+}
+
+/// Pattern-database heuristic `h` of more lookups (dual, random), without pathmax, shared per
+/// board and goal.
+fn pattern_lookups(d: &Arc<Tiles>, h: TilesHeuristic) -> &'static PatternLookups {
+    let (partition, lookup) = h.partition().expect("a pattern-database heuristic");
+    shared(d, h.name(), |d| lookups_of(d, partition, lookup.policy))
+}
+
+max_parts! {
+    /// A sliding-tile heuristic as a part of a max, on the general board.
+    Tiles => TilesPart, TilesPartValue {
+        Manhattan(Manhattan),
+        LinearConflict(LinearConflict),
+        WalkingDistance(WalkingDistance),
+        Misplaced(Misplaced),
+        Pdbs(PatternDbs),
+    }
+}
+
+impl TilesPart {
+    /// Heuristic `h` as a part, with the tables it has alone (shared with its runs alone).
+    fn of(d: &Arc<Tiles>, h: TilesHeuristic) -> TilesPart {
+        match h {
+            TilesHeuristic::Manhattan => TilesPart::Manhattan(shared(d, h.name(), Manhattan::new)),
+            TilesHeuristic::LinearConflict => {
+                TilesPart::LinearConflict(shared(d, h.name(), LinearConflict::new))
+            }
+            TilesHeuristic::WalkingDistance => {
+                TilesPart::WalkingDistance(shared(d, h.name(), WalkingDistance::new))
+            }
+            TilesHeuristic::Misplaced => TilesPart::Misplaced(&Misplaced),
+            TilesHeuristic::Zero => unreachable!("zero is left out of a max by with_max"),
+            _ => match h.partition().expect("a pattern-database heuristic").1 {
+                PdbLookup {
+                    policy: Policy::Regular | Policy::Reflect,
+                    bpmx: false,
+                } => TilesPart::Pdbs(pattern_dbs(d, h)),
+                _ => unreachable!("{} is refused as a part by max_part", h.name()),
+            },
         }
     }
 }
@@ -856,6 +955,73 @@ mod tests {
             Tiles::instance(Some("4x4"), "1 2 3 4 5 6 7 0 9 10 11 8 13 14 15 12", None).unwrap();
         let answer = Tiles::with_heuristic(&d, &d.unpack(&start), TilesHeuristic::Manhattan, Solve);
         assert_eq!(answer, (16, "DD".to_string()));
+    }
+
+    /// Along random walks on the general 3x3 and 4x4 boards, a max's value, carried from node to
+    /// node, gives each part's estimate from scratch and the largest of them: for two parts, for
+    /// three in four slots, and for pdb-555's two lookups (the databases built in memory).
+    #[test]
+    fn a_max_is_its_parts_largest_along_random_walks() {
+        use crate::domains::max::{Max, Part};
+        use crate::util::rng::Rng;
+        use TilesHeuristic as T;
+        fn walk<const N: usize>(d: &Arc<Tiles>, parts: &[TilesHeuristic], seed: u64) {
+            let of: Vec<TilesPart> = parts.iter().map(|&h| TilesPart::of(d, h)).collect();
+            let max = Max::<_, N>::new(&of);
+            let mut rng = Rng::new(seed);
+            let mut s = d.goal().clone();
+            let mut v = max.init(&**d, &s);
+            let mut raised = [0u32; N];
+            for step in 0..3000 {
+                let moves = d.moves(&s);
+                let m = moves[rng.below(moves.len() as u64) as usize];
+                v = max.update(&**d, &s, m, v);
+                d.apply(&mut s, m);
+                let alone: Vec<u32> = of.iter().map(|p| p.estimate(&p.init(&**d, &s))).collect();
+                for (i, p) in of.iter().enumerate() {
+                    assert_eq!(
+                        p.estimate(&v[i]),
+                        alone[i],
+                        "{parts:?} part {i}, move {step}"
+                    );
+                }
+                let largest = *alone.iter().max().unwrap();
+                assert_eq!(max.estimate(v), largest, "{parts:?}, move {step}");
+                for (r, &a) in raised.iter_mut().zip(&alone) {
+                    *r += (a == largest) as u32;
+                }
+            }
+            // Not one part the largest all along: else the walk says little of the max.
+            let largest_somewhere = raised.iter().filter(|&&r| r > 0).count();
+            assert!(largest_somewhere >= 2, "{parts:?}: the largest {raised:?}");
+        }
+        for size in ["3x3", "4x4"] {
+            let n = if size == "3x3" { 9 } else { 16 };
+            let goal: Vec<String> = (0..n).map(|t: u32| t.to_string()).collect();
+            let goal = goal.join(" ");
+            let (d, _) = Tiles::instance(Some(size), &goal, Some(&goal)).unwrap();
+            walk::<2>(&d, &[T::Misplaced, T::WalkingDistance], 1);
+            walk::<2>(&d, &[T::WalkingDistance, T::Manhattan], 2);
+            walk::<4>(
+                &d,
+                &[T::Misplaced, T::WalkingDistance, T::LinearConflict],
+                3,
+            );
+            walk::<4>(
+                &d,
+                &[
+                    T::Misplaced,
+                    T::WalkingDistance,
+                    T::Manhattan,
+                    T::LinearConflict,
+                ],
+                4,
+            );
+            if size == "4x4" {
+                walk::<2>(&d, &[T::Pdb555, T::Pdb555Reflect], 5);
+                walk::<4>(&d, &[T::Pdb555Reflect, T::WalkingDistance, T::Pdb555], 6);
+            }
+        }
     }
 
     /// Manhattan plus a constant: never 0, though it claims to be 0 exactly at the goal (the
