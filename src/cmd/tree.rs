@@ -9,9 +9,9 @@ use crate::error::{Done, Error};
 use crate::runner::prepare;
 use crate::search::fsm::{Automaton, Moves};
 use crate::search::Pruning;
-use crate::tables::automata;
 use crate::tables::fsm::tree::Classes;
 use crate::tables::store;
+use crate::tables::{automata, fsm};
 use std::fmt::Write as _;
 use std::io::Write;
 
@@ -160,6 +160,11 @@ fn fsm_automaton(
         window: Some(board),
         depth,
     };
+    // A depth the builder would refuse is a usage error (exit 2), said before anything is read
+    // or built; what fails after that is the machine's (exit 1).
+    if let Err(e) = fsm::estimate(&moves, depth, Some(board)) {
+        return Err(Error::usage(format!("--pruning fsm{depth}: {e}")));
+    }
     let refused = |e: String| Error::Runtime(format!("--pruning fsm{depth}: {e}"));
     if let Ok(dir) = prepare::cache_dir(args.dir.pdb_dir.as_deref()) {
         let options = store::Options {

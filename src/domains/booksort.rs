@@ -308,9 +308,11 @@ impl Family for Booksort {
         Ok((Arc::clone(SHARED[n].get_or_init(|| Arc::new(fresh))), start))
     }
 
+    /// Depth 3 takes 25 to 105 s and 240 MB on 15 books (docs/pruning.md).
+    const FSM_DEPTH: u32 = 2;
+
     /// Each move swaps its two blocks: the books of `[i, j)` move right by `k - j` places, those
     /// of `[j, k)` left by `j - i`.
-    const FSM_DEPTH: u32 = 2;
 
     fn fsm_moves(&self) -> Moves {
         let perms = self

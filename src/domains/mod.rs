@@ -236,7 +236,6 @@ macro_rules! registry {
                 }
             }
 
-            /// The heuristic a run uses for this family when none is asked for: its first.
             /// `Family::FSM_DEPTH`: the depth `--pruning fsm` means on this domain.
             pub fn fsm_depth(self) -> u32 {
                 match self {
@@ -244,6 +243,7 @@ macro_rules! registry {
                 }
             }
 
+            /// The heuristic a run uses for this family when none is asked for: its first.
             pub fn default_heuristic(self) -> HeuristicKind {
                 match self {
                     $(DomainKind::$kind => HeuristicKind(

@@ -288,9 +288,11 @@ impl Family for Rotation {
         Ok((Arc::clone(SHARED.get_or_init(|| Arc::new(Rotation))), start))
     }
 
+    /// Built in about 1 s; 10 is the deepest that fits (docs/pruning.md).
+    const FSM_DEPTH: u32 = 8;
+
     /// Each move turns its line: the piece at each place but the first goes one place towards
     /// the first, the first's to the last place.
-    const FSM_DEPTH: u32 = 8;
 
     fn fsm_moves(&self) -> Moves {
         let perms = LINES

@@ -75,15 +75,22 @@ fn built() -> String {
 }
 
 impl AutomatonInfo {
-    /// The automata of several runs' manifests, each (domain, window, depth) once: a merge's or a
-    /// combination's.
+    /// The automata of several runs' manifests, each once: a merge's or a combination's. One
+    /// automaton is one (domain, window, depth, labels) and, where it was kept in a file, one
+    /// file name (whose digest tells move orders and shelves apart; shards on other machines
+    /// keep it in other folders).
     pub fn union<'a>(runs: impl IntoIterator<Item = &'a Vec<AutomatonInfo>>) -> Vec<AutomatonInfo> {
+        let key = |a: &AutomatonInfo| {
+            let file = a
+                .file
+                .as_ref()
+                .and_then(|f| f.file_name())
+                .map(|n| n.to_owned());
+            (a.domain.clone(), a.window, a.depth, a.labels, file)
+        };
         let mut all: Vec<AutomatonInfo> = Vec::new();
         for a in runs.into_iter().flatten() {
-            if !all
-                .iter()
-                .any(|k| (&k.domain, k.window, k.depth) == (&a.domain, a.window, a.depth))
-            {
+            if !all.iter().any(|k| key(k) == key(a)) {
                 all.push(a.clone());
             }
         }
@@ -330,13 +337,19 @@ pub fn footprint(key: &Key, options: &store::Options) -> Result<Footprint, Strin
         });
     }
     if !options.rebuild {
-        if let Ok((fields, _)) = store::read_header_of(&key.path(&options.dir), MAGIC) {
+        let path = key.path(&options.dir);
+        if let Ok((fields, _)) = store::read_header_of(&path, MAGIC) {
             if let Ok(h) = check_header(key, &fields) {
-                return Ok(Footprint {
-                    name,
-                    table: h.entries * 4,
-                    build: None,
-                });
+                let table = h.entries.saturating_mul(4);
+                // A file too short for the table its header announces is damaged, and rebuilt:
+                // counted as a build below.
+                if std::fs::metadata(&path).is_ok_and(|m| m.len() >= table) {
+                    return Ok(Footprint {
+                        name,
+                        table,
+                        build: None,
+                    });
+                }
             }
         }
     }
@@ -382,7 +395,9 @@ fn check_header(key: &Key, fields: &Fields) -> Result<Header, Unusable> {
     let built_depth = number("built_depth")?;
     let build_s: f64 = field(fields, "build_s")?
         .parse()
-        .map_err(|_| Unusable::Header("its build_s is not a number".into()))?;
+        .ok()
+        .filter(|s: &f64| s.is_finite() && *s >= 0.0)
+        .ok_or_else(|| Unusable::Header("its build_s is not a number of seconds".into()))?;
     Ok(Header {
         entries: states.saturating_mul(labels(key.moves) as u64),
         built_depth: u32::try_from(built_depth)

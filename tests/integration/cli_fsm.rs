@@ -219,6 +219,24 @@ fn an_automaton_too_deep_is_refused_before_it_is_built() {
     );
     stderr_has(&out, "pruning fsm14 on knights: ");
     stderr_has(&out, "choose a depth of at most 12");
+    // `tree` refuses it as a usage error too.
+    let out = expect(
+        &tmp,
+        &[
+            "tree",
+            "--size",
+            "5x5",
+            "--pruning",
+            "fsm18",
+            "--depth",
+            "4",
+            "--pdb-dir",
+            &cache,
+        ],
+        2,
+    );
+    stderr_has(&out, "--pruning fsm18: ");
+    stderr_has(&out, "choose a depth of at most 17");
     assert!(automata_in(Path::new(&cache)).is_empty());
     assert!(!tmp.run_dir("never").exists());
 }

@@ -569,8 +569,10 @@ impl Family for Tiles {
         format!("{}x{}", self.width(), self.height())
     }
 
-    /// The blank's four steps, in the board's move order (the fixed-size boards' is Korf's).
+    /// Chosen on Korf's 100 and the 24-puzzle (docs/pruning.md, "The default depth").
     const FSM_DEPTH: u32 = 14;
+
+    /// The blank's four steps, in the board's move order (the fixed-size boards' is Korf's).
 
     fn fsm_moves(&self) -> Moves {
         Moves::Walk(self.board.steps.to_vec())

@@ -121,11 +121,16 @@ pub fn names(dir: &Path) -> Vec<String> {
 /// project), for the tests that give it input, signals, limits or an environment.
 pub fn command<S: AsRef<OsStr>>(cwd: &Path, args: &[S]) -> Command {
     let mut c = Command::new(BIN);
-    // A cache of the suite's own: runs with automata write them to the default cache directory.
-    c.args(args).current_dir(cwd).env(
-        "XDG_CACHE_HOME",
-        std::env::temp_dir().join("idabench-test-cache"),
-    );
+    // Runs with automata write them to the default cache directory: each test its own, in its
+    // scratch folder (removed with it), so that no test reads what an earlier build or test
+    // wrote; a command run elsewhere gets one of the process's.
+    let tmp = std::env::temp_dir();
+    let cache = if cwd.starts_with(&tmp) && cwd != tmp {
+        cwd.join(".cache")
+    } else {
+        tmp.join(format!("idabench-test-cache-{}", std::process::id()))
+    };
+    c.args(args).current_dir(cwd).env("XDG_CACHE_HOME", cache);
     c
 }
 
