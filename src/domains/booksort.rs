@@ -313,7 +313,6 @@ impl Family for Booksort {
 
     /// Each move swaps its two blocks: the books of `[i, j)` move right by `k - j` places, those
     /// of `[j, k)` left by `j - i`.
-
     fn fsm_moves(&self) -> Moves {
         let perms = self
             .cuts

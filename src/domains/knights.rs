@@ -333,7 +333,6 @@ impl Family for Knights {
     const FSM_DEPTH: u32 = 10;
 
     /// The blank's eight jumps, in `OFFSETS`' order.
-
     fn fsm_moves(&self) -> Moves {
         Moves::Walk(
             OFFSETS

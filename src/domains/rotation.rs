@@ -293,7 +293,6 @@ impl Family for Rotation {
 
     /// Each move turns its line: the piece at each place but the first goes one place towards
     /// the first, the first's to the last place.
-
     fn fsm_moves(&self) -> Moves {
         let perms = LINES
             .iter()

@@ -573,7 +573,6 @@ impl Family for Tiles {
     const FSM_DEPTH: u32 = 14;
 
     /// The blank's four steps, in the board's move order (the fixed-size boards' is Korf's).
-
     fn fsm_moves(&self) -> Moves {
         Moves::Walk(self.board.steps.to_vec())
     }
