@@ -412,11 +412,24 @@ fn check_header(key: &Key, fields: &Fields) -> Result<Header, Unusable> {
 fn read(key: &Key, path: &Path) -> Result<(Automaton, f64), Unusable> {
     let (fields, mut reader) = store::read_header_of(path, MAGIC)?;
     let header = check_header(key, &fields)?;
-    let size = header.entries.saturating_mul(4);
+    let next = table(&mut reader, header.entries, &header.crc32)?;
+    let a = Automaton::checked(labels(key.moves), next, header.built_depth)
+        .map_err(Unusable::Entries)?;
+    Ok((a, header.build_s))
+}
+
+/// The `entries` entries that follow a file's header in `reader`, if there are exactly that
+/// many and their CRC-32 is `crc32`.
+fn table(
+    reader: &mut io::BufReader<std::fs::File>,
+    entries: u64,
+    crc32: &str,
+) -> Result<Box<[u32]>, Unusable> {
+    let size = entries.saturating_mul(4);
     let on_disk = reader.get_ref().metadata().map_or(0, |m| m.len());
     // Not more than the file holds: a header cannot make this ask for gigabytes.
     let mut raw = Vec::with_capacity(size.min(on_disk) as usize);
-    (&mut reader)
+    reader
         .take(size.saturating_add(1))
         .read_to_end(&mut raw)
         .map_err(Unusable::Unreadable)?;
@@ -427,19 +440,16 @@ fn read(key: &Key, path: &Path) -> Result<(Automaton, f64), Unusable> {
         });
     }
     let crc = store::crc_text(crc32fast::hash(&raw));
-    if crc != header.crc32 {
+    if crc != crc32 {
         return Err(Unusable::Checksum {
-            expected: header.crc32,
+            expected: crc32.to_string(),
             found: crc,
         });
     }
-    let next: Box<[u32]> = raw
+    Ok(raw
         .chunks_exact(4)
         .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-        .collect();
-    let a = Automaton::checked(labels(key.moves), next, header.built_depth)
-        .map_err(Unusable::Entries)?;
-    Ok((a, header.build_s))
+        .collect())
 }
 
 fn write(key: &Key, a: &Automaton, build_s: f64, dir: &Path, path: &Path) -> Result<(), String> {
@@ -567,31 +577,9 @@ pub fn verify(path: &Path) -> Result<String, Unusable> {
         .parse::<u64>()
         .map_err(|_| Unusable::Header("its states is not a number".into()))?;
     let expected = field(&fields, "crc32")?.to_string();
-    let size = states.saturating_mul(labels as u64).saturating_mul(4);
-    let mut raw = Vec::new();
-    (&mut reader)
-        .take(size.saturating_add(1))
-        .read_to_end(&mut raw)
-        .map_err(Unusable::Unreadable)?;
-    if raw.len() as u64 != size {
-        return Err(Unusable::Truncated {
-            expected: size,
-            found: raw.len() as u64,
-        });
-    }
-    let crc = store::crc_text(crc32fast::hash(&raw));
-    if crc != expected {
-        return Err(Unusable::Checksum {
-            expected,
-            found: crc,
-        });
-    }
-    let next: Box<[u32]> = raw
-        .chunks_exact(4)
-        .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-        .collect();
+    let next = table(&mut reader, states.saturating_mul(labels as u64), &expected)?;
     Automaton::checked(labels, next, 0).map_err(Unusable::Entries)?;
-    Ok(crc)
+    Ok(expected)
 }
 
 #[cfg(test)]

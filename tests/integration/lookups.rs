@@ -5,10 +5,10 @@
 //! with and without pathmax, Korf's 100 optimal with pdb-555's lookups, and the same counts on one
 //! thread, on two and split. Nothing here asserts on a time.
 
-use crate::common::korf::{korf100, Korf};
+use crate::common::korf::{counts_alike_on_one_thread_two_and_split, korf100, Korf};
 use crate::common::oracle::neighbours;
 use crate::common::search::{length, KORF};
-use crate::common::{assert_exit, idabench, show, text, Tmp};
+use crate::common::{assert_exit, idabench, text, Tmp};
 
 use idabench::domains::tiles::lookups::{PatternLookups, Policy};
 use idabench::domains::tiles::pattern::Pattern;
@@ -417,60 +417,12 @@ fn every_korf_instance_is_optimal_with_the_lookups() {
 #[test]
 fn runs_count_alike_on_one_thread_two_and_split() {
     let tmp = Tmp::new("lookups-threads");
-    let mut rows = String::from("id,domain,size,start,goal,optimal\n");
-    for k in korf100()
-        .iter()
-        .filter(|k| [79, 12, 42, 55].contains(&k.id))
-    {
-        let goal = "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15";
-        let row = format!("{},tiles,4x4,{},{goal},{}\n", k.id, k.tokens, k.optimal);
-        rows.push_str(&row);
-    }
-    let data = tmp.write("korf4.csv", &rows);
-    let (pdb, out) = (tmp.at("pdb"), tmp.out());
-    let run = |name: &str, extra: &[&str]| {
-        let mut args = vec![
-            "run",
-            &data,
-            "--heuristic",
-            "pdb-555+dual,pdb-555+dual+reflect,pdb-555+dual+reflect+bpmx,pdb-555+random,pdb-555+random+bpmx",
-            "--pdb-dir",
-            &pdb,
-            "--out",
-            &out,
-            "--name",
-            name,
-            "--quiet",
-        ];
-        args.extend_from_slice(extra);
-        let out = idabench(tmp.path(), &args);
-        assert_eq!(out.status.code(), Some(0), "{}", show(&out));
-        let runs = tmp.run_dir(name).join("runs.csv");
-        let mut rows: Vec<String> = crate::common::csv_rows(&runs)
-            .into_iter()
-            .map(|r| {
-                let col = |c: &str| r.get(c).cloned().unwrap_or_default();
-                [
-                    "instance",
-                    "variant",
-                    "status",
-                    "length",
-                    "nodes_generated",
-                    "nodes_expanded",
-                    "iterations",
-                ]
-                .map(col)
-                .join(" ")
-            })
-            .collect();
-        rows.sort();
-        rows
-    };
-    let one = run("one", &["--jobs", "1"]);
+    let one = counts_alike_on_one_thread_two_and_split(
+        &tmp,
+        "pdb-555+dual,pdb-555+dual+reflect,pdb-555+dual+reflect+bpmx,pdb-555+random,pdb-555+random+bpmx",
+    );
     assert_eq!(one.len(), 20);
     assert!(one.iter().all(|r| r.contains(" solved ")), "{one:?}");
-    assert_eq!(run("two", &["--jobs", "2"]), one);
-    assert_eq!(run("split", &["--jobs", "2", "--split", "3"]), one);
     let manifest = std::fs::read_to_string(tmp.run_dir("one").join("manifest.json")).unwrap();
     assert!(manifest.contains("\"random_lookup_seed\""), "{manifest}");
 }

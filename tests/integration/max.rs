@@ -3,8 +3,8 @@
 //! every family; the same counts on one thread, on two and split; the databases of every part
 //! in the manifest; and each bad name or part refused (exit 2). Nothing here asserts on a time.
 
-use crate::common::korf::{korf100, Korf, KORF_GOAL};
-use crate::common::{assert_exit, csv_rows, idabench, show, text, Tmp};
+use crate::common::korf::{counts_alike_on_one_thread_two_and_split, korf100, Korf, KORF_GOAL};
+use crate::common::{assert_exit, idabench, text, Tmp};
 
 use idabench::domains::{DomainKind, HeuristicKind, Puzzle, Spec};
 use idabench::results::record::Status;
@@ -108,60 +108,10 @@ fn a_max_searches_as_its_dominant_part() {
 #[test]
 fn runs_count_alike_on_one_thread_two_and_split() {
     let tmp = Tmp::new("max-threads");
-    let mut rows = String::from("id,domain,size,start,goal,optimal\n");
-    for k in korf100()
-        .iter()
-        .filter(|k| [79, 12, 42, 55].contains(&k.id))
-    {
-        let row = format!(
-            "{},tiles,4x4,{},{KORF_GOAL},{}\n",
-            k.id, k.tokens, k.optimal
-        );
-        rows.push_str(&row);
-    }
-    let data = tmp.write("korf4.csv", &rows);
-    let (pdb, out) = (tmp.at("pdb"), tmp.out());
-    let run = |name: &str, extra: &[&str]| {
-        let mut args = vec![
-            "run",
-            &data,
-            "--heuristic",
-            "max:pdb-555:pdb-663,max:linear-conflict:walking-distance:pdb-555+reflect",
-            "--pdb-dir",
-            &pdb,
-            "--out",
-            &out,
-            "--name",
-            name,
-            "--quiet",
-        ];
-        args.extend_from_slice(extra);
-        let out = idabench(tmp.path(), &args);
-        assert_eq!(out.status.code(), Some(0), "{}", show(&out));
-        let runs = tmp.run_dir(name).join("runs.csv");
-        let mut rows: Vec<String> = csv_rows(&runs)
-            .into_iter()
-            .map(|r| {
-                let col = |c: &str| r.get(c).cloned().unwrap_or_default();
-                [
-                    "instance",
-                    "variant",
-                    "heuristic",
-                    "status",
-                    "length",
-                    "optimal",
-                    "nodes_generated",
-                    "nodes_expanded",
-                    "iterations",
-                ]
-                .map(col)
-                .join(" ")
-            })
-            .collect();
-        rows.sort();
-        rows
-    };
-    let one = run("one", &["--jobs", "1"]);
+    let one = counts_alike_on_one_thread_two_and_split(
+        &tmp,
+        "max:pdb-555:pdb-663,max:linear-conflict:walking-distance:pdb-555+reflect",
+    );
     assert_eq!(one.len(), 8);
     assert!(one.iter().all(|r| r.contains(" solved ")), "{one:?}");
     assert!(
@@ -169,8 +119,6 @@ fn runs_count_alike_on_one_thread_two_and_split() {
             .any(|r| r.contains(" max:pdb-555:pdb-663/stepnext/prune max:pdb-555:pdb-663 ")),
         "{one:?}"
     );
-    assert_eq!(run("two", &["--jobs", "2"]), one);
-    assert_eq!(run("split", &["--jobs", "2", "--split", "3"]), one);
     let manifest = std::fs::read_to_string(tmp.run_dir("one").join("manifest.json")).unwrap();
     for table in [
         "tiles-4x4-blank0-1.2.4.5.8",

@@ -36,3 +36,67 @@ pub fn korf100() -> Vec<Korf> {
         })
         .collect()
 }
+
+/// `run` of `heuristics` on four of Korf's easiest instances (79, 12, 42 and 55), databases in
+/// `tmp`: on one thread, on two, and with every iteration split at depth 3 (`--split 3`).
+/// Checks that the three write the same rows (instance, variant, heuristic, status, length,
+/// optimal and the counts), and returns them, sorted; the first run is `tmp.run_dir("one")`.
+pub fn counts_alike_on_one_thread_two_and_split(tmp: &super::Tmp, heuristics: &str) -> Vec<String> {
+    let mut rows = String::from("id,domain,size,start,goal,optimal\n");
+    for k in korf100()
+        .iter()
+        .filter(|k| [79, 12, 42, 55].contains(&k.id))
+    {
+        let row = format!(
+            "{},tiles,4x4,{},{KORF_GOAL},{}\n",
+            k.id, k.tokens, k.optimal
+        );
+        rows.push_str(&row);
+    }
+    let data = tmp.write("korf4.csv", &rows);
+    let (pdb, out) = (tmp.at("pdb"), tmp.out());
+    let run = |name: &str, extra: &[&str]| {
+        let mut args = vec![
+            "run",
+            &data,
+            "--heuristic",
+            heuristics,
+            "--pdb-dir",
+            &pdb,
+            "--out",
+            &out,
+            "--name",
+            name,
+            "--quiet",
+        ];
+        args.extend_from_slice(extra);
+        let out = super::idabench(tmp.path(), &args);
+        assert_eq!(out.status.code(), Some(0), "{}", super::show(&out));
+        let runs = tmp.run_dir(name).join("runs.csv");
+        let mut rows: Vec<String> = super::csv_rows(&runs)
+            .into_iter()
+            .map(|r| {
+                let col = |c: &str| r.get(c).cloned().unwrap_or_default();
+                [
+                    "instance",
+                    "variant",
+                    "heuristic",
+                    "status",
+                    "length",
+                    "optimal",
+                    "nodes_generated",
+                    "nodes_expanded",
+                    "iterations",
+                ]
+                .map(col)
+                .join(" ")
+            })
+            .collect();
+        rows.sort();
+        rows
+    };
+    let one = run("one", &["--jobs", "1"]);
+    assert_eq!(run("two", &["--jobs", "2"]), one);
+    assert_eq!(run("split", &["--jobs", "2", "--split", "3"]), one);
+    one
+}
