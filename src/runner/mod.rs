@@ -14,6 +14,8 @@ mod progress;
 pub(crate) mod protocol;
 pub(crate) mod select;
 pub mod solve;
+#[cfg(test)]
+mod tile_searches;
 
 /// Why jobs could not be planned or run; error.rs gives each its exit class.
 #[derive(Debug, thiserror::Error)]

@@ -2,15 +2,14 @@
 //! independent search, every 3x3 and 2x4 state against its breadth-first distance (admissible,
 //! exact at the goal, and how much the estimate can change in one move), the incremental update
 //! against a fresh look-up, the 15-puzzle databases between Manhattan and the optimum, Korf-100
-//! lengths with pdb-663, identical searches on both kernels and under relabelled goals, and the
-//! on-disk store.
+//! lengths with pdb-663, identical searches under relabelled goals, and the on-disk store (both
+//! kernels' searches are compared in the library's `runner::tile_searches`).
 //!
 //! Only 3x3, 2x4, 4x2, 2x3 boards and the 5-5-5 and 6-6-3 databases are built here: the larger
 //! ones take minutes. Nothing here asserts on a time.
 
 use crate::common::korf::{korf100, Korf};
 use crate::common::oracle::neighbours;
-use crate::common::search::{length, KORF};
 use crate::common::Tmp;
 
 use idabench::domains::tiles::pattern::{self, Pattern, UNREACHED};
@@ -20,9 +19,7 @@ use idabench::domains::Spec;
 use idabench::domains::{DomainKind, HeuristicKind, Puzzle};
 use idabench::results::record::Status;
 use idabench::runner::solve::solve;
-use idabench::search::{
-    ida_star, ida_star_fixed, Domain, Heuristic, Limits, Outcome, Pruning, SearchResult, Step,
-};
+use idabench::search::{Domain, Heuristic, Limits, Pruning, Step};
 use idabench::tables::store::{self, Unusable};
 use idabench::util::rng::Rng;
 use std::collections::VecDeque;
@@ -673,56 +670,6 @@ fn korf_100_with_pdb_663_have_their_optimal_lengths() {
         )
         .sum();
     assert_eq!(nodes, 181_599_870);
-}
-
-/// What must agree between two searches: outcome as text, every count.
-fn summary<D: Domain>(d: &D, start: &D::State, r: &SearchResult<D::Move>) -> String {
-    let outcome = match &r.outcome {
-        Outcome::Solved(p) => d.path_string(start, p),
-        other => panic!("not solved: {}", matches!(other, Outcome::Wrong(_))),
-    };
-    format!(
-        "{outcome}; generated {} expanded {} iterations {:?} bound {} h0 {}",
-        r.stats.generated,
-        r.stats.expanded,
-        r.stats.iterations,
-        r.stats.final_bound,
-        r.stats.initial_h
-    )
-}
-
-/// The same search on the general board (generic kernel), on the fixed 4x4 board (unrolled and
-/// generic kernels) and through `solve`: the same path, node counts and iterations, with and
-/// without reflection. Korf's easiest instances, to stay cheap on the general board.
-#[test]
-fn both_kernels_and_both_boards_search_the_same_tree() {
-    let d = Tiles::new(4, 4, &korf_goal()).unwrap();
-    let fixed = FixedTiles::<4, 4, 16>::new(&d);
-    let korf = korf100();
-    for reflect in [false, true] {
-        let h = partition_dbs(&d, PDB_663, reflect);
-        let name = if reflect {
-            "pdb-663+reflect"
-        } else {
-            "pdb-663"
-        };
-        for id in [97, 42, 47, 93, 79, 9] {
-            let k = korf.iter().find(|k| k.id == id).unwrap();
-            let (tiles, optimal) = (&k.start, &k.optimal);
-            let s = d.state(tiles).unwrap();
-            let fs = fixed.state(&s);
-            let general = ida_star(&d, &h, &s, KORF, Limits::default());
-            assert_eq!(length(&general), *optimal, "#{id}");
-            let want = summary(&d, &s, &general);
-            let unrolled = ida_star_fixed(&fixed, &h, &fs, KORF, Limits::default());
-            assert_eq!(summary(&fixed, &fs, &unrolled), want, "#{id} {name}");
-            let generic = ida_star(&fixed, &h, &fs, KORF, Limits::default());
-            assert_eq!(summary(&fixed, &fs, &generic), want, "#{id} {name}");
-            let a = solve(&puzzle(tiles, &korf_goal()), &spec(name), Limits::default()).unwrap();
-            assert_eq!(a.stats, general.stats, "#{id} {name}");
-            assert_eq!(a.path.as_deref(), want.split(';').next(), "#{id} {name}");
-        }
-    }
 }
 
 /// A goal that only renames the tiles of Korf's reads the same databases: renaming start and goal

@@ -6,7 +6,6 @@
 
 pub mod korf;
 pub mod oracle;
-pub mod search;
 pub mod svg;
 
 use std::ffi::OsStr;

@@ -1,15 +1,13 @@
 //! The 15-puzzle: Korf's 1985 node counts, the seed's four cases, every variant on easy states.
 
-use crate::common::korf::korf100;
-use crate::common::search::{length, random_walk, KORF};
-
-use idabench::domains::tiles::{self, LinearConflict, Manhattan, Misplaced, Tiles};
-use idabench::domains::Spec;
-use idabench::domains::{DomainKind, HeuristicKind, Puzzle};
-use idabench::results::record::Status;
-use idabench::runner::solve::solve;
-use idabench::search::{ida_star, Domain, Limits, Outcome, Prune, Pruning, Step, Variant};
-use idabench::util::rng::Rng;
+use super::{korf100, length, random_walk, KORF};
+use crate::domains::tiles::{self, LinearConflict, Manhattan, Misplaced, Tiles};
+use crate::domains::Spec;
+use crate::domains::{DomainKind, HeuristicKind, Puzzle};
+use crate::results::record::Status;
+use crate::runner::solve::solve;
+use crate::search::{ida_star, Domain, Limits, Outcome, Prune, Pruning, Step, Variant};
+use crate::util::rng::Rng;
 
 /// Manhattan, first solution, moves up/left/right/down, no parent regeneration: Korf's own
 /// search, whose counts (nodes generated, the start included) were published in 1985.

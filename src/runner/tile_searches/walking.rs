@@ -4,19 +4,14 @@
 //! incremental value against the one from scratch; Korf's first ten 15-puzzles solved optimally;
 //! the 5x5 board's fixed-size kernel against the general one; boards over 5x5 refused.
 
-use crate::common::korf::korf100;
-use crate::common::oracle::bfs;
-use crate::common::search::{random_walk, KORF};
-
-use idabench::domains::tiles::{FixedTiles, Grid, Manhattan, Tiles, WalkingDistance};
-use idabench::domains::Spec;
-use idabench::domains::{DomainKind, HeuristicKind, Puzzle};
-use idabench::results::record::Status;
-use idabench::runner::solve::solve;
-use idabench::search::{
-    ida_star, ida_star_fixed, Domain, Heuristic, Limits, Outcome, Pruning, Step,
-};
-use idabench::util::rng::Rng;
+use super::{bfs, korf100, random_walk, KORF};
+use crate::domains::tiles::{FixedTiles, Grid, Manhattan, Tiles, WalkingDistance};
+use crate::domains::Spec;
+use crate::domains::{DomainKind, HeuristicKind, Puzzle};
+use crate::results::record::Status;
+use crate::runner::solve::solve;
+use crate::search::{ida_star, ida_star_fixed, Domain, Heuristic, Limits, Outcome, Pruning, Step};
+use crate::util::rng::Rng;
 use std::collections::{HashMap, VecDeque};
 
 /// One direction of the relaxation, by its definition: `line(cell)` is a cell's row (or column)
@@ -204,7 +199,7 @@ fn incremental_values_equal_values_from_scratch() {
 }
 
 /// The 5x5 board's fixed-size type and kernel search the same tree as the general board and the
-/// generic kernel (tests/fixed_boards.rs checks the smaller boards; the 5x5 table is built here).
+/// generic kernel (`fixed_boards` checks the smaller boards; the 5x5 table is built here).
 #[test]
 fn the_five_by_five_kernels_agree() {
     for goal in goals(25) {
@@ -255,7 +250,7 @@ fn boards_over_five_by_five_are_refused() {
         pruning: Pruning::Reverse,
     };
     for size in ["6x6", "2x6", "6x3"] {
-        let (w, h) = idabench::domains::tiles::parse_size(size).unwrap();
+        let (w, h) = crate::domains::tiles::parse_size(size).unwrap();
         let goal: Vec<String> = (1..w * h).chain([0]).map(|t| t.to_string()).collect();
         let goal = goal.join(" ");
         let puzzle = Puzzle::fixed(DomainKind::Tiles, size, &goal, None).unwrap();

@@ -1,15 +1,14 @@
 //! The sliding-tile solver against an exhaustive BFS of the 8-puzzle and small boards.
 
-use crate::common::oracle::bfs;
-use crate::common::search::{length, KORF};
-use idabench::domains::tiles::{
+use super::{bfs, length, KORF};
+use crate::domains::tiles::{
     self, LinearConflict, Manhattan, Misplaced, TileState, Tiles, Tiles3x3,
 };
-use idabench::search::{
+use crate::search::{
     ida_star, ida_star_fixed, Domain, Heuristic, Limits, Outcome, Prune, SearchResult, Step,
     Variant, Zero,
 };
-use idabench::util::rng::Rng;
+use crate::util::rng::Rng;
 
 fn solve<H: Heuristic<Tiles>>(d: &Tiles, h: &H, s: &TileState, v: Variant) -> SearchResult<u8> {
     ida_star(d, h, s, v, Limits::default())

@@ -1,15 +1,15 @@
 //! The fixed-size boards (3x3, 4x4, 5x5) and their unrolled kernel against the general board and
-//! the generic kernel: identical outcomes, paths, node counts and iterations for every heuristic,
+//! its generic kernel: identical outcomes, paths, node counts and iterations for every heuristic,
 //! threshold step and pruning setting, under node limits and under a depth cap.
 
-use idabench::domains::tiles::{
+use super::summary;
+use crate::domains::tiles::{
     FixedTiles, Grid, LinearConflict, Manhattan, Misplaced, TileState, Tiles, WalkingDistance,
 };
-use idabench::search::{
-    ida_star, ida_star_fixed, Domain, Heuristic, Limits, Outcome, Prune, SearchResult, Step,
-    Variant, Zero,
+use crate::search::{
+    ida_star, ida_star_fixed, Domain, Heuristic, Limits, Outcome, Prune, Step, Variant, Zero,
 };
-use idabench::util::rng::Rng;
+use crate::util::rng::Rng;
 
 /// A state `moves` random moves from the goal of `d` (never straight back).
 fn walk(d: &Tiles, moves: usize, seed: u64) -> TileState {
@@ -25,30 +25,7 @@ fn walk(d: &Tiles, moves: usize, seed: u64) -> TileState {
     s
 }
 
-/// What must agree: the outcome as text (path letters, or the kind of stop) and every count.
-fn summary<D: Domain>(d: &D, start: &D::State, r: &SearchResult<D::Move>) -> String {
-    let outcome = match &r.outcome {
-        Outcome::Solved(p) => format!("solved {}", d.path_string(start, p)),
-        Outcome::Wrong(p) => format!("wrong {}", d.path_string(start, p)),
-        Outcome::Unsolvable => "unsolvable".into(),
-        Outcome::OverCap => "over the cap".into(),
-        Outcome::PastDiameter(d) => format!("past the diameter {d}"),
-        Outcome::NodeLimit => "node limit".into(),
-        Outcome::TimeLimit(clock) => format!("time limit ({clock:?})"),
-        Outcome::Cancelled => "cancelled".into(),
-    };
-    format!(
-        "{outcome}; generated {} expanded {} iterations {:?} bound {} h0 {} optimal {}",
-        r.stats.generated,
-        r.stats.expanded,
-        r.stats.iterations,
-        r.stats.final_bound,
-        r.stats.initial_h,
-        r.optimal_guaranteed
-    )
-}
-
-/// Both kernels, on both board types, agree for heuristic `h` on `starts` under every variant.
+/// The general board's generic kernel and the fixed board's unrolled one agree for heuristic `h` on `starts` under every variant.
 /// Returns how many searches ended on a limit (nodes or depth).
 fn agree<const W: usize, const H: usize, const N: usize, Hr>(
     d: &Tiles,
@@ -77,11 +54,6 @@ where
                     "{W}x{H} {v:?} from {:?}",
                     d.tiles(s)
                 );
-                assert_eq!(
-                    summary(&fixed, &fs, &ida_star(&fixed, h, &fs, v, limits)),
-                    want,
-                    "{W}x{H} generic kernel {v:?}"
-                );
                 if matches!(general.outcome, Outcome::NodeLimit | Outcome::OverCap) {
                     limited += 1;
                 }
@@ -105,7 +77,7 @@ where
     let manhattan = Manhattan::new(&d);
     assert_eq!(agree::<W, H, N, _>(&d, &manhattan, &deep, none), 0);
     agree::<W, H, N, _>(&d, &LinearConflict::new(&d), &deep, none);
-    // The 5x5 table takes seconds to build: tests/walking.rs checks that board, once.
+    // The 5x5 table takes seconds to build: `walking` checks that board, once.
     if N < 25 {
         agree::<W, H, N, _>(&d, &WalkingDistance::new(&d), &deep, none);
     }
