@@ -258,6 +258,11 @@ impl Worker {
         self.hello.cpu_limits
     }
 
+    /// Whether `fsm` without a depth is each domain's own depth there, as its handshake says.
+    pub(super) fn fsm_domain_depths(&self) -> bool {
+        self.hello.fsm_domain_depths
+    }
+
     /// A second worker of the same build, with the same arguments: for another lane or round.
     pub(super) fn another(&self) -> Result<Worker, Error> {
         match Worker::start(self.role, &self.path, &self.args, self.terms)? {

@@ -17,6 +17,7 @@ mod report;
 mod schedule;
 
 use crate::compare::{self, CompareError, CompareOptions, Compared, Incomplete, RenderFormat};
+use crate::domains::DomainKind;
 use crate::error::{Done, Error};
 use crate::report::PlotSize;
 use crate::results::folder;
@@ -25,7 +26,7 @@ use crate::runner::plan::{place, Loaded, PlanOptions};
 use crate::runner::prepare;
 use crate::runner::protocol;
 use crate::runner::select::SelectOptions;
-use crate::search::Clock;
+use crate::search::{Clock, Pruning};
 use crate::util::clock;
 use crate::util::term::note;
 use children::install_signal_handler;
@@ -150,9 +151,18 @@ pub fn ab(opts: &AbOptions, stdout: &mut dyn Write) -> Result<Done, Error> {
         wall_limit: options.wall_limit,
     };
     let paths = [opts.baseline.clone(), current];
+    // Both plans before either worker starts: a build refused leaves the other unstarted, with
+    // no table or automaton built for it.
+    let planned = [Role::Baseline, Role::Current]
+        .map(|role| plan_for(role, &paths[role as usize], &selected, &whole, &loaded));
+    let plans = match planned {
+        [Ok(base), Ok(cur)] => [base, cur],
+        [Err(e), _] | [_, Err(e)] if !CANCEL.load(Ordering::SeqCst) => return Err(e),
+        _ => return Ok(interrupted_early()),
+    };
     let started = [Role::Baseline, Role::Current].map(|role| {
         let path = &paths[role as usize];
-        let plan = plan_for(role, path, &selected, &whole)?;
+        let plan = &plans[role as usize];
         let started = Worker::start(role, path, &plan.args(), terms)?;
         let timed = options.time_limit.is_some() || options.wall_limit.is_some();
         let translated =
@@ -165,7 +175,8 @@ pub fn ab(opts: &AbOptions, stdout: &mut dyn Write) -> Result<Done, Error> {
             // started before.
             Started::Worker(w)
                 if (timed && w.cpu_limits() == translated)
-                    || (!plan.select.is_empty() && !w.selection()) =>
+                    || (!plan.select.is_empty() && !w.selection())
+                    || (plan.pruning.contains(&Pruning::FsmDefault) && !w.fsm_domain_depths()) =>
             {
                 return Err(refused(format!(
                     "--{} {}: its worker's handshake differs from the one before: the binary \
@@ -176,14 +187,14 @@ pub fn ab(opts: &AbOptions, stdout: &mut dyn Write) -> Result<Done, Error> {
             }
             _ => {}
         }
-        Ok((started, plan))
+        Ok(started)
     });
     let [base, cur] = started;
     if CANCEL.load(Ordering::SeqCst) {
-        note(format_args!("interrupted before any pair was measured"));
-        return Ok(Done::Interrupted);
+        return Ok(interrupted_early());
     }
-    let ((base, base_plan), (cur, cur_plan)) = (base?, cur?);
+    let (base, cur) = (base?, cur?);
+    let [base_plan, cur_plan] = plans;
     // After the handshakes, so that a binary refused leaves no empty folder behind.
     let dir = claim_dir(&opts.out, opts.name.as_deref())?;
     let rounds = opts.rounds as usize;
@@ -298,18 +309,28 @@ pub fn ab(opts: &AbOptions, stdout: &mut dyn Write) -> Result<Done, Error> {
 /// than the other build's. Without a handshake (no worker mode, or no idabench at all),
 /// `Worker::start` tells which, and `ab` refuses a `--time-limit` to a build without the worker
 /// mode then. A build whose handshake says it takes a selection is given `selected`, any other
-/// `whole` (see `ab`); one whose handshake does not offer automata is refused fsm variants.
+/// `whole` (see `ab`); one whose handshake does not offer automata is refused fsm variants, and
+/// one that does not say `fsm` is each domain's own depth is given that depth (`one_fsm_depth`).
 fn plan_for(
     role: Role,
     path: &Path,
     selected: &PlanOptions,
     whole: &PlanOptions,
+    loaded: &Loaded,
 ) -> Result<PlanOptions, Error> {
+    let fsm = selected.pruning.iter().find(|p| p.is_fsm());
+    let selecting = !selected.select.is_empty();
+    let limited = selected.time_limit.is_some()
+        || selected.wall_limit.is_some()
+        || selected.tables.memory_limit.is_some();
+    if fsm.is_none() && !selecting && !limited {
+        return Ok(selected.clone());
+    }
+    let hello = client::handshake(path);
     // Without an automaton the plan's words are `--reverse-pruning` (`PlanOptions::words`),
     // which every build takes; an automaton needs a build whose handshake offers it.
-    let fsm = selected.pruning.iter().find(|p| p.is_fsm());
     if let Some(fsm) = fsm {
-        if !client::handshake(path).is_some_and(|h| h.fsm_pruning) {
+        if !hello.as_ref().is_some_and(|h| h.fsm_pruning) {
             return Err(refused(format!(
                 "--{} {}: this build cannot prune by automaton (its worker's handshake does not \
                  offer --pruning), so it cannot run the {} variants; compare --pruning none and \
@@ -320,24 +341,21 @@ fn plan_for(
             )));
         }
     }
-    let selecting = !selected.select.is_empty();
-    let limited = selected.time_limit.is_some()
-        || selected.wall_limit.is_some()
-        || selected.tables.memory_limit.is_some();
-    if !selecting && !limited {
-        return Ok(selected.clone());
-    }
-    let hello = client::handshake(path);
-    let options = match &hello {
-        Some(h) if h.selection || !selecting => selected,
-        _ => whole,
+    let given_whole = selecting && !hello.as_ref().is_some_and(|h| h.selection);
+    let options = if given_whole { whole } else { selected };
+    let options = if selected.pruning.contains(&Pruning::FsmDefault)
+        && !hello.as_ref().is_some_and(|h| h.fsm_domain_depths)
+    {
+        one_fsm_depth(role, path, options, loaded.fsm_defaults(given_whole))?
+    } else {
+        options.clone()
     };
     let memory = options.tables.memory_limit;
     if options.time_limit.is_none() && options.wall_limit.is_none() && memory.is_none() {
-        return Ok(options.clone());
+        return Ok(options);
     }
     if hello.as_ref().is_some_and(|h| h.cpu_limits) {
-        return Ok(options.clone());
+        return Ok(options);
     }
     if hello.is_some() && options.time_limit.is_some() {
         return Err(predates_cpu_limits(role, path));
@@ -363,10 +381,77 @@ fn plan_for(
     let mut older = PlanOptions {
         time_limit: options.wall_limit,
         wall_limit: None,
-        ..options.clone()
+        ..options
     };
     older.tables.memory_limit = None;
     Ok(older)
+}
+
+/// `options` with `fsm` without a depth as the one default depth of the domains it runs on
+/// (`domains`), for a build whose worker's handshake does not say that `fsm` is each domain's
+/// own depth: such a build may read `fsm` as fsm14 on every domain, and every build that offers
+/// automata reads `fsmN` alike. It runs each depth of its plan on every domain, so domains of
+/// different default depths are refused, before any worker starts.
+fn one_fsm_depth(
+    role: Role,
+    path: &Path,
+    options: &PlanOptions,
+    domains: &[DomainKind],
+) -> Result<PlanOptions, Error> {
+    let domains: Vec<DomainKind> = DomainKind::ALL
+        .into_iter()
+        .filter(|d| domains.contains(d))
+        .collect();
+    let mut depths: Vec<u32> = domains.iter().map(|d| d.fsm_depth()).collect();
+    depths.sort_unstable();
+    depths.dedup();
+    match depths[..] {
+        [depth] => {
+            let mut one = options.clone();
+            one.pruning.clear();
+            for p in &options.pruning {
+                let p = p.or_depth(depth);
+                if !one.pruning.contains(&p) {
+                    one.pruning.push(p);
+                }
+            }
+            Ok(one)
+        }
+        // A variant without a domain has no job: the plan was refused before.
+        [] => Ok(options.clone()),
+        [shallowest, ..] => {
+            let each: Vec<String> = domains
+                .iter()
+                .map(|d| format!("{} fsm{}", d.name(), d.fsm_depth()))
+                .collect();
+            let unknown: Vec<&str> = domains
+                .iter()
+                .filter(|d| d.fsm_depth() != Pruning::DEFAULT_FSM_DEPTH)
+                .map(|d| d.name())
+                .collect();
+            Err(refused(format!(
+                "--{} {}: this build may read --pruning fsm as fsm{} on every domain (its \
+                 worker's handshake does not say fsm_depth=domain), and it runs each depth it is \
+                 given on every domain, so it cannot run fsm at each domain's own default depth \
+                 here: {} (it does not know the default{} of {}); ask for one depth on every \
+                 domain (e.g. --pruning fsm{shallowest}), or compare one domain at a time \
+                 (--domain {} --pruning fsm)",
+                role.name(),
+                path.display(),
+                Pruning::DEFAULT_FSM_DEPTH,
+                each.join(", "),
+                if unknown.len() > 1 { "s" } else { "" },
+                unknown.join(" and "),
+                domains[0].name()
+            )))
+        }
+    }
+}
+
+/// What a signal before the first pair ends `ab` with.
+fn interrupted_early() -> Done {
+    note(format_args!("interrupted before any pair was measured"));
+    Done::Interrupted
 }
 
 /// The refusal of `--time-limit` for a build whose `--time-limit` limits wall time.

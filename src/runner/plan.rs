@@ -145,6 +145,9 @@ pub struct Loaded {
     /// The domains `specs[k]` runs on, where its automaton is only some domains' default
     /// (`variants`); `None`: every domain it applies to.
     only: Vec<Option<Vec<DomainKind>>>,
+    /// The domains `fsm` without a depth runs on, each at its own default depth (`variants`):
+    /// in the selected instances, and in every instance of the datasets.
+    fsm_defaults: [Vec<DomainKind>; 2],
     /// Whether heuristics were asked for (else each domain runs its default).
     requested: bool,
     /// Of each instance, in the datasets' order, whether the selection keeps it (`None`: all).
@@ -159,8 +162,13 @@ impl Loaded {
     pub fn read(opts: &PlanOptions) -> Result<Loaded, Error> {
         let (datasets, infos) = read_datasets(&opts.datasets)?;
         let chosen = select::choose(&opts.select, &datasets)?;
-        let (specs, only): (Vec<Spec>, Vec<_>) =
-            variants(opts, &chosen.domains).into_iter().unzip();
+        let (chosen_variants, fsm_selected) = variants(opts, &chosen.domains);
+        let (specs, only): (Vec<Spec>, Vec<_>) = chosen_variants.into_iter().unzip();
+        let every: Vec<DomainKind> = DomainKind::ALL
+            .into_iter()
+            .filter(|k| datasets.iter().any(|d| d.domains.contains(k)))
+            .collect();
+        let fsm_defaults = [fsm_selected, variants(opts, &every).1];
         let names = specs.iter().map(Spec::name).collect();
         Ok(Loaded {
             datasets,
@@ -168,10 +176,18 @@ impl Loaded {
             specs,
             names,
             only,
+            fsm_defaults,
             requested: !opts.heuristics.is_empty(),
             keep: chosen.keep,
             selection: chosen.selection,
         })
+    }
+
+    /// The domains `fsm` without a depth runs on here, each at its own default depth
+    /// (`DomainKind::fsm_depth`): those of the selected instances, or with `whole` those of every
+    /// instance of the datasets (what a plan without the selection runs).
+    pub fn fsm_defaults(&self, whole: bool) -> &[DomainKind] {
+        &self.fsm_defaults[usize::from(whole)]
     }
 
     /// The jobs of the selected instances, in their deterministic order: each instance under
@@ -388,13 +404,16 @@ fn read_datasets(paths: &[PathBuf]) -> Result<(Vec<Dataset>, Vec<DatasetInfo>), 
     Ok((datasets, infos))
 }
 
+/// A variant and the domains it is restricted to (`None`: every domain it applies to).
+type Restricted = (Spec, Option<Vec<DomainKind>>);
+
 /// Every combination of the requested heuristics (default: the default of each of `domains`,
 /// those of the selected instances), steps and pruning settings, in that nesting, each with the
 /// domains it is restricted to. `fsm` without a depth is each domain's own
 /// (`DomainKind::fsm_depth`): one variant per depth among the domains of `domains` that have the
 /// heuristic, restricted to those domains, so that `--pruning fsm` runs `fsm14` on the tiles and
-/// `fsm8` on the Rotation Game.
-fn variants(opts: &PlanOptions, domains: &[DomainKind]) -> Vec<(Spec, Option<Vec<DomainKind>>)> {
+/// `fsm8` on the Rotation Game; the domains it runs on come second.
+fn variants(opts: &PlanOptions, domains: &[DomainKind]) -> (Vec<Restricted>, Vec<DomainKind>) {
     let mut heuristics = opts.heuristics.clone();
     if heuristics.is_empty() {
         for kind in domains {
@@ -404,7 +423,7 @@ fn variants(opts: &PlanOptions, domains: &[DomainKind]) -> Vec<(Spec, Option<Vec
             }
         }
     }
-    let mut specs: Vec<(Spec, Option<Vec<DomainKind>>)> = Vec::new();
+    let mut specs: Vec<Restricted> = Vec::new();
     let mut add = |spec: Spec, only: Option<Vec<DomainKind>>| match specs
         .iter_mut()
         .find(|(s, _)| *s == spec)
@@ -423,6 +442,7 @@ fn variants(opts: &PlanOptions, domains: &[DomainKind]) -> Vec<(Spec, Option<Vec
         },
     };
     let requested = !opts.heuristics.is_empty();
+    let mut fsm_defaults: Vec<DomainKind> = Vec::new();
     for &heuristic in &heuristics {
         let mut having: Vec<DomainKind> = domains
             .iter()
@@ -455,6 +475,9 @@ fn variants(opts: &PlanOptions, domains: &[DomainKind]) -> Vec<(Spec, Option<Vec
                     if !depths.contains(&d.fsm_depth()) {
                         depths.push(d.fsm_depth());
                     }
+                    if !fsm_defaults.contains(d) {
+                        fsm_defaults.push(*d);
+                    }
                 }
                 for depth in depths {
                     let only = having
@@ -474,7 +497,7 @@ fn variants(opts: &PlanOptions, domains: &[DomainKind]) -> Vec<(Spec, Option<Vec
             }
         }
     }
-    specs
+    (specs, fsm_defaults)
 }
 
 /// Whether an instance of `domain` runs under `heuristic`: any heuristic of the domain when

@@ -1,8 +1,8 @@
 //! How `ab` talks to a worker (`idabench worker`), so that two builds of different versions can
 //! talk or refuse clearly:
 //! 1. the worker's first line is the handshake `idabench-worker protocol=P version=V commit=C
-//!    build=B limits=cpu,wall,memory select=domain,size,instances pruning=none,reverse,fsm`
-//!    (`commit=-` when unknown), written at once; `ab` refuses a protocol it does not speak, and a binary that gives no
+//!    build=B limits=cpu,wall,memory select=domain,size,instances pruning=none,reverse,fsm
+//!    fsm_depth=domain` (`commit=-` when unknown), written at once; `ab` refuses a protocol it does not speak, and a binary that gives no
 //!    handshake within a few seconds. `limits=cpu,wall,memory` says that `--time-limit` limits
 //!    CPU time, `--wall-limit` wall time, and `--memory-limit` is taken; a handshake without it
 //!    is a build whose `--time-limit` limits wall time, and that has neither of the others.
@@ -10,7 +10,10 @@
 //!    `--size`, `--instances`, `--instances-file`) and plans only the instances it keeps; a
 //!    build without it is given whole datasets, and `ab` sends it only the selected jobs.
 //!    `pruning=none,reverse,fsm` says that the worker takes `--pruning`, automata included; a
-//!    build without it takes only `--reverse-pruning`. Words were added, not the protocol
+//!    build without it takes only `--reverse-pruning`. `fsm_depth=domain` says that `fsm`
+//!    without a depth is each domain's own default (`Family::FSM_DEPTH`); a build that offers
+//!    `fsm` without it may read `fsm` as `fsm14` on every domain, and is given explicit depths
+//!    (`fsmN`), which every build that offers `fsm` reads alike. Words were added, not the protocol
 //!    raised: a build that does not know a word skips it, and every line means what it meant;
 //! 2. its second line, once its jobs are planned and their tables ready, is the runs.csv header
 //!    of this build, so `ab` reads the rows by column name and builds with other column sets
@@ -58,6 +61,9 @@ pub struct Hello {
     /// Whether `--pruning` is taken, fsm included: false for a build that knows only
     /// `--reverse-pruning`.
     pub fsm_pruning: bool,
+    /// Whether `fsm` without a depth is each domain's own default depth: false for a build
+    /// that may read it as `fsm14` on every domain.
+    pub fsm_domain_depths: bool,
 }
 
 impl Hello {
@@ -71,12 +77,13 @@ impl Hello {
             cpu_limits: true,
             selection: true,
             fsm_pruning: true,
+            fsm_domain_depths: true,
         }
     }
 
     pub fn line(&self) -> String {
         format!(
-            "{HELLO} protocol={} version={} commit={} build={}{}{}{}",
+            "{HELLO} protocol={} version={} commit={} build={}{}{}{}{}",
             self.protocol,
             self.version,
             self.commit,
@@ -93,6 +100,11 @@ impl Hello {
             },
             if self.fsm_pruning {
                 " pruning=none,reverse,fsm"
+            } else {
+                ""
+            },
+            if self.fsm_domain_depths {
+                " fsm_depth=domain"
             } else {
                 ""
             }
@@ -114,6 +126,7 @@ impl Hello {
             cpu_limits: false,
             selection: false,
             fsm_pruning: false,
+            fsm_domain_depths: false,
         };
         for word in words {
             match word.split_once('=') {
@@ -124,6 +137,9 @@ impl Hello {
                 Some(("limits", l)) => hello.cpu_limits = l.split(',').any(|c| c == "cpu"),
                 Some(("select", s)) => hello.selection = s.split(',').any(|c| c == "instances"),
                 Some(("pruning", p)) => hello.fsm_pruning = p.split(',').any(|c| c == "fsm"),
+                Some(("fsm_depth", d)) => {
+                    hello.fsm_domain_depths = d.split(',').any(|c| c == "domain")
+                }
                 _ => {}
             }
         }
@@ -284,11 +300,38 @@ mod tests {
             Some((true, false, false))
         );
         assert!(hello.line().ends_with(
-            " limits=cpu,wall,memory select=domain,size,instances pruning=none,reverse,fsm"
+            " limits=cpu,wall,memory select=domain,size,instances pruning=none,reverse,fsm \
+             fsm_depth=domain"
         ));
         assert_eq!(Hello::parse("idabench 0.1.0"), None);
         assert_eq!(Hello::parse("idabench-worker version=1"), None);
         assert_eq!(Hello::parse("idabench-worker protocol=x"), None);
+    }
+
+    #[test]
+    fn fsm_at_each_domains_depth_is_a_word_of_its_own() {
+        let words = |line: &str| Hello::parse(line).map(|h| (h.fsm_pruning, h.fsm_domain_depths));
+        let base = "idabench-worker protocol=1 version=0.1.0 commit=abc build=release \
+                    limits=cpu,wall,memory select=domain,size,instances";
+        // A build whose `fsm` may be fsm14 on every domain offers automata and says no more.
+        let older = format!("{base} pruning=none,reverse,fsm");
+        assert_eq!(words(&older), Some((true, false)));
+        assert_eq!(
+            words(&format!("{older} fsm_depth=domain")),
+            Some((true, true))
+        );
+        // Read as a list, as the other words are; another value is not this meaning.
+        assert_eq!(
+            words(&format!("{older} fsm_depth=other,domain")),
+            Some((true, true))
+        );
+        assert_eq!(words(&format!("{older} fsm_depth=14")), Some((true, false)));
+        assert_eq!(words(&format!("{older} fsm_depth")), Some((true, false)));
+        let mut hello = Hello::this_build();
+        assert!(hello.fsm_domain_depths);
+        hello.fsm_domain_depths = false;
+        assert_eq!(Hello::parse(&hello.line()), Some(hello.clone()));
+        assert!(!hello.line().contains("fsm_depth"));
     }
 
     /// Every message of `stream`, read as the worker and `ab` read them.

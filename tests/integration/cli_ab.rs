@@ -244,6 +244,16 @@ fn a_build_without_the_worker_mode_is_run_in_groups() {
         "{}",
         show(&out)
     );
+    // Older than automata too: fsm is refused before its `run`s, whatever the depth.
+    for pruning in ["fsm", "fsm14"] {
+        let out = ab(dir, &old, dir, &["--pruning", pruning]);
+        assert_exit(&out, 2);
+        assert!(
+            text(&out.stderr).contains("this build cannot prune by automaton"),
+            "{}",
+            show(&out)
+        );
+    }
     let out = ab(dir, &old, dir, &["--rounds", "2"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let err = text(&out.stderr);
@@ -362,6 +372,113 @@ fn a_build_that_predates_pruning_is_given_reverse_pruning_and_refused_fsm() {
             .any(|r| r["variant"] == "manhattan/stepnext/noprune"),
         "no noprune rows"
     );
+}
+
+/// A build whose `fsm` may be fsm14 on every domain, stood in for by this one: its handshake
+/// offers automata without `fsm_depth=domain`, it refuses a `--pruning` list holding `fsm`
+/// without a depth (which it would read otherwise than this build), and it writes each worker's
+/// arguments to `dir/said`.
+fn older_fsm(dir: &Path) -> PathBuf {
+    script(
+        dir,
+        "old",
+        &format!(
+            "if [ \"$1\" = worker ]; then echo \"$*\" >> {said}\n\
+             prev=; for a in \"$@\"; do if [ \"$prev\" = --pruning ]; then case \",$a,\" in \
+             *,fsm,*) echo \"error: fsm is fsm14 here\" >&2; exit 2;; esac; fi; prev=$a; done\n\
+             {BIN} \"$@\" | {{ IFS= read -r l; printf '%s\\n' \"${{l% fsm_depth=*}}\"; exec cat; }}\n\
+             else exec {BIN} \"$@\"; fi",
+            said = dir.join("said").display()
+        ),
+    )
+}
+
+/// The arguments of the workers of `dir/said` that were given a plan (the handshakes read first
+/// are given a dataset that does not exist).
+fn planned_workers(dir: &Path) -> Vec<String> {
+    fs::read_to_string(dir.join("said"))
+        .unwrap_or_default()
+        .lines()
+        .filter(|l| !l.contains("no-dataset.csv"))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// `--pruning fsm` over the tiles and the knights is fsm14 on one and fsm10 on the other: a
+/// build that may read `fsm` as fsm14 everywhere cannot run both in one plan, so the pair is
+/// refused before any worker is given its jobs, naming the depths and what to ask instead.
+#[test]
+fn fsm_over_domains_of_other_depths_is_refused_with_a_build_whose_fsm_is_one_depth() {
+    let tmp = Tmp::new("fsm-depths-refused");
+    let dir = tmp.path();
+    let old = older_fsm(dir);
+    let knights = dataset("knights.csv");
+    let mut c = command(dir, &["ab", "--baseline"]);
+    c.arg(&old)
+        .args([EIGHT.as_str(), knights.as_str(), "--pruning", "fsm,reverse"])
+        .args(["--rounds", "1", "--out"])
+        .arg(dir)
+        .args(["--name", "ab"])
+        .stdin(Stdio::null());
+    let out = output_within(c, Duration::from_secs(600));
+    assert_exit(&out, 2);
+    let err = text(&out.stderr);
+    for want in [
+        "--baseline",
+        "fsm_depth=domain",
+        "here: tiles fsm14, knights fsm10 (it does not know the default of knights)",
+        "--pruning fsm10",
+        "--domain tiles --pruning fsm",
+    ] {
+        assert!(err.contains(want), "wanted {want:?}:\n{err}");
+    }
+    assert!(
+        planned_workers(dir).is_empty(),
+        "{:?}",
+        planned_workers(dir)
+    );
+    assert!(!dir.join("ab").exists(), "a refused ab leaves no report");
+    assert!(
+        !dir.join(".cache").exists(),
+        "no automaton is built for a refused pair"
+    );
+}
+
+/// `--pruning fsm` over tiles alone is fsm14 on both builds: the build that may read `fsm` as
+/// fsm14 everywhere is given `fsm14` by name, and both count alike under the same variants.
+#[test]
+fn fsm_over_one_depth_is_given_by_name_to_a_build_whose_fsm_is_one_depth() {
+    let tmp = Tmp::new("fsm-depths-named");
+    let dir = tmp.path();
+    let old = older_fsm(dir);
+    let out = ab(
+        dir,
+        &old,
+        dir,
+        &["--pruning", "fsm,reverse", "--rounds", "1"],
+    );
+    assert_exit(&out, 0);
+    let planned = planned_workers(dir);
+    assert!(!planned.is_empty());
+    for l in &planned {
+        assert!(l.contains("--pruning fsm14,reverse"), "{l}");
+    }
+    let report = dir.join("ab");
+    let [base, cur] = ["runs-baseline.csv", "runs-current.csv"].map(|f| csv_rows(&report.join(f)));
+    // 31 instances under two heuristics and two prunings.
+    assert_eq!(base.len(), 124);
+    assert_eq!(cur.len(), base.len());
+    let fsm14 = base
+        .iter()
+        .filter(|r| r["variant"].ends_with("/stepnext/fsm14"))
+        .count();
+    assert_eq!(fsm14, 62);
+    for (b, c) in base.iter().zip(&cur) {
+        for column in ["instance", "variant", "status", "length"] {
+            assert_eq!(b[column], c[column]);
+        }
+        assert_eq!(b["nodes_generated"], c["nodes_generated"], "{b:?}");
+    }
 }
 
 /// A build without the worker mode whose `run` writes a NaN time: refused (exit 2) naming the
