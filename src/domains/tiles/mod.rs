@@ -706,13 +706,13 @@ impl Family for Tiles {
             (Some(FixedBoard::B4(b)), None) => with_plain(d, &**b, &b.state(start), h, visit),
             (Some(FixedBoard::B5(b)), None) => with_plain(d, &**b, &b.state(start), h, visit),
             (Some(FixedBoard::B4(b)), Some(true)) => {
-                with_databases(d, &**b, &b.state(start), h, visit)
+                visit.with(&**b, &b.state(start), pattern_dbs(d, h))
             }
             (Some(FixedBoard::B5(b)), Some(true)) => {
-                with_databases(d, &**b, &b.state(start), h, visit)
+                visit.with(&**b, &b.state(start), pattern_dbs(d, h))
             }
             (_, None) => with_plain(d, &**d, start, h, visit),
-            (_, Some(_)) => with_databases(d, &**d, start, h, visit),
+            (_, Some(_)) => with_databases(d, start, h, visit),
         }
     }
 }
@@ -746,29 +746,25 @@ where
     }
 }
 
-/// Pattern-database heuristic `h` of the tiles `d` (its tables shared per `d`), on `board`. On
-/// the general board every lookup; on a fixed board the regular and reflected ones
-/// (`Tiles::with_heuristic`).
-fn with_databases<G: Grid, V: UseSearch>(
+/// Pattern-database heuristic `h` of the tiles `d` (its tables shared per `d`), under any
+/// lookup, on the general board. (The fixed boards take the regular and reflected lookups only,
+/// `Tiles::with_heuristic`: a generic function over the board would build the other lookups'
+/// kernels for them too, unrolled per place, and never run them.)
+fn with_databases<V: UseSearch>(
     d: &Arc<Tiles>,
-    board: &G,
-    start: &G::State,
+    start: &TileState,
     h: TilesHeuristic,
     visit: V,
-) -> V::Output
-where
-    PatternDbs: crate::search::Heuristic<G>,
-    PatternLookups: crate::search::Heuristic<G>,
-{
+) -> V::Output {
     let (partition, lookup) = h.partition().expect("a pattern-database heuristic");
     match (lookup.policy, lookup.bpmx) {
-        (Policy::Regular | Policy::Reflect, false) => visit.with(board, start, pattern_dbs(d, h)),
-        (_, false) => visit.with(board, start, pattern_lookups(d, h)),
+        (Policy::Regular | Policy::Reflect, false) => visit.with(&**d, start, pattern_dbs(d, h)),
+        (_, false) => visit.with(&**d, start, pattern_lookups(d, h)),
         (_, true) => {
             let dbs = shared(d, h.name(), |d| {
                 Bpmx(lookups_of(d, partition, lookup.policy))
             });
-            visit.with(board, start, dbs)
+            visit.with(&**d, start, dbs)
         }
     }
 }
