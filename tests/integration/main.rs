@@ -26,7 +26,6 @@ mod generate_golden;
 mod layering;
 mod lookups;
 mod max;
-mod pdb;
 mod report_html;
 mod split;
 mod why_columns;

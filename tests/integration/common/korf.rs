@@ -12,7 +12,6 @@ pub struct Korf {
     pub id: u32,
     /// The start as the dataset writes it: tiles separated by spaces, 0 for the blank.
     pub tokens: &'static str,
-    pub start: Vec<u8>,
     pub optimal: u32,
     /// Nodes generated in Korf's 1985 table.
     pub korf1985_nodes: u64,
@@ -29,7 +28,6 @@ pub fn korf100() -> Vec<Korf> {
             Korf {
                 id: f[0].parse().unwrap(),
                 tokens: f[3],
-                start: f[3].split(' ').map(|t| t.parse().unwrap()).collect(),
                 optimal: f[5].parse().unwrap(),
                 korf1985_nodes: f[6].parse().unwrap(),
             }

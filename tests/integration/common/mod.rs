@@ -5,7 +5,6 @@
 //! pictures.
 
 pub mod korf;
-pub mod oracle;
 pub mod svg;
 
 use std::ffi::OsStr;
