@@ -346,7 +346,13 @@ fn plan_for(
     let options = if selected.pruning.contains(&Pruning::FsmDefault)
         && !hello.as_ref().is_some_and(|h| h.fsm_domain_depths)
     {
-        one_fsm_depth(role, path, options, loaded.fsm_defaults(given_whole))?
+        one_fsm_depth(
+            role,
+            path,
+            options,
+            loaded.fsm_defaults(given_whole),
+            given_whole,
+        )?
     } else {
         options.clone()
     };
@@ -391,12 +397,14 @@ fn plan_for(
 /// (`domains`), for a build whose worker's handshake does not say that `fsm` is each domain's
 /// own depth: such a build may read `fsm` as fsm14 on every domain, and every build that offers
 /// automata reads `fsmN` alike. It runs each depth of its plan on every domain, so domains of
-/// different default depths are refused, before any worker starts.
+/// different default depths are refused, before any worker starts. `whole`: the build takes no
+/// selection, and `domains` are those of the whole datasets.
 fn one_fsm_depth(
     role: Role,
     path: &Path,
     options: &PlanOptions,
     domains: &[DomainKind],
+    whole: bool,
 ) -> Result<PlanOptions, Error> {
     let domains: Vec<DomainKind> = DomainKind::ALL
         .into_iter()
@@ -405,20 +413,22 @@ fn one_fsm_depth(
     let mut depths: Vec<u32> = domains.iter().map(|d| d.fsm_depth()).collect();
     depths.sort_unstable();
     depths.dedup();
-    match depths[..] {
-        [depth] => {
-            let mut one = options.clone();
-            one.pruning.clear();
-            for p in &options.pruning {
-                let p = p.or_depth(depth);
-                if !one.pruning.contains(&p) {
-                    one.pruning.push(p);
-                }
+    let at = |depth: u32| {
+        let mut one = options.clone();
+        one.pruning.clear();
+        for p in &options.pruning {
+            let p = p.or_depth(depth);
+            if !one.pruning.contains(&p) {
+                one.pruning.push(p);
             }
-            Ok(one)
         }
-        // A variant without a domain has no job: the plan was refused before.
-        [] => Ok(options.clone()),
+        one
+    };
+    match depths[..] {
+        [depth] => Ok(at(depth)),
+        // No domain runs the variant (a plan without jobs is refused before): any depth names
+        // it, as long as the build is not sent a bare `fsm`.
+        [] => Ok(at(Pruning::DEFAULT_FSM_DEPTH)),
         [shallowest, ..] => {
             let each: Vec<String> = domains
                 .iter()
@@ -429,20 +439,30 @@ fn one_fsm_depth(
                 .filter(|d| d.fsm_depth() != Pruning::DEFAULT_FSM_DEPTH)
                 .map(|d| d.name())
                 .collect();
+            let one_domain = if whole {
+                // Such a build takes no selection: it is given the whole datasets, whose
+                // domains these are, so `--domain` would not narrow them.
+                "or compare datasets of one domain at a time (this build takes no selection: it \
+                 is given whole datasets)"
+                    .to_owned()
+            } else {
+                format!(
+                    "or compare one domain at a time (--domain {} --pruning fsm)",
+                    domains[0].name()
+                )
+            };
             Err(refused(format!(
                 "--{} {}: this build may read --pruning fsm as fsm{} on every domain (its \
                  worker's handshake does not say fsm_depth=domain), and it runs each depth it is \
                  given on every domain, so it cannot run fsm at each domain's own default depth \
-                 here: {} (it does not know the default{} of {}); ask for one depth on every \
-                 domain (e.g. --pruning fsm{shallowest}), or compare one domain at a time \
-                 (--domain {} --pruning fsm)",
+                 here: {} (it may not know the default{} of {}); ask for one depth on every \
+                 domain (e.g. --pruning fsm{shallowest}), {one_domain}",
                 role.name(),
                 path.display(),
                 Pruning::DEFAULT_FSM_DEPTH,
                 each.join(", "),
                 if unknown.len() > 1 { "s" } else { "" },
                 unknown.join(" and "),
-                domains[0].name()
             )))
         }
     }

@@ -4,8 +4,8 @@
 //! Adding a domain: its file implements `Family` and lists its heuristics with `heuristic_set!`,
 //! and one line joins the `registry!` below. Adding a heuristic: one line in its family's
 //! `heuristic_set!` and the arm that builds it in that family's `Family::with_heuristic` (for
-//! tiles, in `with_board`, for every board type: the heuristic implements `Heuristic<G>` for any
-//! `Grid`); the compiler insists on the arm. Names, `--heuristic` parsing and help text follow.
+//! tiles, in `with_plain` for every board type, the heuristic implementing `Heuristic<G>` for any
+//! `Grid`, or `with_databases` for pattern databases); the compiler insists on the arm. Names, `--heuristic` parsing and help text follow.
 
 /// A family's heuristics: an enum and its `HeuristicSet`, from one line per heuristic
 /// (`Variant => "name": "what it is"`, the default first).

@@ -245,7 +245,7 @@ mod tests {
             );
             for h in kind.heuristics() {
                 // The 7-8 databases take minutes and gigabytes to build: not in a unit test
-                // (tests/pdb.rs checks the code that builds them on small patterns).
+                // (`runner::tile_searches::pdb` checks the code that builds them on small patterns).
                 if h.name().starts_with("pdb-78") {
                     continue;
                 }

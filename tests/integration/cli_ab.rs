@@ -406,16 +406,26 @@ fn planned_workers(dir: &Path) -> Vec<String> {
 
 /// `--pruning fsm` over the tiles and the knights is fsm14 on one and fsm10 on the other: a
 /// build that may read `fsm` as fsm14 everywhere cannot run both in one plan, so the pair is
-/// refused before any worker is given its jobs, naming the depths and what to ask instead.
+/// refused before any worker is given its jobs, naming the depths and what to ask instead; as
+/// the baseline, and as the current build, whose plan is made before the baseline's worker
+/// starts too.
 #[test]
 fn fsm_over_domains_of_other_depths_is_refused_with_a_build_whose_fsm_is_one_depth() {
-    let tmp = Tmp::new("fsm-depths-refused");
-    let dir = tmp.path();
+    for role in ["baseline", "current"] {
+        let tmp = Tmp::new(&format!("fsm-depths-refused-{role}"));
+        fsm_over_two_depths_is_refused(tmp.path(), role);
+    }
+}
+
+fn fsm_over_two_depths_is_refused(dir: &Path, role: &str) {
     let old = older_fsm(dir);
     let knights = dataset("knights.csv");
-    let mut c = command(dir, &["ab", "--baseline"]);
-    c.arg(&old)
-        .args([EIGHT.as_str(), knights.as_str(), "--pruning", "fsm,reverse"])
+    let mut c = command(dir, &["ab"]);
+    match role {
+        "baseline" => c.arg("--baseline").arg(&old),
+        _ => c.args(["--baseline", BIN, "--current"]).arg(&old),
+    };
+    c.args([EIGHT.as_str(), knights.as_str(), "--pruning", "fsm,reverse"])
         .args(["--rounds", "1", "--out"])
         .arg(dir)
         .args(["--name", "ab"])
@@ -423,10 +433,11 @@ fn fsm_over_domains_of_other_depths_is_refused_with_a_build_whose_fsm_is_one_dep
     let out = output_within(c, Duration::from_secs(600));
     assert_exit(&out, 2);
     let err = text(&out.stderr);
+    let flag = format!("--{role}");
     for want in [
-        "--baseline",
+        flag.as_str(),
         "fsm_depth=domain",
-        "here: tiles fsm14, knights fsm10 (it does not know the default of knights)",
+        "here: tiles fsm14, knights fsm10 (it may not know the default of knights)",
         "--pruning fsm10",
         "--domain tiles --pruning fsm",
     ] {
