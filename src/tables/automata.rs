@@ -615,6 +615,26 @@ mod tests {
         assert_eq!(super::info("tiles", &walk, None, 6), None);
     }
 
+    /// The builder's output, pinned: a cached file names its automaton by (domain, moves,
+    /// window, depth) and format, not by the builder that made it, so a builder that prunes
+    /// differently must change `FORMAT_VERSION` for older files to be rebuilt. When this fails,
+    /// the builder changed what it builds: raise `FORMAT_VERSION`, then the figures here.
+    #[test]
+    fn the_builders_automata_are_pinned_against_stale_caches() {
+        let walk = tiles();
+        for (window, depth, states, crc) in [
+            (Some((4, 4)), 12, 7_435, "a89f31e7"),
+            (Some((5, 5)), 12, 9_732, "f46a9499"),
+            (None, 10, 1_384, "8d99c50b"),
+        ] {
+            let a = fsm::build_with(&walk, depth, window, &mut |_| {}).unwrap();
+            let raw: Vec<u8> = a.table().iter().flat_map(|s| s.to_le_bytes()).collect();
+            let got = (a.states(), store::crc_text(crc32fast::hash(&raw)));
+            assert_eq!(got, (states, crc.to_string()), "{window:?}, depth {depth}");
+        }
+        assert_eq!(FORMAT_VERSION, 1);
+    }
+
     /// A merge keeps one automaton per (domain, board, depth): boards of one run have theirs.
     #[test]
     fn a_union_keeps_each_board_once() {
