@@ -25,7 +25,8 @@ fn walk(d: &Tiles, moves: usize, seed: u64) -> TileState {
     s
 }
 
-/// The general board's generic kernel and the fixed board's unrolled one agree for heuristic `h` on `starts` under every variant.
+/// The general board's generic kernel and the fixed board's unrolled one agree for heuristic
+/// `h` on `starts` under every variant.
 /// Returns how many searches ended on a limit (nodes or depth).
 fn agree<const W: usize, const H: usize, const N: usize, Hr>(
     d: &Tiles,

@@ -12,8 +12,9 @@ mod oracle;
 mod pdb;
 mod walking;
 
-use crate::domains::tiles::{TileState, Tiles};
-use crate::search::{Domain, Outcome, Prune, SearchResult, Step, Variant};
+use crate::domains::tiles::pattern::Pattern;
+use crate::domains::tiles::{Grid, TileState, Tiles};
+use crate::search::{Domain, Heuristic, Outcome, Prune, SearchResult, Step, Variant};
 use crate::util::rng::Rng;
 use std::collections::{HashMap, VecDeque};
 use std::fmt::Debug;
@@ -142,4 +143,134 @@ fn summary<D: Domain>(d: &D, start: &D::State, r: &SearchResult<D::Move>) -> Str
         r.stats.initial_h,
         r.optimal_guaranteed
     )
+}
+
+/// A small board, a goal and a partition of its tiles (as goal cells).
+struct Small {
+    name: &'static str,
+    w: usize,
+    h: usize,
+    goal: &'static [u8],
+    groups: &'static [&'static [u8]],
+    /// Reflection needs a square board.
+    reflect: bool,
+    /// The largest change of the estimate across one move, measured: see
+    /// `every_small_board_state_is_within_its_distance`.
+    largest_change: u8,
+}
+
+const SMALL: &[Small] = &[
+    Small {
+        name: "3x3, blank first, 4+4",
+        w: 3,
+        h: 3,
+        goal: &[0, 1, 2, 3, 4, 5, 6, 7, 8],
+        groups: &[&[1, 2, 3, 4], &[5, 6, 7, 8]],
+        reflect: true,
+        largest_change: 7,
+    },
+    Small {
+        name: "3x3, blank first, 3+3+2",
+        w: 3,
+        h: 3,
+        goal: &[0, 1, 2, 3, 4, 5, 6, 7, 8],
+        groups: &[&[1, 2, 3], &[4, 5, 6], &[7, 8]],
+        reflect: true,
+        largest_change: 5,
+    },
+    Small {
+        name: "3x3, blank last, 4+4",
+        w: 3,
+        h: 3,
+        goal: &[1, 2, 3, 4, 5, 6, 7, 8, 0],
+        groups: &[&[0, 1, 2, 3], &[4, 5, 6, 7]],
+        reflect: true,
+        largest_change: 7,
+    },
+    Small {
+        name: "3x3, blank in the middle, 4+4",
+        w: 3,
+        h: 3,
+        goal: &[1, 2, 3, 8, 0, 4, 7, 6, 5],
+        groups: &[&[0, 1, 2, 3], &[5, 6, 7, 8]],
+        reflect: true,
+        largest_change: 7,
+    },
+    Small {
+        name: "2x4, blank first, 4+3",
+        w: 2,
+        h: 4,
+        goal: &[0, 1, 2, 3, 4, 5, 6, 7],
+        groups: &[&[1, 2, 3, 4], &[5, 6, 7]],
+        reflect: false,
+        largest_change: 9,
+    },
+    Small {
+        name: "2x4, blank last, 4+3",
+        w: 2,
+        h: 4,
+        goal: &[1, 2, 3, 4, 5, 6, 7, 0],
+        groups: &[&[0, 1, 2, 3], &[4, 5, 6]],
+        reflect: false,
+        largest_change: 9,
+    },
+    Small {
+        name: "4x2, blank first, 3+4",
+        w: 4,
+        h: 2,
+        goal: &[0, 1, 2, 3, 4, 5, 6, 7],
+        groups: &[&[1, 2, 3], &[4, 5, 6, 7]],
+        reflect: false,
+        largest_change: 7,
+    },
+];
+
+impl Small {
+    fn blank(&self) -> usize {
+        self.goal.iter().position(|&t| t == 0).unwrap()
+    }
+
+    /// The patterns of the partition, as the databases read them.
+    fn patterns(&self) -> Vec<Pattern> {
+        self.groups
+            .iter()
+            .map(|g| Pattern::new(self.w, self.h, self.blank(), g).unwrap())
+            .collect()
+    }
+}
+
+/// A heuristic's estimate of `s`, computed afresh.
+fn estimate<G: Grid, H: Heuristic<G>>(d: &G, h: &H, s: &G::State) -> u32 {
+    h.estimate(h.init(d, s))
+}
+
+/// Walks `moves` random moves from `start`, checking after each that the value `update` carried
+/// from the parent is the one `init` computes afresh. Returns the largest estimate seen and the
+/// largest change of the estimate in one move.
+fn walk_agrees<D: Domain, H: Heuristic<D>>(
+    d: &D,
+    h: &H,
+    start: &D::State,
+    moves: usize,
+    seed: u64,
+    what: &str,
+) -> (u32, u32)
+where
+    H::Value: PartialEq + Debug,
+{
+    let mut rng = Rng::new(seed);
+    let mut s = start.clone();
+    let mut v = h.init(d, &s);
+    let (mut highest, mut change) = (0, 0);
+    for step in 0..moves {
+        let options = d.moves(&s);
+        let m = options[rng.below(options.len() as u64) as usize];
+        let before = h.estimate(v);
+        v = h.update(d, &s, m, v);
+        d.apply(&mut s, m);
+        assert_eq!(v, h.init(d, &s), "{what}: move {step}");
+        highest = highest.max(h.estimate(v));
+        change = change.max(h.estimate(v).abs_diff(before));
+    }
+    (highest, change)
 }

@@ -7,7 +7,7 @@
 //! Only 3x3, 2x4, 4x2, 2x3 boards and the 5-5-5 and 6-6-3 databases are built here: the larger
 //! ones take minutes. Nothing here asserts on a time.
 
-use super::{korf100, length, neighbours, summary, Korf, KORF};
+use super::{estimate, korf100, length, neighbours, summary, walk_agrees, Korf, KORF, SMALL};
 use crate::domains::tiles::pattern::{self, Pattern, UNREACHED};
 use crate::domains::tiles::pdb::{Partition, PatternDbs, PDB_555, PDB_663, PDB_6666, PDB_78};
 use crate::domains::tiles::{self, FixedTiles, Grid, Manhattan, TileState, Tiles};
@@ -15,11 +15,10 @@ use crate::domains::Spec;
 use crate::domains::{DomainKind, HeuristicKind, Puzzle};
 use crate::results::record::Status;
 use crate::runner::solve::solve;
-use crate::search::{ida_star, ida_star_fixed, Domain, Heuristic, Limits, Pruning, Step};
+use crate::search::{ida_star, ida_star_fixed, Limits, Pruning, Step};
 use crate::tables::store::{self, Unusable};
 use crate::util::rng::Rng;
 use std::collections::VecDeque;
-use std::fmt::Debug;
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
@@ -42,10 +41,6 @@ fn dbs(d: &Tiles, patterns: &[Pattern], reflect: bool) -> PatternDbs {
 /// The heuristic of a named partition for `d`'s board and goal.
 fn partition_dbs(d: &Tiles, partition: Partition, reflect: bool) -> PatternDbs {
     dbs(d, &d.patterns(partition).unwrap(), reflect)
-}
-
-fn estimate<G: Grid, H: Heuristic<G>>(d: &G, h: &H, s: &G::State) -> u32 {
-    h.estimate(h.init(d, s))
 }
 
 fn korf_goal() -> Vec<u8> {
@@ -267,86 +262,6 @@ fn every_state(w: usize, h: usize, goal: &[u8]) -> (Vec<Vec<u8>>, Vec<u8>) {
     (order, dist)
 }
 
-/// A small board, a goal and a partition of its tiles (as goal cells).
-struct Small {
-    name: &'static str,
-    w: usize,
-    h: usize,
-    goal: &'static [u8],
-    groups: &'static [&'static [u8]],
-    /// Reflection needs a square board.
-    reflect: bool,
-    /// The largest change of the estimate across one move, measured: see
-    /// `every_small_board_state_is_within_its_distance`.
-    largest_change: u8,
-}
-
-const SMALL: &[Small] = &[
-    Small {
-        name: "3x3, blank first, 4+4",
-        w: 3,
-        h: 3,
-        goal: &[0, 1, 2, 3, 4, 5, 6, 7, 8],
-        groups: &[&[1, 2, 3, 4], &[5, 6, 7, 8]],
-        reflect: true,
-        largest_change: 7,
-    },
-    Small {
-        name: "3x3, blank first, 3+3+2",
-        w: 3,
-        h: 3,
-        goal: &[0, 1, 2, 3, 4, 5, 6, 7, 8],
-        groups: &[&[1, 2, 3], &[4, 5, 6], &[7, 8]],
-        reflect: true,
-        largest_change: 5,
-    },
-    Small {
-        name: "3x3, blank last, 4+4",
-        w: 3,
-        h: 3,
-        goal: &[1, 2, 3, 4, 5, 6, 7, 8, 0],
-        groups: &[&[0, 1, 2, 3], &[4, 5, 6, 7]],
-        reflect: true,
-        largest_change: 7,
-    },
-    Small {
-        name: "3x3, blank in the middle, 4+4",
-        w: 3,
-        h: 3,
-        goal: &[1, 2, 3, 8, 0, 4, 7, 6, 5],
-        groups: &[&[0, 1, 2, 3], &[5, 6, 7, 8]],
-        reflect: true,
-        largest_change: 7,
-    },
-    Small {
-        name: "2x4, blank first, 4+3",
-        w: 2,
-        h: 4,
-        goal: &[0, 1, 2, 3, 4, 5, 6, 7],
-        groups: &[&[1, 2, 3, 4], &[5, 6, 7]],
-        reflect: false,
-        largest_change: 9,
-    },
-    Small {
-        name: "2x4, blank last, 4+3",
-        w: 2,
-        h: 4,
-        goal: &[1, 2, 3, 4, 5, 6, 7, 0],
-        groups: &[&[0, 1, 2, 3], &[4, 5, 6]],
-        reflect: false,
-        largest_change: 9,
-    },
-    Small {
-        name: "4x2, blank first, 3+4",
-        w: 4,
-        h: 2,
-        goal: &[0, 1, 2, 3, 4, 5, 6, 7],
-        groups: &[&[1, 2, 3], &[4, 5, 6, 7]],
-        reflect: false,
-        largest_change: 7,
-    },
-];
-
 /// The estimate of every state of a small board (by `perm_index`), checked on the way: at most
 /// the distance, 0 exactly at the goal.
 fn estimates(d: &Tiles, h: &PatternDbs, states: &[Vec<u8>], dist: &[u8], what: &str) -> Vec<u8> {
@@ -444,37 +359,6 @@ fn a_pattern_of_every_tile_is_the_exact_distance() {
 
 // ---------------------------------------------------------------------------------------------
 // The incremental update
-
-/// Walks `moves` random moves from `start`, checking after each that the value `update` carried
-/// from the parent is the one `init` computes afresh. Returns the largest estimate seen and the
-/// largest change of the estimate in one move.
-fn walk_agrees<D: Domain, H: Heuristic<D>>(
-    d: &D,
-    h: &H,
-    start: &D::State,
-    moves: usize,
-    seed: u64,
-    what: &str,
-) -> (u32, u32)
-where
-    H::Value: PartialEq + Debug,
-{
-    let mut rng = Rng::new(seed);
-    let mut s = start.clone();
-    let mut v = h.init(d, &s);
-    let (mut highest, mut change) = (0, 0);
-    for step in 0..moves {
-        let options = d.moves(&s);
-        let m = options[rng.below(options.len() as u64) as usize];
-        let before = h.estimate(v);
-        v = h.update(d, &s, m, v);
-        d.apply(&mut s, m);
-        assert_eq!(v, h.init(d, &s), "{what}: move {step}");
-        highest = highest.max(h.estimate(v));
-        change = change.max(h.estimate(v).abs_diff(before));
-    }
-    (highest, change)
-}
 
 /// Along 2,000-move random walks, `update` (which looks up only the moved tile's pattern) equals
 /// `init`, on the general board and the fixed 3x3 and 4x4 boards, with and without reflection.
