@@ -39,6 +39,7 @@ macro_rules! heuristic_set {
 #[macro_use]
 pub mod max;
 pub(crate) mod booksort;
+pub mod cost;
 pub(crate) mod judge;
 pub(crate) mod knights;
 pub(crate) mod rotation;

@@ -53,9 +53,15 @@ pub trait Domain: Sync {
     /// next under reverse-move pruning).
     fn inverse(&self, s: &Self::State, m: Self::Move) -> Self::Move;
     fn apply(&self, s: &mut Self::State, m: Self::Move);
+    /// What move `m` from `s` costs (called before it is applied): 1 unless the domain weighs its
+    /// moves. Bounds, g and f are sums of costs, and an automaton's pruning assumes unit costs.
+    #[inline(always)]
+    fn cost(&self, _s: &Self::State, _m: Self::Move) -> u32 {
+        1
+    }
     fn is_goal(&self, s: &Self::State) -> bool;
-    /// The parity (0 or 1) shared by the lengths of all solutions from `s`, where it is known in
-    /// advance; step 2 is sound only then.
+    /// The parity (0 or 1) shared by the costs (with unit costs, the lengths) of all solutions
+    /// from `s`, where it is known in advance; step 2 is sound only then.
     fn solution_parity(&self, s: &Self::State) -> Option<u32>;
     /// The domain's depth cap: solutions longer than this are not searched for.
     fn depth_cap(&self) -> Option<u32> {
