@@ -87,6 +87,7 @@ mod tests {
             bound,
             generated,
             expanded,
+            budget: None,
         }
     }
 

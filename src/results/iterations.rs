@@ -289,6 +289,7 @@ fn with_every_column(path: &Path, bytes: &[u8]) -> Result<Vec<u8>, String> {
             bound: row.bound,
             generated: row.nodes_generated,
             expanded: row.nodes_expanded,
+            budget: None,
         });
         Ok(())
     })?;
@@ -609,6 +610,7 @@ mod tests {
                 bound,
                 generated,
                 expanded,
+                budget: None,
             })
             .collect()
     }

@@ -419,6 +419,7 @@ pub(crate) mod tests {
             bound: 1,
             generated: 3,
             expanded: 1,
+            budget: None,
         }];
         let f = guarded(&job(&d), || Ok(solved)).unwrap();
         assert_eq!(

@@ -6,6 +6,7 @@
 //! generic one with bidirectional pathmax, for heuristics that ask for it (`Heuristic::BPMX`).
 
 use super::fsm::{Automaton, FORBIDDEN};
+use super::policy::{Done, Histogram, Policy, Then};
 use super::split::{self, Order};
 use super::{
     Clock, Domain, FixedMoves, Heuristic, Iteration, Limits, Outcome, Prune, SearchResult,
@@ -96,6 +97,8 @@ pub(super) struct Run<'a, D: Domain> {
     pub(super) slowdown: u64,
     /// Values raised by bidirectional pathmax (`Stats::bpmx_raises`).
     pub(super) bpmx_raises: u64,
+    /// The f-values cut off, when the policy reads them (IDA*_CR).
+    pub(super) histogram: Option<Box<Histogram>>,
 }
 
 /// Runs IDA* from `start` with heuristic `h` and the given variant and limits, with the generic
@@ -304,6 +307,7 @@ impl<D: FixedMoves, H: Heuristic<D>> Kernel<D, H> for FixedFsm {
     }
 }
 
+/// The iterations of one search, each with the bound (and budget) its policy gives it.
 fn run<D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
     d: &D,
     h: &H,
@@ -350,19 +354,42 @@ fn run<D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
         #[cfg(feature = "inject-slowdown")]
         slowdown: super::slowdown::lump(),
         bpmx_raises: 0,
+        histogram: None,
     };
-    let mut bound = h0;
-    if step == Step::Two {
-        if let Some(p) = parity {
-            bound += (bound + p) % 2;
-        }
-    }
+    let (mut policy, mut then) = Policy::new(step, h0, parity);
     let mut stats = Stats {
         initial_h: h0,
         ..Stats::default()
     };
     let mut split = SplitStats::default();
+    // The cheapest solution found so far, replayed, with its cost.
+    let mut incumbent: Option<(Vec<D::Move>, u32)> = None;
     let outcome = loop {
+        let (mut bound, budget, histogram) = match then {
+            Then::Iterate {
+                bound,
+                budget,
+                histogram,
+            } => (bound, budget, histogram),
+            Then::Solved => {
+                let (path, _) = incumbent
+                    .take()
+                    .expect("a policy proves only a solution found");
+                break Outcome::Solved(path);
+            }
+            Then::Exhausted => {
+                break if run.capped {
+                    Outcome::OverCap
+                } else {
+                    Outcome::Unsolvable
+                };
+            }
+        };
+        // A bound that may overshoot stops at what the puzzle's diameter allows; for the others
+        // a bound past it is a broken heuristic.
+        if bound > diameter && step.overshoots() && policy.lower_bound() <= diameter {
+            bound = diameter;
+        }
         if bound > cap {
             break Outcome::OverCap;
         }
@@ -378,6 +405,13 @@ fn run<D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
             },
             run.expanded,
         );
+        // A budget is a node limit of this iteration's own (the run's stands above it).
+        let budget_end = budget.map(|b| run.generated.saturating_add(b));
+        if let Some(end) = budget_end {
+            run.max_nodes = max_nodes.min(end);
+            run.next_check = run.next_check.min(run.max_nodes);
+        }
+        run.histogram = histogram;
         let it = Iter { bound, automaton };
         run.bound_is_cap = bound == cap;
         let left = run.max_nodes.saturating_sub(run.generated);
@@ -398,38 +432,57 @@ fn run<D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
             bound,
             generated: run.generated - gen0,
             expanded: run.expanded - exp0,
+            budget,
         });
         stats.final_bound = bound;
-        match run.stop {
+        let done = match run.stop {
             Some(Stop::Found) => {
                 let mut path = std::mem::take(&mut run.path);
                 path.reverse();
-                break if super::replay(d, start, &path) {
-                    Outcome::Solved(path)
-                } else {
-                    Outcome::Wrong(path)
-                };
+                if !super::replay(d, start, &path) {
+                    break Outcome::Wrong(path);
+                }
+                // Within a bound of u32 costs.
+                let cost = super::path_cost(d, start, &path) as u32;
+                incumbent = Some((path, cost));
+                run.stop = None;
+                Done::Found(cost)
+            }
+            Some(Stop::Nodes) if budget_end.is_some_and(|end| run.max_nodes == end) => {
+                run.stop = None;
+                Done::OverBudget
             }
             Some(Stop::Nodes) => break Outcome::NodeLimit,
             Some(Stop::Time(clock)) => break Outcome::TimeLimit(clock),
             Some(Stop::Cancelled) => break Outcome::Cancelled,
             Some(Stop::Abandoned) => unreachable!("only a split iteration's subtree is abandoned"),
-            None => {}
-        }
-        if next_bound == u32::MAX {
-            break if run.capped {
-                Outcome::OverCap
-            } else {
-                Outcome::Unsolvable
-            };
-        }
-        let next = match step {
-            Step::One => bound + 1,
-            Step::Two => bound + 2,
-            Step::Next => next_bound,
+            None => Done::Completed {
+                generated: run.generated - gen0,
+                next: next_bound,
+                histogram: run.histogram.take(),
+            },
         };
-        // The last iteration below the cap searches exactly up to it.
-        bound = if next > cap && bound < cap { cap } else { next };
+        if !matches!(done, Done::Completed { .. }) {
+            // A search that stopped inside unwound without undoing its moves.
+            run.s = start.clone();
+        }
+        if budget_end.is_some() {
+            run.max_nodes = max_nodes;
+            run.next_check = max_nodes.min(run.generated + CHECK_EVERY);
+        }
+        then = match policy.after(bound, done) {
+            // The last iteration below the cap searches exactly up to it.
+            Then::Iterate {
+                bound: next,
+                budget,
+                histogram,
+            } if next > cap && bound < cap => Then::Iterate {
+                bound: cap,
+                budget,
+                histogram: histogram.map(|_| Box::new(Histogram::new(cap))),
+            },
+            other => other,
+        };
     };
     stats.generated = run.generated;
     stats.expanded = run.expanded;
@@ -466,9 +519,16 @@ fn dfs<D: Domain, H: Heuristic<D>, const PRUNE: bool>(
         if PRUNE && m == back {
             continue;
         }
-        let searched = child(d, h, run, slack, hv, m, &mut excess, |run, hv, undo| {
-            dfs::<D, H, PRUNE>(d, h, run, slack - 1, hv, undo)
-        });
+        let searched = child(
+            d,
+            h,
+            run,
+            slack,
+            hv,
+            m,
+            &mut excess,
+            |run, hv, undo, slack| dfs::<D, H, PRUNE>(d, h, run, slack, hv, undo),
+        );
         if !searched {
             return UNWIND;
         }
@@ -497,8 +557,8 @@ fn dfs_fsm<D: Domain, H: Heuristic<D>>(
         if next == FORBIDDEN {
             continue;
         }
-        let searched = child(d, h, run, slack, hv, m, &mut excess, |run, hv, _| {
-            dfs_fsm(d, h, a, run, slack - 1, hv, next)
+        let searched = child(d, h, run, slack, hv, m, &mut excess, |run, hv, _, slack| {
+            dfs_fsm(d, h, a, run, slack, hv, next)
         });
         if !searched {
             return UNWIND;
@@ -569,8 +629,9 @@ impl<D: Domain, H: Heuristic<D>> Kernel<D, H> for PathmaxFsm {
 /// takes it: BPMX(∞) along the search, without searching a node again to pass a value further.
 /// Returns `dfs`'s excess and the node's final value.
 ///
-/// Every raise is admissible: a move costs one and can be undone, so a node is at most one move
-/// further from the goal than any neighbour. So every f that cuts a node is a lower bound on the
+/// With weighted moves each "minus one" is minus the move's cost. Every raise is admissible: a
+/// move can be undone at its cost, so a node is at most that much further from the goal than
+/// any neighbour. So every f that cuts a node is a lower bound on the
 /// cost of a solution through it, and the smallest such excess is a safe next bound.
 ///
 /// The kernel `K` says which moves are pruned, from what the path carries (`Kernel::pass`).
@@ -588,6 +649,7 @@ fn pathmax<D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
     if let Some(done) = enter(d, h, run, slack, hv) {
         return (done, hn);
     }
+    // The largest child's value less what reaching it costs.
     let mut best = 0;
     let (moves, labels) = (d.moves(&run.s), d.labels(&run.s));
     for (&m, &label) in moves.iter().zip(labels) {
@@ -595,10 +657,11 @@ fn pathmax<D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
             continue;
         }
         run.generated += 1;
-        best = best.max(h.estimate(h.update(d, &run.s, m, hv)));
+        let hc = h.estimate(h.update(d, &run.s, m, hv));
+        best = best.max(hc.saturating_sub(d.cost(&run.s, m)));
     }
-    if best > hn + 1 {
-        hn = best - 1;
+    if best > hn {
+        hn = best;
         run.bpmx_raises += 1;
         if hn > slack {
             return (hn - slack, hn);
@@ -613,18 +676,22 @@ fn pathmax<D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
         // Evaluated again rather than kept from the first pass: nothing to store per node, and
         // the same value, the update being a function of the parent's value and the move.
         let cv = h.update(d, &run.s, m, hv);
+        let cost = d.cost(&run.s, m);
         let mut hc = h.estimate(cv);
-        if hn > hc + 1 {
-            hc = hn - 1;
+        if hn > hc + cost {
+            hc = hn - cost;
             run.bpmx_raises += 1;
         }
-        let need = 1 + hc;
+        let need = cost + hc;
         if need > slack {
             excess = excess.min(need - slack);
+            if run.histogram.is_some() {
+                run.tally(need - slack);
+            }
             continue;
         }
         d.apply(&mut run.s, m);
-        let (found, hc) = pathmax::<D, H, K>(d, h, it, run, slack - 1, cv, hc, below);
+        let (found, hc) = pathmax::<D, H, K>(d, h, it, run, slack - cost, cv, hc, below);
         if found == UNWIND {
             if let Some(Stop::Found) = run.stop {
                 run.path.push(m);
@@ -633,8 +700,8 @@ fn pathmax<D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
         }
         excess = excess.min(found);
         d.apply(&mut run.s, undo);
-        if hc > hn + 1 {
-            hn = hc - 1;
+        if hc > hn + cost {
+            hn = hc - cost;
             run.bpmx_raises += 1;
             if hn > slack {
                 return (excess.min(hn - slack), hn);
@@ -666,8 +733,8 @@ fn dfs_at<D: FixedMoves, H: Heuristic<D>, const PRUNE: bool, const P: usize>(
         ($($i:literal)*) => {$(
             if let Some(m) = const { D::MOVES_AT[P][$i] } {
                 if !(PRUNE && D::place_after(m) == came_from) {
-                    let searched = child(d, h, run, slack, hv, m, &mut excess, |run, hv, _| {
-                        at::<D, H, PRUNE>(D::place_after(m), d, h, run, slack - 1, hv, P)
+                    let searched = child(d, h, run, slack, hv, m, &mut excess, |run, hv, _, slack| {
+                        at::<D, H, PRUNE>(D::place_after(m), d, h, run, slack, hv, P)
                     });
                     if !searched {
                         return UNWIND;
@@ -726,8 +793,8 @@ fn dfs_at_fsm<D: FixedMoves, H: Heuristic<D>, const P: usize>(
             if let Some(m) = const { D::MOVES_AT[P][$i] } {
                 let next = a.next(state, const { D::LABELS_AT[P][$i] as usize });
                 if next != FORBIDDEN {
-                    let searched = child(d, h, run, slack, hv, m, &mut excess, |run, hv, _| {
-                        at_fsm::<D, H>(D::place_after(m), d, h, a, run, slack - 1, hv, next)
+                    let searched = child(d, h, run, slack, hv, m, &mut excess, |run, hv, _, slack| {
+                        at_fsm::<D, H>(D::place_after(m), d, h, a, run, slack, hv, next)
                     });
                     if !searched {
                         return UNWIND;
@@ -804,9 +871,11 @@ pub(super) fn enter<D: Domain, H: Heuristic<D>>(
     None
 }
 
-/// Creates the child of the current node (`slack` moves left within the bound, heuristic value
-/// `hv`) by move `m` and, within the bound, searches below it with `below`; folds the excesses
-/// over the bound seen into `excess`. False when the search unwinds.
+/// Creates the child of the current node (`slack` left within the bound, heuristic value `hv`)
+/// by move `m` and, within the bound, searches below it with `below` (given the child's value,
+/// the move that undoes `m` and the child's slack); folds the excesses over the bound seen into
+/// `excess`, and tallies them when the policy asks (`Run::histogram`). False when the search
+/// unwinds.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 pub(super) fn child<D: Domain, H: Heuristic<D>>(
@@ -817,20 +886,25 @@ pub(super) fn child<D: Domain, H: Heuristic<D>>(
     hv: H::Value,
     m: D::Move,
     excess: &mut u32,
-    below: impl FnOnce(&mut Run<'_, D>, H::Value, D::Move) -> u32,
+    below: impl FnOnce(&mut Run<'_, D>, H::Value, D::Move, u32) -> u32,
 ) -> bool {
     run.generated += 1;
     // A child beyond the bound is evaluated from its parent and dropped: it is never applied to
     // the state, and costs no call. Its f exceeds the bound by what it needs beyond the slack.
     let hv = h.update(d, &run.s, m, hv);
-    let need = 1 + h.estimate(hv);
+    let cost = d.cost(&run.s, m);
+    let need = cost + h.estimate(hv);
     if need > slack {
-        *excess = (*excess).min(need - slack);
+        let over = need - slack;
+        *excess = (*excess).min(over);
+        if run.histogram.is_some() {
+            run.tally(over);
+        }
         return true;
     }
     let undo = d.inverse(&run.s, m);
     d.apply(&mut run.s, m);
-    let found = below(run, hv, undo);
+    let found = below(run, hv, undo, slack - cost);
     if found == UNWIND {
         if let Some(Stop::Found) = run.stop {
             run.path.push(m);
@@ -843,6 +917,15 @@ pub(super) fn child<D: Domain, H: Heuristic<D>>(
 }
 
 impl<D: Domain> Run<'_, D> {
+    /// Counts a child cut off `over` above the bound in the histogram.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn tally(&mut self, over: u32) {
+        if let Some(histogram) = &mut self.histogram {
+            histogram.tally(over);
+        }
+    }
+
     /// Charges this thread's CPU time since its meter's last look to the search's budget.
     pub(super) fn charge_cpu(&mut self) {
         if let Some(meter) = &mut self.cpu {

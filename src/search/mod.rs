@@ -24,6 +24,7 @@
 
 mod engine;
 pub mod fsm;
+mod policy;
 // In tests without the feature too, for the reading of its setting; nothing of it reaches a
 // search without the feature.
 #[cfg(any(test, feature = "inject-slowdown"))]
@@ -54,7 +55,8 @@ pub trait Domain: Sync {
     fn inverse(&self, s: &Self::State, m: Self::Move) -> Self::Move;
     fn apply(&self, s: &mut Self::State, m: Self::Move);
     /// What move `m` from `s` costs (called before it is applied): 1 unless the domain weighs its
-    /// moves. Bounds, g and f are sums of costs, and an automaton's pruning assumes unit costs.
+    /// moves. Bounds, g and f are sums of costs. The move that undoes `m` costs the same (pathmax
+    /// relies on it), and an automaton's pruning assumes unit costs.
     #[inline(always)]
     fn cost(&self, _s: &Self::State, _m: Self::Move) -> u32 {
         1
@@ -175,7 +177,7 @@ impl<D: Domain, H: Heuristic<D>> Heuristic<D> for Bpmx<H> {
     }
 }
 
-/// How the bound grows between iterations.
+/// How the bound grows between iterations (the policies themselves: `policy`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Step {
     /// bound + 1
@@ -184,26 +186,46 @@ pub enum Step {
     Two,
     /// Korf's: the smallest f that exceeded the bound
     Next,
+    /// IDA*_CR: the smallest bound that admits, of the f-values the last iteration cut off, at
+    /// least as many nodes as it generated (a histogram of them), so each iteration at least
+    /// doubles
+    Cr,
+    /// EDA*: the bound doubled (at least the smallest f that exceeded it)
+    Eda,
+    /// Budgeted tree search (IBEX with depth-first search): iterations whose nodes grow 2 to 8
+    /// times, found by node-budgeted probes, exponential and then binary, over the bound
+    Bts,
 }
 
 impl Step {
-    pub const ALL: [Step; 3] = [Step::One, Step::Two, Step::Next];
+    pub const ALL: [Step; 6] = [
+        Step::One,
+        Step::Two,
+        Step::Next,
+        Step::Cr,
+        Step::Eda,
+        Step::Bts,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
             Step::One => "1",
             Step::Two => "2",
             Step::Next => "next",
+            Step::Cr => "cr",
+            Step::Eda => "eda",
+            Step::Bts => "bts",
         }
     }
 
     pub fn parse(s: &str) -> Option<Step> {
-        match s {
-            "1" => Some(Step::One),
-            "2" => Some(Step::Two),
-            "next" => Some(Step::Next),
-            _ => None,
-        }
+        Step::ALL.into_iter().find(|step| step.name() == s)
+    }
+
+    /// Whether its bound may pass the cheapest solution's cost, so that the first solution found
+    /// need not be the cheapest: the search then goes on below that solution's cost.
+    pub fn overshoots(self) -> bool {
+        matches!(self, Step::Cr | Step::Eda | Step::Bts)
     }
 }
 
@@ -403,12 +425,15 @@ pub trait Helpers: Sync {
     fn help(&self, work: &(dyn Fn() + Sync));
 }
 
-/// One iteration of IDA*.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// One iteration of IDA*: a depth-first search within a bound.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Iteration {
     pub bound: u32,
     pub generated: u64,
     pub expanded: u64,
+    /// The nodes it could generate before it was given up (budgeted tree search's probes); it
+    /// was given up when `generated` reached it.
+    pub budget: Option<u64>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -491,6 +516,17 @@ pub struct SplitStats {
     pub subtrees: u64,
     /// Of those, the subtrees searched by a thread other than the search's own.
     pub helped: u64,
+}
+
+/// What `path` from `start` costs (its length under unit costs).
+pub fn path_cost<D: Domain>(d: &D, start: &D::State, path: &[D::Move]) -> u64 {
+    let mut s = start.clone();
+    let mut cost = 0;
+    for &m in path {
+        cost += u64::from(d.cost(&s, m));
+        d.apply(&mut s, m);
+    }
+    cost
 }
 
 /// Replays `path` from `start`; true when every move is legal and the last state is a goal.

@@ -9,6 +9,7 @@
 //! iteration), the iteration is searched again on the calling thread, which gives it.
 
 use super::engine::{child, enter, over, CpuMeter, Iter, Kernel, Run, Stop, CHECK_EVERY, UNWIND};
+use super::policy::Histogram;
 use super::{Domain, Helpers, Heuristic, Iteration, Split, SplitDepth, SplitStats};
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -73,6 +74,8 @@ struct Subtree<D: Domain, V, C> {
     hv: V,
     carry: C,
     path: Vec<D::Move>,
+    /// What the moves from the start cost.
+    g: u32,
     generated: u64,
     expanded: u64,
 }
@@ -86,6 +89,8 @@ struct Searched<M> {
     stop: Option<Stop>,
     /// The moves from the subtree's root to a goal, last first.
     path: Vec<M>,
+    /// The f-values cut off, when the policy reads them.
+    histogram: Option<Box<Histogram>>,
 }
 
 /// Searches one iteration from `run.s` like `K::iteration`, with the subtrees below the cut
@@ -190,7 +195,19 @@ pub(super) fn iteration<D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
             run.stop = Some(Stop::Found);
         }
         (_, Some(stop)) => run.stop = Some(stop),
-        (None, None) => run.capped = top.capped || searched.iter().any(|r| r.capped),
+        (None, None) => {
+            run.capped = top.capped || searched.iter().any(|r| r.capped);
+            // Counts add up in any order: the sequential search's.
+            if let Some(all) = &mut run.histogram {
+                for part in top
+                    .histogram
+                    .iter()
+                    .chain(searched.iter().flat_map(|r| &r.histogram))
+                {
+                    all.add(part);
+                }
+            }
+        }
     }
     next_bound
 }
@@ -233,6 +250,7 @@ fn cut<'a, D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
         #[cfg(feature = "inject-slowdown")]
         slowdown: run.slowdown,
         bpmx_raises: 0,
+        histogram: run.histogram.as_ref().map(|h| Box::new(h.empty_like())),
     };
     let mut subtrees = Vec::new();
     let mut path = Vec::new();
@@ -241,7 +259,7 @@ fn cut<'a, D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
         h,
         it,
         &mut top,
-        (0, hv, K::START),
+        (0, 0, hv, K::START),
         k.clamp(1, MAX_SPLIT_DEPTH),
         &mut path,
         &mut subtrees,
@@ -251,16 +269,16 @@ fn cut<'a, D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
     (top, subtrees, over(it.bound, excess))
 }
 
-/// `dfs` above the cut at depth `k` (returning, like it, an excess over the bound): a child at
-/// depth `k` within the bound is kept in `out` with the moves that reach it instead of being
-/// searched.
+/// `dfs` above the cut at depth `k` (returning, like it, an excess over the bound), from a node
+/// `depth` moves and `g` in cost from the start: a child at depth `k` within the bound is kept in
+/// `out` with the moves that reach it instead of being searched.
 #[allow(clippy::too_many_arguments)]
 fn above<D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
     d: &D,
     h: &H,
     it: Iter,
     run: &mut Run<'_, D>,
-    (g, hv, carry): (u32, H::Value, K::Carry),
+    (depth, g, hv, carry): (u32, u32, H::Value, K::Carry),
     k: u32,
     path: &mut Vec<D::Move>,
     out: &mut Vec<Subtree<D, H::Value, K::Carry>>,
@@ -276,19 +294,21 @@ fn above<D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
             continue;
         };
         path.push(m);
-        let searched = child(d, h, run, slack, hv, m, &mut excess, |run, hv, _| {
-            if g + 1 == k {
+        let searched = child(d, h, run, slack, hv, m, &mut excess, |run, hv, _, left| {
+            let g = it.bound - left;
+            if depth + 1 == k {
                 out.push(Subtree {
                     s: run.s.clone(),
                     hv,
                     carry: below,
                     path: path.clone(),
+                    g,
                     generated: run.generated,
                     expanded: run.expanded,
                 });
                 u32::MAX
             } else {
-                above::<D, H, K>(d, h, it, run, (g + 1, hv, below), k, path, out)
+                above::<D, H, K>(d, h, it, run, (depth + 1, g, hv, below), k, path, out)
             }
         });
         path.pop();
@@ -368,9 +388,9 @@ fn search<D: Domain, H: Heuristic<D>, C: Copy + Send + Sync>(
                 #[cfg(feature = "inject-slowdown")]
                 slowdown: run.slowdown,
                 bpmx_raises: 0,
+                histogram: run.histogram.as_ref().map(|h| Box::new(h.empty_like())),
             };
-            let g = t.path.len() as u32;
-            let next_bound = subtree(d, h, it, &mut r, g, t.hv, t.carry);
+            let next_bound = subtree(d, h, it, &mut r, t.g, t.hv, t.carry);
             r.charge_cpu();
             match r.stop {
                 Some(Stop::Found | Stop::Nodes) => {
@@ -389,6 +409,7 @@ fn search<D: Domain, H: Heuristic<D>, C: Copy + Send + Sync>(
                 next_bound,
                 stop: r.stop,
                 path: r.path,
+                histogram: r.histogram,
             };
             *results[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(searched);
             running.fetch_sub(1, Ordering::Release);

@@ -171,8 +171,12 @@ fn eight_puzzle_every_variant_is_optimal_and_pruning_never_saves_nodes_when_off(
                 ];
                 for (on, off) in runs.iter().zip(&off_runs) {
                     assert_eq!(length(off), dist, "{perm:?} {v:?} without pruning");
-                    assert!(off.stats.generated >= on.stats.generated, "{perm:?} {v:?}");
-                    assert!(off.stats.expanded >= on.stats.expanded, "{perm:?} {v:?}");
+                    // A policy that overshoots may meet another solution first, and search
+                    // below it again: its counts need not be smaller with pruning.
+                    if !v.step.overshoots() {
+                        assert!(off.stats.generated >= on.stats.generated, "{perm:?} {v:?}");
+                        assert!(off.stats.expanded >= on.stats.expanded, "{perm:?} {v:?}");
+                    }
                 }
             }
         }
