@@ -26,7 +26,7 @@ use crate::runner::plan::{place, Loaded, PlanOptions};
 use crate::runner::prepare;
 use crate::runner::protocol;
 use crate::runner::select::SelectOptions;
-use crate::search::{Clock, Pruning};
+use crate::search::{Clock, Pruning, Step};
 use crate::util::clock;
 use crate::util::term::note;
 use children::install_signal_handler;
@@ -323,10 +323,28 @@ fn plan_for(
     let limited = selected.time_limit.is_some()
         || selected.wall_limit.is_some()
         || selected.tables.memory_limit.is_some();
-    if fsm.is_none() && !selecting && !limited {
+    let weighted = selected.costs.iter().find(|c| !c.is_unit());
+    let policy = selected.steps.iter().find(|s| !Step::ALL[..3].contains(s));
+    if fsm.is_none() && !selecting && !limited && weighted.is_none() && policy.is_none() {
         return Ok(selected.clone());
     }
     let hello = client::handshake(path);
+    if !hello.as_ref().is_some_and(|h| h.costs) {
+        let asked = match (weighted, policy) {
+            (Some(c), _) => Some(format!("--cost {}", c.name())),
+            (None, Some(s)) => Some(format!("--step {}", s.name())),
+            (None, None) => None,
+        };
+        if let Some(asked) = asked {
+            return Err(refused(format!(
+                "--{} {}: this build knows neither --cost nor the steps cr, eda and bts (its \
+                 worker's handshake does not offer them), so it cannot run {asked}; compare \
+                 unit costs and the steps 1, 2 and next with it",
+                role.name(),
+                path.display(),
+            )));
+        }
+    }
     // Without an automaton the plan's words are `--reverse-pruning` (`PlanOptions::words`),
     // which every build takes; an automaton needs a build whose handshake offers it.
     if let Some(fsm) = fsm {

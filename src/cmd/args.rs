@@ -2,6 +2,7 @@
 
 use crate::compare::RenderFormat;
 use crate::domains;
+use crate::domains::cost::CostModel;
 use crate::domains::judge::Problem;
 use crate::domains::{DomainKind, HeuristicKind};
 use crate::plot::PlotSize;
@@ -595,9 +596,14 @@ pub struct PlanArgs {
             dataset saying on how many instances; a variant left with no job is an error (exit 2).")
     )]
     pub heuristic: Vec<HeuristicKind>,
-    /// Threshold steps, comma separated: 1, 2, next.
+    /// Threshold steps, comma separated: 1, 2, next, cr, eda, bts (see docs/thresholds.md).
     #[arg(long, value_delimiter = ',', default_value = "next", value_parser = parse_step)]
     pub step: Vec<Step>,
+    /// Move costs, comma separated: unit; for tiles heavy (moving tile t costs t) and
+    /// inverse-heavy (1/t). Variants under weighted moves end in the model's name
+    /// (manhattan/stepnext/prune/heavy); other domains run under unit only.
+    #[arg(long, value_name = "C,...", value_delimiter = ',', default_value = "unit", value_parser = parse_cost)]
+    pub cost: Vec<CostModel>,
     /// Reverse-move pruning, comma separated: on, off (the same as --pruning reverse,none).
     #[arg(long, value_enum, value_delimiter = ',', default_value = "on")]
     pub reverse_pruning: Vec<OnOff>,
@@ -670,6 +676,7 @@ impl PlanArgs {
             datasets: self.datasets.clone(),
             heuristics: self.heuristic.clone(),
             steps: self.step.clone(),
+            costs: self.cost.clone(),
             pruning: if self.pruning.is_empty() {
                 self.reverse_pruning
                     .iter()
@@ -962,7 +969,7 @@ pub struct SolveArgs {
         long,
         value_parser = parse_problem,
         conflicts_with_all = [
-            "start", "size", "goal", "domain", "heuristic", "step", "reverse_pruning", "pruning",
+            "start", "size", "goal", "domain", "heuristic", "step", "reverse_pruning", "pruning", "cost",
             "max_nodes", "time_limit", "wall_limit", "split", "jobs", "pdb_dir", "no_build",
             "memory_limit",
         ]
@@ -980,9 +987,13 @@ pub struct VariantArgs {
         long_help = domains::heuristic_long_help("Heuristic (default: the domain's first).")
     )]
     pub heuristic: Option<HeuristicKind>,
-    /// Threshold step: 1, 2 (sound where the solution parity is known) or next (Korf's).
+    /// Threshold step: 1, 2 (sound where the solution parity is known), next (Korf's), cr
+    /// (IDA*_CR), eda (EDA*) or bts (budgeted tree search); see docs/thresholds.md.
     #[arg(long, default_value = "next", value_parser = parse_step)]
     pub step: Step,
+    /// Move costs: unit; for tiles heavy (moving tile t costs t) or inverse-heavy (1/t).
+    #[arg(long, value_name = "C", default_value = "unit", value_parser = parse_cost)]
+    pub cost: CostModel,
     /// Reverse-move pruning: on skips the move that undoes the previous one (the same as
     /// --pruning reverse; off: --pruning none).
     #[arg(long, value_enum, default_value_t = OnOff::On)]
@@ -1205,7 +1216,21 @@ pub fn parse_pruning(s: &str) -> Result<Pruning, String> {
 }
 
 pub fn parse_step(s: &str) -> Result<Step, String> {
-    Step::parse(s).ok_or_else(|| format!("unknown step '{}': expected 1, 2 or next", shorten(s)))
+    Step::parse(s).ok_or_else(|| {
+        format!(
+            "unknown step '{}': expected 1, 2, next, cr, eda or bts",
+            shorten(s)
+        )
+    })
+}
+
+pub fn parse_cost(s: &str) -> Result<CostModel, String> {
+    CostModel::parse(s).ok_or_else(|| {
+        format!(
+            "unknown cost '{}': expected unit, heavy or inverse-heavy",
+            shorten(s)
+        )
+    })
 }
 
 /// `--count`: `run` refuses a dataset without instances, so none is made.

@@ -458,7 +458,15 @@ fn specs(runs: &[Source], variants: &[String]) -> Result<Vec<Spec>, Error> {
             let k = variants.iter().position(|n| n == name).expect("planned");
             let row = source.rows.iter().find(|r| r.variant == v);
             let spec = row
-                .and_then(|r| Spec::of_columns(&r.heuristic, &r.step, &r.reverse_pruning, &r.pruning))
+                .and_then(|r| {
+                    Spec::of_columns(
+                        &r.heuristic,
+                        &r.step,
+                        &r.reverse_pruning,
+                        &r.pruning,
+                        &r.cost_model,
+                    )
+                })
                 .or_else(|| Spec::parse(v))
                 .ok_or_else(|| {
                     Error::input(format!(

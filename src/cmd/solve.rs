@@ -41,6 +41,7 @@ pub(super) fn solve(args: SolveArgs) -> Result<Done, Error> {
             .unwrap_or_else(|| kind.default_heuristic()),
         step: args.variant.step,
         pruning: args.variant.pruning().or_depth(kind.fsm_depth()),
+        cost: args.variant.cost,
     };
     // A heuristic of another domain is refused by the search, naming the domain's.
     if kind.accepts(spec.heuristic) {

@@ -34,6 +34,8 @@ pub(super) fn record(instance: usize, variant: &str, time_cpu_s: f64) -> Record 
         run: "a".to_owned(),
         branching_factor: None,
         bpmx_raises: 0,
+        cost_model: "unit".to_owned(),
+        cost: Some(4.0),
     }
 }
 

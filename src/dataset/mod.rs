@@ -11,6 +11,8 @@
 //! | `start`   | required                      | whitespace-separated tokens, row-major, 0 = blank     |
 //! | `goal`    | optional column and value     | as `start`; empty = the domain's default goal         |
 //! | `optimal` | optional column and value     | the reference solution length, a non-negative integer |
+//! | `optimal_cost` | optional column and value | the reference solution cost, a non-negative number |
+//! | `cost_model` | with `optimal_cost`         | what a move costs there: unit, heavy or inverse-heavy |
 //!
 //! Everything is checked here, before any job starts, so a bad row stops a run at once instead of
 //! surfacing hours later as an `error` row. Unsolvable starts are not errors: they are legitimate
@@ -30,6 +32,7 @@
 
 pub mod generate;
 
+use crate::domains::cost::CostModel;
 use crate::domains::{DomainKind, Puzzle};
 use crate::util::text::{self, shorten, ReadError, UTF8_BOM};
 use csv::ByteRecord;
@@ -43,7 +46,7 @@ use std::sync::Arc;
 
 /// Said in every header complaint, so the fix needs no trip to the documentation.
 const COLUMNS_HELP: &str =
-    "required: id, domain, start (and size for tiles); optional: goal, optimal";
+    "required: id, domain, start (and size for tiles); optional: goal, optimal, optimal_cost and cost_model";
 
 /// One row of a dataset, validated and ready to search.
 #[derive(Clone)]
@@ -56,6 +59,8 @@ pub struct Instance {
     /// the instances of one family.
     pub size: Arc<str>,
     pub optimal: Option<u32>,
+    /// The reference cost of a cheapest solution, and the cost model it is for.
+    pub optimal_cost: Option<(CostModel, f64)>,
     pub puzzle: Puzzle,
 }
 
@@ -67,7 +72,8 @@ impl fmt::Debug for Instance {
             .field("line", &self.line)
             .field("domain", &self.domain)
             .field("size", &self.size)
-            .field("optimal", &self.optimal);
+            .field("optimal", &self.optimal)
+            .field("optimal_cost", &self.optimal_cost);
         s.field("start", &self.puzzle.start_tokens());
         s.finish()
     }
@@ -629,6 +635,8 @@ struct Columns {
     start: usize,
     goal: Option<usize>,
     optimal: Option<usize>,
+    optimal_cost: Option<usize>,
+    cost_model: Option<usize>,
 }
 
 impl Columns {
@@ -693,6 +701,8 @@ impl Columns {
             start: find("start").expect("checked"),
             goal: find("goal"),
             optimal: find("optimal"),
+            optimal_cost: find("optimal_cost"),
+            cost_model: find("cost_model"),
         })
     }
 
@@ -761,12 +771,42 @@ impl Columns {
             Some(i) => optimal(fields.text(i, "optimal")?)?,
             None => None,
         };
+        let optimal_cost = match self.optimal_cost {
+            Some(i) => optimal_cost(fields.text(i, "optimal_cost")?)?,
+            None => None,
+        };
+        let model = match self.cost_model {
+            Some(i) => Some(fields.text(i, "cost_model")?).filter(|m| !m.is_empty()),
+            None => None,
+        };
+        let optimal_cost = match (optimal_cost, model) {
+            (None, _) => None,
+            (Some(_), None) => {
+                return Err(Fault::at(
+                    "cost_model",
+                    "empty or absent: an optimal_cost needs the cost model it is for: unit, heavy or inverse-heavy",
+                ))
+            }
+            (Some(c), Some(m)) => {
+                let model = CostModel::parse(m).ok_or_else(|| {
+                    Fault::at(
+                        "cost_model",
+                        format!(
+                            "unknown cost model '{}': expected unit, heavy or inverse-heavy",
+                            shorten(m)
+                        ),
+                    )
+                })?;
+                Some((model, c))
+            }
+        };
         Ok(Instance {
             id: id.to_owned(),
             line,
             domain,
             size,
             optimal,
+            optimal_cost,
             puzzle,
         })
     }
@@ -829,6 +869,23 @@ fn optimal(value: &str) -> Result<Option<u32>, Fault> {
             "optimal",
             format!(
                 "'{}' is not a solution length: expected a non-negative integer, or nothing when unknown",
+                shorten(value)
+            ),
+        )),
+    }
+}
+
+/// A reference cost: a finite number, at least 0, or nothing when unknown.
+fn optimal_cost(value: &str) -> Result<Option<f64>, Fault> {
+    if value.is_empty() {
+        return Ok(None);
+    }
+    match value.parse::<f64>() {
+        Ok(c) if c.is_finite() && c >= 0.0 && !value.starts_with('+') => Ok(Some(c)),
+        _ => Err(Fault::at(
+            "optimal_cost",
+            format!(
+                "'{}' is not a solution cost: expected a number of at least 0, or nothing when unknown",
                 shorten(value)
             ),
         )),

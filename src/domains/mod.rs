@@ -49,6 +49,7 @@ pub mod tiles;
 pub use spec::Spec;
 
 use crate::search::fsm::Moves;
+use cost::CostModel;
 use crate::search::{Domain, Heuristic};
 use crate::tables::store::{self, StoreError, TableInfo};
 use crate::util::text::shorten;
@@ -141,6 +142,37 @@ pub trait Family: Domain<State: Send + Sync> + Send + Sync + Sized + 'static {
     /// Whether `h` can be a part of a max, or why not (said after the part's name).
     fn max_part(_h: Self::Heuristics) -> Result<(), String> {
         Ok(())
+    }
+
+    /// Whether heuristic `h` stays admissible, and `d`'s moves can be weighed, under `cost` (not
+    /// unit), or why not.
+    fn weighs(_d: &Arc<Self>, _h: Self::Heuristics, cost: CostModel) -> Result<(), String> {
+        Err(format!(
+            "every move of {} costs 1: --cost {} weighs the tiles' moves only",
+            Self::NAME,
+            cost.name()
+        ))
+    }
+
+    /// What a cost of 1 is held as under `cost` (`CostModel::scale`): costs are whole numbers of
+    /// 1/scale.
+    fn cost_scale(&self, _cost: CostModel) -> u32 {
+        1
+    }
+
+    /// `with_heuristic` with moves weighed under `cost` (not unit), once `weighs` said yes.
+    fn with_weighted<V: UseSearch>(
+        _d: &Arc<Self>,
+        _start: &Self::State,
+        _h: Self::Heuristics,
+        cost: CostModel,
+        _visit: V,
+    ) -> Result<V::Output, String> {
+        Err(format!(
+            "every move of {} costs 1: --cost {} weighs the tiles' moves only",
+            Self::NAME,
+            cost.name()
+        ))
     }
 
     /// Checks that heuristic `h` can be had for `d` and, given a store, makes its large tables
@@ -329,6 +361,23 @@ macro_rules! registry {
                             Ok(choice) => max::prepare(domain, &choice, store),
                             Err(_) => Ok(Vec::new()),
                         }
+                    }),+
+                }
+            }
+
+            /// Whether heuristic `h` can be searched on this puzzle with moves weighed under
+            /// `cost`, or why not (unit costs always can).
+            pub fn weighs(&self, h: HeuristicKind, cost: CostModel) -> Result<(), String> {
+                if cost.is_unit() {
+                    return Ok(());
+                }
+                match self {
+                    $(Puzzle::$kind { domain, .. } => match max::choose::<$family>(h.name())? {
+                        max::Choice::One(one) => <$family as Family>::weighs(domain, one, cost),
+                        max::Choice::Max(_) => Err(format!(
+                            "a max of heuristics is searched with unit costs only, not under --cost {}",
+                            cost.name()
+                        )),
                     }),+
                 }
             }

@@ -33,6 +33,8 @@ pub(crate) fn record() -> Record {
         run: "smoke".into(),
         branching_factor: Some(1.0),
         bpmx_raises: 0,
+        cost_model: "unit".into(),
+        cost: Some(4.0),
     }
 }
 

@@ -1,6 +1,7 @@
 //! What a run leaves on disk, as serde types: one `Record` per job (a row of runs.csv), and the
 //! run's `Manifest`. Written by `run`, read back by `compare` and `--resume`.
 
+use crate::domains::cost::CostModel;
 use crate::results::combined::CombinedRun;
 use crate::results::shard::Shard;
 use crate::results::{read_file, ReportError};
@@ -227,6 +228,15 @@ pub struct Record<S = String> {
     /// 0 without it, and in rows written before the column existed.
     #[serde(default)]
     pub bpmx_raises: u64,
+    /// `unit`, `heavy` or `inverse-heavy` (`CostModel`): what a move costs. A runs.csv from
+    /// before the column was of unit costs (`absent_columns`).
+    #[serde(default)]
+    pub cost_model: S,
+    /// What the solution costs, in the model's units (under inverse-heavy a move of tile t costs
+    /// 1/t, so this is a fraction written to f64's precision); empty without a solution. A
+    /// runs.csv from before the column reads it as the length (`absent_columns`).
+    #[serde(default)]
+    pub cost: Option<f64>,
 }
 
 fn first_repetition() -> u32 {
@@ -341,6 +351,11 @@ impl<S: AsRef<str>> Record<S> {
             None => out.push(b','),
         }
         int(out, self.bpmx_raises);
+        text(out, &self.cost_model);
+        match self.cost {
+            Some(c) => float(out, c),
+            None => out.push(b','),
+        }
         // The last field's comma becomes the line's end.
         if let Some(last) = out.last_mut() {
             *last = b'\n';
@@ -736,7 +751,7 @@ impl RunLimits {
 
 /// The columns of runs.csv, in order (a test checks them against the header `Record`
 /// serializes to).
-pub(crate) const RUNS_HEADER: [&str; 28] = [
+pub(crate) const RUNS_HEADER: [&str; 30] = [
     "dataset",
     "instance",
     "domain",
@@ -765,6 +780,8 @@ pub(crate) const RUNS_HEADER: [&str; 28] = [
     "pruning",
     "branching_factor",
     "bpmx_raises",
+    "cost_model",
+    "cost",
 ];
 
 /// The columns every runs.csv has, the first of `RUNS_HEADER`: those after them came later, and
@@ -776,7 +793,8 @@ const ALWAYS_THERE: usize = 22;
 /// one from before `pruning` pruned reverse moves or nothing, as `reverse_pruning` says. The
 /// other columns after `ALWAYS_THERE` take their serde defaults when absent: `repetition` 1,
 /// `run` empty (the reader names the run), `branching_factor` empty (not recorded then) and
-/// `bpmx_raises` 0 (no build before it had pathmax).
+/// `bpmx_raises` 0 (no build before it had pathmax). One from before `cost_model` moved at unit
+/// costs, so its solutions cost their length.
 pub(crate) fn absent_columns<'a, S: From<&'a str> + AsRef<str>>(
     record: &mut Record<S>,
     header: &csv::StringRecord,
@@ -790,6 +808,10 @@ pub(crate) fn absent_columns<'a, S: From<&'a str> + AsRef<str>>(
             _ => Pruning::None,
         };
         record.pruning = S::from(pruning.kind());
+    }
+    if !header.iter().any(|h| h == "cost_model") {
+        record.cost_model = S::from(CostModel::Unit.name());
+        record.cost = record.length.map(f64::from);
     }
 }
 
@@ -917,6 +939,8 @@ impl<S: AsRef<str>> Record<S> {
             run: self.run.as_ref().to_owned(),
             branching_factor: self.branching_factor,
             bpmx_raises: self.bpmx_raises,
+            cost_model: self.cost_model.as_ref().to_owned(),
+            cost: self.cost,
         }
     }
 }
@@ -1294,6 +1318,8 @@ mod tests {
             run: "2026-11-26T07-00-00Z".into(),
             branching_factor: None,
             bpmx_raises: 0,
+            cost_model: "unit".into(),
+            cost: None,
         };
         let odd = Record {
             dataset: "a,b".into(),

@@ -990,6 +990,7 @@ mod tests {
             heuristic: crate::domains::HeuristicKind::parse(heuristic).unwrap(),
             step: crate::search::Step::Next,
             pruning: crate::search::Pruning::Reverse,
+            cost: crate::domains::cost::CostModel::Unit,
         }
     }
 

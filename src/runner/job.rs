@@ -238,6 +238,8 @@ fn finished<'a>(job: &Job<'a>, answer: Result<Answer, String>) -> FinishedJob<'a
         pruning: Cow::Borrowed(spec.pruning.kind()),
         branching_factor: None,
         bpmx_raises: 0,
+        cost_model: Cow::Borrowed(spec.cost.name()),
+        cost: None,
     };
     let mut a = match answer {
         Ok(a) => a,
@@ -251,10 +253,17 @@ fn finished<'a>(job: &Job<'a>, answer: Result<Answer, String>) -> FinishedJob<'a
             };
         }
     };
-    let (status, message) = judge(&a, optimal);
+    // The dataset's reference cost, where it is for this variant's costs.
+    let reference_cost = job
+        .instance
+        .optimal_cost
+        .filter(|(model, _)| *model == spec.cost)
+        .map(|(_, c)| c);
+    let (status, message) = judge(&a, optimal, reference_cost, spec.cost.is_unit());
     r.status = status;
     r.message = Cow::Owned(message);
     r.length = a.length;
+    r.cost = a.cost.map(|(units, scale)| units as f64 / f64::from(scale));
     r.nodes_generated = a.stats.generated;
     r.nodes_expanded = a.stats.expanded;
     r.iterations = a.stats.iterations.len() as u32;
@@ -283,16 +292,51 @@ pub(super) fn set_times<S>(r: &mut Record<S>, wall: Duration, cpu: Duration) {
     };
 }
 
-/// The status to report, given the dataset's reference length. Shorter than the reference is
-/// `wrong`; longer is `wrong` too when the variant guarantees a shortest path (the search or the
-/// dataset is in error), and `suboptimal` when it does not. No solution (unsolvable, or none
-/// within the depth cap) where the reference has a length is `wrong`.
-fn judge(a: &Answer, optimal: Option<u32>) -> (Status, String) {
+/// The status to report, given the dataset's reference length and, where it has one for the
+/// variant's cost model, reference cost. Cheaper than the reference cost, or shorter than the
+/// reference length, is `wrong`; dearer is `wrong` too when the variant guarantees a cheapest
+/// path (the search or the dataset is in error), and `suboptimal` when it does not. Under unit
+/// costs the length is the cost; under weighted moves a cheapest path may be longer than a
+/// shortest one, so only a path shorter than the reference length is judged by length. No
+/// solution (unsolvable, or none within the depth cap) where the reference has a length is
+/// `wrong`.
+fn judge(
+    a: &Answer,
+    optimal: Option<u32>,
+    reference_cost: Option<f64>,
+    unit: bool,
+) -> (Status, String) {
     if let Some(diameter) = a.past_diameter {
+        let unit = if unit { "moves" } else { "in cost" };
         return (
             Status::Error,
-            format!("no solution within {diameter} moves, the puzzle's proven diameter: the heuristic (or the search) is broken"),
+            format!("no solution within {diameter} {unit}, the puzzle's proven diameter: the heuristic (or the search) is broken"),
         );
+    }
+    if let (Status::Solved, Some((units, scale)), Some(want)) = (a.status, a.cost, reference_cost)
+    {
+        let cost = units as f64 / f64::from(scale);
+        // Costs are whole numbers of 1/scale: half of one tells two apart.
+        let tolerance = 0.5 / f64::from(scale);
+        if cost < want - tolerance {
+            return (
+                Status::Wrong,
+                format!("cost {cost} is below the reference cost {want}"),
+            );
+        }
+        if cost > want + tolerance {
+            return if a.optimal_guaranteed {
+                (
+                    Status::Wrong,
+                    format!("cost {cost} is above the reference cost {want}, from a variant that guarantees a cheapest path"),
+                )
+            } else {
+                (
+                    Status::Suboptimal,
+                    format!("cost {cost} is above the reference cost {want}"),
+                )
+            };
+        }
     }
     match (a.status, a.length, optimal) {
         (Status::Wrong, _, _) => (
@@ -303,13 +347,13 @@ fn judge(a: &Answer, optimal: Option<u32>) -> (Status, String) {
             Status::Wrong,
             format!("length {len} is shorter than the reference {opt}"),
         ),
-        (Status::Solved, Some(len), Some(opt)) if len > opt && a.optimal_guaranteed => (
+        (Status::Solved, Some(len), Some(opt)) if unit && len > opt && a.optimal_guaranteed => (
             Status::Wrong,
             format!(
                 "length {len} is longer than the reference {opt}, from a variant that guarantees a shortest path"
             ),
         ),
-        (Status::Solved, Some(len), Some(opt)) if len > opt => (
+        (Status::Solved, Some(len), Some(opt)) if unit && len > opt => (
             Status::Suboptimal,
             format!("length {len} is longer than the reference {opt}"),
         ),
@@ -320,6 +364,13 @@ fn judge(a: &Answer, optimal: Option<u32>) -> (Status, String) {
         (Status::OverCap, _, Some(opt)) if a.depth_cap.is_none_or(|cap| opt <= cap) => (
             Status::Wrong,
             format!("no solution within the depth cap, but the reference length is {opt}"),
+        ),
+        (Status::Unsolvable, _, None) if reference_cost.is_some() => (
+            Status::Wrong,
+            format!(
+                "reported unsolvable, but the reference cost is {}",
+                reference_cost.unwrap_or_default()
+            ),
         ),
         (status, _, _) => (status, String::new()),
     }
@@ -348,6 +399,7 @@ pub(crate) mod tests {
                 heuristic: HeuristicKind::parse("manhattan").unwrap(),
                 step: Step::Next,
                 pruning: Pruning::Reverse,
+                cost: crate::domains::cost::CostModel::Unit,
             },
             variant: "manhattan/stepnext/prune",
             run: "t",
@@ -360,6 +412,7 @@ pub(crate) mod tests {
             status,
             path: length.map(|n| "L".repeat(n as usize)),
             length,
+            cost: length.map(|n| (u64::from(n), 1)),
             stats: Default::default(),
             optimal_guaranteed,
             depth_cap: Some(4),
@@ -429,10 +482,35 @@ pub(crate) mod tests {
         assert_eq!((f.index, f.iterations.len()), (0, 1));
     }
 
+    /// Under weighted moves the cost is judged against the reference cost, to half a unit of
+    /// its scale, and a path longer than the reference length is no fault.
+    #[test]
+    fn verdicts_against_the_reference_cost() {
+        let weighted = |length: u32, units: u64, guaranteed| {
+            let mut a = answer(Status::Solved, Some(length), guaranteed);
+            a.cost = Some((units, 840));
+            a
+        };
+        let verdict = |a: &Answer, want| judge(a, Some(6), want, false).0;
+        use Status::*;
+        // 1680/840 = 2, the reference.
+        assert_eq!(verdict(&weighted(8, 1680, true), Some(2.0)), Solved);
+        assert_eq!(verdict(&weighted(8, 1680, true), None), Solved);
+        assert_eq!(verdict(&weighted(8, 1679, true), Some(2.0)), Wrong);
+        assert_eq!(verdict(&weighted(8, 1681, true), Some(2.0)), Wrong);
+        assert_eq!(verdict(&weighted(8, 1681, false), Some(2.0)), Suboptimal);
+        // Shorter than a shortest path is wrong whatever it costs.
+        assert_eq!(verdict(&weighted(5, 1680, true), Some(2.0)), Wrong);
+        let (_, message) = judge(&weighted(8, 1679, true), Some(6), Some(2.0), false);
+        assert!(message.contains("below the reference cost 2"), "{message}");
+        let unsolvable = answer(Unsolvable, None, true);
+        assert_eq!(judge(&unsolvable, None, Some(2.0), false).0, Wrong);
+    }
+
     #[test]
     fn verdicts_against_the_reference_length() {
         let verdict = |status, length, guaranteed, optimal| {
-            judge(&answer(status, length, guaranteed), optimal).0
+            judge(&answer(status, length, guaranteed), optimal, None, true).0
         };
         use Status::*;
         // Equal, or no reference: the search's own status.
@@ -452,13 +530,13 @@ pub(crate) mod tests {
         assert_eq!(verdict(OverCap, None, true, Some(6)), OverCap);
         // Limits are no answer: nothing to judge.
         assert_eq!(verdict(NodeLimit, None, true, Some(6)), NodeLimit);
-        let (_, message) = judge(&answer(Solved, Some(7), true), Some(6));
+        let (_, message) = judge(&answer(Solved, Some(7), true), Some(6), None, true);
         assert!(message.contains("guarantees"), "{message}");
         // A search that passed the puzzle's diameter is broken, reference or not.
         let mut broken = answer(Error, None, true);
         broken.past_diameter = Some(31);
         for optimal in [None, Some(6)] {
-            let (status, message) = judge(&broken, optimal);
+            let (status, message) = judge(&broken, optimal, None, true);
             assert_eq!(status, Error);
             assert!(
                 message.starts_with("no solution within 31 moves, the puzzle's proven diameter"),

@@ -5,6 +5,7 @@
 
 use crate::dataset::Instance;
 use crate::dataset::{self, Dataset};
+use crate::domains::cost::CostModel;
 use crate::domains::{DomainKind, HeuristicKind, PrepareError, Spec};
 use crate::error::Error;
 use crate::results::record::{on_off, DatasetInfo, RunLimits, Selection};
@@ -43,6 +44,8 @@ pub struct PlanOptions {
     pub heuristics: Vec<HeuristicKind>,
     /// Threshold steps.
     pub steps: Vec<Step>,
+    /// Move costs (`--cost`).
+    pub costs: Vec<CostModel>,
     /// The prunings (`--pruning`, or `--reverse-pruning` on and off as reverse and none).
     pub pruning: Vec<Pruning>,
     /// Generated nodes after which a job stops.
@@ -82,6 +85,11 @@ impl PlanOptions {
         }
         let steps: Vec<&str> = self.steps.iter().map(|s| s.name()).collect();
         flag("--step", steps.join(","));
+        // Unit costs alone in the words every build takes.
+        if self.costs.iter().any(|c| !c.is_unit()) {
+            let costs: Vec<&str> = self.costs.iter().map(|c| c.name()).collect();
+            flag("--cost", costs.join(","));
+        }
         // Without an automaton, in the words every build since reverse-move pruning takes (`ab`
         // plans a build from before `--pruning` with them).
         if self.pruning.iter().any(|p| p.is_fsm()) {
@@ -160,6 +168,16 @@ impl Loaded {
     /// Reads and checks every dataset of `opts`, selects its instances and multiplies out the
     /// variants.
     pub fn read(opts: &PlanOptions) -> Result<Loaded, Error> {
+        let fsm = opts.pruning.iter().find(|p| p.is_fsm());
+        if let (Some(fsm), Some(cost)) = (fsm, opts.costs.iter().find(|c| !c.is_unit())) {
+            return Err(RunnerError::Refused(format!(
+                "--pruning {} needs --cost unit: an automaton prunes a move sequence for an \
+                 equally long one, which under --cost {} may cost more",
+                fsm.name(),
+                cost.name()
+            ))
+            .into());
+        }
         let (datasets, infos) = read_datasets(&opts.datasets)?;
         let chosen = select::choose(&opts.select, &datasets)?;
         let (chosen_variants, fsm_selected) = variants(opts, &chosen.domains);
@@ -227,7 +245,7 @@ impl Loaded {
                     .is_some_and(|o| !o.contains(&instance.domain))
                 {
                     // Another domain's default automaton: this one's has a variant of its own.
-                } else if fits.fit(d, instance, instance_no, variant_no, spec.heuristic) {
+                } else if fits.fit(d, instance, instance_no, variant_no, spec) {
                     per_variant[variant_no] += 1;
                     jobs.push(Job {
                         index: jobs.len(),
@@ -243,7 +261,7 @@ impl Loaded {
             }
         }
         if let Some(k) = per_variant.iter().position(|&n| n == 0) {
-            return Err(RunnerError::Refused(fits.no_job(&names[k], specs[k].heuristic)).into());
+            return Err(RunnerError::Refused(fits.no_job(&names[k], &specs[k])).into());
         }
         if !quiet && requested {
             if other_domain > 0 {
@@ -251,8 +269,9 @@ impl Loaded {
             }
             for u in &fits.unfit {
                 note(format_args!(
-                    "note: heuristic {} skipped on {} instance(s) of dataset {}: it does not fit their board or goal ({})",
+                    "note: heuristic {}{} skipped on {} instance(s) of dataset {}: it does not fit their board or goal ({})",
                     u.heuristic.name(),
+                    under(u.cost),
                     u.instances,
                     shorten(&u.dataset.name),
                     u.first
@@ -266,18 +285,19 @@ impl Loaded {
 /// Which heuristics fit which boards and goals, each asked once, and the instances a heuristic
 /// is skipped on for want of a fit, by dataset.
 struct Fits<'a> {
-    /// By the puzzle's family (board and goal) and heuristic.
-    known: HashMap<(usize, HeuristicKind), bool>,
+    /// By the puzzle's family (board and goal), heuristic and cost model.
+    known: HashMap<(usize, HeuristicKind, CostModel), bool>,
     /// Of each variant, the family last asked and the answer: consecutive instances mostly share
     /// one, and a lookup per job would cost more than the rest of planning it.
     last: Vec<Option<(usize, bool)>>,
     unfit: Vec<Unfit<'a>>,
 }
 
-/// The instances of one dataset that one heuristic does not fit.
+/// The instances of one dataset that one heuristic, under one cost model, does not fit.
 struct Unfit<'a> {
     dataset: &'a Dataset,
     heuristic: HeuristicKind,
+    cost: CostModel,
     instances: u64,
     /// The last instance counted (its place in the run), so that each counts once whatever the
     /// number of variants of the heuristic.
@@ -295,20 +315,21 @@ impl<'a> Fits<'a> {
         }
     }
 
-    /// Whether `h`, the heuristic of variant `variant_no`, fits the board and goal of
-    /// `instance`, the `instance_no`-th of the run, of dataset `d`; the instance is counted when
-    /// it does not.
+    /// Whether the heuristic of `spec`, variant `variant_no`, fits the board and goal of
+    /// `instance`, the `instance_no`-th of the run, of dataset `d`, under the variant's move
+    /// costs; the instance is counted when it does not.
     fn fit(
         &mut self,
         d: &'a Dataset,
         instance: &Instance,
         instance_no: usize,
         variant_no: usize,
-        h: HeuristicKind,
+        spec: &Spec,
     ) -> bool {
+        let (h, cost) = (spec.heuristic, spec.cost);
         let unfit = |i: &Instance| match i.puzzle.prepare(h, None) {
             Err(PrepareError::Unfit(why)) => Some(why),
-            _ => None,
+            _ => i.puzzle.weighs(h, cost).err(),
         };
         let family = instance.puzzle.family_id();
         let fits = match self.last[variant_no] {
@@ -316,7 +337,7 @@ impl<'a> Fits<'a> {
             _ => {
                 let fits = *self
                     .known
-                    .entry((family, h))
+                    .entry((family, h, cost))
                     .or_insert_with(|| unfit(instance).is_none());
                 self.last[variant_no] = Some((family, fits));
                 fits
@@ -325,7 +346,8 @@ impl<'a> Fits<'a> {
         if fits {
             return true;
         }
-        let same = |u: &&mut Unfit| std::ptr::eq(u.dataset, d) && u.heuristic == h;
+        let same =
+            |u: &&mut Unfit| std::ptr::eq(u.dataset, d) && u.heuristic == h && u.cost == cost;
         match self.unfit.iter_mut().find(same) {
             Some(u) if u.last == instance_no => {}
             Some(u) => {
@@ -335,6 +357,7 @@ impl<'a> Fits<'a> {
             None => self.unfit.push(Unfit {
                 dataset: d,
                 heuristic: h,
+                cost,
                 instances: 1,
                 last: instance_no,
                 first: format!(
@@ -347,12 +370,18 @@ impl<'a> Fits<'a> {
         false
     }
 
-    /// Why `variant`, of heuristic `h`, has no job.
-    fn no_job(&self, variant: &str, h: HeuristicKind) -> String {
-        if let Some(u) = self.unfit.iter().find(|u| u.heuristic == h) {
+    /// Why `variant`, of `spec`, has no job.
+    fn no_job(&self, variant: &str, spec: &Spec) -> String {
+        let (h, cost) = (spec.heuristic, spec.cost);
+        if let Some(u) = self
+            .unfit
+            .iter()
+            .find(|u| u.heuristic == h && u.cost == cost)
+        {
             return format!(
-                "variant {variant} has no job: heuristic {} fits none of the selected instances of its domains ({})",
+                "variant {variant} has no job: heuristic {}{} fits none of the selected instances of its domains ({})",
                 h.name(),
+                under(cost),
                 u.first
             );
         }
@@ -460,14 +489,17 @@ fn variants(opts: &PlanOptions, domains: &[DomainKind]) -> (Vec<Restricted>, Vec
         for &step in &opts.steps {
             for &pruning in &opts.pruning {
                 if pruning != Pruning::FsmDefault {
-                    add(
-                        Spec {
-                            heuristic,
-                            step,
-                            pruning,
-                        },
-                        None,
-                    );
+                    for &cost in &opts.costs {
+                        add(
+                            Spec {
+                                heuristic,
+                                step,
+                                pruning,
+                                cost,
+                            },
+                            None,
+                        );
+                    }
                     continue;
                 }
                 let mut depths: Vec<u32> = Vec::new();
@@ -480,24 +512,36 @@ fn variants(opts: &PlanOptions, domains: &[DomainKind]) -> (Vec<Restricted>, Vec
                     }
                 }
                 for depth in depths {
-                    let only = having
+                    let only: Vec<DomainKind> = having
                         .iter()
                         .copied()
                         .filter(|d| d.fsm_depth() == depth)
                         .collect();
-                    add(
-                        Spec {
-                            heuristic,
-                            step,
-                            pruning: Pruning::Fsm(depth),
-                        },
-                        Some(only),
-                    );
+                    for &cost in &opts.costs {
+                        add(
+                            Spec {
+                                heuristic,
+                                step,
+                                pruning: Pruning::Fsm(depth),
+                                cost,
+                            },
+                            Some(only.clone()),
+                        );
+                    }
                 }
             }
         }
     }
     (specs, fsm_defaults)
+}
+
+/// ` under --cost C` for weighted moves, else nothing.
+fn under(cost: CostModel) -> String {
+    if cost.is_unit() {
+        String::new()
+    } else {
+        format!(" under --cost {}", cost.name())
+    }
 }
 
 /// Whether an instance of `domain` runs under `heuristic`: any heuristic of the domain when

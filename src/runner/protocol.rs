@@ -13,7 +13,9 @@
 //!    build without it takes only `--reverse-pruning`. `fsm_depth=domain` says that `fsm`
 //!    without a depth is each domain's own default (`Family::FSM_DEPTH`); a build that offers
 //!    `fsm` without it may read `fsm` as `fsm14` on every domain, and is given explicit depths
-//!    (`fsmN`), which every build that offers `fsm` reads alike. Words were added, not the protocol
+//!    (`fsmN`), which every build that offers `fsm` reads alike. `cost=unit,heavy,inverse-heavy
+//!    step=1,2,next,cr,eda,bts` says that `--cost` and those steps are taken; a build without
+//!    it is refused variants of weighted moves or of the other steps. Words were added, not the protocol
 //!    raised: a build that does not know a word skips it, and every line means what it meant;
 //! 2. its second line, once its jobs are planned and their tables ready, is the runs.csv header
 //!    of this build, so `ab` reads the rows by column name and builds with other column sets
@@ -64,6 +66,9 @@ pub struct Hello {
     /// Whether `fsm` without a depth is each domain's own default depth: false for a build
     /// that may read it as `fsm14` on every domain.
     pub fsm_domain_depths: bool,
+    /// Whether `--cost` and the steps cr, eda and bts are taken: false for a build whose moves
+    /// all cost 1 and whose steps are 1, 2 and next.
+    pub costs: bool,
 }
 
 impl Hello {
@@ -78,12 +83,13 @@ impl Hello {
             selection: true,
             fsm_pruning: true,
             fsm_domain_depths: true,
+            costs: true,
         }
     }
 
     pub fn line(&self) -> String {
         format!(
-            "{HELLO} protocol={} version={} commit={} build={}{}{}{}{}",
+            "{HELLO} protocol={} version={} commit={} build={}{}{}{}{}{}",
             self.protocol,
             self.version,
             self.commit,
@@ -107,6 +113,11 @@ impl Hello {
                 " fsm_depth=domain"
             } else {
                 ""
+            },
+            if self.costs {
+                " cost=unit,heavy,inverse-heavy step=1,2,next,cr,eda,bts"
+            } else {
+                ""
             }
         )
     }
@@ -127,6 +138,7 @@ impl Hello {
             selection: false,
             fsm_pruning: false,
             fsm_domain_depths: false,
+            costs: false,
         };
         for word in words {
             match word.split_once('=') {
@@ -137,6 +149,7 @@ impl Hello {
                 Some(("limits", l)) => hello.cpu_limits = l.split(',').any(|c| c == "cpu"),
                 Some(("select", s)) => hello.selection = s.split(',').any(|c| c == "instances"),
                 Some(("pruning", p)) => hello.fsm_pruning = p.split(',').any(|c| c == "fsm"),
+                Some(("cost", c)) => hello.costs = c.split(',').any(|c| c == "heavy"),
                 Some(("fsm_depth", d)) => {
                     hello.fsm_domain_depths = d.split(',').any(|c| c == "domain")
                 }

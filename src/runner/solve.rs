@@ -19,6 +19,8 @@ pub struct Answer {
     pub status: Status,
     pub path: Option<String>,
     pub length: Option<u32>,
+    /// What the path costs, in units of 1/`cost.1` (`CostModel::scale`).
+    pub cost: Option<(u64, u32)>,
     pub stats: search::Stats,
     /// False when the variant cannot promise a shortest path (step 2 without a known parity).
     pub optimal_guaranteed: bool,
@@ -70,6 +72,15 @@ impl UsePuzzle for Solve<'_, '_> {
     fn with<F: Family>(self, d: &Arc<F>, start: &F::State) -> Result<Answer, String> {
         let choice = max::choose::<F>(self.spec.heuristic.name())?;
         max::prepare(d, &choice, None).map_err(|e| e.to_string())?;
+        let cost = self.spec.cost;
+        if !cost.is_unit() && self.spec.pruning.is_fsm() {
+            return Err(format!(
+                "--pruning {} needs --cost unit: an automaton prunes a move sequence for an \
+                 equally long one, which under --cost {} may cost more",
+                self.spec.pruning.name(),
+                cost.name()
+            ));
+        }
         let prune = match self.spec.pruning {
             Pruning::None => Prune::None,
             Pruning::Reverse => Prune::Reverse,
@@ -86,10 +97,20 @@ impl UsePuzzle for Solve<'_, '_> {
             },
             limits: self.limits,
         };
-        Ok(match choice {
+        let scale = d.cost_scale(cost);
+        let mut answer = match choice {
+            Choice::One(h) if !cost.is_unit() => F::with_weighted(d, start, h, cost, search)?,
             Choice::One(h) => F::with_heuristic(d, start, h, search),
+            Choice::Max(_) if !cost.is_unit() => {
+                return Err(format!(
+                    "a max of heuristics is searched with unit costs only, not under --cost {}",
+                    cost.name()
+                ))
+            }
             Choice::Max(parts) => F::with_max(d, start, &parts, search),
-        })
+        };
+        answer.cost = answer.cost.map(|(units, _)| (units, scale));
+        Ok(answer)
     }
 }
 
@@ -117,6 +138,7 @@ impl UseSearch for Search<'_> {
         Answer {
             status,
             length: path.map(|p| p.len() as u32),
+            cost: path.map(|p| (search::path_cost(d, start, p), 1)),
             path: path.map(|p| d.path_string(start, p)),
             stats: r.stats,
             optimal_guaranteed: r.optimal_guaranteed,
@@ -141,6 +163,7 @@ fn unsolvable(optimal_guaranteed: bool) -> Answer {
         status: Status::Unsolvable,
         path: None,
         length: None,
+        cost: None,
         stats: search::Stats::default(),
         optimal_guaranteed,
         depth_cap: None,
@@ -212,6 +235,7 @@ mod tests {
             heuristic,
             step: Step::Next,
             pruning: Pruning::Reverse,
+            cost: crate::domains::cost::CostModel::Unit,
         }
     }
 

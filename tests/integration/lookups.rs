@@ -27,6 +27,7 @@ fn spec(heuristic: &str) -> Spec {
         heuristic: HeuristicKind::parse(heuristic).unwrap(),
         step: Step::Next,
         pruning: Pruning::Reverse,
+        cost: idabench::domains::cost::CostModel::Unit,
     }
 }
 
@@ -52,6 +53,7 @@ fn korf_optimal(instances: &[Korf]) {
                 // pruning on the tiles, count for count, and the default one loses no solution.
                 let fsm = |depth| Spec {
                     pruning: Pruning::Fsm(depth),
+                    cost: idabench::domains::cost::CostModel::Unit,
                     ..spec(v)
                 };
                 let two = solve(&puzzle, &fsm(2), Limits::default()).unwrap();

@@ -17,6 +17,7 @@ fn spec(heuristic: &str) -> Spec {
         heuristic: HeuristicKind::parse(heuristic).unwrap(),
         step: Step::Next,
         pruning: Pruning::Reverse,
+        cost: idabench::domains::cost::CostModel::Unit,
     }
 }
 

@@ -127,6 +127,7 @@ fn variants(h: HeuristicKind, fsm: u32) -> impl Iterator<Item = Spec> {
         heuristic: h,
         step: Step::Next,
         pruning: Pruning::Fsm(fsm),
+        cost: idabench::domains::cost::CostModel::Unit,
     };
     Step::ALL
         .into_iter()
@@ -135,6 +136,7 @@ fn variants(h: HeuristicKind, fsm: u32) -> impl Iterator<Item = Spec> {
                 heuristic: h,
                 step,
                 pruning: Pruning::reverse(reverse_pruning),
+                cost: idabench::domains::cost::CostModel::Unit,
             })
         })
         .chain([fsm])
@@ -200,6 +202,7 @@ fn auto_cuts_large_searches_and_keeps_their_answer() {
             heuristic: HeuristicKind::parse("manhattan").unwrap(),
             step: Step::Next,
             pruning: Pruning::Reverse,
+            cost: idabench::domains::cost::CostModel::Unit,
         };
         let mut shared = Shared::default();
         check(
@@ -251,6 +254,7 @@ fn node_limits_stop_a_split_search_where_they_stop_the_sequential_one() {
         heuristic: HeuristicKind::parse("manhattan").unwrap(),
         step: Step::Next,
         pruning: Pruning::Reverse,
+        cost: idabench::domains::cost::CostModel::Unit,
     };
     let full = solve(&instance.puzzle, &spec, limits(None)).unwrap();
     let total = full.stats.generated;

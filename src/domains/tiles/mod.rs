@@ -25,7 +25,10 @@ pub use tables::{Board, GoalPlaces};
 pub use walking::{WalkValue, WalkingDistance};
 
 use super::max::{self, Max};
+use super::cost::CostModel;
 use super::{Family, FieldError, HeuristicSet, PrepareError, UseSearch};
+use weighted::Weighted;
+use weighted_heuristics::{WeightedLinearConflict, WeightedManhattan, WeightedMisplaced};
 use crate::search::fsm::Moves;
 use crate::search::{Bpmx, Domain, Zero};
 use crate::tables::store::{StoreError, TableInfo};
@@ -686,6 +689,73 @@ impl Family for Tiles {
             )),
             _ => Ok(()),
         }
+    }
+
+    fn cost_scale(&self, cost: CostModel) -> u32 {
+        cost.scale(self.cells() - 1).unwrap_or(1)
+    }
+
+    fn weighs(d: &Arc<Tiles>, h: TilesHeuristic, cost: CostModel) -> Result<(), String> {
+        Weighted::new(d, cost)?;
+        match h {
+            TilesHeuristic::Manhattan
+            | TilesHeuristic::LinearConflict
+            | TilesHeuristic::Misplaced
+            | TilesHeuristic::Zero => Ok(()),
+            TilesHeuristic::WalkingDistance => Err(format!(
+                "walking-distance counts moves, not what they cost: it has no form for --cost {}",
+                cost.name()
+            )),
+            _ => Err(format!(
+                "{} has no weighted tables yet: under --cost {} the tiles offer manhattan, \
+                 linear-conflict, misplaced and zero",
+                h.name(),
+                cost.name()
+            )),
+        }
+    }
+
+    /// Weighted moves are searched on the general board by the generic kernel: one set of
+    /// kernels per weighted heuristic, for every board.
+    fn with_weighted<V: UseSearch>(
+        d: &Arc<Tiles>,
+        start: &TileState,
+        h: TilesHeuristic,
+        cost: CostModel,
+        visit: V,
+    ) -> Result<V::Output, String> {
+        Tiles::weighs(d, h, cost)?;
+        let w = Weighted::new(d, cost)?;
+        let name = |unit: &'static str| -> &'static str {
+            // One table per heuristic and model, each name interned once.
+            let key = format!("{unit}/{}", cost.name());
+            crate::domains::max::intern(&key)
+        };
+        Ok(match h {
+            TilesHeuristic::Manhattan => visit.with(
+                &w,
+                start,
+                shared(d, name(h.name()), |t| {
+                    WeightedManhattan::new(&Weighted::new(t, cost).expect("weighed above"))
+                }),
+            ),
+            TilesHeuristic::LinearConflict => visit.with(
+                &w,
+                start,
+                shared(d, name(h.name()), |t| {
+                    WeightedLinearConflict::new(&Weighted::new(t, cost).expect("weighed above"))
+                }),
+            ),
+            TilesHeuristic::Misplaced => visit.with(
+                &w,
+                start,
+                shared(d, name(h.name()), |t| {
+                    WeightedMisplaced::new(&Weighted::new(t, cost).expect("weighed above"))
+                }),
+            ),
+            TilesHeuristic::Zero => visit.with(&w, start, &Zero),
+            _ => unreachable!("weighs refuses {}", h.name()),
+        })
     }
 
     /// The 3x3, 4x4 and 5x5 boards are searched as fixed-size types (same tree, faster), under

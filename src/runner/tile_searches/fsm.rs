@@ -78,6 +78,7 @@ fn fsm2_through_the_runner_and_split_counts_as_reverse_pruning() {
         heuristic: HeuristicKind::parse("manhattan").unwrap(),
         step: Step::Next,
         pruning,
+        cost: crate::domains::cost::CostModel::Unit,
     };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(2)

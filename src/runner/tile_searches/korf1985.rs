@@ -48,6 +48,7 @@ fn korf_1985_node_counts_on_the_ten_easiest() {
                 heuristic: HeuristicKind::parse("manhattan").unwrap(),
                 step,
                 pruning: Pruning::Reverse,
+                cost: crate::domains::cost::CostModel::Unit,
             };
             let a = solve(&puzzle, &spec, Limits::default()).unwrap();
             assert_eq!(a.status, Status::Solved, "#{id}");

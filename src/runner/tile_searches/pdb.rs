@@ -524,6 +524,7 @@ fn spec(heuristic: &str) -> Spec {
         heuristic: HeuristicKind::parse(heuristic).unwrap(),
         step: Step::Next,
         pruning: Pruning::Reverse,
+        cost: crate::domains::cost::CostModel::Unit,
     }
 }
 

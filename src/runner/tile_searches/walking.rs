@@ -235,6 +235,7 @@ fn korf_first_ten_optimal() {
             heuristic: HeuristicKind::parse("walking-distance").unwrap(),
             step: Step::Next,
             pruning: Pruning::Reverse,
+            cost: crate::domains::cost::CostModel::Unit,
         };
         let a = solve(&puzzle, &spec, Limits::default()).unwrap();
         assert_eq!(a.status, Status::Solved, "#{}", k.id);
@@ -248,6 +249,7 @@ fn boards_over_five_by_five_are_refused() {
         heuristic: HeuristicKind::parse("walking-distance").unwrap(),
         step: Step::Next,
         pruning: Pruning::Reverse,
+        cost: crate::domains::cost::CostModel::Unit,
     };
     for size in ["6x6", "2x6", "6x3"] {
         let (w, h) = crate::domains::tiles::parse_size(size).unwrap();
