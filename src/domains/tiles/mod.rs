@@ -17,6 +17,7 @@ pub mod pdb;
 mod tables;
 mod walking;
 pub mod weighted;
+pub mod weighted_pdb;
 
 pub use fixed::{FixedState, FixedTiles, Slide, Tiles3x3, Tiles4x4, Tiles5x5};
 pub use heuristics::{LinearConflict, Manhattan, Misplaced};
