@@ -175,9 +175,8 @@ impl Spec for WeightedPattern {
 }
 
 /// States pending in the buckets per entry, as memory is held for them: the buckets of pdb-555's
-/// and pdb-663's patterns under heavy and inverse-heavy costs held at most 0.97 states per entry
-/// at once, and their vectors grow by doubling. (A build of pdb-663's largest heavy table peaked
-/// at 116 MB resident, 20.2 bytes per entry against the 22 counted here.)
+/// and pdb-663's twelve tables under heavy and inverse-heavy costs held at most 0.97 states per
+/// entry at once, in vectors that grow by doubling (docs/pattern-databases.md).
 const PENDING_PER_ENTRY: u64 = 2;
 
 /// The table of `wp`, two bytes per entry, or `Unbuilt::Stopped` soon after `stop` is set, or
@@ -960,25 +959,45 @@ mod tests {
         ));
     }
 
+    /// The process's CPU time so far, in seconds.
+    fn cpu_seconds() -> f64 {
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        // SAFETY: getrusage fills the struct it is given.
+        unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) };
+        let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+        secs(usage.ru_utime) + secs(usage.ru_stime)
+    }
+
     /// pdb-555 and pdb-663 of the 15-puzzle (blank first) under heavy and inverse-heavy costs:
     /// every table built, its entries between the unit database's moves times its lightest and
-    /// times its heaviest cost, the goal's entry its only 0; each build's time printed. Takes
-    /// about a minute: `cargo test --release --lib weighted_pdb -- --ignored --nocapture`.
+    /// times its heaviest cost, the goal's entry its only 0. Prints each build's wall and CPU
+    /// time beside the unit build's of the same pattern (docs/pattern-databases.md quotes them):
+    /// `cargo test --release --lib weighted_pdb -- --ignored --nocapture --test-threads 1`.
     #[test]
     #[ignore]
     fn the_15_puzzle_partitions_build_under_both_models() {
         let d = board(4, 4, &blank_first(16));
+        let timed = |build: &dyn Fn() -> Vec<u8>| {
+            let (wall, cpu) = (std::time::Instant::now(), cpu_seconds());
+            let built = build();
+            let took = (wall.elapsed().as_secs_f64(), cpu_seconds() - cpu);
+            (built, took)
+        };
         for partition in [PDB_555, PDB_663] {
             for model in [CostModel::Heavy, CostModel::InverseHeavy] {
                 for (wp, unit) in weighted_patterns(&d, partition, model).unwrap() {
-                    let started = std::time::Instant::now();
-                    let built = entries(&wp);
-                    let took = started.elapsed();
-                    let moves = store::table(&wp.pattern);
+                    let (built, (wall, cpu)) =
+                        timed(&|| build_until(&wp, &|_| {}, &AtomicBool::new(false)).unwrap());
+                    let (moves, (unit_wall, unit_cpu)) =
+                        timed(&|| pattern::build(&wp.pattern, &|_| {}));
+                    let built: Vec<u16> = built
+                        .chunks_exact(2)
+                        .map(|e| u16::from_le_bytes([e[0], e[1]]))
+                        .collect();
                     let (light, heavy) =
                         (*wp.costs.iter().min().unwrap() as u32, wp.heaviest() as u32);
                     let mut zeros = 0;
-                    for (&e, &m) in built.iter().zip(moves) {
+                    for (&e, &m) in built.iter().zip(&moves) {
                         let e = e as u32;
                         assert!(
                             m as u32 * light <= e && e <= m as u32 * heavy,
@@ -989,13 +1008,13 @@ mod tests {
                     }
                     assert_eq!(zeros, 1);
                     println!(
-                        "{} {} {}: {} entries, largest {} x {unit}, built in {:.2} s",
+                        "{} {} {}: {} entries, largest {} x {unit}; built in {wall:.2} s wall, \
+                         {cpu:.2} s CPU (unit: {unit_wall:.2} s, {unit_cpu:.2} s)",
                         partition.name,
                         model.name(),
                         wp.key(),
                         built.len(),
                         built.iter().max().unwrap(),
-                        took.as_secs_f64(),
                     );
                 }
             }
