@@ -899,9 +899,10 @@ mod tests {
     fn a_stored_weighted_table_reads_back_and_a_second_zero_is_damage() {
         use std::io::Read;
         let dir = tempfile::tempdir().unwrap();
-        // A pattern no other test asks for: the store keeps a table by name for the process.
-        let p = Pattern::new(3, 4, 0, &[1, 2, 4, 5]).unwrap();
-        let wp = WeightedPattern::new(p.clone(), &[1, 2, 4, 5]).unwrap();
+        // A pattern no other test asks for: the store keeps a table by name for the process, and
+        // `prepare` would not touch the disk for one already held.
+        let p = Pattern::new(4, 3, 0, &[1, 2, 5, 6]).unwrap();
+        let wp = WeightedPattern::new(p.clone(), &[1, 2, 5, 6]).unwrap();
         let options = store::Options {
             dir: dir.path().to_path_buf(),
             build: true,
