@@ -119,15 +119,16 @@ pub fn exit_code(result: &Result<Done, Error>) -> u8 {
             | Error::Plot(_),
         ) => EXIT_INPUT,
         Err(Error::Report(ReportError::Write(_))) => EXIT_RUNTIME,
-        // A heuristic that does not fit, or no good table under --no-build (or no cache
-        // directory): what was asked cannot be done; a cache that cannot be written: runtime.
+        // A heuristic that does not fit, a table its entries' format cannot hold, or no good
+        // table under --no-build (or no cache directory): what was asked cannot be done; a
+        // cache that cannot be written: runtime.
         Err(
             Error::Prepare(
                 PrepareError::Unfit(_)
-                | PrepareError::Store(StoreError::Missing(_))
+                | PrepareError::Store(StoreError::Missing(_) | StoreError::Refused(_))
                 | PrepareError::Memory(_),
             )
-            | Error::Store(StoreError::Missing(_)),
+            | Error::Store(StoreError::Missing(_) | StoreError::Refused(_)),
         ) => EXIT_INPUT,
         Err(
             Error::Prepare(PrepareError::Store(StoreError::Io(_)))

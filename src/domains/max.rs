@@ -131,6 +131,7 @@ pub fn prepare<F: Family>(
             PrepareError::Store(StoreError::Interrupted(m)) => {
                 StoreError::Interrupted(part(m)).into()
             }
+            PrepareError::Store(StoreError::Refused(m)) => StoreError::Refused(part(m)).into(),
         })?;
         for info in infos {
             if !used.contains(&info) {

@@ -32,17 +32,31 @@ pub trait Spec: Sync {
     /// Header lines saying what the table is for, besides its size (`puzzle`, `pattern`, ...).
     fn describe(&self) -> Vec<(&'static str, String)>;
     fn entries(&self) -> u64;
+    /// Bytes per entry: an entry wider than one is stored little-endian.
+    fn entry_bytes(&self) -> u64 {
+        1
+    }
     /// What an entry means, for the header.
     fn entry_format(&self) -> &'static str;
     /// The entry of the goal: the one entry that is 0, since a search takes an estimate of 0 for
     /// the goal. A table with another 0, or a goal entry that is not 0, is damaged (a search with
     /// it would not end).
     fn goal_entry(&self) -> u64;
-    /// Fills the table; `progress` gets the entries done so far, from any thread. `None` when
-    /// `stop` was set before the table was done.
-    fn build(&self, progress: &(dyn Fn(u64) + Sync), stop: &AtomicBool) -> Option<Vec<u8>>;
+    /// Fills the table, `entry_bytes` per entry; `progress` gets the entries done so far, from
+    /// any thread.
+    fn build(&self, progress: &(dyn Fn(u64) + Sync), stop: &AtomicBool)
+        -> Result<Vec<u8>, Unbuilt>;
     /// The most memory `build` holds at once, in bytes, the table included.
     fn build_memory(&self) -> u64;
+}
+
+/// Why `Spec::build` gave no table.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Unbuilt {
+    /// `stop` was set before the table was done.
+    Stopped,
+    /// Its entries cannot be held as its format says: why.
+    Refused(String),
 }
 
 /// Where tables live and what may be done to get one.
@@ -103,6 +117,9 @@ pub enum StoreError {
     /// A build stopped by a signal.
     #[error("{0}")]
     Interrupted(String),
+    /// A table whose entries its format cannot hold (what was asked cannot be done).
+    #[error("{0}")]
+    Refused(String),
 }
 
 struct Held {
@@ -121,25 +138,35 @@ fn lock() -> std::sync::MutexGuard<'static, HashMap<String, Held>> {
 }
 
 /// The table of `spec`, as `prepare` left it or, when nothing prepared it (library use, tests),
-/// built in memory now without touching the disk.
+/// built in memory now without touching the disk. For tables whose build cannot refuse (the
+/// unit-cost patterns'): see `try_table`.
 pub fn table(spec: &dyn Spec) -> &'static [u8] {
+    try_table(spec).unwrap_or_else(|why| panic!("{why}"))
+}
+
+/// As `table`, or why the table's entries cannot be held (`Unbuilt::Refused`).
+pub fn try_table(spec: &dyn Spec) -> Result<&'static [u8], String> {
     let key = spec.key();
     let mut held = lock();
     if let Some(h) = held.get(&key) {
-        return h.table;
+        return Ok(h.table);
     }
     let never = AtomicBool::new(false);
-    let built = spec.build(&|_| {}, &never).expect("never stopped");
+    let built = match spec.build(&|_| {}, &never) {
+        Ok(built) => built,
+        Err(Unbuilt::Refused(why)) => return Err(why),
+        Err(Unbuilt::Stopped) => unreachable!("a build never stopped stopped"),
+    };
     let table: &'static [u8] = Box::leak(built.into_boxed_slice());
     let info = TableInfo {
         name: key.clone(),
-        entries: table.len() as u64,
+        entries: table.len() as u64 / spec.entry_bytes(),
         crc32: crc_text(crc32fast::hash(table)),
         file: None,
         memory_bytes: Some(table.len() as u64),
     };
     held.insert(key, Held { table, info });
-    table
+    Ok(table)
 }
 
 /// Makes the table of `spec` ready for `table`: already in memory, read from its file, or built
@@ -179,7 +206,7 @@ fn obtain(spec: &dyn Spec, options: &Options) -> Result<(Vec<u8>, TableInfo), St
     };
     match found {
         Ok((table, crc)) => {
-            let info = info_of(&key, &table, crc, &path);
+            let info = info_of(spec, &table, crc, &path);
             Ok((table, info))
         }
         Err(why) => {
@@ -196,25 +223,26 @@ fn obtain(spec: &dyn Spec, options: &Options) -> Result<(Vec<u8>, TableInfo), St
             }
             let never = AtomicBool::new(false);
             let stop = options.stop.unwrap_or(&never);
-            let table = build_with_progress(spec, options.quiet, stop).ok_or_else(|| {
-                StoreError::Interrupted(format!(
+            let table = build_with_progress(spec, options.quiet, stop).map_err(|e| match e {
+                Unbuilt::Stopped => StoreError::Interrupted(format!(
                     "interrupted while building pattern database {key}; the databases finished before are kept in {}",
                     options.dir.display()
-                ))
+                )),
+                Unbuilt::Refused(why) => StoreError::Refused(why),
             })?;
             let crc = crc32fast::hash(&table);
             // Renamed over the old file, if any: a failed rebuild leaves it in place.
             write(spec, &table, crc, file, &options.dir, &path)?;
-            let info = info_of(&key, &table, crc, &path);
+            let info = info_of(spec, &table, crc, &path);
             Ok((table, info))
         }
     }
 }
 
-fn info_of(key: &str, table: &[u8], crc: u32, path: &Path) -> TableInfo {
+fn info_of(spec: &dyn Spec, table: &[u8], crc: u32, path: &Path) -> TableInfo {
     TableInfo {
-        name: key.to_string(),
-        entries: table.len() as u64,
+        name: spec.key(),
+        entries: table.len() as u64 / spec.entry_bytes(),
         crc32: crc_text(crc),
         file: Some(path.to_path_buf()),
         memory_bytes: Some(table.len() as u64),
@@ -241,7 +269,7 @@ pub fn footprint(spec: &dyn Spec, options: &Options) -> Footprint {
         || (!options.rebuild
             && read_header(&path).is_ok_and(|(fields, _)| check_header(spec, fields).is_ok()));
     Footprint {
-        table: spec.entries(),
+        table: spec.entries().saturating_mul(spec.entry_bytes()),
         build: (!ready && options.build).then(|| spec.build_memory()),
         name,
     }
@@ -382,7 +410,8 @@ fn check_header(spec: &dyn Spec, fields: Fields) -> Result<String, Unusable> {
 fn read(spec: &dyn Spec, path: &Path) -> Result<(Vec<u8>, u32), Unusable> {
     let (fields, mut reader) = read_header(path)?;
     let crc = check_header(spec, fields)?;
-    let size = spec.entries();
+    let width = spec.entry_bytes();
+    let size = spec.entries().saturating_mul(width);
     // Not more than the file holds: a header cannot make this ask for gigabytes.
     let on_disk = reader.get_ref().metadata().map_or(0, |m| m.len());
     let mut table = Vec::with_capacity(size.min(on_disk) as usize);
@@ -400,7 +429,7 @@ fn read(spec: &dyn Spec, path: &Path) -> Result<(Vec<u8>, u32), Unusable> {
             found: table.len() as u64 + rest,
         });
     }
-    let (actual, zeros) = checksum_and_zeros(&table);
+    let (actual, zeros) = checksum_and_zeros(&table, width as usize);
     if crc_text(actual) != crc {
         return Err(Unusable::Checksum {
             expected: crc,
@@ -408,7 +437,10 @@ fn read(spec: &dyn Spec, path: &Path) -> Result<(Vec<u8>, u32), Unusable> {
         });
     }
     let goal = spec.goal_entry();
-    let at_goal = table.get(goal as usize).copied();
+    let at_goal = table
+        .chunks_exact(width as usize)
+        .nth(goal as usize)
+        .map(|bytes| bytes.iter().rev().fold(0u64, |v, &b| v << 8 | b as u64));
     if at_goal != Some(0) {
         let found = at_goal.map_or("missing".to_string(), |v| v.to_string());
         return Err(Unusable::Entries(format!(
@@ -423,14 +455,21 @@ fn read(spec: &dyn Spec, path: &Path) -> Result<(Vec<u8>, u32), Unusable> {
     Ok((table, actual))
 }
 
-/// The CRC-32 of `table` and how many of its entries are 0, in one pass over it.
-fn checksum_and_zeros(table: &[u8]) -> (u32, u64) {
+/// The CRC-32 of `table` and how many of its entries (of `width` bytes) are 0, in one pass
+/// over it.
+fn checksum_and_zeros(table: &[u8], width: usize) -> (u32, u64) {
     let mut hasher = crc32fast::Hasher::new();
     let mut zeros = 0u64;
-    // A chunk is hashed and counted while it is in the cache.
-    for chunk in table.chunks(1 << 16) {
+    // A chunk (a whole number of entries) is hashed and counted while it is in the cache.
+    for chunk in table.chunks(width << 16) {
         hasher.update(chunk);
-        zeros += chunk.iter().filter(|&&b| b == 0).count() as u64;
+        zeros += match width {
+            1 => chunk.iter().filter(|&&b| b == 0).count(),
+            _ => chunk
+                .chunks_exact(width)
+                .filter(|e| e.iter().all(|&b| b == 0))
+                .count(),
+        } as u64;
     }
     (hasher.finalize(), zeros)
 }
@@ -486,7 +525,11 @@ fn write(
 }
 
 /// A progress bar on a terminal, a line every few seconds elsewhere, nothing when quiet.
-fn build_with_progress(spec: &dyn Spec, quiet: bool, stop: &AtomicBool) -> Option<Vec<u8>> {
+fn build_with_progress(
+    spec: &dyn Spec,
+    quiet: bool,
+    stop: &AtomicBool,
+) -> Result<Vec<u8>, Unbuilt> {
     let total = spec.entries();
     let key = spec.key();
     if quiet {
@@ -510,7 +553,7 @@ fn build_with_progress(spec: &dyn Spec, quiet: bool, stop: &AtomicBool) -> Optio
             spec.key(),
             bar.elapsed().as_secs_f64()
         ));
-        Some(table)
+        Ok(table)
     } else {
         let started = Instant::now();
         let last = Mutex::new(started);
@@ -532,6 +575,6 @@ fn build_with_progress(spec: &dyn Spec, quiet: bool, stop: &AtomicBool) -> Optio
             "built {key} in {:.1} s",
             started.elapsed().as_secs_f64()
         ));
-        Some(table)
+        Ok(table)
     }
 }

@@ -18,6 +18,7 @@ mod tables;
 mod walking;
 pub mod weighted;
 pub mod weighted_heuristics;
+pub mod weighted_pdb;
 
 pub use fixed::{FixedState, FixedTiles, Slide, Tiles3x3, Tiles4x4, Tiles5x5};
 pub use heuristics::{LinearConflict, Manhattan, Misplaced};

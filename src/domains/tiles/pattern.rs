@@ -12,7 +12,7 @@
 //! and a region, and each move of a pattern tile into the region costs one. A placement's entry
 //! is the first layer that reaches it in any region.
 
-use crate::tables::store::Spec;
+use crate::tables::store::{Spec, Unbuilt};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU32, AtomicU64, Ordering};
 
@@ -89,8 +89,17 @@ impl Pattern {
         )
     }
 
-    /// The pattern a table file's header describes (see `describe`), if it describes one.
+    /// The pattern a table file's header describes (see `describe`), if it describes one (and
+    /// not a weighted pattern's table, whose header also has `costs`).
     pub fn from_header(fields: &[(String, String)]) -> Option<Pattern> {
+        if fields.iter().any(|(k, _)| k == "costs") {
+            return None;
+        }
+        Pattern::described(fields)
+    }
+
+    /// The pattern a header's `puzzle`, `goal` and `pattern` lines name.
+    pub(super) fn described(fields: &[(String, String)]) -> Option<Pattern> {
         let field = |k: &str| fields.iter().find(|(f, _)| f == k).map(|(_, v)| v.as_str());
         let (w, h) = field("puzzle")?.strip_prefix("tiles ")?.split_once('x')?;
         let blank = field("goal")?
@@ -108,11 +117,26 @@ impl Pattern {
     pub fn ranker(&self) -> Ranker {
         Ranker::new(self.width * self.height, self.cells.len())
     }
+}
 
+/// The board as the builders see it: each cell's neighbours, and the region the blank reaches
+/// through free cells by moves that cost nothing.
+pub(super) struct Geometry {
     /// The neighbours of each cell, as masks.
-    fn neighbours(&self) -> Vec<u32> {
-        let (w, h) = (self.width, self.height);
-        (0..w * h)
+    pub neighbours: Vec<u32>,
+    /// Every cell of the board.
+    pub all: u32,
+    width: usize,
+    /// Cells that have a neighbour to their right (left): a shift must not wrap a row.
+    not_last: u32,
+    not_first: u32,
+}
+
+impl Geometry {
+    pub fn new(width: usize, height: usize) -> Geometry {
+        let (w, h) = (width, height);
+        let n = w * h;
+        let neighbours = (0..n)
             .map(|cell| {
                 let (r, c) = (cell / w, cell % w);
                 let mut m = 0u32;
@@ -130,7 +154,39 @@ impl Pattern {
                 }
                 m
             })
-            .collect()
+            .collect();
+        let (not_last, not_first) = (0..n).fold((0u32, 0u32), |(l, f), c| {
+            (
+                l | (((c % w != w - 1) as u32) << c),
+                f | (((c % w != 0) as u32) << c),
+            )
+        });
+        Geometry {
+            neighbours,
+            all: if n == 32 { u32::MAX } else { (1u32 << n) - 1 },
+            width: w,
+            not_last,
+            not_first,
+        }
+    }
+
+    /// The cells of `free` connected to `from` through `free`.
+    #[inline(always)]
+    pub fn flood(&self, from: u32, free: u32) -> u32 {
+        let w = self.width;
+        let mut region = from;
+        loop {
+            let grown = (region
+                | region << w
+                | region >> w
+                | (region & self.not_last) << 1
+                | (region & self.not_first) >> 1)
+                & free;
+            if grown == region {
+                return region;
+            }
+            region = grown;
+        }
     }
 }
 
@@ -232,8 +288,12 @@ impl Spec for Pattern {
         self.ranker().rank(&self.cells) as u64
     }
 
-    fn build(&self, progress: &(dyn Fn(u64) + Sync), stop: &AtomicBool) -> Option<Vec<u8>> {
-        build_until(self, progress, stop)
+    fn build(
+        &self,
+        progress: &(dyn Fn(u64) + Sync),
+        stop: &AtomicBool,
+    ) -> Result<Vec<u8>, Unbuilt> {
+        build_until(self, progress, stop).ok_or(Unbuilt::Stopped)
     }
 
     /// The table, and `search`'s three masks per placement (reached, this layer, the next),
@@ -246,16 +306,17 @@ impl Spec for Pattern {
 
 impl Pattern {
     /// Whether a region of the board fits the build's 16-bit masks (else it takes 32-bit ones).
-    fn narrow_masks(&self) -> bool {
+    pub(super) fn narrow_masks(&self) -> bool {
         self.width * self.height <= 16
     }
 }
 
 /// A bit per cell, shared between the build's threads.
-trait Mask: Send + Sync + Sized {
+pub(super) trait Mask: Send + Sync + Sized {
     fn zeroed(len: usize) -> Vec<Self>;
     fn get(&self) -> u32;
-    fn or(&self, bits: u32);
+    /// Sets `bits`; the bits set before.
+    fn or(&self, bits: u32) -> u32;
     fn take(&self) -> u32;
 }
 
@@ -273,8 +334,8 @@ macro_rules! mask {
                 self.load(Ordering::Relaxed) as u32
             }
             #[inline(always)]
-            fn or(&self, bits: u32) {
-                self.fetch_or(bits as $int, Ordering::Relaxed);
+            fn or(&self, bits: u32) -> u32 {
+                self.fetch_or(bits as $int, Ordering::Relaxed) as u32
             }
             #[inline(always)]
             fn take(&self) -> u32 {
@@ -317,32 +378,7 @@ fn search<M: Mask>(
     let ranker = pattern.ranker();
     let size = ranker.size() as usize;
     let k = pattern.cells.len();
-    let n = pattern.width * pattern.height;
-    let all = if n == 32 { u32::MAX } else { (1u32 << n) - 1 };
-    let neighbours = pattern.neighbours();
-    let w = pattern.width;
-    // Cells that have a neighbour to their right (left): a shift must not wrap a row.
-    let (not_last, not_first) = (0..n).fold((0u32, 0u32), |(l, f), c| {
-        (
-            l | (((c % w != w - 1) as u32) << c),
-            f | (((c % w != 0) as u32) << c),
-        )
-    });
-    let flood = |from: u32, free: u32| {
-        let mut region = from;
-        loop {
-            let grown = (region
-                | region << w
-                | region >> w
-                | (region & not_last) << 1
-                | (region & not_first) >> 1)
-                & free;
-            if grown == region {
-                return region;
-            }
-            region = grown;
-        }
-    };
+    let board = Geometry::new(pattern.width, pattern.height);
     let mut dist = vec![UNREACHED; size];
     // Regions reached (all their cells), the layer being expanded and the next one (the cell the
     // blank is left on: its region is filled in when it is expanded).
@@ -376,18 +412,18 @@ fn search<M: Mask>(
                         continue;
                     }
                     let covered = ranker.unrank(rank as u64, &mut cells);
-                    let free = all & !covered;
+                    let free = board.all & !covered;
                     if *entry == UNREACHED {
                         *entry = depth;
                         first += 1;
                     }
                     while new != 0 {
-                        let region = flood(new & new.wrapping_neg(), free);
+                        let region = board.flood(new & new.wrapping_neg(), free);
                         seen[rank].or(region);
                         new &= !region;
                         for i in 0..k {
                             let from = cells[i];
-                            let mut into = neighbours[from as usize] & region;
+                            let mut into = board.neighbours[from as usize] & region;
                             while into != 0 {
                                 cells[i] = into.trailing_zeros() as u8;
                                 into &= into - 1;
