@@ -49,10 +49,10 @@ pub mod tiles;
 pub use spec::Spec;
 
 use crate::search::fsm::Moves;
-use cost::CostModel;
 use crate::search::{Domain, Heuristic};
 use crate::tables::store::{self, StoreError, TableInfo};
 use crate::util::text::shorten;
+use cost::CostModel;
 use std::sync::Arc;
 
 /// A bad value in one field of an instance: the field (`size`, `start` or `goal`), and what is

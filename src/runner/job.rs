@@ -273,7 +273,12 @@ fn finished<'a>(job: &Job<'a>, answer: Result<Answer, String>) -> FinishedJob<'a
     r.optimal_guaranteed = a.optimal_guaranteed;
     r.path = Cow::Owned(a.path.unwrap_or_default());
     r.limit_clock = Cow::Borrowed(a.limit_clock.map_or("", |c| c.name()));
-    r.branching_factor = growth::branching_factor(&a.stats.iterations);
+    // b* reads the last bound as a depth in moves: under weighted moves it is a cost.
+    r.branching_factor = if spec.cost.is_unit() {
+        growth::branching_factor(&a.stats.iterations)
+    } else {
+        None
+    };
     r.bpmx_raises = a.stats.bpmx_raises;
     FinishedJob {
         index: job.index,
@@ -313,8 +318,7 @@ fn judge(
             format!("no solution within {diameter} {unit}, the puzzle's proven diameter: the heuristic (or the search) is broken"),
         );
     }
-    if let (Status::Solved, Some((units, scale)), Some(want)) = (a.status, a.cost, reference_cost)
-    {
+    if let (Status::Solved, Some((units, scale)), Some(want)) = (a.status, a.cost, reference_cost) {
         let cost = units as f64 / f64::from(scale);
         // Costs are whole numbers of 1/scale: half of one tells two apart.
         let tolerance = 0.5 / f64::from(scale);

@@ -25,11 +25,9 @@ pub use heuristics::{LinearConflict, Manhattan, Misplaced};
 pub use tables::{Board, GoalPlaces};
 pub use walking::{WalkValue, WalkingDistance};
 
-use super::max::{self, Max};
 use super::cost::CostModel;
+use super::max::{self, Max};
 use super::{Family, FieldError, HeuristicSet, PrepareError, UseSearch};
-use weighted::Weighted;
-use weighted_heuristics::{WeightedLinearConflict, WeightedManhattan, WeightedMisplaced};
 use crate::search::fsm::Moves;
 use crate::search::{Bpmx, Domain, Zero};
 use crate::tables::store::{StoreError, TableInfo};
@@ -41,6 +39,8 @@ use pdb::{Partition, PatternDbs, PDB_555, PDB_663, PDB_6666, PDB_78};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
+use weighted::Weighted;
+use weighted_heuristics::{WeightedLinearConflict, WeightedManhattan, WeightedMisplaced};
 
 pub const MIN_SIDE: usize = 2;
 pub const MAX_SIDE: usize = 16;
@@ -702,14 +702,17 @@ impl Family for Tiles {
             TilesHeuristic::Manhattan
             | TilesHeuristic::LinearConflict
             | TilesHeuristic::Misplaced
-            | TilesHeuristic::Zero => Ok(()),
+            | TilesHeuristic::Zero
+            | TilesHeuristic::Pdb555
+            | TilesHeuristic::Pdb663 => Ok(()),
             TilesHeuristic::WalkingDistance => Err(format!(
                 "walking-distance counts moves, not what they cost: it has no form for --cost {}",
                 cost.name()
             )),
             _ => Err(format!(
-                "{} has no weighted tables yet: under --cost {} the tiles offer manhattan, \
-                 linear-conflict, misplaced and zero",
+                "{} has no weighted form: under --cost {} the tiles offer manhattan, \
+                 linear-conflict, misplaced, zero, pdb-555 and pdb-663 (a reflected, dual or \
+                 random lookup would charge a tile's moves at another tile's cost)",
                 h.name(),
                 cost.name()
             )),
@@ -755,6 +758,11 @@ impl Family for Tiles {
                 }),
             ),
             TilesHeuristic::Zero => visit.with(&w, start, &Zero),
+            TilesHeuristic::Pdb555 | TilesHeuristic::Pdb663 => {
+                let (partition, _) = h.partition().expect("a database heuristic");
+                let dbs = weighted_pdb::weighted_pattern_dbs(d, partition, cost)?;
+                visit.with(&w, start, dbs)
+            }
             _ => unreachable!("weighs refuses {}", h.name()),
         })
     }
