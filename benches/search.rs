@@ -196,6 +196,7 @@ fn harness_overhead(c: &mut Criterion) {
         heuristic: HeuristicKind::parse("manhattan").expect("a tiles heuristic"),
         step: Step::Next,
         pruning: Pruning::Reverse,
+        cost: idabench::domains::cost::CostModel::Unit,
     };
     let name = variant.name();
     let jobs: Vec<Job> = data
