@@ -554,7 +554,7 @@ fn copy_iterations(
                             bound: r.bound,
                             generated: r.nodes_generated,
                             expanded: r.nodes_expanded,
-                            budget: None,
+                            budget: r.budget,
                         })
                         .collect()
                 })

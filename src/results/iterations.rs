@@ -1,9 +1,11 @@
 //! iterations.csv: one row per iteration of every job (`dataset, instance, variant, iteration,
-//! bound, nodes_generated, nodes_expanded, repetition, growth, children_per_expansion`). A file
-//! written before `repetition` existed lacks it and the rest, and its rows are of repetition 1;
-//! one written before `growth` lacks the last two, which are derived from the counts (see
-//! `growth`): they are not read back, and rows copied from such a file into a new one are
-//! written whole (`write_in_order`). A run appends a job's rows as it finishes, before
+//! bound, nodes_generated, nodes_expanded, repetition, growth, children_per_expansion, budget`).
+//! A file written before `repetition` existed lacks it and the rest, and its rows are of
+//! repetition 1; one written before `growth` lacks it and the columns after it: `growth` and
+//! `children_per_expansion` are derived from the counts (see `growth`) and not read back;
+//! `budget` (the nodes a budgeted tree search's probe could generate before it was given up,
+//! empty for an iteration without one) is empty in a file from before it. Rows copied from such
+//! a file into a new one are written whole (`write_in_order`). A run appends a job's rows as it finishes, before
 //! the job's runs.csv row, and rewrites the file in job order at its end; `--resume`, `merge`
 //! and the plots read it back.
 //!
@@ -29,7 +31,7 @@ use std::path::{Path, PathBuf};
 pub const FILE: &str = "iterations.csv";
 
 /// The columns, in order.
-pub const HEADER: [&str; 10] = [
+pub const HEADER: [&str; 11] = [
     "dataset",
     "instance",
     "variant",
@@ -40,6 +42,7 @@ pub const HEADER: [&str; 10] = [
     "repetition",
     "growth",
     "children_per_expansion",
+    "budget",
 ];
 
 /// The columns of a file written before `repetition` existed.
@@ -47,6 +50,9 @@ const FIRST_COLUMNS: usize = 7;
 
 /// The columns of a file written before `growth` and `children_per_expansion` existed.
 const REPETITION_COLUMNS: usize = 8;
+
+/// The columns of a file written before `budget` existed.
+const GROWTH_COLUMNS: usize = 10;
 
 fn header_line() -> String {
     format!("{}\n", HEADER.join(","))
@@ -60,6 +66,7 @@ pub struct Row {
     pub bound: u32,
     pub nodes_generated: u64,
     pub nodes_expanded: u64,
+    pub budget: Option<u64>,
 }
 
 /// Where one job's rows lie: `len` bytes from `start` in the file `source` of the `Spans` it
@@ -122,6 +129,10 @@ pub fn write_rows(out: &mut Vec<u8>, key: RowKey<'_>, iterations: &[Iteration]) 
             if let Some(x) = figure {
                 out.extend_from_slice(ratio.format(x).as_bytes());
             }
+        }
+        out.push(b',');
+        if let Some(budget) = it.budget {
+            out.extend_from_slice(number.format(budget).as_bytes());
         }
         out.push(b'\n');
     }
@@ -289,7 +300,7 @@ fn with_every_column(path: &Path, bytes: &[u8]) -> Result<Vec<u8>, String> {
             bound: row.bound,
             generated: row.nodes_generated,
             expanded: row.nodes_expanded,
-            budget: None,
+            budget: row.budget,
         });
         Ok(())
     })?;
@@ -530,7 +541,12 @@ fn parse(
             return Ok(());
         }
         let names = HEADER.iter().map(|h| h.as_bytes());
-        let known = [FIRST_COLUMNS, REPETITION_COLUMNS, HEADER.len()];
+        let known = [
+            FIRST_COLUMNS,
+            REPETITION_COLUMNS,
+            GROWTH_COLUMNS,
+            HEADER.len(),
+        ];
         if !known
             .iter()
             .any(|&n| record.iter().eq(names.clone().take(n)))
@@ -582,6 +598,10 @@ fn parse(
             bound: small(4)?,
             nodes_generated: number(5)?,
             nodes_expanded: number(6)?,
+            budget: match record.get(GROWTH_COLUMNS) {
+                None | Some(b"") => None,
+                Some(_) => Some(number(GROWTH_COLUMNS)?),
+            },
         };
         let repetition = match record.len() {
             FIRST_COLUMNS => 1,
@@ -624,11 +644,13 @@ mod tests {
             variant: "manhattan/step2/prune",
             repetition: 3,
         };
-        write_rows(&mut out, key, &iterations(&[(4, 5, 1), (6, 40, 17)]));
+        let mut its = iterations(&[(4, 5, 1), (6, 40, 17)]);
+        its[1].budget = Some(48);
+        write_rows(&mut out, key, &its);
         assert_eq!(
             String::from_utf8(out).unwrap(),
-            "d,\"a,b\",manhattan/step2/prune,1,4,5,1,3,,5.0\n\
-             d,\"a,b\",manhattan/step2/prune,2,6,40,17,3,8.0,2.3529411764705883\n"
+            "d,\"a,b\",manhattan/step2/prune,1,4,5,1,3,,5.0,\n\
+             d,\"a,b\",manhattan/step2/prune,2,6,40,17,3,8.0,2.3529411764705883,48\n"
         );
     }
 
@@ -645,7 +667,8 @@ mod tests {
         };
         let (a, b, c) = (record("a"), record("b"), record("c"));
         let two = iterations(&[(4, 5, 1), (6, 40, 17)]);
-        let one = iterations(&[(3, 9, 4)]);
+        let mut one = iterations(&[(3, 9, 4)]);
+        one[0].budget = Some(16);
         let mut w = Appender::append_to(&path).unwrap();
         let mut append = |jobs: &[(usize, &Record, &[Iteration])], spans: &mut Spans| {
             let rows = Formatted::of(&path, jobs.iter().copied()).unwrap();
@@ -672,7 +695,8 @@ mod tests {
                 iteration: 1,
                 bound: 3,
                 nodes_generated: 9,
-                nodes_expanded: 4
+                nodes_expanded: 4,
+                budget: Some(16),
             }]
         );
         let index = |k: RowKey| match (k.instance, k.repetition) {
@@ -699,7 +723,7 @@ mod tests {
         assert!(!scan(&path, 0, 3, index).unwrap()[0].unwrap().whole);
         // An unknown job, or another repetition of a known one, and a bad number are errors
         // naming the line.
-        std::fs::write(&path, format!("{text}d,z,v,1,3,9,4,1,,2.25\n")).unwrap();
+        std::fs::write(&path, format!("{text}d,z,v,1,3,9,4,1,,2.25,\n")).unwrap();
         let e = scan(&path, 0, 3, index).unwrap_err();
         assert!(
             e.ends_with(
@@ -707,13 +731,13 @@ mod tests {
             ),
             "{e}"
         );
-        std::fs::write(&path, format!("{text}d,c,v,1,3,9,4,2,,2.25\n")).unwrap();
+        std::fs::write(&path, format!("{text}d,c,v,1,3,9,4,2,,2.25,\n")).unwrap();
         let e = scan(&path, 0, 3, index).unwrap_err();
         assert!(
             e.ends_with(":5: job (dataset 'd', instance 'c', variant 'v', repetition 2) is not one of the run's jobs"),
             "{e}"
         );
-        std::fs::write(&path, format!("{text}d,c,v,1,3,-9,4,1,,\n")).unwrap();
+        std::fs::write(&path, format!("{text}d,c,v,1,3,-9,4,1,,,\n")).unwrap();
         let e = scan(&path, 0, 3, index).unwrap_err();
         assert!(
             e.ends_with(
@@ -723,7 +747,7 @@ mod tests {
         );
         std::fs::write(&path, "dataset,instance\n").unwrap();
         let e = scan(&path, 0, 3, index).unwrap_err();
-        assert!(e.ends_with(":1: expected the header dataset,instance,variant,iteration,bound,nodes_generated,nodes_expanded,repetition,growth,children_per_expansion"), "{e}");
+        assert!(e.ends_with(":1: expected the header dataset,instance,variant,iteration,bound,nodes_generated,nodes_expanded,repetition,growth,children_per_expansion,budget"), "{e}");
         // Files written before the last columns existed: before `repetition` (its rows are of
         // repetition 1) and before `growth`. Their rows are found as the new ones are, a row of
         // another length does not belong in them, and rewritten they get every column.
@@ -746,12 +770,18 @@ mod tests {
             variant: "v",
             repetition: 1,
         }];
-        for columns in [FIRST_COLUMNS, REPETITION_COLUMNS] {
+        // Their rows have no budget.
+        let no_budget = Row {
+            budget: None,
+            ..rows[2][0]
+        };
+        let text = text.replace(",16\n", ",\n");
+        for columns in [FIRST_COLUMNS, REPETITION_COLUMNS, GROWTH_COLUMNS] {
             let old = cut(columns);
             std::fs::write(&path, &old).unwrap();
             let old_found = scan(&path, 0, 3, index).unwrap();
             assert_eq!(rows_found(&old_found), rows_found(&found));
-            assert_eq!(select(&path, &wanted).unwrap(), [(0, rows[2][0])]);
+            assert_eq!(select(&path, &wanted).unwrap(), [(0, no_budget)]);
             let mut old_spans = Spans {
                 sources: vec![path.clone()],
                 jobs: old_found
@@ -762,11 +792,11 @@ mod tests {
             let whole = dir.path().join("whole.csv");
             write_in_order(&whole, &mut old_spans).unwrap();
             assert_eq!(std::fs::read_to_string(&whole).unwrap(), text, "{columns}");
-            std::fs::write(&path, format!("{old}d,c,v,2,3,9,4,1,,\n")).unwrap();
+            std::fs::write(&path, format!("{old}d,c,v,2,3,9,4,1,\n")).unwrap();
             let e = scan(&path, 0, 3, index).unwrap_err();
             assert!(
                 e.ends_with(&format!(
-                    ":5: expected {columns} fields like the header, found 10"
+                    ":5: expected {columns} fields like the header, found 9"
                 )),
                 "{e}"
             );

@@ -314,8 +314,12 @@ mod tests {
         );
         assert!(hello.line().ends_with(
             " limits=cpu,wall,memory select=domain,size,instances pruning=none,reverse,fsm \
-             fsm_depth=domain"
+             fsm_depth=domain cost=unit,heavy,inverse-heavy step=1,2,next,cr,eda,bts"
         ));
+        assert!(hello.costs);
+        // A build from before costs knows no such word.
+        let older = Hello::parse(&format!("{HELLO} protocol=1 pruning=none,reverse,fsm"));
+        assert_eq!(older.map(|h| (h.fsm_pruning, h.costs)), Some((true, false)));
         assert_eq!(Hello::parse("idabench 0.1.0"), None);
         assert_eq!(Hello::parse("idabench-worker version=1"), None);
         assert_eq!(Hello::parse("idabench-worker protocol=x"), None);

@@ -177,7 +177,7 @@ pub(crate) fn assert_iterations_match_runs(dir: &Path) {
     assert!(
         text.starts_with(
             "dataset,instance,variant,iteration,bound,nodes_generated,nodes_expanded,repetition,\
-             growth,children_per_expansion\n"
+             growth,children_per_expansion,budget\n"
         ),
         "{text}"
     );

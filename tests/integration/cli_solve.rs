@@ -128,7 +128,7 @@ fn malformed_input_exits_2_with_a_message() {
                 "--step",
                 "3",
             ],
-            "expected 1, 2 or next",
+            "expected 1, 2, next, cr, eda or bts",
         ),
         (
             &[

@@ -61,7 +61,9 @@ fn each_jobs_branching_factor_solves_its_last_iterations_sum_and_growth_is_a_rat
         "run".to_owned(),
         "pruning".to_owned(),
         "branching_factor".to_owned(),
-        "bpmx_raises".to_owned()
+        "bpmx_raises".to_owned(),
+        "cost_model".to_owned(),
+        "cost".to_owned()
     ]));
     let its = by_name(&its);
     let mut defined = 0;
@@ -134,8 +136,8 @@ fn cut_columns(path: &Path, n: usize) {
 
 /// A run's folder as a build before the new columns wrote it.
 fn as_before(dir: &Path) {
-    cut_columns(&dir.join("runs.csv"), 2);
-    cut_columns(&dir.join("iterations.csv"), 2);
+    cut_columns(&dir.join("runs.csv"), 4);
+    cut_columns(&dir.join("iterations.csv"), 3);
 }
 
 #[test]
@@ -206,7 +208,7 @@ fn runs_from_before_the_columns_are_read_and_copied_whole() {
         .count();
     assert_eq!(filled, 1, "only the job run again has one");
     let its = Table::read(&old.join("iterations.csv"));
-    assert_eq!(its.header.last().unwrap(), "children_per_expansion");
+    assert_eq!(its.header.last().unwrap(), "budget");
     assert_eq!(
         by_name_owned(&its)
             .iter()
@@ -242,7 +244,7 @@ fn runs_from_before_the_columns_are_read_and_copied_whole() {
     assert_exit(&out, 0);
     assert_eq!(runs(&merged).rows.len(), EIGHT.len());
     let its = Table::read(&merged.join("iterations.csv"));
-    assert_eq!(its.header.last().unwrap(), "children_per_expansion");
+    assert_eq!(its.header.last().unwrap(), "budget");
 }
 
 /// A file's rows by column name, owned.
