@@ -56,14 +56,19 @@ pub(super) fn solve(args: SolveArgs) -> Result<Done, Error> {
         threads,
     )?;
     let st = &a.stats;
+    // In the model's units (under inverse-heavy, a move of tile t costs 1/t).
+    let cost = a.cost.map(|(units, scale)| units as f64 / f64::from(scale));
     match args.format {
         Format::Text => {
             let opt = |v: Option<String>| v.unwrap_or_default();
             write_stdout(&format!(
-                "status: {}\nlength: {}\npath: {}\nnodes_generated: {}\nnodes_expanded: {}\n\
-                 iterations: {}\nfinal_bound: {}\ntime_s: {:.6}\noptimal_guaranteed: {}\n",
+                "status: {}\nlength: {}\ncost: {}\ncost_model: {}\npath: {}\n\
+                 nodes_generated: {}\nnodes_expanded: {}\niterations: {}\nfinal_bound: {}\n\
+                 time_s: {:.6}\noptimal_guaranteed: {}\n",
                 a.status,
                 opt(a.length.map(|l| l.to_string())),
+                opt(cost.map(|c| c.to_string())),
+                spec.cost.name(),
                 opt(a.path.clone()),
                 st.generated,
                 st.expanded,
@@ -78,11 +83,13 @@ pub(super) fn solve(args: SolveArgs) -> Result<Done, Error> {
             let iterations: Vec<_> = st
                 .iterations
                 .iter()
-                .map(|i| json!({"bound": i.bound, "nodes_generated": i.generated, "nodes_expanded": i.expanded}))
+                .map(|i| json!({"bound": i.bound, "nodes_generated": i.generated, "nodes_expanded": i.expanded, "budget": i.budget}))
                 .collect();
             let out = json!({
                 "status": a.status.name(),
                 "length": a.length,
+                "cost": cost,
+                "cost_model": spec.cost.name(),
                 "path": a.path,
                 "variant": spec.name(),
                 "nodes_generated": st.generated,

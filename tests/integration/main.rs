@@ -19,6 +19,7 @@ mod cli_shards;
 mod cli_solve;
 mod cli_text;
 mod cli_tree;
+mod costs;
 mod counts_agree;
 mod csv_in_pandas;
 mod fsm;
