@@ -109,8 +109,11 @@ fn every_variant_on_easy_fifteen_puzzle_states() {
             for r in [&md_on, &md_off, &lc_on, &lc_off] {
                 assert_eq!(length(r), optimal);
             }
-            assert!(md_off.stats.generated >= md_on.stats.generated);
-            assert!(lc_off.stats.generated >= lc_on.stats.generated);
+            // A policy that overshoots may meet another solution first without pruning.
+            if !step.overshoots() {
+                assert!(md_off.stats.generated >= md_on.stats.generated);
+                assert!(lc_off.stats.generated >= lc_on.stats.generated);
+            }
             if optimal <= 20 {
                 let mp = ida_star(&d, &Misplaced, &s, on, Limits::default());
                 assert_eq!(length(&mp), optimal);
