@@ -167,8 +167,14 @@ Sizes (entries, one byte each): pdb-555 3 x 524,160; pdb-663 2 x 5,765,760 + 3,3
 pdb-78 518,918,400 + 57,657,600 (3.6 GB of memory while building, minutes on two cores);
 pdb-6666 4 x 127,512,000 (2 GB while building).
 
-Example:
+Under --cost heavy or inverse-heavy an entry is the least cost of the pattern's tiles' moves,
+two bytes each, in a file of its own whose name ends in the tiles' costs (-w...): as many
+entries as above, twice the bytes, each built in 1.4 to 2.2 times the time of its unit table
+(docs/pattern-databases.md); a 6-tile table of pdb-663 takes 127 MB while it is built.
+
+Examples:
   idabench pdb build pdb-663 pdb-78 --goal both
+  idabench pdb build pdb-555,pdb-663 --cost heavy,inverse-heavy
 
 Exit codes: 0 built or found sound; 1 runtime error (no room, a write that fails); 2 usage error.";
 
@@ -188,6 +194,10 @@ pub struct PdbBuildArgs {
     /// Which goal: first (blank on the first cell), last, or both.
     #[arg(long, value_enum, default_value = "first")]
     pub goal: BlankGoal,
+    /// Move costs the databases are for, comma separated: unit; heavy or inverse-heavy (pdb-555
+    /// and pdb-663 only), as `run --cost` weighs them.
+    #[arg(long, value_name = "C,...", value_delimiter = ',', default_value = "unit", value_parser = parse_cost)]
+    pub cost: Vec<CostModel>,
     /// Build even when a good file exists.
     #[arg(long)]
     pub force: bool,

@@ -1,20 +1,21 @@
-//! The `pdb` command: build, list, verify, path. `list` and `verify` show the duplicate-pruning
-//! automata kept in the same directory too.
+//! The `pdb` command: build, list, verify, path, for unit-cost and weighted databases alike.
+//! `list` and `verify` show the duplicate-pruning automata kept in the same directory too.
 
 use crate::cmd::args::{BlankGoal, PdbBuildArgs, PdbCommand, PdbDirArgs};
-use crate::domains::tiles::pattern::Pattern;
+use crate::domains::tiles::weighted_pdb::{self, WeightedPattern};
 use crate::domains::tiles::{default_goal, Tiles, TilesHeuristic};
-use crate::domains::HeuristicSet;
+use crate::domains::{Family, HeuristicSet};
 use crate::error::{Done, Error};
 use crate::runner::prepare;
 use crate::tables::automata;
-use crate::tables::store::{self, Unusable, EXTENSION};
+use crate::tables::store::{self, Fields, Spec, Unusable, EXTENSION};
 use crate::util::interrupt;
 use crate::util::term::note;
 use crate::util::text::visible_lines;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 /// Set by Ctrl-C, SIGTERM or SIGHUP: the database being built stops.
 static STOP: AtomicBool = AtomicBool::new(false);
@@ -70,6 +71,31 @@ fn build(args: &PdbBuildArgs, stdout: &mut dyn Write) -> Result<Done, Error> {
         BlankGoal::Last => &[false],
         BlankGoal::Both => &[true, false],
     };
+    // Every heuristic and cost checked before the first build: a refusal costs no minutes.
+    let mut wanted: Vec<(String, Vec<Box<dyn Spec + Send>>)> = Vec::new();
+    for (h, partition) in heuristics {
+        for &cost in &args.cost {
+            for &first in blanks {
+                let n = partition.width * partition.height;
+                let goal: Vec<u8> = if first {
+                    (0..n as u8).collect()
+                } else {
+                    default_goal(n)
+                };
+                let tiles = Arc::new(
+                    Tiles::new(partition.width, partition.height, &goal).map_err(Error::runtime)?,
+                );
+                let label = if cost.is_unit() {
+                    h.name().to_string()
+                } else {
+                    Tiles::weighs(&tiles, h, cost).map_err(Error::usage)?;
+                    format!("{}/{}", h.name(), cost.name())
+                };
+                let tables = tiles.tables(partition, cost).map_err(Error::runtime)?;
+                wanted.push((label, tables));
+            }
+        }
+    }
     interrupt::install(
         &STOP,
         || {},
@@ -88,37 +114,26 @@ fn build(args: &PdbBuildArgs, stdout: &mut dyn Write) -> Result<Done, Error> {
         stop: Some(&STOP),
     };
     let mut done: Vec<String> = Vec::new();
-    for (h, partition) in heuristics {
-        for &first in blanks {
-            let n = partition.width * partition.height;
-            let goal: Vec<u8> = if first {
-                (0..n as u8).collect()
-            } else {
-                default_goal(n)
-            };
-            let tiles =
-                Tiles::new(partition.width, partition.height, &goal).map_err(Error::runtime)?;
-            for pattern in tiles.patterns(partition).map_err(Error::runtime)? {
-                let key = pattern.key();
-                if done.contains(&key) {
-                    continue;
-                }
-                done.push(key);
-                let path = dir.join(format!("{}.{EXTENSION}", pattern.key()));
-                // Built when missing: never `StoreError::Missing` here.
-                let info = store::ensure(&pattern, &options)?;
-                out(
-                    stdout,
-                    &format!(
-                        "{}\t{}\t{} entries\tcrc32 {}\t{}\n",
-                        h.name(),
-                        info.name,
-                        info.entries,
-                        info.crc32,
-                        path.display()
-                    ),
-                )?;
+    for (label, tables) in wanted {
+        for table in tables {
+            let key = table.key();
+            if done.contains(&key) {
+                continue;
             }
+            let path = dir.join(format!("{key}.{EXTENSION}"));
+            done.push(key);
+            // Built when missing: never `StoreError::Missing` here.
+            let info = store::ensure(&*table, &options)?;
+            out(
+                stdout,
+                &format!(
+                    "{label}\t{}\t{} entries\tcrc32 {}\t{}\n",
+                    info.name,
+                    info.entries,
+                    info.crc32,
+                    path.display()
+                ),
+            )?;
         }
     }
     Ok(Done::Ok)
@@ -156,12 +171,28 @@ fn unfinished(dir: &Path) -> Vec<PathBuf> {
     found
 }
 
-/// The pattern a file's header describes, if it is one.
-fn pattern_of(path: &Path) -> Result<Pattern, Unusable> {
+/// The table a file's header describes, unit-cost or weighted, if it is one, with the header.
+fn table_of(path: &Path) -> Result<(Box<dyn Spec + Send>, Fields), Unusable> {
     let (fields, _) = store::read_header(path)?;
-    Pattern::from_header(&fields).ok_or_else(|| {
+    let table = weighted_pdb::table_of_header(&fields).ok_or_else(|| {
         Unusable::Header("its header does not describe a sliding-tile pattern".into())
-    })
+    })?;
+    Ok((table, fields))
+}
+
+/// What `list` says of a table's move costs: nothing for a unit table; for a weighted one the
+/// cost models it is for on `pdb build`'s goals, or its costs when it is another goal's.
+fn costs_of(fields: &Fields) -> String {
+    let Some(wp) = WeightedPattern::from_header(fields) else {
+        return String::new();
+    };
+    let models: Vec<&str> = wp.models().iter().map(|m| m.name()).collect();
+    if models.is_empty() {
+        let costs: Vec<String> = wp.costs.iter().map(u16::to_string).collect();
+        format!("\tcosts {} (another goal's)", costs.join(" "))
+    } else {
+        format!("\tcost {}", models.join(" or "))
+    }
 }
 
 fn list(dir: &Path, stdout: &mut dyn Write) -> Result<Done, Error> {
@@ -187,12 +218,13 @@ fn list(dir: &Path, stdout: &mut dyn Write) -> Result<Done, Error> {
     }
     for path in files {
         let bytes = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
-        let line = match pattern_of(&path) {
-            Ok(p) => format!(
-                "{}\t{} entries\t{:.1} MB\n",
+        let line = match table_of(&path) {
+            Ok((p, fields)) => format!(
+                "{}\t{} entries\t{:.1} MB{}\n",
                 p.key(),
-                p.ranker().size(),
-                bytes as f64 / 1e6
+                p.entries(),
+                bytes as f64 / 1e6,
+                costs_of(&fields)
             ),
             Err(why) => format!("{}\tunusable: {why}\n", path.display()),
         };
@@ -232,14 +264,14 @@ fn verify(dir: &Path, stdout: &mut dyn Write) -> Result<Done, Error> {
     let files = files(dir, EXTENSION)?;
     let mut bad = 0;
     for path in &files {
-        let verdict = pattern_of(path).and_then(|p| {
+        let verdict = table_of(path).and_then(|(p, _)| {
             if path.file_stem().is_some_and(|s| *s != *p.key()) {
                 return Err(Unusable::Header(format!(
                     "its header is for {}, not the table its name says",
                     p.key()
                 )));
             }
-            store::verify(&p, path)
+            store::verify(&*p, path)
         });
         let line = match verdict {
             Ok(crc) => format!("ok\t{}\tcrc32 {crc:08x}\n", path.display()),
@@ -265,7 +297,7 @@ fn verify(dir: &Path, stdout: &mut dyn Write) -> Result<Done, Error> {
     }
     if bad > 0 {
         return Err(Error::runtime(format!(
-            "{bad} of {} pattern database(s) in {} are damaged: delete them or run `idabench pdb build --force`",
+            "{bad} of {} pattern database(s) in {} are damaged: delete them or rebuild them with `idabench pdb build HEURISTIC --force` (and the --cost of weighted ones, named ...-wCOSTS)",
             files.len(),
             dir.display()
         )));

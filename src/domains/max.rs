@@ -10,6 +10,7 @@
 //! family left with one part searches it alone: the other families' maxes are of their one
 //! heuristic and `zero`, and need no type of their own.
 
+use super::cost::CostModel;
 use super::{Family, HeuristicSet, PrepareError};
 use crate::search::{Domain, Heuristic};
 use crate::tables::store::{self, StoreError, TableInfo};
@@ -108,22 +109,23 @@ pub fn choose<F: Family>(name: &str) -> Result<Choice<F::Heuristics>, String> {
     Ok(Choice::Max(chosen))
 }
 
-/// `Family::prepare` for each heuristic of `choice`, each table once; a part's error is
+/// `Family::prepare` for each heuristic of `choice` under `cost`, each table once; a part's error is
 /// prefixed by the part.
 pub fn prepare<F: Family>(
     d: &Arc<F>,
     choice: &Choice<F::Heuristics>,
+    cost: CostModel,
     store: Option<&store::Options>,
 ) -> Result<Vec<TableInfo>, PrepareError> {
     let Choice::Max(parts) = choice else {
-        return F::prepare(d, choice.parts()[0], store);
+        return F::prepare(d, choice.parts()[0], cost, store);
     };
     let names: Vec<&str> = parts.iter().map(|h| h.name()).collect();
     let name = format!("{PREFIX}{}", names.join(":"));
     let mut used: Vec<TableInfo> = Vec::new();
     for &h in parts {
         let part = |m: String| format!("heuristic '{name}': part '{}': {m}", h.name());
-        let infos = F::prepare(d, h, store).map_err(|e| match e {
+        let infos = F::prepare(d, h, cost, store).map_err(|e| match e {
             PrepareError::Unfit(m) => PrepareError::Unfit(part(m)),
             PrepareError::Memory(m) => PrepareError::Memory(part(m)),
             PrepareError::Store(StoreError::Missing(m)) => StoreError::Missing(part(m)).into(),

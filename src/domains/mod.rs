@@ -175,13 +175,15 @@ pub trait Family: Domain<State: Send + Sync> + Send + Sync + Sized + 'static {
         ))
     }
 
-    /// Checks that heuristic `h` can be had for `d` and, given a store, makes its large tables
-    /// ready there (read or built: see `tables::store`), returning what it used. Without a
-    /// store, a table is built in memory when a search first asks for it. An error says why the
-    /// heuristic does not fit this board or the store failed.
+    /// Checks that heuristic `h` can be had for `d` with moves weighed under `cost` and, given a
+    /// store, makes its large tables for those costs ready there (read or built: see
+    /// `tables::store`), returning what it used. Without a store, a table is built in memory
+    /// when a search first asks for it. An error says why the heuristic does not fit this board
+    /// or these costs, or why the store failed.
     fn prepare(
         _d: &Arc<Self>,
         _h: Self::Heuristics,
+        _cost: CostModel,
         _store: Option<&store::Options>,
     ) -> Result<Vec<TableInfo>, PrepareError> {
         Ok(Vec::new())
@@ -349,16 +351,31 @@ macro_rules! registry {
                 }
             }
 
-            /// `Family::prepare` for heuristic `h` (one this family has) on this puzzle's board.
+            /// `Family::prepare` for heuristic `h` (one this family has) on this puzzle's board,
+            /// with unit costs.
             pub fn prepare(
                 &self,
                 h: HeuristicKind,
                 store: Option<&store::Options>,
             ) -> Result<Vec<TableInfo>, PrepareError> {
+                self.prepare_under(h, CostModel::Unit, store)
+            }
+
+            /// `prepare` with moves weighed under `cost`: the tables of those costs, once
+            /// `weighs` takes `h` under them (an error saying why not, otherwise).
+            pub fn prepare_under(
+                &self,
+                h: HeuristicKind,
+                cost: CostModel,
+                store: Option<&store::Options>,
+            ) -> Result<Vec<TableInfo>, PrepareError> {
                 match self {
                     $(Puzzle::$kind { domain, .. } => {
                         match max::choose::<$family>(h.name()) {
-                            Ok(choice) => max::prepare(domain, &choice, store),
+                            Ok(choice) => {
+                                self.weighs(h, cost).map_err(PrepareError::Unfit)?;
+                                max::prepare(domain, &choice, cost, store)
+                            }
                             Err(_) => Ok(Vec::new()),
                         }
                     }),+

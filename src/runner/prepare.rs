@@ -3,8 +3,8 @@
 //! each read from the cache directory or built and written there), after checking that they fit
 //! `--memory-limit` and that the builder takes each automaton's depth.
 
+use crate::domains::cost::CostModel;
 use crate::domains::max;
-use crate::domains::tiles::pattern::Pattern;
 use crate::domains::tiles::Tiles;
 use crate::domains::{Family, HeuristicKind, PrepareError, Puzzle, Spec, UsePuzzle};
 use crate::runner::plan::TableOptions;
@@ -32,7 +32,8 @@ pub struct Ready {
 }
 
 /// Makes the tables of every job's variant ready for its puzzle's family (one puzzle of each
-/// board and goal is enough): the heuristic's pattern databases, then the pruning's automaton.
+/// board and goal is enough): the heuristic's pattern databases for the variant's move costs,
+/// then the pruning's automaton.
 /// `place(i)` says where the `i`-th puzzle comes from, for an error (`file:line: instance
 /// 'id'`), if anywhere. An automaton the builder would refuse, and with
 /// `tables.memory_limit` tables that would not fit it, are refused before any is read.
@@ -43,15 +44,18 @@ pub fn prepare<'a>(
     quiet: bool,
 ) -> Result<Ready, PrepareError> {
     let jobs: Vec<(&Puzzle, Spec)> = jobs.into_iter().collect();
-    let wanted = wanted(jobs.iter().map(|&(p, s)| (p, s.heuristic)), &place)?;
+    let wanted = wanted(jobs.iter().map(|&(p, s)| (p, s.heuristic, s.cost)), &place)?;
     let automata = wanted_automata(&jobs, &place);
     if wanted.is_empty() && automata.is_empty() {
         return Ok(Ready::default());
     }
     let (options, cache) = checked(&wanted, &automata, tables, quiet)?;
     let mut ready = Ready::default();
-    for (puzzle, h, _) in wanted {
-        for info in puzzle.prepare(h, options.as_ref())? {
+    for w in wanted {
+        for info in w
+            .puzzle
+            .prepare_under(w.heuristic, w.cost, options.as_ref())?
+        {
             if !ready.tables.contains(&info) {
                 ready.tables.push(info);
             }
@@ -84,7 +88,7 @@ pub fn check<'a>(
     tables: &TableOptions,
 ) -> Result<(), PrepareError> {
     let jobs: Vec<(&Puzzle, Spec)> = jobs.into_iter().collect();
-    let mut wanted = wanted(jobs.iter().map(|&(p, s)| (p, s.heuristic)), &place)?;
+    let mut wanted = wanted(jobs.iter().map(|&(p, s)| (p, s.heuristic, s.cost)), &place)?;
     if tables.memory_limit.is_none() {
         // Their footprints alone need them (and the cache directory).
         wanted.clear();
@@ -175,27 +179,40 @@ fn wanted_automata(
     wanted
 }
 
-/// A heuristic's tables for one puzzle family: a puzzle of it, the heuristic and its patterns.
-type Wanted<'a> = Vec<(&'a Puzzle, HeuristicKind, Vec<Pattern>)>;
+/// A heuristic's tables for one puzzle family under one cost model.
+struct WantedTables<'a> {
+    /// A puzzle of the family.
+    puzzle: &'a Puzzle,
+    heuristic: HeuristicKind,
+    cost: CostModel,
+    tables: Vec<Box<dyn store::Spec + Send>>,
+}
 
-/// Of `puzzles`, one of each family and heuristic whose heuristic has tables, the heuristic
-/// checked to fit it.
+type Wanted<'a> = Vec<WantedTables<'a>>;
+
+/// Of `puzzles`, one of each family, heuristic and cost model whose heuristic has tables, the
+/// heuristic checked to fit it under those costs.
 fn wanted<'a>(
-    puzzles: impl IntoIterator<Item = (&'a Puzzle, HeuristicKind)>,
+    puzzles: impl IntoIterator<Item = (&'a Puzzle, HeuristicKind, CostModel)>,
     place: &impl Fn(usize) -> Option<String>,
 ) -> Result<Wanted<'a>, PrepareError> {
     let mut wanted: Wanted = Vec::new();
-    let mut done: Vec<(usize, HeuristicKind)> = Vec::new();
-    for (i, (puzzle, h)) in puzzles.into_iter().enumerate() {
-        let key = (puzzle.family_id(), h);
+    let mut done: Vec<(usize, HeuristicKind, CostModel)> = Vec::new();
+    for (i, (puzzle, h, cost)) in puzzles.into_iter().enumerate() {
+        let key = (puzzle.family_id(), h, cost);
         if done.contains(&key) {
             continue;
         }
         done.push(key);
-        fit(puzzle, h, || place(i))?;
-        let patterns = patterns_of(puzzle, h);
-        if !patterns.is_empty() {
-            wanted.push((puzzle, h, patterns));
+        fit(puzzle, h, cost, || place(i))?;
+        let tables = tables_of(puzzle, h, cost);
+        if !tables.is_empty() {
+            wanted.push(WantedTables {
+                puzzle,
+                heuristic: h,
+                cost,
+                tables,
+            });
         }
     }
     Ok(wanted)
@@ -233,8 +250,8 @@ fn checked(
             footprints.extend(
                 wanted
                     .iter()
-                    .flat_map(|(_, _, patterns)| patterns)
-                    .map(|p| store::footprint(p, o)),
+                    .flat_map(|w| &w.tables)
+                    .map(|t| store::footprint(&**t, o)),
             );
         }
     }
@@ -259,21 +276,27 @@ fn checked(
 /// Refuses tables whose making ready, in `prepare`'s order, would at its peak hold more than
 /// `limit` bytes: every table read or built before one, and that one's build (`Spec::
 /// build_memory`, or an automaton's forecast) or the table itself; the last `automata` of
-/// `footprints` are automata. The rest of a process (its datasets, jobs and rows) is not
-/// counted: beside these tables it is small.
+/// `footprints` are automata. The message names the table whose making ready reaches the peak.
+/// The rest of a process (its datasets, jobs and rows) is not counted: beside these tables it is
+/// small.
 fn check_memory(
     footprints: impl Iterator<Item = Footprint>,
     automata: usize,
     limit: u64,
 ) -> Result<(), PrepareError> {
     let (mut held, mut peak) = (0u64, 0u64);
+    // The first footprint at which the peak is reached, by its place in `seen`.
+    let mut at_peak = 0;
     let mut seen: Vec<Footprint> = Vec::new();
     for f in footprints {
         // A table two heuristics share (pdb-555 and pdb-555+reflect) is made ready once.
         if seen.iter().any(|s| s.name == f.name) {
             continue;
         }
-        peak = peak.max(held.saturating_add(f.build.unwrap_or(f.table)));
+        let now = held.saturating_add(f.build.unwrap_or(f.table));
+        if now > peak {
+            (peak, at_peak) = (now, seen.len());
+        }
         held = held.saturating_add(f.table);
         seen.push(f);
     }
@@ -298,23 +321,33 @@ fn check_memory(
             format!("{databases} pattern database(s) and the {n} automaton(s) of duplicate pruning")
         }
     };
+    let when = match &seen[at_peak] {
+        Footprint {
+            name,
+            build: Some(_),
+            ..
+        } => format!("while {name} is built"),
+        Footprint { name, .. } => format!("once {name} is read"),
+    };
     Err(PrepareError::Memory(format!(
         "--memory-limit {} ({limit} bytes): the {what} take {} in memory{building}, \
-         {} at the peak; give a larger --memory-limit, or other heuristics or prunings",
+         {} at the peak ({when}); give a larger --memory-limit, or other heuristics or prunings",
         bytes(limit),
         bytes(held),
         bytes(peak)
     )))
 }
 
-/// Refuses `h` where it does not fit `puzzle`'s board, naming the puzzle's place. Checked
-/// without a store: most heuristics have no tables, and those need no cache directory.
+/// Refuses `h` where it does not fit `puzzle`'s board or moves weighed under `cost`, naming the
+/// puzzle's place. Checked without a store: most heuristics have no tables, and those need no
+/// cache directory.
 fn fit(
     puzzle: &Puzzle,
     h: HeuristicKind,
+    cost: CostModel,
     place: impl FnOnce() -> Option<String>,
 ) -> Result<(), PrepareError> {
-    match puzzle.prepare(h, None) {
+    match puzzle.prepare_under(h, cost, None) {
         Ok(_) => Ok(()),
         Err(PrepareError::Unfit(m)) => Err(PrepareError::Unfit(match place() {
             Some(at) => format!("{at}: {m}"),
@@ -324,9 +357,13 @@ fn fit(
     }
 }
 
-/// The pattern databases of `h` (of every part of a max) on `puzzle`'s board, once `fit` has
-/// passed it: none for a heuristic without tables.
-fn patterns_of(puzzle: &Puzzle, h: HeuristicKind) -> Vec<Pattern> {
+/// The pattern databases of `h` (of every part of a max) on `puzzle`'s board under move costs
+/// `cost`, once `fit` has passed it: none for a heuristic without tables.
+fn tables_of(
+    puzzle: &Puzzle,
+    h: HeuristicKind,
+    cost: CostModel,
+) -> Vec<Box<dyn store::Spec + Send>> {
     let Puzzle::Tiles { domain, .. } = puzzle else {
         return Vec::new();
     };
@@ -337,7 +374,86 @@ fn patterns_of(puzzle: &Puzzle, h: HeuristicKind) -> Vec<Pattern> {
         .parts()
         .iter()
         .filter_map(|t| t.partition())
-        .filter_map(|(partition, _)| domain.patterns(partition).ok())
+        .filter_map(|(partition, _)| domain.tables(partition, cost).ok())
         .flatten()
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domains::{DomainKind, HeuristicKind};
+    use crate::runner::solve::solve;
+    use crate::search::{Limits, Step};
+    use std::fs;
+
+    /// The tables a search under weighted moves reads are those `prepare` read from the cache,
+    /// not built again: a file whose entries were all made 1 (the goal's left 0, the checksum
+    /// made to match) gives the start's estimate. Without the files, `--no-build` refuses, and
+    /// for a goal `pdb build` does not make it says that a run builds them.
+    #[test]
+    fn a_weighted_search_reads_the_tables_prepare_read_from_the_cache() {
+        // A goal no other test uses, two tiles of each pattern swapped: tables are held per
+        // process by name, heuristics by board and goal, and under heavy costs each of this
+        // goal's tables is named by costs of its own.
+        let goal = "0 2 1 3 4 5 7 6 8 9 10 11 13 12 14 15";
+        // The blank moved right, then down: only the first pattern (goal cells 1 2 4 5 8) has
+        // tiles off their goal cells (2 and 5).
+        let start = "2 5 1 3 4 0 7 6 8 9 10 11 13 12 14 15";
+        let puzzle = Puzzle::fixed(DomainKind::Tiles, "4x4", start, Some(goal)).unwrap();
+        let spec = Spec {
+            heuristic: HeuristicKind::parse("pdb-555").unwrap(),
+            step: Step::Next,
+            pruning: Pruning::Reverse,
+            cost: CostModel::Heavy,
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let tables = |no_build| TableOptions {
+            pdb_dir: Some(dir.path().to_path_buf()),
+            no_build,
+            stop: None,
+            memory_limit: None,
+        };
+        let why = prepare([(&puzzle, spec)], |_| None, &tables(true), true)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            why.contains("-w2.1.4.5.8 in ") && why.contains("a run without --no-build builds it"),
+            "{why}"
+        );
+
+        let options = store::Options {
+            dir: dir.path().to_path_buf(),
+            build: true,
+            rebuild: false,
+            quiet: true,
+            stop: None,
+        };
+        let Puzzle::Tiles { domain, .. } = &puzzle else {
+            unreachable!()
+        };
+        let partition = crate::domains::tiles::pdb::PDB_555;
+        for table in domain.tables(partition, CostModel::Heavy).unwrap() {
+            let info = store::ensure(&*table, &options).unwrap();
+            let path = info.file.unwrap();
+            let file = fs::read(&path).unwrap();
+            let header = file.windows(2).position(|w| w == b"\n\n").unwrap() + 2;
+            let entries: Vec<u8> = file[header..]
+                .chunks_exact(2)
+                .flat_map(|e| if e == [0, 0] { [0, 0] } else { [1, 0] })
+                .collect();
+            let text = String::from_utf8(file[..header].to_vec()).unwrap().replace(
+                &format!("crc32: {}", info.crc32),
+                &format!("crc32: {:08x}", crc32fast::hash(&entries)),
+            );
+            fs::write(&path, [text.as_bytes(), &entries].concat()).unwrap();
+        }
+        let ready = prepare([(&puzzle, spec)], |_| None, &tables(true), true).unwrap();
+        assert_eq!(ready.tables.len(), 3);
+        assert!(ready.tables.iter().all(|t| t.file.is_some()), "{ready:?}");
+        let a = solve(&puzzle, &spec, Limits::default()).unwrap();
+        // Tiles 2 and 5 cost 2 and 5 a move: the true table holds 7 there, the altered one 1.
+        assert_eq!(a.stats.initial_h, 1);
+        assert_eq!(a.cost, Some((7, 1)));
+    }
 }

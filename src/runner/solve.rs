@@ -71,8 +71,8 @@ impl UsePuzzle for Solve<'_, '_> {
 
     fn with<F: Family>(self, d: &Arc<F>, start: &F::State) -> Result<Answer, String> {
         let choice = max::choose::<F>(self.spec.heuristic.name())?;
-        max::prepare(d, &choice, None).map_err(|e| e.to_string())?;
         let cost = self.spec.cost;
+        max::prepare(d, &choice, cost, None).map_err(|e| e.to_string())?;
         if !cost.is_unit() && self.spec.pruning.is_fsm() {
             return Err(format!(
                 "--pruning {} needs --cost unit: an automaton prunes a move sequence for an \

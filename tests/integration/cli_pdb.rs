@@ -1,23 +1,28 @@
 //! Pattern databases as a user meets them through the binary: `idabench pdb build|list|verify|path`,
 //! files byte-identical to the in-memory build, damaged files found by `verify` and rebuilt by
 //! `run` and `solve`, `--no-build`, read-only, full and not-a-directory caches, two builders at
-//! once, boards and goals without databases, node counts equal at `--jobs 1` and `--jobs 2`, and
-//! the manifest's list of databases.
+//! once, boards and goals without databases, node counts equal at `--jobs 1` and `--jobs 2`, the
+//! manifest's list of databases, and the weighted databases of `--cost heavy` built, listed,
+//! verified and read by runs.
 //!
 //! Every command gets `--pdb-dir` under a scratch directory, and `XDG_CACHE_HOME` and `HOME`
 //! point there too, so that nothing touches the user's cache. Only the 5-5-5 and 6-6-3 databases
-//! are built. Nothing here asserts on a time.
+//! are built (5-5-5 under heavy costs too). Nothing here asserts on a time.
 
 use crate::common::korf::{korf100, KORF_GOAL};
 use crate::common::{assert_exit, command, names, show, text, within, Tmp};
 
+use idabench::domains::cost::CostModel;
 use idabench::domains::tiles::pattern::{self, Pattern};
 use idabench::domains::tiles::pdb::{Partition, PDB_555, PDB_663};
+use idabench::domains::tiles::weighted_pdb::{build_until, weighted_patterns, WeightedPattern};
 use idabench::domains::tiles::Tiles;
+use idabench::tables::store::Spec;
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+use std::sync::atomic::AtomicBool;
 
 // ---------------------------------------------------------------------------------------------
 // Running the binary
@@ -754,6 +759,234 @@ fn unfit_boards_and_goals_are_usage_errors_naming_what_works() {
     );
     assert!(!cache.exists(), "a cache was made: {:?}", names(&cache));
     assert!(names(&reports).is_empty(), "{:?}", names(&reports));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Weighted databases
+
+/// Two 15-puzzles (goal with the blank first) a few moves from it, with their cheapest costs
+/// under heavy moves, counted by hand: the blank left then up moves tiles 5 and 4 (9); left three
+/// times moves 3, 2 and 1 (6).
+const HEAVY_CSV: &str = "id,domain,size,start,goal,optimal_cost,cost_model
+a,tiles,4x4,4 1 2 3 5 0 6 7 8 9 10 11 12 13 14 15,0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15,9,heavy
+b,tiles,4x4,1 2 3 0 4 5 6 7 8 9 10 11 12 13 14 15,0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15,6,heavy
+";
+
+/// pdb-555's tables under heavy costs, goal with the blank first.
+fn heavy_555() -> Vec<WeightedPattern> {
+    let goal: Vec<u8> = (0..16).collect();
+    weighted_patterns(&Tiles::new(4, 4, &goal).unwrap(), PDB_555, CostModel::Heavy)
+        .unwrap()
+        .into_iter()
+        .map(|(wp, _)| wp)
+        .collect()
+}
+
+/// `pdb build --cost heavy` writes pdb-555's weighted tables (two bytes an entry, byte for byte
+/// the in-memory build, the unit tables untouched); `list` names their cost model and `verify`
+/// passes them; a `run --cost heavy` reads them, building nothing and leaving the files as they
+/// were, and solves at the reference costs; an entry altered is `bad` in `verify` (exit 1) and
+/// refused by `run --no-build`, naming the table.
+#[test]
+fn weighted_databases_are_built_listed_verified_and_read_by_a_run() {
+    let tmp = Tmp::new("weighted");
+    let cache = cache(&tmp);
+    let c = s(&cache);
+    let out = expect_exit(
+        &tmp,
+        &["pdb", "build", "pdb-555", "--cost", "heavy", "--pdb-dir", c],
+        0,
+    );
+    let lines = build_lines(&out);
+    let tables = heavy_555();
+    assert_eq!(lines.len(), 3, "{}", show(&out));
+    for wp in &tables {
+        let key = wp.key();
+        let (h, entries, crc, path) = &lines[&key];
+        let file = cache.join(format!("{key}.pdb"));
+        assert_eq!((h.as_str(), *entries), ("pdb-555/heavy", 524_160));
+        assert_eq!(path, s(&file));
+        let built = build_until(wp, &|_| {}, &AtomicBool::new(false)).unwrap();
+        assert_eq!(built.len(), 2 * 524_160);
+        assert!(entries_of(&file) == built, "{key}: entries differ");
+        assert_eq!(*crc, format!("{:08x}", crc32fast::hash(&built)));
+    }
+    let mut expected: Vec<String> = tables
+        .iter()
+        .map(|wp| format!("{}.pdb", wp.key()))
+        .collect();
+    expected.sort();
+    assert_eq!(names(&cache), expected, "only the weighted tables");
+
+    let list = expect_exit(&tmp, &["pdb", "list", "--pdb-dir", c], 0);
+    for wp in &tables {
+        stdout_has(
+            &list,
+            &format!("{}\t524160 entries\t1.0 MB\tcost heavy\n", wp.key()),
+        );
+    }
+    let verify = expect_exit(&tmp, &["pdb", "verify", "--pdb-dir", c], 0);
+    stdout_has(&verify, &format!("3 pattern database(s) in {c} are sound"));
+
+    let dataset = tmp.write("heavy.csv", HEAVY_CSV);
+    let reports = tmp.path().join("reports");
+    let files: Vec<PathBuf> = tables
+        .iter()
+        .map(|wp| cache.join(format!("{}.pdb", wp.key())))
+        .collect();
+    let stamps = || -> Vec<_> {
+        files
+            .iter()
+            .map(|f| fs::metadata(f).unwrap().modified().unwrap())
+            .collect()
+    };
+    let before = stamps();
+    let run = |name: &str, extra: &[&str], code: i32| {
+        let mut args = vec![
+            "run",
+            &dataset,
+            "--cost",
+            "heavy",
+            "--heuristic",
+            "pdb-555",
+            "--pdb-dir",
+            c,
+            "--out",
+            s(&reports),
+            "--name",
+            name,
+        ];
+        args.extend_from_slice(extra);
+        expect_exit(&tmp, &args, code)
+    };
+    let out = run("cached", &[], 0);
+    assert!(!text(&out.stderr).contains("building"), "{}", show(&out));
+    assert_eq!(stamps(), before);
+    let dir = reports.join("cached");
+    let manifest: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap();
+    let listed = manifest["pattern_databases"].as_array().unwrap();
+    assert_eq!(listed.len(), 3, "{listed:?}");
+    for db in listed {
+        let name = db["name"].as_str().unwrap();
+        let (_, entries, crc, path) = &lines[name];
+        assert_eq!(db["crc32"].as_str(), Some(crc.as_str()), "{name}");
+        assert_eq!(db["file"].as_str(), Some(path.as_str()), "{name}");
+        assert_eq!(db["memory_bytes"].as_u64(), Some(2 * entries), "{name}");
+    }
+    let rows = rows(&dir, &["status", "cost", "length"]);
+    let got: Vec<(&str, Vec<String>)> = rows
+        .iter()
+        .map(|((instance, _), r)| (instance.as_str(), r.clone()))
+        .collect();
+    let row = |status: &str, cost: &str, length: &str| {
+        vec![status.to_string(), cost.to_string(), length.to_string()]
+    };
+    assert_eq!(
+        got,
+        [
+            ("a", row("solved", "9.0", "2")),
+            ("b", row("solved", "6.0", "3"))
+        ]
+    );
+
+    // One bit of the first table's last entry flipped: its checksum no longer matches.
+    let victim = &files[0];
+    let good = fs::read(victim).unwrap();
+    let mut bad = good.clone();
+    let last = bad.len() - 2;
+    bad[last] ^= 1;
+    fs::write(victim, &bad).unwrap();
+    let verify = expect_exit(&tmp, &["pdb", "verify", "--pdb-dir", c], 1);
+    stdout_has(&verify, &format!("bad\t{}\tcorrupt: ", s(victim)));
+    stderr_has(
+        &verify,
+        &format!("1 of 3 pattern database(s) in {c} are damaged"),
+    );
+    let out = run("damaged", &["--no-build"], 2);
+    stderr_has(
+        &out,
+        &format!("pattern database {} in {c}: corrupt: ", tables[0].key()),
+    );
+    stderr_has(&out, "--no-build forbids building it");
+    assert!(!reports.join("damaged").exists());
+}
+
+/// Without their tables in the cache: `run --cost heavy --no-build` refuses (exit 2) naming the
+/// first weighted table and the `pdb build` that makes it; `--memory-limit` counts the weighted
+/// tables (two bytes an entry) and their builds (22 bytes an entry) and names the one at the
+/// peak; a heuristic without a weighted form is refused before any table is built; a run then
+/// builds each table once and writes only the weighted ones.
+#[test]
+fn weighted_runs_without_their_databases() {
+    let tmp = Tmp::new("weighted-missing");
+    let cache = cache(&tmp);
+    let c = s(&cache);
+    let dataset = tmp.write("heavy.csv", HEAVY_CSV);
+    let tables = heavy_555();
+    let run = |heuristic: &str, extra: &[&str], code: i32| {
+        let mut args = vec![
+            "run",
+            &dataset,
+            "--cost",
+            "heavy",
+            "--heuristic",
+            heuristic,
+            "--pdb-dir",
+            c,
+            "--out",
+            "reports",
+        ];
+        args.extend_from_slice(extra);
+        expect_exit(&tmp, &args, code)
+    };
+    let out = run("pdb-555", &["--no-build"], 2);
+    stderr_has(
+        &out,
+        &format!(
+            "pattern database {} in {c}: not built yet, and --no-build forbids building it; \
+             `idabench pdb build pdb-555 --cost heavy --pdb-dir {c}` builds it",
+            tables[0].key()
+        ),
+    );
+    // Each table 524,160 x 2 bytes (1,048,320); built, 524,160 x 22 (11,531,520): the peak is
+    // the third build beside the two tables before it, 13,628,160 bytes.
+    let out = run("pdb-555", &["--memory-limit", "12M"], 2);
+    stderr_has(
+        &out,
+        &format!(
+            "--memory-limit 12 MiB (12582912 bytes): the 3 pattern database(s) take 3 MiB in \
+             memory, building the 3 not yet in the cache (up to 11 MiB while one is built), \
+             13 MiB at the peak (while {} is built)",
+            tables[2].key()
+        ),
+    );
+    let out = run("pdb-555", &["--memory-limit", "2M", "--no-build"], 2);
+    stderr_has(
+        &out,
+        &format!(
+            "the 3 pattern database(s) take 3 MiB in memory, 3 MiB at the peak (once {} is read)",
+            tables[2].key()
+        ),
+    );
+    let out = run("pdb-555+reflect", &[], 2);
+    stderr_has(&out, "pdb-555+reflect has no weighted form");
+    assert!(!cache.exists(), "nothing was built");
+
+    let out = run("pdb-555", &["--memory-limit", "14M"], 0);
+    let mut expected = Vec::new();
+    for wp in &tables {
+        let building = format!("building {}: 524160 entries", wp.key());
+        assert_eq!(
+            text(&out.stderr).matches(&building).count(),
+            1,
+            "{}",
+            show(&out)
+        );
+        expected.push(format!("{}.pdb", wp.key()));
+    }
+    expected.sort();
+    assert_eq!(names(&cache), expected);
 }
 
 // ---------------------------------------------------------------------------------------------

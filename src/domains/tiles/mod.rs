@@ -209,6 +209,27 @@ impl Tiles {
         partition.patterns(self.width(), self.height(), self.goal.blank as usize)
     }
 
+    /// The tables of `partition`'s databases for this board and goal under move costs `cost`:
+    /// its patterns, weighed unless `cost` is unit (`weighted_pdb::weighted_patterns`).
+    pub fn tables(
+        &self,
+        partition: Partition,
+        cost: CostModel,
+    ) -> Result<Vec<Box<dyn store::Spec + Send>>, String> {
+        if cost.is_unit() {
+            let patterns = self.patterns(partition)?;
+            return Ok(patterns
+                .into_iter()
+                .map(|p| Box::new(p) as Box<dyn store::Spec + Send>)
+                .collect());
+        }
+        let weighed = weighted_pdb::weighted_patterns(self, partition, cost)?;
+        Ok(weighed
+            .into_iter()
+            .map(|(wp, _)| Box::new(wp) as Box<dyn store::Spec + Send>)
+            .collect())
+    }
+
     /// Whether the blank tries its moves in Korf's order, up, left, right, down.
     pub fn korf_order(&self) -> bool {
         self.korf_order
@@ -607,16 +628,20 @@ impl Family for Tiles {
     fn prepare(
         d: &Arc<Tiles>,
         h: TilesHeuristic,
+        cost: CostModel,
         store: Option<&store::Options>,
     ) -> Result<Vec<TableInfo>, PrepareError> {
         if h == TilesHeuristic::WalkingDistance {
             walking::check_size(d.width(), d.height()).map_err(PrepareError::Unfit)?;
         }
+        if !cost.is_unit() {
+            Tiles::weighs(d, h, cost).map_err(PrepareError::Unfit)?;
+        }
         let Some((partition, _)) = h.partition() else {
             return Ok(Vec::new());
         };
-        let patterns = d
-            .patterns(partition)
+        let tables = d
+            .tables(partition, cost)
             .map_err(|e| PrepareError::Unfit(format!("{}: {e}", h.name())))?;
         let missing = |m: String, options: &store::Options| {
             let goal = if d.goal.blank == 0 {
@@ -624,17 +649,33 @@ impl Family for Tiles {
             } else {
                 " --goal last"
             };
+            let n = d.cells();
+            let built_by_pdb = d.tiles(&d.goal) == (0..n as u8).collect::<Vec<_>>()
+                || d.tiles(&d.goal) == default_goal(n);
+            if !cost.is_unit() && !built_by_pdb {
+                // Weighed by tile numbers, the tables of a goal that relabels the tiles are its
+                // own, and `pdb build` knows only its two goals.
+                return StoreError::Missing(format!(
+                    "{m}; a run without --no-build builds it (`idabench pdb build` builds the \
+                     weighted databases of the goals with the blank first or last only)"
+                ));
+            }
+            let cost = if cost.is_unit() {
+                String::new()
+            } else {
+                format!(" --cost {}", cost.name())
+            };
             StoreError::Missing(format!(
-                "{m}; `idabench pdb build {}{goal} --pdb-dir {}` builds it",
+                "{m}; `idabench pdb build {}{goal}{cost} --pdb-dir {}` builds it",
                 h.name(),
                 options.dir.display()
             ))
         };
         match store {
-            Some(options) => patterns
+            Some(options) => tables
                 .iter()
-                .map(|p| {
-                    store::prepare(p, options).map_err(|e| match e {
+                .map(|t| {
+                    store::prepare(&**t, options).map_err(|e| match e {
                         StoreError::Missing(m) => missing(m, options).into(),
                         e => e.into(),
                     })

@@ -65,6 +65,28 @@ impl WeightedPattern {
         WeightedPattern::new(Pattern::described(fields)?, &costs).ok()
     }
 
+    /// The weighted cost models under which `pdb build` makes this table: those whose costs
+    /// `weigh` gives its pattern on the goal with the blank first or last that puts the blank
+    /// where the pattern's goal does. A table made for a goal that relabels the tiles may be
+    /// none's; one whose costs are all equal (a single tile) is every model's.
+    pub fn models(&self) -> Vec<CostModel> {
+        let p = &self.pattern;
+        let n = p.width * p.height;
+        let goal: Vec<u8> = match p.blank {
+            0 => (0..n as u8).collect(),
+            b if b + 1 == n => super::default_goal(n),
+            _ => return Vec::new(),
+        };
+        let Ok(d) = Tiles::new(p.width, p.height, &goal) else {
+            return Vec::new();
+        };
+        CostModel::ALL
+            .into_iter()
+            .filter(|m| !m.is_unit())
+            .filter(|&m| weigh(&d, vec![p.clone()], m).is_ok_and(|w| w[0].0 == *self))
+            .collect()
+    }
+
     fn heaviest(&self) -> u16 {
         self.costs.iter().copied().max().unwrap_or(1)
     }
@@ -835,6 +857,32 @@ mod tests {
         assert!(e.contains("4x4") && e.contains("3x3"), "{e}");
         let e = WeightedPattern::new(wp.pattern.clone(), &[1, 0, 1]).unwrap_err();
         assert!(e.contains("cost of 1 to 65534"), "{e}");
+    }
+
+    /// `pdb list` names the cost models of a weighted table from its header alone, on `pdb
+    /// build`'s goals: each of pdb-555's and pdb-663's tables under each model, for the blank
+    /// first and last. A single tile's table is both models'; a relabelled goal's is none's.
+    #[test]
+    fn a_weighted_table_names_the_models_it_is_for() {
+        for goal in [blank_first(16), crate::domains::tiles::default_goal(16)] {
+            let d = board(4, 4, &goal);
+            for partition in [PDB_555, PDB_663] {
+                for model in [CostModel::Heavy, CostModel::InverseHeavy] {
+                    for (wp, _) in weighted_patterns(&d, partition, model).unwrap() {
+                        assert_eq!(wp.models(), [model], "{}", wp.key());
+                    }
+                }
+            }
+        }
+        let single = WeightedPattern::new(Pattern::new(3, 3, 0, &[4]).unwrap(), &[1]).unwrap();
+        assert_eq!(single.models(), [CostModel::Heavy, CostModel::InverseHeavy]);
+        let mut swapped = blank_first(16);
+        swapped.swap(1, 2);
+        let (wp, _) = weighted_patterns(&board(4, 4, &swapped), PDB_555, CostModel::Heavy)
+            .unwrap()
+            .remove(0);
+        assert_eq!(wp.costs, [2, 1, 4, 5, 8]);
+        assert_eq!(wp.models(), []);
     }
 
     /// A pattern whose entries pass 16 bits is refused by its build, naming its table; a stop
