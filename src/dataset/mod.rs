@@ -11,8 +11,8 @@
 //! | `start`   | required                      | whitespace-separated tokens, row-major, 0 = blank     |
 //! | `goal`    | optional column and value     | as `start`; empty = the domain's default goal         |
 //! | `optimal` | optional column and value     | the reference solution length, a non-negative integer |
-//! | `optimal_cost` | optional column and value | the reference solution cost, a non-negative number |
-//! | `cost_model` | with `optimal_cost`         | what a move costs there: unit, heavy or inverse-heavy |
+//! | `optimal_cost` | optional column and value | the reference solution cost, a number >= 0 |
+//! | `cost_model` | with `optimal_cost`      | its cost model: unit, heavy or inverse-heavy |
 //!
 //! Everything is checked here, before any job starts, so a bad row stops a run at once instead of
 //! surfacing hours later as an `error` row. Unsolvable starts are not errors: they are legitimate
@@ -779,6 +779,18 @@ impl Columns {
             Some(i) => Some(fields.text(i, "cost_model")?).filter(|m| !m.is_empty()),
             None => None,
         };
+        let model = match model {
+            None => None,
+            Some(m) => Some(CostModel::parse(m).ok_or_else(|| {
+                Fault::at(
+                    "cost_model",
+                    format!(
+                        "unknown cost model '{}': expected unit, heavy or inverse-heavy",
+                        shorten(m)
+                    ),
+                )
+            })?),
+        };
         let optimal_cost = match (optimal_cost, model) {
             (None, _) => None,
             (Some(_), None) => {
@@ -787,18 +799,7 @@ impl Columns {
                     "empty or absent: an optimal_cost needs the cost model it is for: unit, heavy or inverse-heavy",
                 ))
             }
-            (Some(c), Some(m)) => {
-                let model = CostModel::parse(m).ok_or_else(|| {
-                    Fault::at(
-                        "cost_model",
-                        format!(
-                            "unknown cost model '{}': expected unit, heavy or inverse-heavy",
-                            shorten(m)
-                        ),
-                    )
-                })?;
-                Some((model, c))
-            }
+            (Some(c), Some(model)) => Some((model, c)),
         };
         Ok(Instance {
             id: id.to_owned(),
@@ -1203,6 +1204,22 @@ mod tests {
             (
                 "id,domain,size,start,optimal\n1,tiles,3x3,1 2 3 4 5 6 7 8 0,+3\n",
                 "mem.csv:2: column 'optimal': '+3' is not a solution length",
+            ),
+            (
+                "id,domain,size,start,optimal_cost,cost_model\n1,tiles,3x3,1 2 3 4 5 6 7 8 0,-1,heavy\n",
+                "mem.csv:2: column 'optimal_cost': '-1' is not a solution cost",
+            ),
+            (
+                "id,domain,size,start,optimal_cost,cost_model\n1,tiles,3x3,1 2 3 4 5 6 7 8 0,NaN,heavy\n",
+                "mem.csv:2: column 'optimal_cost': 'NaN' is not a solution cost",
+            ),
+            (
+                "id,domain,size,start,optimal_cost\n1,tiles,3x3,1 2 3 4 5 6 7 8 0,3\n",
+                "mem.csv:2: column 'cost_model': empty or absent",
+            ),
+            (
+                "id,domain,size,start,cost_model\n1,tiles,3x3,1 2 3 4 5 6 7 8 0,weighty\n",
+                "mem.csv:2: column 'cost_model': unknown cost model 'weighty'",
             ),
             (
                 "id,domain,size,start\n1,tiles,3x3\n",

@@ -109,8 +109,8 @@ pub fn choose<F: Family>(name: &str) -> Result<Choice<F::Heuristics>, String> {
     Ok(Choice::Max(chosen))
 }
 
-/// `Family::prepare` for each heuristic of `choice` under `cost`, each table once; a part's error is
-/// prefixed by the part.
+/// `Family::prepare` for each heuristic of `choice` under `cost`, each table once; a part's error
+/// is prefixed by the part.
 pub fn prepare<F: Family>(
     d: &Arc<F>,
     choice: &Choice<F::Heuristics>,

@@ -5,9 +5,9 @@
 //! `children_per_expansion` are derived from the counts (see `growth`) and not read back;
 //! `budget` (the nodes a budgeted tree search's probe could generate before it was given up,
 //! empty for an iteration without one) is empty in a file from before it. Rows copied from such
-//! a file into a new one are written whole (`write_in_order`). A run appends a job's rows as it finishes, before
-//! the job's runs.csv row, and rewrites the file in job order at its end; `--resume`, `merge`
-//! and the plots read it back.
+//! a file into a new one are written whole (`write_in_order`). A run appends a job's rows as it
+//! finishes, before the job's runs.csv row, and rewrites the file in job order at its end;
+//! `--resume`, `merge` and the plots read it back.
 //!
 //! A run does not keep the rows in memory (they are several times the size of runs.csv): only
 //! where each job's rows lie in a file (a `Span`), from which the rewrite copies them in job

@@ -273,8 +273,9 @@ fn finished<'a>(job: &Job<'a>, answer: Result<Answer, String>) -> FinishedJob<'a
     r.optimal_guaranteed = a.optimal_guaranteed;
     r.path = Cow::Owned(a.path.unwrap_or_default());
     r.limit_clock = Cow::Borrowed(a.limit_clock.map_or("", |c| c.name()));
-    // b* reads the last bound as a depth in moves: under weighted moves it is a cost.
-    r.branching_factor = if spec.cost.is_unit() {
+    // b* reads the last bound as a depth in moves: under weighted moves it is a cost, and after
+    // a policy that overshoots, the last iteration is a proof below the solution's cost.
+    r.branching_factor = if spec.cost.is_unit() && !spec.step.overshoots() {
         growth::branching_factor(&a.stats.iterations)
     } else {
         None

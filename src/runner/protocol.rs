@@ -15,8 +15,8 @@
 //!    `fsm` without it may read `fsm` as `fsm14` on every domain, and is given explicit depths
 //!    (`fsmN`), which every build that offers `fsm` reads alike. `cost=unit,heavy,inverse-heavy
 //!    step=1,2,next,cr,eda,bts` says that `--cost` and those steps are taken; a build without
-//!    it is refused variants of weighted moves or of the other steps. Words were added, not the protocol
-//!    raised: a build that does not know a word skips it, and every line means what it meant;
+//!    it is refused variants of weighted moves or of the other steps. Words were added, not the
+//!    protocol raised: a build that does not know a word skips it, and every line means what it meant;
 //! 2. its second line, once its jobs are planned and their tables ready, is the runs.csv header
 //!    of this build, so `ab` reads the rows by column name and builds with other column sets
 //!    still understand each other;

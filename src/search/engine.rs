@@ -416,8 +416,10 @@ fn run<D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
         run.bound_is_cap = bound == cap;
         let left = run.max_nodes.saturating_sub(run.generated);
         // Under pathmax a subtree's values flow to its siblings: subtrees searched apart would
-        // not be the sequential search, so such a search is never cut.
-        let cut = if H::BPMX {
+        // not be the sequential search, so such a search is never cut. Nor is an iteration with
+        // a budget: the threads could not stop where the sequential search stops, and a probe
+        // given up is searched whole by them before it is searched again on one thread.
+        let cut = if H::BPMX || budget.is_some() {
             None
         } else {
             split::depth(limits.split, &stats.iterations, left)
@@ -448,7 +450,7 @@ fn run<D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
                 run.stop = None;
                 Done::Found(cost)
             }
-            Some(Stop::Nodes) if budget_end.is_some_and(|end| run.max_nodes == end) => {
+            Some(Stop::Nodes) if budget_end.is_some_and(|end| end < max_nodes) => {
                 run.stop = None;
                 Done::OverBudget
             }
@@ -458,6 +460,7 @@ fn run<D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
             Some(Stop::Abandoned) => unreachable!("only a split iteration's subtree is abandoned"),
             None => Done::Completed {
                 generated: run.generated - gen0,
+                expanded: run.expanded - exp0,
                 next: next_bound,
                 histogram: run.histogram.take(),
             },

@@ -187,8 +187,8 @@ pub enum Step {
     /// Korf's: the smallest f that exceeded the bound
     Next,
     /// IDA*_CR: the smallest bound that admits, of the f-values the last iteration cut off, at
-    /// least as many nodes as it generated (a histogram of them), so each iteration at least
-    /// doubles
+    /// least as many nodes as it expanded (a histogram of them), so each iteration expands at
+    /// least twice as many
     Cr,
     /// EDA*: the bound doubled (at least the smallest f that exceeded it)
     Eda,

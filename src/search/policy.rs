@@ -18,6 +18,8 @@ use super::Step;
 
 /// Buckets of IDA*_CR's histogram of the f-values an iteration cut off.
 const CR_BUCKETS: usize = 64;
+/// IDA*_CR's target: each iteration expands this many times the nodes of the one before.
+const CR_GROWTH: u64 = 2;
 
 /// Budgeted tree search: a stage ends at an iteration of at least `BTS_GROW_MIN` times the last
 /// stage's nodes (then IDA*'s next iteration is fine as it is) ...
@@ -88,10 +90,12 @@ impl Histogram {
 
 /// What an iteration came to, as the policy reads it.
 pub(super) enum Done {
-    /// It searched every node within its bound: `generated` nodes, the smallest f it cut off
-    /// `next` (`u32::MAX`: none), the f-values cut off in `histogram` when they were counted.
+    /// It searched every node within its bound: `generated` and `expanded` nodes, the smallest
+    /// f it cut off `next` (`u32::MAX`: none), the f-values cut off in `histogram` when they
+    /// were counted.
     Completed {
         generated: u64,
+        expanded: u64,
         next: u32,
         histogram: Option<Box<Histogram>>,
     },
@@ -112,6 +116,15 @@ pub(super) enum Then {
     Solved,
     /// Every node was searched without a solution.
     Exhausted,
+}
+
+/// What a completed iteration counted.
+#[derive(Clone, Copy)]
+struct Counts {
+    generated: u64,
+    expanded: u64,
+    /// The smallest f it cut off.
+    next: u32,
 }
 
 /// A policy's state between iterations.
@@ -187,6 +200,7 @@ impl Policy {
             }
             Done::Completed {
                 generated,
+                expanded,
                 next,
                 histogram,
             } => {
@@ -200,30 +214,36 @@ impl Policy {
                 if self.best.is_some_and(|best| self.lo >= best) {
                     return Then::Solved;
                 }
-                (generated, next, histogram)
+                (generated, expanded, next, histogram)
             }
         };
-        let (generated, next, histogram) = generated;
-        self.next_after(Some((generated, next)), histogram)
+        let (generated, expanded, next, histogram) = generated;
+        self.next_after(
+            Some(Counts {
+                generated,
+                expanded,
+                next,
+            }),
+            histogram,
+        )
     }
 
-    /// The next iteration's bound and budget; `completed` holds the nodes and the smallest f cut
-    /// off of the iteration just completed, `None` when it found a solution or ran out of budget.
-    fn next_after(
-        &mut self,
-        completed: Option<(u64, u32)>,
-        histogram: Option<Box<Histogram>>,
-    ) -> Then {
+    /// The next iteration's bound and budget; `completed` holds the counts of the iteration just
+    /// completed, `None` when it found a solution or ran out of budget.
+    fn next_after(&mut self, completed: Option<Counts>, histogram: Option<Box<Histogram>>) -> Then {
         let b = self.bound;
         let (bound, budget) = match (self.step, completed) {
             (Step::One, _) => (b + 1, None),
             (Step::Two, _) => (b + 2, None),
-            (Step::Next, Some((_, next))) => (next, None),
-            (Step::Cr, Some((generated, next))) => {
-                let wanted = histogram.and_then(|h| h.bound_for(b, generated.max(1)));
-                (wanted.unwrap_or(next).max(next), None)
+            (Step::Next, Some(c)) => (c.next, None),
+            (Step::Cr, Some(c)) => {
+                // A child cut off and admitted is expanded in the next iteration: as many as
+                // this one expanded make it (at least) `CR_GROWTH` times this one.
+                let target = c.expanded.saturating_mul(CR_GROWTH - 1).max(1);
+                let wanted = histogram.and_then(|h| h.bound_for(b, target));
+                (wanted.unwrap_or(c.next).max(c.next), None)
             }
-            (Step::Eda, Some((_, next))) => (b.saturating_mul(2).max(next), None),
+            (Step::Eda, Some(c)) => (b.saturating_mul(2).max(c.next), None),
             (Step::Bts, _) => self.bts_next(completed),
             // After a solution: below it, from what is proven.
             (Step::Next | Step::Cr | Step::Eda, None) => (self.lo, None),
@@ -246,12 +266,16 @@ impl Policy {
     /// Budgeted tree search's next iteration. A stage starts with IDA*'s iteration at `lo`,
     /// unbudgeted; if it holds at least `BTS_GROW_MIN` times the last stage's nodes, that is the
     /// stage. Otherwise probes above `lo`, each given up past `BTS_GROW_MAX` times those nodes,
-    /// look for a bound that holds `BTS_GROW_MIN` times them or more: first at `lo` + 1, 2, 4, ...
+    /// look for a bound that holds `BTS_GROW_MIN` times them or more: first at `lo` + d, 2d, 4d, ...
+    /// (d the gap between the last bound and the next f)
     /// until one is given up, then by halving the interval between `lo` and the bounds known to
     /// hold too many. When the interval is empty, the stage ends with IDA*'s iteration at `lo`.
-    fn bts_next(&mut self, completed: Option<(u64, u32)>) -> (u32, Option<u64>) {
+    fn bts_next(&mut self, completed: Option<Counts>) -> (u32, Option<u64>) {
         let bts = &mut self.bts;
-        if let Some((generated, _)) = completed {
+        if let Some(Counts {
+            generated, next, ..
+        }) = completed
+        {
             if generated >= BTS_GROW_MIN.saturating_mul(bts.stage_nodes) {
                 // A stage: the next starts afresh at the next f.
                 bts.stage_nodes = generated;
@@ -263,8 +287,10 @@ impl Policy {
                 return (self.lo, None);
             }
             if !bts.probing {
+                // The first probe steps over the gap to the next f: under fine-grained costs a
+                // step of one unit would search the same tree again many times.
                 bts.probing = true;
-                bts.delta = 1;
+                bts.delta = next.saturating_sub(self.bound).max(1);
             }
         }
         if self.lo > bts.hi {
@@ -400,6 +426,63 @@ mod tests {
         fn estimate(&self, s: u8) -> u32 {
             self.0[s as usize]
         }
+    }
+
+    /// The smallest bound that admits the target, whole buckets at a time; all that was counted
+    /// when fewer; none without counts.
+    #[test]
+    fn a_histogram_gives_the_bound_that_admits_the_target() {
+        // Bound 128: buckets of 2, the first holding excesses 1 and 2.
+        let mut h = super::Histogram::new(128);
+        for over in [1, 2, 2, 5, 6, 7, 200] {
+            h.tally(over);
+        }
+        assert_eq!(h.bound_for(128, 1), Some(130));
+        assert_eq!(h.bound_for(128, 3), Some(130));
+        assert_eq!(h.bound_for(128, 4), Some(134));
+        assert_eq!(h.bound_for(128, 6), Some(136));
+        // Excess 200 is past the buckets: never admitted.
+        assert_eq!(h.bound_for(128, 100), Some(136));
+        assert_eq!(super::Histogram::new(128).bound_for(128, 1), None);
+    }
+
+    /// A node limit stops a budgeted tree search where it says, whatever its probes' budgets.
+    #[test]
+    fn a_node_limit_stops_every_policy() {
+        let mut rng = Rng::new(5);
+        let mut stopped = 0;
+        for _ in 0..100 {
+            let g = graph(&mut rng);
+            let h = Table(vec![0; g.next.len()]);
+            let start = rng.below(g.next.len() as u64) as u8;
+            for step in Step::ALL {
+                let v = Variant {
+                    step,
+                    prune: Prune::Reverse,
+                };
+                let whole = ida_star(&g, &h, &start, v, Limits::default());
+                let max = whole.stats.generated / 2;
+                if max < 2 {
+                    continue;
+                }
+                let limits = Limits {
+                    max_nodes: Some(max),
+                    ..Limits::default()
+                };
+                let r = ida_star(&g, &h, &start, v, limits);
+                assert_eq!(r.outcome, Outcome::NodeLimit, "{step:?}");
+                let counted: u64 = r.stats.iterations.iter().map(|i| i.generated).sum();
+                assert_eq!(counted, r.stats.generated);
+                // The limit is looked at on entering a node: its children may pass it.
+                assert!(r.stats.generated <= max + 20, "{step:?}");
+                // Only the last iteration may be empty: the limit fell at the end of the one
+                // before.
+                let before_last = &r.stats.iterations[..r.stats.iterations.len() - 1];
+                assert!(before_last.iter().all(|i| i.generated > 0), "{step:?}");
+                stopped += 1;
+            }
+        }
+        assert!(stopped > 100, "{stopped}");
     }
 
     /// Every policy returns a cheapest path on random weighted graphs, with and without pathmax

@@ -80,8 +80,8 @@ fn weighted_variants_are_named_costed_and_counted_alike_on_any_workers() {
     }
 }
 
-/// A reference cost the search beats is `wrong` (exit 4, as for a wrong length), naming both; under unit costs the
-/// reference of another model is not read.
+/// A reference cost the search beats is `wrong` (exit 4, as for a wrong length), naming both;
+/// under unit costs the reference of another model is not read.
 #[test]
 fn a_wrong_reference_cost_is_found_wrong() {
     let tmp = Tmp::new("costs-wrong");

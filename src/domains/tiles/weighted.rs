@@ -29,10 +29,6 @@ impl<'a> Weighted<'a> {
         })
     }
 
-    pub fn tiles(&self) -> &Tiles {
-        self.tiles
-    }
-
     pub fn model(&self) -> CostModel {
         self.model
     }
