@@ -1,5 +1,6 @@
 //! Nodes generated in each iteration of the hardest solved instances of each variant (most
-//! nodes generated in all), from iterations.csv: how the work grows from one bound to the next.
+//! nodes generated in all), from iterations.csv: how the work grows from one iteration to the
+//! next (IDA*'s flat layers under weighted moves, budgeted tree search's doubling).
 
 use super::style::*;
 use super::{IterationRows, Job};
@@ -19,7 +20,7 @@ const LABEL_WIDTH: i32 = 90;
 const LABEL_CHARS: usize = 12;
 const LABEL_GREY: RGBColor = RGBColor(0x33, 0x33, 0x33);
 
-/// One line: a job's iterations as (bound, nodes generated) points.
+/// One line: a job's iterations as (iteration number, nodes generated) points.
 struct Line<'a> {
     variant: usize,
     instance: &'a str,
@@ -28,7 +29,9 @@ struct Line<'a> {
 
 /// The picture: for each variant, its solved jobs with the most nodes generated (3 each, fewer
 /// when there are more than 4 variants, so that at most 12 lines are drawn), each a line of
-/// nodes generated per iteration (y, log scale) against the iteration's bound (x), labelled
+/// nodes generated per iteration (y, log scale) against the iteration's number (x): bounds are
+/// in each cost model's units, and go down again under branch and bound, so they would not
+/// share an axis. Labelled
 /// with its instance at its last point. Only solved jobs are chosen: a job stopped by a limit
 /// ends in an iteration it did not finish, whose count would read as a drop in the work.
 pub(super) fn iterations(
@@ -101,7 +104,7 @@ pub(super) fn iterations(
             instance: jobs[j].instance,
             points: rows
                 .iter()
-                .map(|r| (f64::from(r.bound), (r.nodes_generated as f64).max(1.0)))
+                .map(|r| (f64::from(r.iteration), (r.nodes_generated as f64).max(1.0)))
                 .collect(),
         })
         .collect();
@@ -142,7 +145,7 @@ fn draw(
         (lo.min(y), hi.max(y))
     });
     let (y_lo, y_hi) = decades(y_lo, y_hi);
-    // Whole bounds, with half a step of room on each side for the markers.
+    // Whole numbers, with half a step of room on each side for the markers.
     let x_range = (x_lo - 0.5)..(x_hi + 0.5);
 
     let mut entries = Vec::new();
@@ -168,9 +171,9 @@ fn draw(
             .build_cartesian_2d(x_range, LogAxis::new(y_lo, y_hi, frame.y_pixels(), Y_GAP))
             .map_err(drawing)?;
         house_mesh(&mut chart.configure_mesh())
-            .x_desc("cost bound of the iteration")
+            .x_desc("iteration")
             .y_desc("nodes generated in the iteration (log scale)")
-            // Bounds are whole: a tick between two of them is left blank.
+            // Iterations are whole: a tick between two of them is left blank.
             .x_label_formatter(&|v| {
                 if v.fract() == 0.0 {
                     format!("{v:.0}")

@@ -143,7 +143,7 @@ fn check_cactus(svg: &Svg, records: &[Record], measure: fn(&Record) -> f64, unit
     );
 }
 
-/// A line of iterations.svg: variant, instance, (bound, nodes generated) per iteration.
+/// A line of iterations.svg: variant, instance, (iteration, nodes generated) per iteration.
 type IterationLine = (String, String, Vec<(f64, f64)>);
 
 /// The jobs iterations.svg draws and their rows: each variant's hardest jobs (most nodes) among
@@ -168,7 +168,7 @@ fn iteration_lines(dir: &Path, records: &[Record]) -> Vec<IterationLine> {
     let mut reader = csv::Reader::from_path(dir.join("iterations.csv")).unwrap();
     for r in reader.records() {
         let r = r.unwrap();
-        let point = (r[4].parse().unwrap(), r[5].parse::<f64>().unwrap().max(1.0));
+        let point = (r[3].parse().unwrap(), r[5].parse::<f64>().unwrap().max(1.0));
         rows.entry((r[0].into(), r[1].into(), r[2].into()))
             .or_default()
             .push(point);
@@ -185,7 +185,7 @@ fn iteration_lines(dir: &Path, records: &[Record]) -> Vec<IterationLine> {
 
 /// Checks iterations.svg against the run: a legend entry `variant: instances` per variant, a
 /// line per job of more than one iteration with a point per iteration, a marker per point,
-/// and axes that cover the bounds and node counts.
+/// and axes that cover the iterations and node counts.
 fn check_iterations(svg: &Svg, dir: &Path, records: &[Record]) {
     svg.assert_ticks_apart();
     let lines = iteration_lines(dir, records);
@@ -243,7 +243,7 @@ fn check_iterations(svg: &Svg, dir: &Path, records: &[Record]) {
     let x = svg.x_axis();
     assert!(
         x(lo) >= left && x(hi) <= right,
-        "bounds {lo}..{hi} at {}..{} outside {left}..{right}",
+        "iterations {lo}..{hi} at {}..{} outside {left}..{right}",
         x(lo),
         x(hi)
     );
