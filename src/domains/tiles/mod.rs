@@ -771,30 +771,35 @@ impl Family for Tiles {
     ) -> Result<V::Output, String> {
         Tiles::weighs(d, h, cost)?;
         let w = Weighted::new(d, cost)?;
-        let name = |unit: &'static str| -> &'static str {
-            // One table per heuristic and model, each name interned once.
-            let key = format!("{unit}/{}", cost.name());
-            crate::domains::max::intern(&key)
+        // One table per heuristic and model, named without an allocation per job.
+        let heavy = cost == CostModel::Heavy;
+        let name = match h {
+            TilesHeuristic::Manhattan if heavy => "manhattan/heavy",
+            TilesHeuristic::Manhattan => "manhattan/inverse-heavy",
+            TilesHeuristic::LinearConflict if heavy => "linear-conflict/heavy",
+            TilesHeuristic::LinearConflict => "linear-conflict/inverse-heavy",
+            _ if heavy => "misplaced/heavy",
+            _ => "misplaced/inverse-heavy",
         };
         Ok(match h {
             TilesHeuristic::Manhattan => visit.with(
                 &w,
                 start,
-                shared(d, name(h.name()), |t| {
+                shared(d, name, |t| {
                     WeightedManhattan::new(&Weighted::new(t, cost).expect("weighed above"))
                 }),
             ),
             TilesHeuristic::LinearConflict => visit.with(
                 &w,
                 start,
-                shared(d, name(h.name()), |t| {
+                shared(d, name, |t| {
                     WeightedLinearConflict::new(&Weighted::new(t, cost).expect("weighed above"))
                 }),
             ),
             TilesHeuristic::Misplaced => visit.with(
                 &w,
                 start,
-                shared(d, name(h.name()), |t| {
+                shared(d, name, |t| {
                     WeightedMisplaced::new(&Weighted::new(t, cost).expect("weighed above"))
                 }),
             ),
