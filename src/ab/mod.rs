@@ -309,7 +309,8 @@ pub fn ab(opts: &AbOptions, stdout: &mut dyn Write) -> Result<Done, Error> {
 /// than the other build's. Without a handshake (no worker mode, or no idabench at all),
 /// `Worker::start` tells which, and `ab` refuses a `--time-limit` to a build without the worker
 /// mode then. A build whose handshake says it takes a selection is given `selected`, any other
-/// `whole` (see `ab`); one whose handshake does not offer automata is refused fsm variants, and
+/// `whole` (see `ab`); one whose handshake does not offer automata is refused fsm variants, one
+/// that does not offer the factors of cr and eda is refused `cr4` and the like, and
 /// one that does not say `fsm` is each domain's own depth is given that depth (`one_fsm_depth`).
 fn plan_for(
     role: Role,
@@ -342,6 +343,18 @@ fn plan_for(
                  unit costs and the steps 1, 2 and next with it",
                 role.name(),
                 path.display(),
+            )));
+        }
+    }
+    if let Some(factor) = selected.steps.iter().find(|s| s.named_factor().is_some()) {
+        if !hello.as_ref().is_some_and(|h| h.step_factors) {
+            return Err(refused(format!(
+                "--{} {}: this build runs cr and eda at their factor 2 only (its worker's \
+                 handshake does not offer step_factor), so it cannot run --step {}; compare cr \
+                 and eda with it",
+                role.name(),
+                path.display(),
+                factor.name()
             )));
         }
     }

@@ -10,7 +10,7 @@ use crate::results::record::RunLimits;
 use crate::results::record::MAX_REPEAT;
 use crate::runner::plan::{PlanOptions, TableOptions};
 use crate::runner::select::SelectOptions;
-use crate::search::{Pruning, SplitDepth, Step, AUTO_MIN_NODES, MAX_SPLIT_DEPTH};
+use crate::search::{Factor, Pruning, SplitDepth, Step, AUTO_MIN_NODES, MAX_SPLIT_DEPTH};
 use crate::util::text::shorten;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
@@ -606,7 +606,8 @@ pub struct PlanArgs {
             dataset saying on how many instances; a variant left with no job is an error (exit 2).")
     )]
     pub heuristic: Vec<HeuristicKind>,
-    /// Threshold steps, comma separated: 1, 2, next, cr, eda, bts (see docs/thresholds.md).
+    /// Threshold steps, comma separated: 1, 2, next, cr, eda, bts; cr and eda grow by a factor
+    /// of 2, crF and edaF by F, from 1.1 to 10 in tenths (cr4, eda1.5); see docs/thresholds.md.
     #[arg(long, value_delimiter = ',', default_value = "next", value_parser = parse_step)]
     pub step: Vec<Step>,
     /// Move costs, comma separated: unit; for tiles heavy (moving tile t costs t) and
@@ -999,7 +1000,8 @@ pub struct VariantArgs {
     )]
     pub heuristic: Option<HeuristicKind>,
     /// Threshold step: 1, 2 (sound where the solution parity is known), next (Korf's), cr
-    /// (IDA*_CR), eda (EDA*) or bts (budgeted tree search); see docs/thresholds.md.
+    /// (IDA*_CR), eda (EDA*) or bts (budgeted tree search); crF and edaF grow by a factor F from
+    /// 1.1 to 10 in tenths (cr4, eda1.5), cr and eda by 2; see docs/thresholds.md.
     #[arg(long, default_value = "next", value_parser = parse_step)]
     pub step: Step,
     /// Move costs: unit; for tiles heavy (moving tile t costs t) or inverse-heavy (1/t).
@@ -1228,10 +1230,22 @@ pub fn parse_pruning(s: &str) -> Result<Pruning, String> {
 
 pub fn parse_step(s: &str) -> Result<Step, String> {
     Step::parse(s).ok_or_else(|| {
-        format!(
-            "unknown step '{}': expected 1, 2, next, cr, eda or bts",
-            shorten(s)
-        )
+        let range = format!(
+            "a factor from {} to {}, whole or with one decimal",
+            Factor::MIN,
+            Factor::MAX
+        );
+        match ["cr", "eda"].into_iter().find(|p| s.starts_with(p)) {
+            Some(policy) => format!(
+                "'{}': {policy} takes {range} ({policy}4, {policy}1.5; {policy} alone is 2)",
+                shorten(s)
+            ),
+            None => format!(
+                "unknown step '{}': expected 1, 2, next, cr, eda or bts (cr and eda with {range}, \
+                 such as cr4 or eda1.5)",
+                shorten(s)
+            ),
+        }
     })
 }
 

@@ -378,7 +378,7 @@ mod tests {
             "--heuristic",
             "manhattan,misplaced",
             "--step",
-            "1,next",
+            "1,next,cr4,eda1.5",
             "--cost",
             "unit,heavy",
             "--reverse-pruning",

@@ -459,7 +459,7 @@ impl Context<'_> {
         VariantSummary {
             variant: name.to_string(),
             heuristic: column(spec.heuristic.name()),
-            step: column(spec.step.name()),
+            step: column(&spec.step.name()),
             reverse_pruning: column(on_off(spec.reverse_pruning())),
             jobs: records.len() as u64,
             solved: counts.solved,

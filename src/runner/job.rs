@@ -216,7 +216,7 @@ fn finished<'a>(job: &Job<'a>, answer: Result<Answer, String>) -> FinishedJob<'a
         size: Cow::Borrowed(&job.instance.size),
         variant: Cow::Borrowed(job.variant),
         heuristic: Cow::Borrowed(spec.heuristic.name()),
-        step: Cow::Borrowed(spec.step.name()),
+        step: spec.step.name(),
         reverse_pruning: Cow::Borrowed(on_off(spec.reverse_pruning())),
         status: Status::Error,
         length: None,

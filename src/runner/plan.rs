@@ -83,7 +83,7 @@ impl PlanOptions {
             let names: Vec<&str> = self.heuristics.iter().map(|h| h.name()).collect();
             flag("--heuristic", names.join(","));
         }
-        let steps: Vec<&str> = self.steps.iter().map(|s| s.name()).collect();
+        let steps: Vec<_> = self.steps.iter().map(|s| s.name()).collect();
         flag("--step", steps.join(","));
         // Unit costs alone in the words every build takes.
         if self.costs.iter().any(|c| !c.is_unit()) {

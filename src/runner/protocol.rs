@@ -15,7 +15,9 @@
 //!    `fsm` without it may read `fsm` as `fsm14` on every domain, and is given explicit depths
 //!    (`fsmN`), which every build that offers `fsm` reads alike. `cost=unit,heavy,inverse-heavy
 //!    step=1,2,next,cr,eda,bts` says that `--cost` and those steps are taken; a build without
-//!    it is refused variants of weighted moves or of the other steps. Words were added, not the
+//!    it is refused variants of weighted moves or of the other steps. `step_factor=cr,eda`
+//!    says that `cr` and `eda` take a factor (`cr4`, `eda1.5`); a build without it is refused
+//!    those steps and runs `cr` and `eda` at their factor 2. Words were added, not the
 //!    protocol raised: a build that does not know a word skips it, and every line means what it meant;
 //! 2. its second line, once its jobs are planned and their tables ready, is the runs.csv header
 //!    of this build, so `ab` reads the rows by column name and builds with other column sets
@@ -69,6 +71,9 @@ pub struct Hello {
     /// Whether `--cost` and the steps cr, eda and bts are taken: false for a build whose moves
     /// all cost 1 and whose steps are 1, 2 and next.
     pub costs: bool,
+    /// Whether `cr` and `eda` take a factor (`--step cr4`): false for a build that knows them
+    /// at their factor 2 only.
+    pub step_factors: bool,
 }
 
 impl Hello {
@@ -84,12 +89,13 @@ impl Hello {
             fsm_pruning: true,
             fsm_domain_depths: true,
             costs: true,
+            step_factors: true,
         }
     }
 
     pub fn line(&self) -> String {
         format!(
-            "{HELLO} protocol={} version={} commit={} build={}{}{}{}{}{}",
+            "{HELLO} protocol={} version={} commit={} build={}{}{}{}{}{}{}",
             self.protocol,
             self.version,
             self.commit,
@@ -118,6 +124,11 @@ impl Hello {
                 " cost=unit,heavy,inverse-heavy step=1,2,next,cr,eda,bts"
             } else {
                 ""
+            },
+            if self.step_factors {
+                " step_factor=cr,eda"
+            } else {
+                ""
             }
         )
     }
@@ -139,6 +150,7 @@ impl Hello {
             fsm_pruning: false,
             fsm_domain_depths: false,
             costs: false,
+            step_factors: false,
         };
         for word in words {
             match word.split_once('=') {
@@ -150,6 +162,7 @@ impl Hello {
                 Some(("select", s)) => hello.selection = s.split(',').any(|c| c == "instances"),
                 Some(("pruning", p)) => hello.fsm_pruning = p.split(',').any(|c| c == "fsm"),
                 Some(("cost", c)) => hello.costs = c.split(',').any(|c| c == "heavy"),
+                Some(("step_factor", s)) => hello.step_factors = s.split(',').any(|c| c == "cr"),
                 Some(("fsm_depth", d)) => {
                     hello.fsm_domain_depths = d.split(',').any(|c| c == "domain")
                 }
@@ -314,12 +327,21 @@ mod tests {
         );
         assert!(hello.line().ends_with(
             " limits=cpu,wall,memory select=domain,size,instances pruning=none,reverse,fsm \
-             fsm_depth=domain cost=unit,heavy,inverse-heavy step=1,2,next,cr,eda,bts"
+             fsm_depth=domain cost=unit,heavy,inverse-heavy step=1,2,next,cr,eda,bts \
+             step_factor=cr,eda"
         ));
-        assert!(hello.costs);
+        assert!(hello.costs && hello.step_factors);
         // A build from before costs knows no such word.
         let older = Hello::parse(&format!("{HELLO} protocol=1 pruning=none,reverse,fsm"));
         assert_eq!(older.map(|h| (h.fsm_pruning, h.costs)), Some((true, false)));
+        // Nor does one from before the factors of cr and eda.
+        let fixed = Hello::parse(&format!(
+            "{HELLO} protocol=1 cost=unit,heavy,inverse-heavy step=1,2,next,cr,eda,bts"
+        ));
+        assert_eq!(
+            fixed.map(|h| (h.costs, h.step_factors)),
+            Some((true, false))
+        );
         assert_eq!(Hello::parse("idabench 0.1.0"), None);
         assert_eq!(Hello::parse("idabench-worker version=1"), None);
         assert_eq!(Hello::parse("idabench-worker protocol=x"), None);

@@ -34,6 +34,7 @@ mod split;
 pub use engine::{ida_star, ida_star_fixed};
 pub use split::{AUTO_MIN_NODES, MAX_SPLIT_DEPTH};
 
+use std::borrow::Cow;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
@@ -187,45 +188,121 @@ pub enum Step {
     /// Korf's: the smallest f that exceeded the bound
     Next,
     /// IDA*_CR: the smallest bound that admits, of the f-values the last iteration cut off, at
-    /// least as many nodes as it expanded (a histogram of them), so each iteration expands at
-    /// least twice as many
-    Cr,
-    /// EDA*: the bound doubled (at least the smallest f that exceeded it)
-    Eda,
+    /// least (factor - 1) times as many nodes as it expanded (a histogram of them), so each
+    /// iteration expands at least the factor times as many
+    Cr(Factor),
+    /// EDA*: the bound times the factor (at least the smallest f that exceeded it)
+    Eda(Factor),
     /// Budgeted tree search (IBEX with depth-first search): iterations whose nodes grow 2 to 8
     /// times, found by node-budgeted probes, exponential and then binary, over the bound
     Bts,
 }
 
+/// The growth factor of `cr` and `eda`, in tenths: whole tenths keep the bounds whole numbers
+/// computed exactly (no float in a policy), and a factor below 2 (`eda1.5`) is the setting
+/// where `eda`'s doubling overshoots too far.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Factor(u8);
+
+impl Factor {
+    /// The factor `cr` and `eda` name without a number.
+    pub const TWO: Factor = Factor(20);
+    /// The least factor, 1.1: a factor of 1 would not grow.
+    pub const MIN: Factor = Factor(11);
+    /// The largest, 10.
+    pub const MAX: Factor = Factor(100);
+
+    /// The factor in tenths: 20 is 2.
+    pub fn tenths(self) -> u64 {
+        u64::from(self.0)
+    }
+
+    /// `x` times the factor, rounded down, at most `u32::MAX`.
+    pub fn times(self, x: u32) -> u32 {
+        u32::try_from(u64::from(x) * self.tenths() / 10).unwrap_or(u32::MAX)
+    }
+
+    /// A whole number or one with one decimal (`4`, `1.5`, `4.0`), from 1.1 to 10.
+    fn parse(s: &str) -> Option<Factor> {
+        let (whole, tenth) = match s.split_once('.') {
+            Some((whole, tenth)) if tenth.len() == 1 => (whole, tenth),
+            Some(_) => return None,
+            None => (s, "0"),
+        };
+        let digits =
+            |t: &str| !t.is_empty() && t.len() <= 3 && t.bytes().all(|b| b.is_ascii_digit());
+        if !digits(whole) || whole.starts_with('0') || !digits(tenth) {
+            return None;
+        }
+        let tenths = whole.parse::<u32>().ok()? * 10 + tenth.parse::<u32>().ok()?;
+        u8::try_from(tenths)
+            .ok()
+            .filter(|t| (Factor::MIN.0..=Factor::MAX.0).contains(t))
+            .map(Factor)
+    }
+}
+
+/// As step names spell it: `4`, `1.5`.
+impl std::fmt::Display for Factor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0 % 10 {
+            0 => write!(f, "{}", self.0 / 10),
+            tenth => write!(f, "{}.{tenth}", self.0 / 10),
+        }
+    }
+}
+
 impl Step {
+    /// The steps by their names alone (`cr` and `eda` of factor 2).
     pub const ALL: [Step; 6] = [
         Step::One,
         Step::Two,
         Step::Next,
-        Step::Cr,
-        Step::Eda,
+        Step::Cr(Factor::TWO),
+        Step::Eda(Factor::TWO),
         Step::Bts,
     ];
 
-    pub fn name(self) -> &'static str {
-        match self {
+    /// As runs.csv and variant names spell it: `cr` and `eda` are of factor 2, `cr4` and
+    /// `eda1.5` of other factors.
+    pub fn name(self) -> Cow<'static, str> {
+        Cow::Borrowed(match self {
             Step::One => "1",
             Step::Two => "2",
             Step::Next => "next",
-            Step::Cr => "cr",
-            Step::Eda => "eda",
+            Step::Cr(Factor::TWO) => "cr",
+            Step::Eda(Factor::TWO) => "eda",
             Step::Bts => "bts",
-        }
+            Step::Cr(f) => return Cow::Owned(format!("cr{f}")),
+            Step::Eda(f) => return Cow::Owned(format!("eda{f}")),
+        })
     }
 
+    /// A name of `ALL`, or `cr` or `eda` with a factor from 1.1 to 10, whole or with one
+    /// decimal (`cr4`, `eda1.5`; `cr2` is `cr`).
     pub fn parse(s: &str) -> Option<Step> {
-        Step::ALL.into_iter().find(|step| step.name() == s)
+        if let Some(step) = Step::ALL.into_iter().find(|step| step.name() == s) {
+            return Some(step);
+        }
+        if let Some(f) = s.strip_prefix("cr") {
+            return Factor::parse(f).map(Step::Cr);
+        }
+        Factor::parse(s.strip_prefix("eda")?).map(Step::Eda)
+    }
+
+    /// The factor given to `cr` or `eda`, when it is not their default 2: a step that a build
+    /// without factors does not know.
+    pub fn named_factor(self) -> Option<Factor> {
+        match self {
+            Step::Cr(f) | Step::Eda(f) if f != Factor::TWO => Some(f),
+            _ => None,
+        }
     }
 
     /// Whether its bound may pass the cheapest solution's cost, so that the first solution found
     /// need not be the cheapest: the search then goes on below that solution's cost.
     pub fn overshoots(self) -> bool {
-        matches!(self, Step::Cr | Step::Eda | Step::Bts)
+        matches!(self, Step::Cr(_) | Step::Eda(_) | Step::Bts)
     }
 }
 
@@ -539,4 +616,45 @@ pub fn replay<D: Domain>(d: &D, start: &D::State, path: &[D::Move]) -> bool {
         d.apply(&mut s, m);
     }
     d.is_goal(&s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Factor, Step};
+
+    /// `cr` and `eda` are factor 2 under their old names, whatever spelling asked for it; other
+    /// factors, whole or in tenths from 1.1 to 10, are in the name; anything else is no step.
+    #[test]
+    fn steps_name_their_factors() {
+        let name = |s: &str| Step::parse(s).map(|step| step.name().into_owned());
+        for (asked, named) in [
+            ("cr", "cr"),
+            ("cr2", "cr"),
+            ("cr2.0", "cr"),
+            ("eda2", "eda"),
+            ("cr4", "cr4"),
+            ("cr4.0", "cr4"),
+            ("eda1.5", "eda1.5"),
+            ("cr1.1", "cr1.1"),
+            ("eda10", "eda10"),
+            ("bts", "bts"),
+        ] {
+            assert_eq!(name(asked).as_deref(), Some(named), "{asked}");
+        }
+        assert_eq!(Step::parse("cr"), Some(Step::Cr(Factor::TWO)));
+        let three = Factor::parse("3");
+        assert_eq!(three.map(|f| f.times(7)), Some(21));
+        assert_eq!(Step::parse("eda3").and_then(Step::named_factor), three);
+        assert_eq!(Step::parse("cr").and_then(Step::named_factor), None);
+        for bad in [
+            "cr1", "cr1.0", "cr0.5", "cr10.1", "cr11", "cr1.55", "cr.5", "cr5.", "cr04", "cr-2",
+            "cr 4", "cr+4", "crx", "eda1e1", "bts2", "next2", "4", "",
+        ] {
+            assert_eq!(Step::parse(bad), None, "{bad}");
+        }
+        for step in Step::ALL {
+            assert_eq!(step.named_factor(), None);
+            assert_eq!(Step::parse(&step.name()), Some(step));
+        }
+    }
 }

@@ -10,16 +10,17 @@
 //! restarts: the part of the tree before the solution is searched again, in exchange for
 //! iterations that stay plain (and can be cut for several threads).
 //!
+//! IDA*_CR and EDA* grow by a factor of their step's (`Factor`, 2 for `cr` and `eda`), applied
+//! in whole tenths so that every bound is computed exactly.
+//!
 //! What each iteration proves: one that completes (searches every node within its bound) without
 //! a solution proves that every solution costs at least the smallest f it cut off (`lo`). A
 //! solution costing `lo` is then the cheapest.
 
-use super::Step;
+use super::{Factor, Step};
 
 /// Buckets of IDA*_CR's histogram of the f-values an iteration cut off.
 const CR_BUCKETS: usize = 64;
-/// IDA*_CR's target: each iteration expands this many times the nodes of the one before.
-const CR_GROWTH: u64 = 2;
 
 /// Budgeted tree search: a stage ends at an iteration of at least `BTS_GROW_MIN` times the last
 /// stage's nodes (then IDA*'s next iteration is fine as it is) ...
@@ -86,6 +87,14 @@ impl Histogram {
         }
         last
     }
+}
+
+/// How many of the f-values cut off IDA*_CR's next bound admits after an iteration that
+/// expanded `expanded` nodes: each admitted child is expanded in the next iteration, so
+/// (factor - 1) times `expanded` of them make it (at least) `factor` times this one. At least 1.
+fn cr_target(expanded: u64, factor: Factor) -> u64 {
+    let more = u128::from(expanded) * u128::from(factor.tenths() - 10) / 10;
+    u64::try_from(more).unwrap_or(u64::MAX).max(1)
 }
 
 /// What an iteration came to, as the policy reads it.
@@ -236,17 +245,15 @@ impl Policy {
             (Step::One, _) => (b + 1, None),
             (Step::Two, _) => (b + 2, None),
             (Step::Next, Some(c)) => (c.next, None),
-            (Step::Cr, Some(c)) => {
-                // A child cut off and admitted is expanded in the next iteration: as many as
-                // this one expanded make it (at least) `CR_GROWTH` times this one.
-                let target = c.expanded.saturating_mul(CR_GROWTH - 1).max(1);
+            (Step::Cr(factor), Some(c)) => {
+                let target = cr_target(c.expanded, factor);
                 let wanted = histogram.and_then(|h| h.bound_for(b, target));
                 (wanted.unwrap_or(c.next).max(c.next), None)
             }
-            (Step::Eda, Some(c)) => (b.saturating_mul(2).max(c.next), None),
+            (Step::Eda(factor), Some(c)) => (factor.times(b).max(c.next), None),
             (Step::Bts, _) => self.bts_next(completed),
             // After a solution: below it, from what is proven.
-            (Step::Next | Step::Cr | Step::Eda, None) => (self.lo, None),
+            (Step::Next | Step::Cr(_) | Step::Eda(_), None) => (self.lo, None),
         };
         let bound = match self.best {
             Some(best) => bound.min(best - 1).max(self.lo),
@@ -259,7 +266,7 @@ impl Policy {
         Then::Iterate {
             bound,
             budget,
-            histogram: (self.step == Step::Cr).then(|| Box::new(Histogram::new(bound))),
+            histogram: matches!(self.step, Step::Cr(_)).then(|| Box::new(Histogram::new(bound))),
         }
     }
 
@@ -314,9 +321,20 @@ impl Policy {
 #[cfg(test)]
 mod tests {
     use super::super::{
-        ida_star, path_cost, Bpmx, Domain, Heuristic, Limits, Outcome, Prune, Step, Variant,
+        ida_star, path_cost, Bpmx, Domain, Factor, Heuristic, Limits, Outcome, Prune, Step, Variant,
     };
+    use super::{cr_target, Done, Histogram, Policy, Then};
     use crate::util::rng::Rng;
+
+    /// Every step by its name, and cr and eda at factors of their own: the least, below 2,
+    /// above it, the largest.
+    fn steps() -> Vec<Step> {
+        let factors = [
+            "cr1.1", "cr1.5", "cr4", "cr10", "eda1.1", "eda1.5", "eda3", "eda10",
+        ];
+        let named = factors.map(|name| Step::parse(name).unwrap());
+        Step::ALL.into_iter().chain(named).collect()
+    }
 
     /// A connected graph of up to 20 states with symmetric whole-number edge costs; the goal is 0,
     /// a move is the state it goes to.
@@ -446,6 +464,121 @@ mod tests {
         assert_eq!(super::Histogram::new(128).bound_for(128, 1), None);
     }
 
+    /// The bound that follows an iteration at 128 that expanded 10 nodes and cut off 5, 5, 10
+    /// and 20 children at excesses up to 2, 4, 6 and 8 (buckets of 2): IDA*_CR's admits
+    /// (factor - 1) times 10 of them, or all when fewer; EDA*'s is 128 times the factor,
+    /// rounded down. Factor 2 is `cr` and `eda`.
+    #[test]
+    fn a_factor_sets_how_far_cr_and_eda_raise_the_bound() {
+        let after = |name: &str| {
+            let step = Step::parse(name).unwrap();
+            let (mut policy, first) = Policy::new(step, 128, None);
+            let Then::Iterate { bound: 128, .. } = first else {
+                panic!("{name}: the first bound is h0");
+            };
+            let mut h = Histogram::new(128);
+            for (over, count) in [(2, 5), (4, 5), (6, 10), (8, 20)] {
+                (0..count).for_each(|_| h.tally(over));
+            }
+            let done = Done::Completed {
+                generated: 100,
+                expanded: 10,
+                next: 129,
+                histogram: matches!(step, Step::Cr(_)).then(|| Box::new(h)),
+            };
+            match policy.after(128, done) {
+                Then::Iterate { bound, .. } => bound,
+                _ => panic!("{name}: no next iteration"),
+            }
+        };
+        for (name, bound) in [
+            ("cr", 132),
+            ("cr2", 132),
+            ("cr1.5", 130),
+            ("cr3", 134),
+            ("cr4", 136),
+            ("cr10", 136),
+            ("eda", 256),
+            ("eda3", 384),
+            ("eda1.5", 192),
+            ("eda1.1", 140),
+            ("eda10", 1280),
+        ] {
+            assert_eq!(after(name), bound, "{name}");
+        }
+        assert_eq!(cr_target(10, Factor::TWO), 10);
+        assert_eq!(cr_target(7, Factor::MIN), 1);
+        assert_eq!(cr_target(0, Factor::TWO), 1);
+        assert_eq!(cr_target(u64::MAX, Factor::MAX), u64::MAX);
+        assert_eq!(Factor::MAX.times(u32::MAX), u32::MAX);
+    }
+
+    /// On random weighted graphs searched blind (h = 0, so a child is cut off at most its
+    /// move's cost, at most 9, above the bound, within the histogram's 64 units or more), each
+    /// iteration of `crF` before the first solution expands at least F times the nodes of the
+    /// one before (rounded down) wherever the one before cut off enough children to admit, and
+    /// all it cut off otherwise; each bound of `edaF` is F times the one before (rounded down),
+    /// unless the next f is larger, which is at most 9 above it.
+    #[test]
+    fn each_iteration_grows_by_the_factor() {
+        let mut rng = Rng::new(12);
+        let (mut grown, mut all_admitted, mut multiplied) = (0, 0, 0);
+        for _ in 0..100 {
+            let g = graph(&mut rng);
+            let h = Table(vec![0; g.next.len()]);
+            let start = 1 + rng.below(g.next.len() as u64 - 1) as u8;
+            for name in ["cr", "cr1.5", "cr4", "eda", "eda1.5", "eda3"] {
+                let step = Step::parse(name).unwrap();
+                let v = Variant {
+                    step,
+                    prune: Prune::Reverse,
+                };
+                let r = ida_star(&g, &h, &start, v, Limits::default());
+                let its = &r.stats.iterations;
+                // Up to the iteration that found the first solution, whose bound the next one
+                // (if any) retreats below: those before it completed without one.
+                let first = (1..its.len())
+                    .find(|&i| its[i].bound < its[i - 1].bound)
+                    .map_or(its.len() - 1, |after| after - 1);
+                for i in 1..first {
+                    let (before, it) = (its[i - 1], its[i]);
+                    match step {
+                        Step::Cr(f) => {
+                            // Every node entered is expanded or cut off; the start is counted
+                            // once, in the first iteration.
+                            let entered = before.generated + u64::from(i > 1);
+                            let cut_off = entered - before.expanded;
+                            let target = cr_target(before.expanded, f);
+                            if cut_off >= target {
+                                assert!(it.expanded >= before.expanded + target, "{name}");
+                                grown += 1;
+                            } else {
+                                assert!(it.expanded >= before.expanded + cut_off, "{name}");
+                                all_admitted += 1;
+                            }
+                        }
+                        Step::Eda(f) => {
+                            let times = f.times(before.bound);
+                            assert!(
+                                it.bound == times
+                                    || (it.bound > times && it.bound <= before.bound + 9),
+                                "{name}: {} after {}",
+                                it.bound,
+                                before.bound
+                            );
+                            multiplied += usize::from(it.bound == times);
+                        }
+                        _ => unreachable!(),
+                    }
+                }
+            }
+        }
+        assert!(
+            grown > 100 && all_admitted > 0 && multiplied > 100,
+            "{grown} {all_admitted} {multiplied}"
+        );
+    }
+
     /// A node limit stops a budgeted tree search where it says, whatever its probes' budgets.
     #[test]
     fn a_node_limit_stops_every_policy() {
@@ -485,9 +618,9 @@ mod tests {
         assert!(stopped > 100, "{stopped}");
     }
 
-    /// Every policy returns a cheapest path on random weighted graphs, with and without pathmax
-    /// and reverse-move pruning; those that promise it say so, and step 2 (whose parity a graph
-    /// does not know) does not, its path costing no less.
+    /// Every policy, cr and eda at several factors, returns a cheapest path on random weighted
+    /// graphs, with and without pathmax and reverse-move pruning; those that promise it say so,
+    /// and step 2 (whose parity a graph does not know) does not, its path costing no less.
     #[test]
     fn every_policy_finds_the_cheapest_path_on_random_weighted_graphs() {
         let mut rng = Rng::new(27);
@@ -497,7 +630,7 @@ mod tests {
             let dist = distances(&g);
             let h = Table(dist.iter().map(|&d| d * rng.below(5) as u32 / 4).collect());
             let start = rng.below(g.next.len() as u64) as u8;
-            for step in Step::ALL {
+            for step in steps() {
                 for prune in [Prune::None, Prune::Reverse] {
                     let v = Variant { step, prune };
                     let plain = ida_star(&g, &h, &start, v, Limits::default());

@@ -374,6 +374,50 @@ fn a_build_that_predates_pruning_is_given_reverse_pruning_and_refused_fsm() {
     );
 }
 
+/// A build from before the factors of cr and eda: its handshake lacks `step_factor=...`. `ab`
+/// refuses it `eda4` before any worker starts and runs `cr` and `eda` with it; between builds
+/// that offer them, the workers run the factors under their names.
+#[test]
+fn a_build_that_predates_step_factors_is_refused_them() {
+    let tmp = Tmp::new("pre-factor");
+    let dir = tmp.path();
+    let old = script(
+        dir,
+        "old",
+        &format!(
+            "if [ \"$1\" = worker ]; then \
+             {BIN} \"$@\" | {{ IFS= read -r l; printf '%s\\n' \"${{l% step_factor=*}}\"; exec cat; }}\n\
+             else exec {BIN} \"$@\"; fi"
+        ),
+    );
+    let out = ab(dir, &old, dir, &["--step", "cr,eda4"]);
+    assert_exit(&out, 2);
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("--baseline") && err.contains("it cannot run --step eda4"),
+        "{err}"
+    );
+    assert!(!dir.join("ab").exists(), "a refused ab leaves no report");
+    let out = ab(dir, &old, dir, &["--step", "cr,eda", "--rounds", "1"]);
+    assert_exit(&out, 0);
+    let mine = dir.join("mine");
+    let out = ab(
+        dir,
+        Path::new(BIN),
+        &mine,
+        &["--step", "cr4,eda1.5", "--rounds", "1"],
+    );
+    assert_exit(&out, 0);
+    let rows = csv_rows(&mine.join("ab/runs-baseline.csv"));
+    for step in ["cr4", "eda1.5"] {
+        let variant = format!("manhattan/step{step}/prune");
+        assert!(
+            rows.iter().any(|r| r["variant"] == variant),
+            "no {variant} rows"
+        );
+    }
+}
+
 /// A build whose `fsm` may be fsm14 on every domain, stood in for by this one: its handshake
 /// offers automata without `fsm_depth=domain`, it refuses a `--pruning` list holding `fsm`
 /// without a depth (which it would read otherwise than this build), and it writes each worker's

@@ -1,6 +1,7 @@
 //! Weighted moves (`--cost`) and the threshold policies cr, eda and bts on the command line:
 //! variant names, runs.csv's `cost_model` and `cost`, the datasets' `optimal_cost` judged, the
-//! same rows on any number of workers and with `--split`, and what is refused (exit 2). The
+//! same rows on any number of workers and with `--split`, the factors of cr and eda, and
+//! what is refused (exit 2). The
 //! searches themselves are checked in the library (`search::policy`, `runner::tile_searches`).
 
 use crate::common::{assert_exit, command, csv_rows, idabench, rows_without_times, text, Tmp};
@@ -182,4 +183,80 @@ fn what_weighted_moves_cannot_do_is_refused() {
         "{}",
         text(&out.stderr)
     );
+}
+
+/// cr and eda at factors of their own are variants named with the factor, in runs.csv's `step`
+/// too, and find the references' costs.
+#[test]
+fn factors_of_cr_and_eda_name_their_variants_and_stay_optimal() {
+    let tmp = Tmp::new("costs-factors");
+    let data = tmp.write("w.csv", DATA);
+    let out = idabench(
+        tmp.path(),
+        &[
+            "run",
+            "--quiet",
+            "--no-plots",
+            "--step",
+            "cr,cr2,cr4,eda1.5,eda3",
+            "--cost",
+            "unit,heavy",
+            "--name",
+            "f",
+            "--out",
+            &tmp.out(),
+            &data,
+        ],
+    );
+    assert_exit(&out, 0);
+    let rows = csv_rows(&tmp.run_dir("f").join("runs.csv"));
+    // cr2 is cr: four steps.
+    assert_eq!(rows.len(), 3 * 4 * 2);
+    let mut steps: Vec<&str> = rows.iter().map(|r| r["step"].as_str()).collect();
+    steps.sort_unstable();
+    steps.dedup();
+    assert_eq!(steps, ["cr", "cr4", "eda1.5", "eda3"]);
+    for r in &rows {
+        let suffix = if r["cost_model"] == "heavy" {
+            "/heavy"
+        } else {
+            ""
+        };
+        assert_eq!(
+            r["variant"],
+            format!("manhattan/step{}/prune{suffix}", r["step"])
+        );
+        assert_eq!(r["status"], "solved", "{} {}", r["variant"], r["instance"]);
+        assert_eq!(r["optimal_guaranteed"], "true");
+    }
+}
+
+/// A factor out of range, or not whole tenths, is a usage error naming `--step` and the range.
+#[test]
+fn a_bad_factor_is_refused_naming_the_flag_and_the_range() {
+    let tmp = Tmp::new("costs-bad-factor");
+    let data = tmp.write("w.csv", DATA);
+    for bad in ["cr1", "eda12", "cr1.25", "eda0.5", "cr-3"] {
+        for args in [
+            vec!["run", "--quiet", "--step", bad, &data],
+            vec![
+                "solve",
+                "--size",
+                "3x3",
+                "--start",
+                "1 2 3 4 5 6 7 0 8",
+                "--step",
+                bad,
+            ],
+        ] {
+            let out = idabench(tmp.path(), &args);
+            assert_exit(&out, 2);
+            let err = text(&out.stderr);
+            assert!(
+                err.contains("--step")
+                    && err.contains("a factor from 1.1 to 10, whole or with one decimal"),
+                "{bad}: {err}"
+            );
+        }
+    }
 }
