@@ -228,13 +228,16 @@ pub fn timed(time_s: f64, floor: f64) -> bool {
 /// The fields of a job that differ between two of its records, each with its value in `b` and
 /// in `c`. A search stopped by `--time-limit` in either stops at a node that depends on the
 /// machine's speed, not on the code: its node counts are not compared (its status is, so a job
-/// solved in one and timed out in the other is still a change). A node limit stops at the same
-/// node every time, and its counts are compared exactly.
+/// solved in one and timed out in the other is still a change). Stopped by it in both, nor is
+/// the length of the solution it may hold (the best one a policy that overshoots found before
+/// the stop). A node limit stops at the same node every time, and its counts and solution are
+/// compared exactly.
 pub(super) fn field_changes(
     b: &SavedJob,
     c: &SavedJob,
 ) -> impl Iterator<Item = (Field, Value, Value)> {
     let timed_out = b.status == Status::TimeLimit || c.status == Status::TimeLimit;
+    let both_timed_out = b.status == Status::TimeLimit && c.status == Status::TimeLimit;
     let fields = [
         (
             Field::Status,
@@ -259,8 +262,10 @@ pub(super) fn field_changes(
     ];
     fields
         .into_iter()
-        .filter(move |(field, _, _)| {
-            !(timed_out && matches!(field, Field::NodesGenerated | Field::NodesExpanded))
+        .filter(move |(field, _, _)| match field {
+            Field::NodesGenerated | Field::NodesExpanded => !timed_out,
+            Field::Length => !both_timed_out,
+            Field::Status => true,
         })
         .filter(|(_, before, after)| before != after)
 }
@@ -441,9 +446,11 @@ mod tests {
             r.nodes_generated = nodes;
             r.nodes_expanded = nodes - 1;
         };
-        // Timed out in both builds, at different nodes: no change.
+        // Timed out in both builds, at different nodes and with different solutions found
+        // before the stop: no change.
         stop(&mut base.jobs[0], Status::TimeLimit, 5000);
         stop(&mut cur.jobs[0], Status::TimeLimit, 7000);
+        (base.jobs[0].length, cur.jobs[0].length) = (Some(60), Some(54));
         // Solved in one, timed out in the other: the status (and length) changed, as compare
         // lists it; the node counts at the stop are not listed.
         stop(&mut cur.jobs[1], Status::TimeLimit, 90);

@@ -305,7 +305,9 @@ pub(super) fn set_times<S>(r: &mut Record<S>, wall: Duration, cpu: Duration) {
 /// costs the length is the cost; under weighted moves a cheapest path may be longer than a
 /// shortest one, so only a path shorter than the reference length is judged by length. No
 /// solution (unsolvable, or none within the depth cap) where the reference has a length is
-/// `wrong`.
+/// `wrong`. A search stopped by a limit with a solution in hand (one it had not yet proven the
+/// cheapest) keeps its limit's status: its solution is `wrong` only where it is cheaper or
+/// shorter than the reference, since costing more is what an unproven solution may do.
 fn judge(
     a: &Answer,
     optimal: Option<u32>,
@@ -319,7 +321,9 @@ fn judge(
             format!("no solution within {diameter} {unit}, the puzzle's proven diameter: the heuristic (or the search) is broken"),
         );
     }
-    if let (Status::Solved, Some((units, scale)), Some(want)) = (a.status, a.cost, reference_cost) {
+    let unproven = a.status.limited() && a.path.is_some();
+    let judged = a.status == Status::Solved || unproven;
+    if let (true, Some((units, scale)), Some(want)) = (judged, a.cost, reference_cost) {
         let cost = units as f64 / f64::from(scale);
         // Costs are whole numbers of 1/scale: half of one tells two apart.
         let tolerance = 0.5 / f64::from(scale);
@@ -329,7 +333,7 @@ fn judge(
                 format!("cost {cost} is below the reference cost {want}"),
             );
         }
-        if cost > want + tolerance {
+        if cost > want + tolerance && !unproven {
             return if a.optimal_guaranteed {
                 (
                     Status::Wrong,
@@ -351,6 +355,13 @@ fn judge(
         (Status::Solved, Some(len), Some(opt)) if len < opt => (
             Status::Wrong,
             format!("length {len} is shorter than the reference {opt}"),
+        ),
+        (_, Some(len), Some(opt)) if unproven && len < opt => (
+            Status::Wrong,
+            format!(
+                "length {len} of the solution found before the limit is shorter than the \
+                 reference {opt}"
+            ),
         ),
         (Status::Solved, Some(len), Some(opt)) if unit && len > opt && a.optimal_guaranteed => (
             Status::Wrong,
@@ -376,6 +387,10 @@ fn judge(
                 "reported unsolvable, but the reference cost is {}",
                 reference_cost.unwrap_or_default()
             ),
+        ),
+        (status, _, _) if unproven => (
+            status,
+            "the solution found before the limit is not proven the cheapest".into(),
         ),
         (status, _, _) => (status, String::new()),
     }
@@ -510,6 +525,52 @@ pub(crate) mod tests {
         assert!(message.contains("below the reference cost 2"), "{message}");
         let unsolvable = answer(Unsolvable, None, true);
         assert_eq!(judge(&unsolvable, None, Some(2.0), false).0, Wrong);
+    }
+
+    /// A search stopped by a limit with a solution it had not proven the cheapest keeps the
+    /// limit's status and says so; only a solution cheaper or shorter than the reference is
+    /// `wrong`, a dearer or longer one is what it may be.
+    #[test]
+    fn an_unproven_solution_at_a_limit_is_wrong_only_below_the_reference() {
+        use Status::*;
+        let stopped = |status, length: u32, units: u64| {
+            let mut a = answer(status, Some(length), false);
+            a.cost = Some((units, 840));
+            a
+        };
+        for status in [NodeLimit, TimeLimit] {
+            for (length, units, reference, want) in [
+                (8, 1680, Some(2.0), status),
+                (8, 2520, Some(2.0), status),
+                (9, 2520, None, status),
+                (8, 1679, Some(2.0), Wrong),
+                (5, 2520, Some(2.0), Wrong),
+            ] {
+                let (verdict, message) =
+                    judge(&stopped(status, length, units), Some(6), reference, false);
+                assert_eq!(verdict, want, "{status} {length} {units}");
+                if verdict == status {
+                    assert_eq!(
+                        message,
+                        "the solution found before the limit is not proven the cheapest"
+                    );
+                }
+            }
+            // Under unit costs, by length alone.
+            let unit = |length| judge(&answer(status, Some(length), false), Some(6), None, true);
+            assert_eq!(unit(7).0, status);
+            let (verdict, message) = unit(5);
+            assert_eq!(verdict, Wrong);
+            assert!(
+                message.starts_with("length 5 of the solution found before the limit"),
+                "{message}"
+            );
+            // Without a solution, a limit is no answer.
+            assert_eq!(
+                judge(&answer(status, None, true), Some(6), Some(2.0), false),
+                (status, String::new())
+            );
+        }
     }
 
     #[test]

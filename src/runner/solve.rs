@@ -131,8 +131,9 @@ impl UseSearch for Search<'_> {
             Outcome::Unsolvable => (Status::Unsolvable, None),
             Outcome::OverCap => (Status::OverCap, None),
             Outcome::PastDiameter(_) => (Status::Error, None),
-            Outcome::NodeLimit => (Status::NodeLimit, None),
-            Outcome::TimeLimit(_) => (Status::TimeLimit, None),
+            // The best solution found before the limit, if any: not proven the cheapest.
+            Outcome::NodeLimit => (Status::NodeLimit, r.incumbent.as_ref()),
+            Outcome::TimeLimit(_) => (Status::TimeLimit, r.incumbent.as_ref()),
             Outcome::Cancelled => (Status::Cancelled, None),
         };
         Answer {

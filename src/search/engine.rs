@@ -490,10 +490,18 @@ fn run<D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
     stats.generated = run.generated;
     stats.expanded = run.expanded;
     stats.bpmx_raises = run.bpmx_raises;
+    // A limit that stopped the search below a solution it found leaves that solution unproven.
+    let incumbent = match outcome {
+        Outcome::NodeLimit | Outcome::TimeLimit(_) | Outcome::Cancelled => {
+            incumbent.map(|(path, _)| path)
+        }
+        _ => None,
+    };
     SearchResult {
         outcome,
         stats,
-        optimal_guaranteed,
+        optimal_guaranteed: optimal_guaranteed && incumbent.is_none(),
+        incumbent,
         split,
     }
 }

@@ -574,8 +574,13 @@ impl Clock {
 pub struct SearchResult<M> {
     pub outcome: Outcome<M>,
     pub stats: Stats,
-    /// False when the variant cannot promise a shortest path (step 2 without a known parity).
+    /// False when the variant cannot promise a shortest path (step 2 without a known parity),
+    /// or when the answer is an `incumbent`.
     pub optimal_guaranteed: bool,
+    /// With a limit's outcome (node, time, cancelled) of a policy that overshoots: the cheapest
+    /// solution it had found, replayed to a goal, which the search was still trying to beat.
+    /// `None` with any other outcome.
+    pub incumbent: Option<Vec<M>>,
     /// How the search was shared between threads (all zero when it was not).
     pub split: SplitStats,
 }

@@ -8,7 +8,8 @@
 //! incumbent's cost less one (costs are whole numbers), and the search ends when a completed
 //! iteration proves that no cheaper solution exists. This is depth-first branch and bound by
 //! restarts: the part of the tree before the solution is searched again, in exchange for
-//! iterations that stay plain (and can be cut for several threads).
+//! iterations that stay plain (and can be cut for several threads). A limit that stops the
+//! search before that proof leaves the incumbent unproven (`SearchResult::incumbent`).
 //!
 //! IDA*_CR and EDA* grow by a factor of their step's (`Factor`, 2 for `cr` and `eda`), applied
 //! in whole tenths so that every bound is computed exactly.
@@ -321,7 +322,8 @@ impl Policy {
 #[cfg(test)]
 mod tests {
     use super::super::{
-        ida_star, path_cost, Bpmx, Domain, Factor, Heuristic, Limits, Outcome, Prune, Step, Variant,
+        ida_star, path_cost, replay, Bpmx, Domain, Factor, Heuristic, Limits, Outcome, Prune, Step,
+        Variant,
     };
     use super::{cr_target, Done, Histogram, Policy, Then};
     use crate::util::rng::Rng;
@@ -618,6 +620,53 @@ mod tests {
         assert!(stopped > 100, "{stopped}");
     }
 
+    /// A node limit that stops a policy that overshoots after it found a solution leaves that
+    /// solution: replayed to the goal, costing at least the cheapest and no more than any found
+    /// before a smaller limit, with `optimal_guaranteed` false. Without one, and for the other
+    /// policies, there is none and the guarantee is the policy's.
+    #[test]
+    fn a_limit_after_a_solution_leaves_it_unproven() {
+        let mut rng = Rng::new(41);
+        let (mut unproven, mut without) = (0, 0);
+        for _ in 0..100 {
+            let g = graph(&mut rng);
+            let dist = distances(&g);
+            let h = Table(dist.iter().map(|&d| d * rng.below(5) as u32 / 4).collect());
+            let start = rng.below(g.next.len() as u64) as u8;
+            for step in steps() {
+                let v = Variant {
+                    step,
+                    prune: Prune::Reverse,
+                };
+                let whole = ida_star(&g, &h, &start, v, Limits::default());
+                let mut dearest = u32::MAX;
+                for tenth in 1..10 {
+                    let limits = Limits {
+                        max_nodes: Some(whole.stats.generated * tenth / 10),
+                        ..Limits::default()
+                    };
+                    let r = ida_star(&g, &h, &start, v, limits);
+                    if r.outcome != Outcome::NodeLimit {
+                        continue;
+                    }
+                    let Some(path) = &r.incumbent else {
+                        assert_eq!(r.optimal_guaranteed, step != Step::Two, "{step:?}");
+                        without += 1;
+                        continue;
+                    };
+                    assert!(step.overshoots(), "{step:?}");
+                    assert!(replay(&g, &start, path), "{step:?}");
+                    let cost = path_cost(&g, &start, path) as u32;
+                    assert!(cost >= dist[start as usize] && cost <= dearest, "{step:?}");
+                    assert!(!r.optimal_guaranteed, "{step:?}");
+                    dearest = cost;
+                    unproven += 1;
+                }
+            }
+        }
+        assert!(unproven > 20 && without > 20, "{unproven} {without}");
+    }
+
     /// Every policy, cr and eda at several factors, returns a cheapest path on random weighted
     /// graphs, with and without pathmax and reverse-move pruning; those that promise it say so,
     /// and step 2 (whose parity a graph does not know) does not, its path costing no less.
@@ -640,6 +689,7 @@ mod tests {
                         let Outcome::Solved(path) = &r.outcome else {
                             panic!("{step:?} {prune:?} from {start}: {:?}", r.outcome);
                         };
+                        assert_eq!(r.incumbent, None);
                         let cost = path_cost(&g, &start, path) as u32;
                         let want = dist[start as usize];
                         assert_eq!(r.optimal_guaranteed, step != Step::Two);

@@ -1,7 +1,7 @@
 //! Weighted moves (`--cost`) and the threshold policies cr, eda and bts on the command line:
 //! variant names, runs.csv's `cost_model` and `cost`, the datasets' `optimal_cost` judged, the
-//! same rows on any number of workers and with `--split`, the factors of cr and eda, and
-//! what is refused (exit 2). The
+//! same rows on any number of workers and with `--split`, the factors of cr and eda, the
+//! solution a limit leaves unproven, and what is refused (exit 2). The
 //! searches themselves are checked in the library (`search::policy`, `runner::tile_searches`).
 
 use crate::common::{assert_exit, command, csv_rows, idabench, rows_without_times, text, Tmp};
@@ -257,6 +257,92 @@ fn a_bad_factor_is_refused_naming_the_flag_and_the_range() {
                     && err.contains("a factor from 1.1 to 10, whole or with one decimal"),
                 "{bad}: {err}"
             );
+        }
+    }
+}
+
+/// A node limit that stops cr, eda or bts after a solution was found, before it was proven
+/// the cheapest, keeps its status and reports that solution: its path, length and cost, not
+/// guaranteed optimal, judged `wrong` only below the reference cost; the same on any number of
+/// workers and with `--split`. The deep start's cheapest heavy cost is 136 (31 moves).
+#[test]
+fn a_limit_reports_the_solution_found_before_it() {
+    let tmp = Tmp::new("costs-limit");
+    let data = tmp.write(
+        "w.csv",
+        "id,domain,size,start,optimal,optimal_cost,cost_model\n\
+         deep,tiles,3x3,8 6 7 2 5 4 3 0 1,31,136,heavy\n\
+         dearer,tiles,3x3,8 6 7 2 5 4 3 0 1,31,160,heavy\n",
+    );
+    let mut rows = Vec::new();
+    for (name, jobs, split) in [("one", "1", "off"), ("cut", "2", "2")] {
+        let out = idabench(
+            tmp.path(),
+            &[
+                "run",
+                "--quiet",
+                "--no-plots",
+                "--step",
+                "next,cr4,eda3",
+                "--cost",
+                "heavy",
+                "--max-nodes",
+                "75000",
+                "--jobs",
+                jobs,
+                "--split",
+                split,
+                "--name",
+                name,
+                "--out",
+                &tmp.out(),
+                &data,
+            ],
+        );
+        // The reference of `dearer` is above what cr4 found: wrong.
+        assert_exit(&out, 4);
+        rows.push(rows_without_times(&tmp.run_dir(name)));
+    }
+    assert_eq!(rows[0], rows[1]);
+    let rows = csv_rows(&tmp.run_dir("one").join("runs.csv"));
+    let row = |instance: &str, step: &str| {
+        rows.iter()
+            .find(|r| r["instance"] == instance && r["step"] == step)
+            .unwrap()
+    };
+    // next had found nothing by then.
+    let next = row("deep", "next");
+    assert_eq!(
+        (
+            next["status"].as_str(),
+            next["path"].as_str(),
+            next["cost"].as_str()
+        ),
+        ("node_limit", "", "")
+    );
+    assert_eq!(next["optimal_guaranteed"], "true");
+    for (step, length, cost) in [("cr4", "33", "152.0"), ("eda3", "49", "226.0")] {
+        let r = row("deep", step);
+        assert_eq!(r["status"], "node_limit", "{step}");
+        assert_eq!(
+            (r["length"].as_str(), r["cost"].as_str()),
+            (length, cost),
+            "{step}"
+        );
+        assert_eq!(r["path"].len().to_string(), length, "{step}");
+        assert_eq!(r["optimal_guaranteed"], "false", "{step}");
+        assert_eq!(
+            r["message"],
+            "the solution found before the limit is not proven the cheapest"
+        );
+        // Against a reference of 160: 152 is below it, wrong; 226 is what an unproven
+        // solution may cost.
+        let r = row("dearer", step);
+        if step == "cr4" {
+            assert_eq!(r["status"], "wrong");
+            assert_eq!(r["message"], "cost 152 is below the reference cost 160");
+        } else {
+            assert_eq!(r["status"], "node_limit", "{step}");
         }
     }
 }
