@@ -314,11 +314,20 @@ fn judge(
     reference_cost: Option<f64>,
     unit: bool,
 ) -> (Status, String) {
-    if let Some(diameter) = a.past_diameter {
-        let unit = if unit { "moves" } else { "in cost" };
+    if let Some((units, scale)) = a.past_diameter {
+        // Under weighted moves the bound is a cost in whole units of the model's scale: told
+        // in the model's units, as runs.csv's `cost`.
+        let bound = if unit {
+            format!("{units} moves, the puzzle's proven diameter")
+        } else {
+            format!(
+                "a cost of {}, the puzzle's proven diameter in moves at its dearest move's cost",
+                units as f64 / f64::from(scale)
+            )
+        };
         return (
             Status::Error,
-            format!("no solution within {diameter} {unit}, the puzzle's proven diameter: the heuristic (or the search) is broken"),
+            format!("no solution within {bound}: the heuristic (or the search) is broken"),
         );
     }
     let unproven = a.status.limited() && a.path.is_some();
@@ -573,6 +582,28 @@ pub(crate) mod tests {
         }
     }
 
+    /// Past the puzzle's diameter under weighted moves, the bound is told as a cost in the
+    /// model's units, not in whole units of its scale.
+    #[test]
+    fn the_diameter_passed_is_told_in_the_models_units() {
+        let mut broken = answer(Status::Error, None, true);
+        // The 8-puzzle under inverse-heavy: 31 moves at most, of tile 1 at most (840/840).
+        broken.past_diameter = Some((31 * 840, 840));
+        let (status, message) = judge(&broken, None, None, false);
+        assert_eq!(status, Status::Error);
+        assert_eq!(
+            message,
+            "no solution within a cost of 31, the puzzle's proven diameter in moves at its \
+             dearest move's cost: the heuristic (or the search) is broken"
+        );
+        broken.past_diameter = Some((31 * 8, 1));
+        let (_, message) = judge(&broken, None, None, false);
+        assert!(
+            message.starts_with("no solution within a cost of 248, "),
+            "{message}"
+        );
+    }
+
     #[test]
     fn verdicts_against_the_reference_length() {
         let verdict = |status, length, guaranteed, optimal| {
@@ -600,7 +631,7 @@ pub(crate) mod tests {
         assert!(message.contains("guarantees"), "{message}");
         // A search that passed the puzzle's diameter is broken, reference or not.
         let mut broken = answer(Error, None, true);
-        broken.past_diameter = Some(31);
+        broken.past_diameter = Some((31, 1));
         for optimal in [None, Some(6)] {
             let (status, message) = judge(&broken, optimal, None, true);
             assert_eq!(status, Error);

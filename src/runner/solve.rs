@@ -26,8 +26,9 @@ pub struct Answer {
     pub optimal_guaranteed: bool,
     /// The domain's depth cap: `OverCap` means no solution of this length or less.
     pub depth_cap: Option<u32>,
-    /// The bound the search passed, past the puzzle's proven diameter (status `Error`).
-    pub past_diameter: Option<u32>,
+    /// The bound the search passed, past the puzzle's proven diameter (status `Error`), as
+    /// `cost` gives a cost: whole units, and the scale they are units of.
+    pub past_diameter: Option<(u64, u32)>,
     /// The clock whose limit stopped the search (status `TimeLimit`).
     pub limit_clock: Option<search::Clock>,
     pub wall: Duration,
@@ -110,6 +111,7 @@ impl UsePuzzle for Solve<'_, '_> {
             Choice::Max(parts) => F::with_max(d, start, &parts, search),
         };
         answer.cost = answer.cost.map(|(units, _)| (units, scale));
+        answer.past_diameter = answer.past_diameter.map(|(units, _)| (units, scale));
         Ok(answer)
     }
 }
@@ -145,7 +147,7 @@ impl UseSearch for Search<'_> {
             optimal_guaranteed: r.optimal_guaranteed,
             depth_cap: d.depth_cap(),
             past_diameter: match r.outcome {
-                Outcome::PastDiameter(diameter) => Some(diameter),
+                Outcome::PastDiameter(diameter) => Some((u64::from(diameter), 1)),
                 _ => None,
             },
             limit_clock: match r.outcome {
