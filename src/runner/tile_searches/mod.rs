@@ -1,8 +1,9 @@
 //! The searches `run` and `solve` make on the sliding tiles, checked against what lies outside
-//! the kernels: exhaustive breadth-first distances, Korf's published counts, and each other (the
-//! general board's generic kernel against the fixed-size boards' unrolled one). They live in the
-//! library, not with the integration tests, so that they search with the kernels the library
-//! already builds instead of building each (board, heuristic) kernel again in the test binary.
+//! the kernels: exhaustive breadth-first distances, Korf's published counts, Dijkstra's costs
+//! under weighted moves, and each other (the general board's generic kernel against the
+//! fixed-size boards' unrolled one). They live in the library, not with the integration tests,
+//! so that they search with the kernels the library already builds instead of building each
+//! (board, heuristic) kernel again in the test binary.
 
 mod fixed_boards;
 mod fsm;
@@ -11,6 +12,7 @@ mod lookups;
 mod oracle;
 mod pdb;
 mod walking;
+mod weighted;
 
 use crate::domains::tiles::pattern::Pattern;
 use crate::domains::tiles::{Grid, TileState, Tiles};
