@@ -199,8 +199,8 @@ fn bundled(file: &str) -> Vec<Instance> {
 }
 
 /// Rows of the weighted datasets small enough to search many times in a test (at most a few
-/// million nodes under every policy with Manhattan), by id; under bts, the heavy ones each give
-/// up probes at their budgets.
+/// million nodes under every policy with Manhattan), by id; bts probes with a budget on
+/// each.
 const SMALL: [(&str, &[&str]); 2] = [
     ("heavy15.csv", &["19", "26", "36"]),
     ("inverse15.csv", &["23", "33", "67"]),
@@ -226,21 +226,33 @@ fn summary(a: &Answer) -> String {
 }
 
 /// The overshooting policies end by branch and bound below a solution found past the bound, and
-/// bts gives iterations a node budget: cut into subtrees for two threads at any depth, each
-/// search is still the sequential one, path, nodes and iterations.
+/// bts gives its probes a node budget: cut into subtrees for two threads at any depth, each
+/// search is still the sequential one, path, nodes and iterations. Every iteration without a
+/// budget is cut (no solution lies within the cut's depth of these starts, so none is searched
+/// again on one thread); a budgeted one never is, since the threads could not stop where the
+/// sequential probe stops.
 #[test]
 fn overshooting_policies_search_alike_split_on_two_threads() {
     let pool = pool(2);
     let instances = small();
     assert_eq!(instances.len(), 6);
     let manhattan = HeuristicKind::parse("manhattan").unwrap();
-    let (mut helped, mut repeated) = (0, 0);
+    let mut helped = 0;
     for i in &instances {
         let model = i.optimal_cost.expect("a weighted row").0;
         for &step in OVERSHOOTING {
             let spec = spec(manhattan, step, model);
+            let what = format!("{} {}", i.id, spec.name());
             let alone = search(&i.puzzle, &spec, Limits::default()).unwrap();
-            assert_eq!(alone.status, Status::Solved, "{} {}", i.id, spec.name());
+            assert_eq!(alone.status, Status::Solved, "{what}");
+            let probes = alone
+                .stats
+                .iterations
+                .iter()
+                .filter(|it| it.budget.is_some())
+                .count();
+            assert_eq!(probes > 0, step == Step::Bts, "{what}: {probes} probes");
+            let whole = alone.stats.iterations.len() - probes;
             for cut in [
                 SplitDepth::Depth(1),
                 SplitDepth::Depth(4),
@@ -249,21 +261,15 @@ fn overshooting_policies_search_alike_split_on_two_threads() {
                 let got = pool
                     .install(|| solve_shared(&i.puzzle, &spec, Limits::default(), Some(cut)))
                     .unwrap();
-                assert_eq!(
-                    summary(&got),
-                    summary(&alone),
-                    "{} {} split {cut:?}",
-                    i.id,
-                    spec.name()
-                );
+                assert_eq!(summary(&got), summary(&alone), "{what} split {cut:?}");
+                assert_eq!(got.split.iterations as usize, whole, "{what} split {cut:?}");
+                assert_eq!(got.split.repeated, 0, "{what} split {cut:?}");
                 helped += got.split.helped;
-                repeated += got.split.repeated;
             }
         }
     }
-    // The second thread searched subtrees, and some cut iteration was searched again on one
-    // thread (a probe past its budget, or a solution above the cut).
-    assert!(helped > 0 && repeated > 0, "{helped} {repeated}");
+    // The second thread searched subtrees.
+    assert!(helped > 0);
 }
 
 /// The weighted datasets' small rows: the cost each gives is the one next with Manhattan and bts
