@@ -3,35 +3,42 @@
 # datasets/heavy15.csv (heavy and unit costs) and datasets/inverse15.csv (inverse-heavy and unit
 # costs; steps 1 and 2 left out there, see the page), then, per dataset and cost model, the
 # geometric mean of nodes generated per policy and bts's nodes over next's, on every instance
-# and on those where next needs more than 100 iterations.
+# and on those where next needs more than 100 iterations, and from iterations.csv why bts's
+# share is what it is.
 #
 #   scripts/weighted-goals.sh [OUT]
 #
 # Reports go to OUT (default: a temporary directory), runs named heavy15 and inverse15; with
 # IDABENCH_BIN the binary is that one, else it is built (cargo build --release). About 15
-# minutes of CPU on two cores, most of it next and eda under inverse-heavy and heavy costs.
+# minutes of CPU on two cores, most of it next and eda under inverse-heavy and heavy costs. With
+# REUSE=1 the runs already in OUT are read again instead.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 out=${1:-$(mktemp -d)}
 bin=${IDABENCH_BIN:-target/release/idabench}
-[ -n "${IDABENCH_BIN:-}" ] || cargo build --release --quiet
+[ -n "${IDABENCH_BIN:-}" ] || [ "${REUSE:-}" = 1 ] || cargo build --release --quiet
 
-"$bin" run datasets/heavy15.csv --heuristic manhattan --step 1,2,next,cr,eda,bts \
-  --cost heavy,unit --out "$out" --name heavy15 --quiet > /dev/null
-"$bin" run datasets/inverse15.csv --heuristic manhattan --step next,cr,eda,bts \
-  --cost inverse-heavy,unit --out "$out" --name inverse15 --quiet > /dev/null
+if [ "${REUSE:-}" != 1 ]; then
+  "$bin" run datasets/heavy15.csv --heuristic manhattan --step 1,2,next,cr,eda,bts \
+    --cost heavy,unit --out "$out" --name heavy15 --quiet > /dev/null
+  "$bin" run datasets/inverse15.csv --heuristic manhattan --step next,cr,eda,bts \
+    --cost inverse-heavy,unit --out "$out" --name inverse15 --quiet > /dev/null
+fi
 
-python3 - "$out/heavy15/runs.csv" "$out/inverse15/runs.csv" <<'EOF'
+python3 - "$out/heavy15" "$out/inverse15" <<'EOF'
 import csv, math, sys
 from collections import defaultdict
 
 def geomean(xs):
     return math.exp(sum(math.log(x) for x in xs) / len(xs))
 
-for path in sys.argv[1:]:
-    rows = list(csv.DictReader(open(path)))
-    assert all(r["status"] == "solved" for r in rows), f"{path}: not every job solved"
+for run in sys.argv[1:]:
+    rows = list(csv.DictReader(open(f"{run}/runs.csv")))
+    assert all(r["status"] == "solved" for r in rows), f"{run}: not every job solved"
+    iterations = defaultdict(list)
+    for r in csv.DictReader(open(f"{run}/iterations.csv")):
+        iterations[(r["instance"], r["variant"])].append(r)
     for model in dict.fromkeys(r["cost_model"] for r in rows):
         jobs = defaultdict(dict)
         for r in rows:
@@ -39,9 +46,10 @@ for path in sys.argv[1:]:
                 jobs[r["instance"]][r["step"]] = r
         steps = list(dict.fromkeys(r["step"] for r in rows if r["cost_model"] == model))
         nodes = lambda i, s: int(jobs[i][s]["nodes_generated"])
-        iterations = [int(j["next"]["iterations"]) for j in jobs.values()]
+        its = lambda i, s: iterations[(i, jobs[i][s]["variant"])]
+        most = max(int(j["next"]["iterations"]) for j in jobs.values())
         print(f"{rows[0]['dataset']} {model}: {len(jobs)} instances, next's iterations "
-              f"at most {max(iterations)}")
+              f"at most {most}")
         hard = [i for i in jobs if int(jobs[i]["next"]["iterations"]) > 100]
         for name, ids in (("every instance", list(jobs)), ("next > 100 iterations", hard)):
             if not ids:
@@ -56,4 +64,51 @@ for path in sys.argv[1:]:
                   f"{geomean([r for r, _ in ratios]):.4f}, worst {ratios[-1][0]:.4f} "
                   f"(instance {ratios[-1][1]}), best {ratios[0][0]:.4f}, "
                   f"at most 1/10 on {within}")
+            for name, side in (("at most 1/10", [i for r, i in ratios if r <= 0.1]),
+                               ("above 1/10", [i for r, i in ratios if r > 0.1])):
+                if side:
+                    n = [int(jobs[i]["next"]["iterations"]) for i in side]
+                    print(f"      {name}: next needs {min(n)} to {max(n)} iterations")
+        # From iterations.csv, on the instances where next needs more than 100 iterations (on
+        # every one when there are none): how fast next's iterations grow, what share of its
+        # nodes its last complete iteration holds (every node of it is generated again by any
+        # policy that proves the cost optimal, so this is a floor under bts/next), and what bts
+        # spends its nodes on.
+        ids = hard or list(jobs)
+        growth, floor = [], []
+        spent, many = defaultdict(list), defaultdict(list)
+        for i in ids:
+            counts = [int(x["nodes_generated"]) for x in its(i, "next")]
+            growth += [b / a for a, b in zip(counts[:-2], counts[1:-1]) if a > 1000]
+            floor.append(counts[-2] / sum(counts) if len(counts) > 1 else 1.0)
+            # next's last bound is the cheapest cost, in the bounds' units: a bts iteration
+            # at that bound or above, not given up, found a solution.
+            cheapest = int(its(i, "next")[-1]["bound"])
+            kinds = ("unbudgeted", "completed probes", "given-up probes", "first solution",
+                     "after it")
+            share, count = dict.fromkeys(kinds, 0), dict.fromkeys(kinds, 0)
+            for x in its(i, "bts"):
+                n, budget = int(x["nodes_generated"]), x["budget"]
+                if share["first solution"]:
+                    kind = "after it"
+                elif budget and n >= int(budget):
+                    kind = "given-up probes"
+                elif int(x["bound"]) >= cheapest:
+                    kind = "first solution"
+                else:
+                    kind = "completed probes" if budget else "unbudgeted"
+                share[kind] += n
+                count[kind] += 1
+            for kind in kinds:
+                spent[kind].append(share[kind] / nodes(i, "bts"))
+                many[kind].append(count[kind])
+        print(f"  {'next > 100 iterations' if hard else 'every instance'}, from iterations.csv:")
+        if growth:
+            print(f"    next's growth over iterations of more than 1,000 nodes: geometric mean "
+                  f"{geomean(growth):.3f}")
+        print(f"    next's last complete iteration over its total: geometric mean "
+              f"{geomean(floor):.4f}, least {min(floor):.4f}, most {max(floor):.4f}")
+        print("    bts's iterations, mean share of its nodes (mean count): " + ", ".join(
+            f"{kind} {sum(v) / len(v):.3f} ({sum(many[kind]) / len(ids):.1f})"
+            for kind, v in spent.items()))
 EOF
