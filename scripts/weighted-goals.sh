@@ -47,6 +47,14 @@ for run in sys.argv[1:]:
         steps = list(dict.fromkeys(r["step"] for r in rows if r["cost_model"] == model))
         nodes = lambda i, s: int(jobs[i][s]["nodes_generated"])
         its = lambda i, s: iterations[(i, jobs[i][s]["variant"])]
+
+        def floor(i):
+            """The share of next's nodes in its last complete iteration: every policy here that
+            proves a cost optimal searches an iteration at least that large, so this is a floor
+            under its share of next's nodes. None when next's first iteration solved."""
+            counts = [int(x["nodes_generated"]) for x in its(i, "next")]
+            return counts[-2] / sum(counts) if len(counts) > 1 else None
+
         most = max(int(j["next"]["iterations"]) for j in jobs.values())
         print(f"{rows[0]['dataset']} {model}: {len(jobs)} instances, next's iterations "
               f"at most {most}")
@@ -68,19 +76,19 @@ for run in sys.argv[1:]:
                                ("above 1/10", [i for r, i in ratios if r > 0.1])):
                 if side:
                     n = [int(jobs[i]["next"]["iterations"]) for i in side]
-                    print(f"      {name}: next needs {min(n)} to {max(n)} iterations")
+                    f = [x for x in map(floor, side) if x is not None] or [math.nan]
+                    print(f"      {name}: next needs {min(n)} to {max(n)} iterations, "
+                          f"floor {min(f):.4f} to {max(f):.4f}")
         # From iterations.csv, on the instances where next needs more than 100 iterations (on
-        # every one when there are none): how fast next's iterations grow, what share of its
-        # nodes its last complete iteration holds (every node of it is generated again by any
-        # policy that proves the cost optimal, so this is a floor under bts/next), and what bts
-        # spends its nodes on.
+        # every one when there are none): how fast next's iterations grow, the floor, and what
+        # bts spends its nodes on.
         ids = hard or list(jobs)
-        growth, floor = [], []
+        growth = []
+        floors = [x for x in map(floor, ids) if x is not None]
         spent, many = defaultdict(list), defaultdict(list)
         for i in ids:
             counts = [int(x["nodes_generated"]) for x in its(i, "next")]
             growth += [b / a for a, b in zip(counts[:-2], counts[1:-1]) if a > 1000]
-            floor.append(counts[-2] / sum(counts) if len(counts) > 1 else 1.0)
             # next's last bound is the cheapest cost, in the bounds' units: a bts iteration
             # at that bound or above, not given up, found a solution.
             cheapest = int(its(i, "next")[-1]["bound"])
@@ -89,7 +97,7 @@ for run in sys.argv[1:]:
             share, count = dict.fromkeys(kinds, 0), dict.fromkeys(kinds, 0)
             for x in its(i, "bts"):
                 n, budget = int(x["nodes_generated"]), x["budget"]
-                if share["first solution"]:
+                if count["first solution"]:
                     kind = "after it"
                 elif budget and n >= int(budget):
                     kind = "given-up probes"
@@ -106,8 +114,8 @@ for run in sys.argv[1:]:
         if growth:
             print(f"    next's growth over iterations of more than 1,000 nodes: geometric mean "
                   f"{geomean(growth):.3f}")
-        print(f"    next's last complete iteration over its total: geometric mean "
-              f"{geomean(floor):.4f}, least {min(floor):.4f}, most {max(floor):.4f}")
+        print(f"    floor (next's last complete iteration over its total): geometric mean "
+              f"{geomean(floors):.4f}, least {min(floors):.4f}, most {max(floors):.4f}")
         print("    bts's iterations, mean share of its nodes (mean count): " + ", ".join(
             f"{kind} {sum(v) / len(v):.3f} ({sum(many[kind]) / len(ids):.1f})"
             for kind, v in spent.items()))
