@@ -10,7 +10,7 @@ use crate::domains::{DomainKind, HeuristicKind, Puzzle, Spec};
 use crate::results::record::Status;
 use crate::runner::job::solve_shared;
 use crate::runner::solve::{search, Answer};
-use crate::search::{Limits, Pruning, SplitDepth, Step};
+use crate::search::{Factor, Limits, Pruning, SplitDepth, Step};
 use crate::util::rng::Rng;
 use rayon::prelude::*;
 use std::path::Path;
@@ -42,9 +42,14 @@ const INVERSE: CostModel = CostModel::InverseHeavy;
 const ALL: &[Step] = &Step::ALL;
 /// The policies that step by the f-values found: under inverse-heavy moves 1 and 2 step by an
 /// 840th of the dearest move, thousands of iterations a state.
-const BY_F: &[Step] = &[Step::Next, Step::Cr, Step::Eda, Step::Bts];
+const BY_F: &[Step] = &[
+    Step::Next,
+    Step::Cr(Factor::TWO),
+    Step::Eda(Factor::TWO),
+    Step::Bts,
+];
 const ONE_TWO: &[Step] = &[Step::One, Step::Two];
-const OVERSHOOTING: &[Step] = &[Step::Cr, Step::Eda, Step::Bts];
+const OVERSHOOTING: &[Step] = &[Step::Cr(Factor::TWO), Step::Eda(Factor::TWO), Step::Bts];
 const NOT_OVERSHOOTING: &[Step] = &[Step::One, Step::Two, Step::Next];
 
 const fn part(
