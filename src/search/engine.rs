@@ -122,7 +122,8 @@ pub fn ida_star<D: Domain, H: Heuristic<D>>(
     match variant.prune {
         Prune::None => run::<D, H, Generic<false>>(d, h, start, variant, limits),
         Prune::Reverse => run::<D, H, Generic<true>>(d, h, start, variant, limits),
-        Prune::Fsm(_) => run::<D, H, GenericFsm>(d, h, start, variant, limits),
+        Prune::Fsm(_) if D::AUTOMATA => run::<D, H, GenericFsm>(d, h, start, variant, limits),
+        Prune::Fsm(_) => unreachable!("the domain refuses an automaton before its search"),
     }
 }
 

@@ -44,6 +44,11 @@ pub trait Domain: Sync {
     type Move: Copy + PartialEq + Send + Sync;
     /// A value that is no move: the start state's "previous move".
     const NO_MOVE: Self::Move;
+    /// Whether an automaton may prune its moves (`Prune::Fsm`). An automaton trades a move
+    /// sequence for an equally long one, not an equally cheap one, so a domain of weighted moves
+    /// says no: its searches are refused fsm pruning before they start, and the build makes no
+    /// automaton kernels for it.
+    const AUTOMATA: bool = true;
 
     /// Moves available in `s`, in the domain's fixed order.
     fn moves<'a>(&'a self, s: &Self::State) -> &'a [Self::Move];

@@ -815,9 +815,11 @@ impl Family for Tiles {
 
     /// The 3x3, 4x4 and 5x5 boards are searched as fixed-size types (same tree, faster), under
     /// the heuristics whose search the kernel's speed decides. Each fixed board costs the build a
-    /// set of kernels unrolled per place for each heuristic: the dual and random lookups, whose
-    /// time goes to their lookups (3% more per node on the general board, on korf13.csv with
-    /// pdb-555+dual), run on the general board, and databases only on the boards they exist for.
+    /// set of kernels unrolled per place for each heuristic, so the general board takes the
+    /// rest: blind search (`zero`, which counts nodes); on the 5x5 board, all but Manhattan and
+    /// the databases (the 24-puzzle's usable heuristics); the dual and random lookups, whose time
+    /// goes to their lookups (3% more per node on the general board, on korf13.csv with
+    /// pdb-555+dual); and databases on the boards they do not exist for.
     fn with_heuristic<V: UseSearch>(
         d: &Arc<Tiles>,
         start: &TileState,
@@ -828,10 +830,14 @@ impl Family for Tiles {
         let unrolled = h
             .partition()
             .map(|(_, l)| matches!(l.policy, Policy::Regular | Policy::Reflect) && !l.bpmx);
+        let zero = h == TilesHeuristic::Zero;
         match (&d.fixed, unrolled) {
+            (_, None) if zero => visit.with(&**d, start, &Zero),
             (Some(FixedBoard::B3(b)), None) => with_plain(d, &**b, &b.state(start), h, visit),
             (Some(FixedBoard::B4(b)), None) => with_plain(d, &**b, &b.state(start), h, visit),
-            (Some(FixedBoard::B5(b)), None) => with_plain(d, &**b, &b.state(start), h, visit),
+            (Some(FixedBoard::B5(b)), None) if h == TilesHeuristic::Manhattan => {
+                visit.with(&**b, &b.state(start), shared(d, h.name(), Manhattan::new))
+            }
             (Some(FixedBoard::B4(b)), Some(true)) => {
                 visit.with(&**b, &b.state(start), pattern_dbs(d, h))
             }
@@ -844,8 +850,8 @@ impl Family for Tiles {
     }
 }
 
-/// Heuristic `h`, one without databases, of the tiles `d` (its tables shared per `d`), on
-/// `board`, a type of `d`'s board.
+/// Heuristic `h`, one without databases and not blind, of the tiles `d` (its tables shared per
+/// `d`), on `board`, a type of `d`'s board.
 fn with_plain<G: Grid, V: UseSearch>(
     d: &Arc<Tiles>,
     board: &G,
@@ -868,8 +874,7 @@ where
             visit.with(board, start, shared(d, h.name(), WalkingDistance::new))
         }
         TilesHeuristic::Misplaced => visit.with(board, start, &Misplaced),
-        TilesHeuristic::Zero => visit.with(board, start, &Zero),
-        _ => unreachable!("{} is a pattern-database heuristic", h.name()),
+        _ => unreachable!("{} is searched elsewhere (with_heuristic)", h.name()),
     }
 }
 

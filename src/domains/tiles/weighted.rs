@@ -44,6 +44,7 @@ impl Domain for Weighted<'_> {
     type State = TileState;
     type Move = u8;
     const NO_MOVE: u8 = Tiles::NO_MOVE;
+    const AUTOMATA: bool = false;
 
     #[inline(always)]
     fn moves<'b>(&'b self, s: &TileState) -> &'b [u8] {

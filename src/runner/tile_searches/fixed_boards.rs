@@ -1,6 +1,7 @@
 //! The fixed-size boards (3x3, 4x4, 5x5) and their unrolled kernel against the general board and
-//! its generic kernel: identical outcomes, paths, node counts and iterations for every heuristic,
-//! threshold step and pruning setting, under node limits and under a depth cap.
+//! its generic kernel: identical outcomes, paths, node counts and iterations for every heuristic
+//! each board searches, threshold step and pruning setting, under node limits and under a depth
+//! cap; and blind search's counts against its tree.
 
 use super::summary;
 use crate::domains::tiles::{
@@ -64,33 +65,34 @@ where
     limited
 }
 
-/// Every heuristic on boards of one size: walks of `deep` moves for the stronger heuristics,
-/// `shallow` for blind search; searches cut by node limits (below and above the nodes between
-/// two looks at the clock) and by a depth cap below the solutions.
-fn size<const W: usize, const H: usize, const N: usize>(goal: &[u8], deep: usize, shallow: usize)
-where
+/// Manhattan, which every fixed board searches, on boards of one size: walks of `deep` moves,
+/// searches cut by a depth cap below the solutions and, with `far`, by node limits (below and
+/// above the nodes between two looks at the clock) on walks of `far` moves (`plain_agree` cuts
+/// the smaller boards' searches).
+fn manhattan_agrees<const W: usize, const H: usize, const N: usize>(
+    d: &Tiles,
+    deep: usize,
+    far: Option<usize>,
+) where
     FixedTiles<W, H, N>: Grid,
 {
-    let d = Tiles::new(W, H, goal).unwrap();
-    let deep: Vec<TileState> = (0..3).map(|i| walk(&d, deep, i)).collect();
-    let shallow: Vec<TileState> = (0..2).map(|i| walk(&d, shallow, 10 + i)).collect();
+    let starts = |moves: usize, seed: u64| -> Vec<TileState> {
+        (0..3).map(|i| walk(d, moves, seed + i)).collect()
+    };
+    let manhattan = Manhattan::new(d);
     let none = Limits::default();
-    let manhattan = Manhattan::new(&d);
-    assert_eq!(agree::<W, H, N, _>(&d, &manhattan, &deep, none), 0);
-    agree::<W, H, N, _>(&d, &LinearConflict::new(&d), &deep, none);
-    // The 5x5 table takes seconds to build: `walking` checks that board, once.
-    if N < 25 {
-        agree::<W, H, N, _>(&d, &WalkingDistance::new(&d), &deep, none);
-    }
-    agree::<W, H, N, _>(&d, &Misplaced, &shallow, none);
-    agree::<W, H, N, _>(&d, &Zero, &shallow, none);
-    for max_nodes in [500, 300_000] {
+    assert_eq!(
+        agree::<W, H, N, _>(d, &manhattan, &starts(deep, 0), none),
+        0
+    );
+    for max_nodes in far.map_or(&[][..], |_| &[500, 300_000]) {
         let cut = Limits {
-            max_nodes: Some(max_nodes),
+            max_nodes: Some(*max_nodes),
             ..Limits::default()
         };
+        let far = starts(far.unwrap(), 20);
         assert!(
-            agree::<W, H, N, _>(&d, &Misplaced, &deep, cut) > 0,
+            agree::<W, H, N, _>(d, &manhattan, &far, cut) > 0,
             "{max_nodes}"
         );
     }
@@ -98,32 +100,64 @@ where
         max_depth: Some(10),
         ..Limits::default()
     };
-    assert!(agree::<W, H, N, _>(&d, &manhattan, &deep, capped) > 0);
-    // Blind search has no estimate to stop it at the cap: the cap itself does.
-    let capped = Limits {
-        max_depth: Some(4),
-        ..Limits::default()
-    };
-    assert!(agree::<W, H, N, _>(&d, &Zero, &shallow, capped) > 0);
+    assert!(agree::<W, H, N, _>(d, &manhattan, &starts(deep, 0), capped) > 0);
+}
+
+/// The other heuristics without databases, which the 3x3 and 4x4 boards search unrolled
+/// (`Tiles::with_heuristic`; blind search and the 5x5 board's others run on the general board
+/// only): walks of `deep` moves for the stronger heuristics, `shallow` for misplaced tiles,
+/// which node limits also cut.
+fn plain_agree<const W: usize, const H: usize, const N: usize>(
+    d: &Tiles,
+    deep: usize,
+    shallow: usize,
+) where
+    FixedTiles<W, H, N>: Grid,
+{
+    let deep: Vec<TileState> = (0..3).map(|i| walk(d, deep, i)).collect();
+    let shallow: Vec<TileState> = (0..2).map(|i| walk(d, shallow, 10 + i)).collect();
+    let none = Limits::default();
+    agree::<W, H, N, _>(d, &LinearConflict::new(d), &deep, none);
+    agree::<W, H, N, _>(d, &WalkingDistance::new(d), &deep, none);
+    agree::<W, H, N, _>(d, &Misplaced, &shallow, none);
+    for max_nodes in [500, 300_000] {
+        let cut = Limits {
+            max_nodes: Some(max_nodes),
+            ..Limits::default()
+        };
+        assert!(
+            agree::<W, H, N, _>(d, &Misplaced, &deep, cut) > 0,
+            "{max_nodes}"
+        );
+    }
 }
 
 #[test]
 fn eight_puzzle_boards_agree() {
-    size::<3, 3, 9>(&[1, 2, 3, 4, 5, 6, 7, 8, 0], 24, 10);
-    // Another goal, the blank in the middle (Luogu P1379's).
-    size::<3, 3, 9>(&[1, 2, 3, 8, 0, 4, 7, 6, 5], 24, 10);
+    for goal in [
+        [1, 2, 3, 4, 5, 6, 7, 8, 0],
+        // Another goal, the blank in the middle (Luogu P1379's).
+        [1, 2, 3, 8, 0, 4, 7, 6, 5],
+    ] {
+        let d = Tiles::new(3, 3, &goal).unwrap();
+        manhattan_agrees::<3, 3, 9>(&d, 24, None);
+        plain_agree::<3, 3, 9>(&d, 24, 10);
+    }
 }
 
 #[test]
 fn fifteen_puzzle_boards_agree() {
     let korf: Vec<u8> = (0..16).collect();
-    size::<4, 4, 16>(&korf, 36, 9);
+    let d = Tiles::new(4, 4, &korf).unwrap();
+    manhattan_agrees::<4, 4, 16>(&d, 36, None);
+    plain_agree::<4, 4, 16>(&d, 36, 9);
 }
 
 #[test]
 fn twenty_four_puzzle_boards_agree() {
     let goal: Vec<u8> = (1..25).chain([0]).collect();
-    size::<5, 5, 25>(&goal, 30, 8);
+    let d = Tiles::new(5, 5, &goal).unwrap();
+    manhattan_agrees::<5, 5, 25>(&d, 30, Some(80));
 }
 
 /// Generated and expanded nodes of blind iterative deepening (bounds 0, 1, ... up to `cap`, the
@@ -168,7 +202,6 @@ fn blind_counts(d: &Tiles, s: &TileState, cap: u32) -> (u64, u64) {
 #[test]
 fn blind_search_stops_at_the_cap_with_the_counts_of_its_tree() {
     let d = Tiles::new(3, 3, &[1, 2, 3, 4, 5, 6, 7, 8, 0]).unwrap();
-    let fixed = FixedTiles::<3, 3, 9>::new(&d);
     let v = Variant {
         step: Step::One,
         prune: Prune::Reverse,
@@ -179,17 +212,12 @@ fn blind_search_stops_at_the_cap_with_the_counts_of_its_tree() {
             max_depth: Some(cap),
             ..Limits::default()
         };
-        let (generated, expanded) = blind_counts(&d, &s, cap);
-        let general = ida_star(&d, &Zero, &s, v, limits);
-        let unrolled = ida_star_fixed(&fixed, &Zero, &fixed.state(&s), v, limits);
-        assert!(matches!(general.outcome, Outcome::OverCap), "cap {cap}");
-        assert!(matches!(unrolled.outcome, Outcome::OverCap), "cap {cap}");
-        for stats in [general.stats, unrolled.stats] {
-            assert_eq!(
-                (stats.generated, stats.expanded),
-                (generated, expanded),
-                "cap {cap}"
-            );
-        }
+        let r = ida_star(&d, &Zero, &s, v, limits);
+        assert!(matches!(r.outcome, Outcome::OverCap), "cap {cap}");
+        assert_eq!(
+            (r.stats.generated, r.stats.expanded),
+            blind_counts(&d, &s, cap),
+            "cap {cap}"
+        );
     }
 }
