@@ -816,10 +816,10 @@ impl Family for Tiles {
     /// The 3x3, 4x4 and 5x5 boards are searched as fixed-size types (same tree, faster), under
     /// the heuristics whose search the kernel's speed decides. Each fixed board costs the build a
     /// set of kernels unrolled per place for each heuristic, so the general board takes the
-    /// rest: blind search (`zero`, which counts nodes); on the 5x5 board, all but Manhattan and
-    /// the databases (the 24-puzzle's usable heuristics); the dual and random lookups, whose time
-    /// goes to their lookups (3% more per node on the general board, on korf13.csv with
-    /// pdb-555+dual); and databases on the boards they do not exist for.
+    /// rest: blind search (`zero`, which counts nodes); on the 5x5 board, walking distance and
+    /// misplaced tiles (about 30% slower per node there: docs/speed.md); the dual and random
+    /// lookups, whose time goes to their lookups (3% more per node on the general board, on
+    /// korf13.csv with pdb-555+dual); and databases on the boards they do not exist for.
     fn with_heuristic<V: UseSearch>(
         d: &Arc<Tiles>,
         start: &TileState,
@@ -838,6 +838,11 @@ impl Family for Tiles {
             (Some(FixedBoard::B5(b)), None) if h == TilesHeuristic::Manhattan => {
                 visit.with(&**b, &b.state(start), shared(d, h.name(), Manhattan::new))
             }
+            (Some(FixedBoard::B5(b)), None) if h == TilesHeuristic::LinearConflict => visit.with(
+                &**b,
+                &b.state(start),
+                shared(d, h.name(), LinearConflict::new),
+            ),
             (Some(FixedBoard::B4(b)), Some(true)) => {
                 visit.with(&**b, &b.state(start), pattern_dbs(d, h))
             }

@@ -104,9 +104,9 @@ fn manhattan_agrees<const W: usize, const H: usize, const N: usize>(
 }
 
 /// The other heuristics without databases, which the 3x3 and 4x4 boards search unrolled
-/// (`Tiles::with_heuristic`; blind search and the 5x5 board's others run on the general board
-/// only): walks of `deep` moves for the stronger heuristics, `shallow` for misplaced tiles,
-/// which node limits also cut.
+/// (`Tiles::with_heuristic`; the 5x5 board only linear conflict of these, and blind search runs
+/// on the general board only): walks of `deep` moves for the stronger heuristics, `shallow` for
+/// misplaced tiles, which node limits also cut.
 fn plain_agree<const W: usize, const H: usize, const N: usize>(
     d: &Tiles,
     deep: usize,
@@ -158,6 +158,8 @@ fn twenty_four_puzzle_boards_agree() {
     let goal: Vec<u8> = (1..25).chain([0]).collect();
     let d = Tiles::new(5, 5, &goal).unwrap();
     manhattan_agrees::<5, 5, 25>(&d, 30, Some(80));
+    let deep: Vec<TileState> = (0..3).map(|i| walk(&d, 30, i)).collect();
+    agree::<5, 5, 25, _>(&d, &LinearConflict::new(&d), &deep, Limits::default());
 }
 
 /// Generated and expanded nodes of blind iterative deepening (bounds 0, 1, ... up to `cap`, the
