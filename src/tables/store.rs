@@ -137,6 +137,19 @@ fn lock() -> std::sync::MutexGuard<'static, HashMap<String, Held>> {
     held().lock().unwrap_or_else(|p| p.into_inner())
 }
 
+/// The threads that build tables for `try_table`, one per core, made on first use; `None` when
+/// they cannot be started (the build then runs where it is asked for).
+fn build_pool() -> Option<&'static rayon::ThreadPool> {
+    static POOL: OnceLock<Option<rayon::ThreadPool>> = OnceLock::new();
+    POOL.get_or_init(|| {
+        rayon::ThreadPoolBuilder::new()
+            .thread_name(|i| format!("table-build-{i}"))
+            .build()
+            .ok()
+    })
+    .as_ref()
+}
+
 /// The table of `spec`, as `prepare` left it or, when nothing prepared it (library use, tests),
 /// built in memory now without touching the disk. For tables whose build cannot refuse (the
 /// unit-cost patterns'): see `try_table`.
@@ -152,7 +165,11 @@ pub fn try_table(spec: &dyn Spec) -> Result<&'static [u8], String> {
         return Ok(h.table);
     }
     let never = AtomicBool::new(false);
-    let built = match spec.build(&|_| {}, &never) {
+    // The lock is held through the build, and a search on rayon's global pool may be waiting
+    // for it (a table asked for from `solve` inside a parallel loop): so the build, parallel
+    // itself, runs on threads of its own, never on the ones that wait.
+    let build = || spec.build(&|_| {}, &never);
+    let built = match build_pool().map_or_else(build, |pool| pool.install(build)) {
         Ok(built) => built,
         Err(Unbuilt::Refused(why)) => return Err(why),
         Err(Unbuilt::Stopped) => unreachable!("a build never stopped stopped"),
@@ -576,5 +593,84 @@ fn build_with_progress(
             started.elapsed().as_secs_f64()
         ));
         Ok(table)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rayon::prelude::*;
+    use std::sync::mpsc;
+
+    /// A table built in parallel that says when its build has begun, then waits `pause` (for
+    /// others to queue on the lock) before its parallel part.
+    struct Parallel {
+        name: &'static str,
+        begun: Mutex<Option<mpsc::Sender<()>>>,
+        pause: Duration,
+    }
+
+    impl Spec for Parallel {
+        fn key(&self) -> String {
+            format!("test-{}", self.name)
+        }
+        fn describe(&self) -> Vec<(&'static str, String)> {
+            Vec::new()
+        }
+        fn entries(&self) -> u64 {
+            1000
+        }
+        fn entry_format(&self) -> &'static str {
+            "u8"
+        }
+        fn goal_entry(&self) -> u64 {
+            0
+        }
+        fn build(&self, _: &(dyn Fn(u64) + Sync), _: &AtomicBool) -> Result<Vec<u8>, Unbuilt> {
+            if let Some(begun) = self.begun.lock().unwrap().take() {
+                begun.send(()).unwrap();
+            }
+            std::thread::sleep(self.pause);
+            Ok((0..1000u32)
+                .into_par_iter()
+                .map(|i| (i % 7) as u8)
+                .collect())
+        }
+        fn build_memory(&self) -> u64 {
+            1000
+        }
+    }
+
+    /// A table built from a thread outside rayon's global pool while every thread of that pool
+    /// waits on the store's lock for another table (as the searches of a parallel loop over
+    /// `solve` do): the build needs none of them, so every one gets its table. (Built on the
+    /// global pool, this hung; the 60 s are a guard against that, not a measure.)
+    #[test]
+    fn a_build_never_needs_the_threads_that_wait_for_it() {
+        let (begun, has_begun) = mpsc::channel();
+        let first: &'static Parallel = Box::leak(Box::new(Parallel {
+            name: "first",
+            begun: Mutex::new(Some(begun)),
+            pause: Duration::from_millis(300),
+        }));
+        let second: &'static Parallel = Box::leak(Box::new(Parallel {
+            name: "second",
+            begun: Mutex::new(None),
+            pause: Duration::ZERO,
+        }));
+        let (done, all_done) = mpsc::channel();
+        let builder = done.clone();
+        std::thread::spawn(move || builder.send(vec![table(first).len()]).unwrap());
+        has_begun.recv().unwrap();
+        std::thread::spawn(move || {
+            let waiting = 4 * rayon::current_num_threads();
+            let lens = (0..waiting).into_par_iter().map(|_| table(second).len());
+            done.send(lens.collect()).unwrap();
+        });
+        for _ in 0..2 {
+            let lens = all_done.recv_timeout(Duration::from_secs(60));
+            let lens = lens.expect("a table's build waits for the threads waiting for it");
+            assert!(lens.iter().all(|&len| len == 1000), "{lens:?}");
+        }
     }
 }
