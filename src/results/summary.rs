@@ -878,7 +878,8 @@ pub fn summary_md(summaries: &Summaries, manifest: &Manifest) -> String {
         .collect();
     if !unguaranteed.is_empty() {
         out.push_str(&format!(
-            "\nNot guaranteed shortest (step 2 where the domain has no solution parity): {}.\n",
+            "\nNot guaranteed shortest (step 2 where the domain has no solution parity, or a \
+             solution found before a limit stopped cr, eda or bts): {}.\n",
             unguaranteed.join(", ")
         ));
     }

@@ -123,7 +123,7 @@ pub fn ida_star<D: Domain, H: Heuristic<D>>(
         Prune::None => run::<D, H, Generic<false>>(d, h, start, variant, limits),
         Prune::Reverse => run::<D, H, Generic<true>>(d, h, start, variant, limits),
         Prune::Fsm(_) if D::AUTOMATA => run::<D, H, GenericFsm>(d, h, start, variant, limits),
-        Prune::Fsm(_) => unreachable!("the domain refuses an automaton before its search"),
+        Prune::Fsm(_) => unreachable!("fsm pruning of weighted moves is refused before a search"),
     }
 }
 

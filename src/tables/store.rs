@@ -165,11 +165,23 @@ pub fn try_table(spec: &dyn Spec) -> Result<&'static [u8], String> {
         return Ok(h.table);
     }
     let never = AtomicBool::new(false);
-    // The lock is held through the build, and a search on rayon's global pool may be waiting
-    // for it (a table asked for from `solve` inside a parallel loop): so the build, parallel
-    // itself, runs on threads of its own, never on the ones that wait.
+    // The lock is held through the build, and searches on rayon's global pool may be waiting
+    // for it (tables asked for from `solve` inside a parallel loop): so the build, parallel
+    // itself, runs on threads of its own, never on the ones that wait. It is handed over from a
+    // plain thread: a thread of one pool waiting on another runs its own pool's jobs meanwhile,
+    // and one of those could ask for this lock again.
     let build = || spec.build(&|_| {}, &never);
-    let built = match build_pool().map_or_else(build, |pool| pool.install(build)) {
+    let built = match build_pool() {
+        Some(pool) => std::thread::scope(|s| {
+            let hop = std::thread::Builder::new().name("table-build".into());
+            match hop.spawn_scoped(s, || pool.install(build)) {
+                Ok(h) => h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)),
+                Err(_) => build(),
+            }
+        }),
+        None => build(),
+    };
+    let built = match built {
         Ok(built) => built,
         Err(Unbuilt::Refused(why)) => return Err(why),
         Err(Unbuilt::Stopped) => unreachable!("a build never stopped stopped"),

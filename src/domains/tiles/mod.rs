@@ -817,9 +817,10 @@ impl Family for Tiles {
     /// the heuristics whose search the kernel's speed decides. Each fixed board costs the build a
     /// set of kernels unrolled per place for each heuristic, so the general board takes the
     /// rest: blind search (`zero`, which counts nodes); on the 5x5 board, walking distance and
-    /// misplaced tiles (about 30% slower per node there: docs/speed.md); the dual and random
-    /// lookups, whose time goes to their lookups (3% more per node on the general board, on
-    /// korf13.csv with pdb-555+dual); and databases on the boards they do not exist for.
+    /// misplaced tiles (linear conflict was 30% slower per node there: docs/speed.md); the dual
+    /// and random lookups, whose time goes to their lookups (3% more per node on the general
+    /// board, on korf13.csv with pdb-555+dual); and databases on the boards they do not exist
+    /// for.
     fn with_heuristic<V: UseSearch>(
         d: &Arc<Tiles>,
         start: &TileState,
