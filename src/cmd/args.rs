@@ -285,8 +285,8 @@ row per value and no empty cell. Scope `variant` and `overall` (dataset, instanc
 variant are `*`): the comparison's figures (side `comparison`: jobs_compared, changed, ...,
 time_ratio_geomean, ci_low, ci_high, verdict, pairing) and each run's status counts (side
 `baseline` or `current`: jobs, solved, suboptimal, wrong, error, limited, unstable, unsolvable,
-over_cap). Scope `job`: each run's status, length (when solved), nodes_generated, nodes_expanded and
-time_cpu_s, and for a job of both runs `changed` (true or false) and, when timed, `time_ratio`
+over_cap). Scope `job`: each run's status, length (when it found a path), nodes_generated,
+nodes_expanded and time_cpu_s, and for a job of both runs `changed` (true or false) and, when timed, `time_ratio`
 (side `comparison`).
 
 --pair A=B compares variant A of BASELINE with variant B of CURRENT as one variant, named A=B:

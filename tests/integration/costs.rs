@@ -4,7 +4,7 @@
 //! solution a limit leaves unproven, and what is refused (exit 2). The
 //! searches themselves are checked in the library (`search::policy`, `runner::tile_searches`).
 
-use crate::common::{assert_exit, command, csv_rows, idabench, rows_without_times, text, Tmp};
+use crate::common::{assert_exit, csv_rows, idabench, rows_without_times, text, Tmp};
 
 /// Two 3x3 starts whose costs are known by hand: one move of tile 8 (heavy 8, inverse-heavy
 /// 1/8), and tiles 7 then 8 (15, and 1/7 + 1/8 = 15/56). The references are heavy costs.
@@ -13,42 +13,50 @@ const DATA: &str = "id,domain,size,start,optimal,optimal_cost,cost_model\n\
     two,tiles,3x3,1 2 3 4 5 6 0 7 8,2,15,heavy\n\
     deep,tiles,3x3,8 6 7 2 5 4 3 0 1,31,,\n";
 
+/// `run` of `data` with `args` once per layout (run name, `--jobs`, `--split`), each exiting
+/// `code`: the rows of each run without their times.
+fn runs_on_workers(
+    tmp: &Tmp,
+    data: &str,
+    args: &[&str],
+    layouts: &[(&str, &str, &str)],
+    code: i32,
+) -> Vec<Vec<String>> {
+    let out = tmp.out();
+    layouts
+        .iter()
+        .map(|&(name, jobs, split)| {
+            let mut all = vec!["run", "--quiet", "--no-plots"];
+            all.extend_from_slice(args);
+            all.extend_from_slice(&[
+                "--jobs", jobs, "--split", split, "--name", name, "--out", &out, data,
+            ]);
+            assert_exit(&idabench(tmp.path(), &all), code);
+            rows_without_times(&tmp.run_dir(name))
+        })
+        .collect()
+}
+
 /// Every policy under every cost model names its variants, writes the model and the cost, finds
 /// the references' costs, and writes the same rows with one worker, two, and a split search.
 #[test]
 fn weighted_variants_are_named_costed_and_counted_alike_on_any_workers() {
     let tmp = Tmp::new("costs");
     let data = tmp.write("w.csv", DATA);
-    let mut rows = Vec::new();
-    for (name, jobs, split) in [("one", "1", "off"), ("two", "2", "off"), ("cut", "2", "2")] {
-        let out = command(
-            tmp.path(),
-            &[
-                "run",
-                "--quiet",
-                "--no-plots",
-                "--heuristic",
-                "manhattan,linear-conflict",
-                "--step",
-                "1,2,next,cr,eda,bts",
-                "--cost",
-                "unit,heavy,inverse-heavy",
-                "--jobs",
-                jobs,
-                "--split",
-                split,
-                "--name",
-                name,
-                "--out",
-                &tmp.out(),
-                &data,
-            ],
-        )
-        .output()
-        .unwrap();
-        assert_exit(&out, 0);
-        rows.push(rows_without_times(&tmp.run_dir(name)));
-    }
+    let rows = runs_on_workers(
+        &tmp,
+        &data,
+        &[
+            "--heuristic",
+            "manhattan,linear-conflict",
+            "--step",
+            "1,2,next,cr,eda,bts",
+            "--cost",
+            "unit,heavy,inverse-heavy",
+        ],
+        &[("one", "1", "off"), ("two", "2", "off"), ("cut", "2", "2")],
+        0,
+    );
     assert_eq!(rows[0], rows[1]);
     assert_eq!(rows[0], rows[2]);
     let rows = csv_rows(&tmp.run_dir("one").join("runs.csv"));
@@ -274,35 +282,21 @@ fn a_limit_reports_the_solution_found_before_it() {
          deep,tiles,3x3,8 6 7 2 5 4 3 0 1,31,136,heavy\n\
          dearer,tiles,3x3,8 6 7 2 5 4 3 0 1,31,160,heavy\n",
     );
-    let mut rows = Vec::new();
-    for (name, jobs, split) in [("one", "1", "off"), ("cut", "2", "2")] {
-        let out = idabench(
-            tmp.path(),
-            &[
-                "run",
-                "--quiet",
-                "--no-plots",
-                "--step",
-                "next,cr4,eda3",
-                "--cost",
-                "heavy",
-                "--max-nodes",
-                "75000",
-                "--jobs",
-                jobs,
-                "--split",
-                split,
-                "--name",
-                name,
-                "--out",
-                &tmp.out(),
-                &data,
-            ],
-        );
-        // The reference of `dearer` is above what cr4 found: wrong.
-        assert_exit(&out, 4);
-        rows.push(rows_without_times(&tmp.run_dir(name)));
-    }
+    // The reference of `dearer` is above what cr4 found: wrong (exit 4).
+    let rows = runs_on_workers(
+        &tmp,
+        &data,
+        &[
+            "--step",
+            "next,cr4,eda3",
+            "--cost",
+            "heavy",
+            "--max-nodes",
+            "75000",
+        ],
+        &[("one", "1", "off"), ("cut", "2", "2")],
+        4,
+    );
     assert_eq!(rows[0], rows[1]);
     let rows = csv_rows(&tmp.run_dir("one").join("runs.csv"));
     let row = |instance: &str, step: &str| {
