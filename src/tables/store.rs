@@ -42,8 +42,8 @@ pub trait Spec: Sync {
     /// the goal. A table with another 0, or a goal entry that is not 0, is damaged (a search with
     /// it would not end).
     fn goal_entry(&self) -> u64;
-    /// Fills the table, `entry_bytes` per entry; `progress` gets the entries done so far, from
-    /// any thread.
+    /// Fills the table, `entry_bytes` per entry; `progress` gets, from any thread, how far the
+    /// build has come as a count out of `entries`, growing with the work done (for an ETA).
     fn build(&self, progress: &(dyn Fn(u64) + Sync), stop: &AtomicBool)
         -> Result<Vec<u8>, Unbuilt>;
     /// The most memory `build` holds at once, in bytes, the table included.
@@ -568,7 +568,7 @@ fn build_with_progress(
         let bar = indicatif::ProgressBar::new(total);
         bar.set_style(
             indicatif::ProgressStyle::with_template(
-                "building {msg} {bar:30} {human_pos}/{human_len} entries | {elapsed_precise} ETA {eta}",
+                "building {msg} ({human_len} entries) {bar:30} {percent}% | {elapsed_precise} ETA {eta}",
             )
             .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
         );
@@ -590,11 +590,14 @@ fn build_with_progress(
         let table = spec.build(
             &|done| {
                 let mut last = last.lock().unwrap_or_else(|p| p.into_inner());
-                if last.elapsed() >= Duration::from_secs(5) {
+                if last.elapsed() >= Duration::from_secs(5) && done > 0 {
                     *last = Instant::now();
+                    let elapsed = started.elapsed().as_secs_f64();
+                    let share = done.min(total) as f64 / total as f64;
                     note(format_args!(
-                        "[{:>6.0}s] {key}: {done}/{total} entries",
-                        started.elapsed().as_secs_f64()
+                        "[{elapsed:>6.0}s] {key}: {:.0}% built, about {:.0} s to go",
+                        100.0 * share,
+                        elapsed * (1.0 - share) / share
                     ));
                 }
             },

@@ -13,6 +13,7 @@ mod fixed;
 mod heuristics;
 pub mod lookups;
 pub mod pattern;
+mod pattern_bfs;
 pub mod pdb;
 mod tables;
 mod walking;

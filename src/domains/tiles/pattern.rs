@@ -1,6 +1,6 @@
 //! One pattern database of a sliding-tile board: its pattern (the goal cells of the tiles it
-//! tracks), the perfect ranking of where those tiles are, and the breadth-first search that fills
-//! it.
+//! tracks), the perfect ranking of where those tiles are, and the states that the breadth-first
+//! search filling it (`pattern_bfs`) runs over.
 //!
 //! The database holds, for each placement of the pattern's tiles, the fewest moves *of those
 //! tiles* that bring them home, whatever the other tiles do and wherever the blank starts (the
@@ -13,15 +13,14 @@
 //! is the first layer that reaches it in any region.
 
 use crate::tables::store::{Spec, Unbuilt};
-use rayon::prelude::*;
-use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::AtomicBool;
 
 /// Boards of at most this many cells: a region is a bit mask.
 pub const MAX_CELLS: usize = 32;
 /// Tracked tiles per pattern, at most.
 pub const MAX_TILES: usize = 12;
-/// Entries a database may have: two bytes of search state per entry and layer make a larger one
-/// impractical to build.
+/// Entries a database may have: its build holds about two bytes per entry (`pattern_bfs`), 8 GiB
+/// at this size.
 pub const MAX_ENTRIES: u64 = 1 << 32;
 /// The entry of a placement no move sequence reaches (none, when the board has two free cells).
 pub const UNREACHED: u8 = u8::MAX;
@@ -296,57 +295,10 @@ impl Spec for Pattern {
         build_until(self, progress, stop).ok_or(Unbuilt::Stopped)
     }
 
-    /// The table, and `search`'s three masks per placement (reached, this layer, the next),
-    /// each of two bytes (boards of at most 16 cells) or four.
     fn build_memory(&self) -> u64 {
-        let mask = if self.narrow_masks() { 2 } else { 4 };
-        self.entries().saturating_mul(1 + 3 * mask)
+        super::pattern_bfs::memory(self)
     }
 }
-
-impl Pattern {
-    /// Whether a region of the board fits the build's 16-bit masks (else it takes 32-bit ones).
-    pub(super) fn narrow_masks(&self) -> bool {
-        self.width * self.height <= 16
-    }
-}
-
-/// A bit per cell, shared between the build's threads.
-pub(super) trait Mask: Send + Sync + Sized {
-    fn zeroed(len: usize) -> Vec<Self>;
-    fn get(&self) -> u32;
-    /// Sets `bits`; the bits set before.
-    fn or(&self, bits: u32) -> u32;
-    fn take(&self) -> u32;
-}
-
-macro_rules! mask {
-    ($atomic:ty, $int:ty) => {
-        impl Mask for $atomic {
-            fn zeroed(len: usize) -> Vec<Self> {
-                (0..len)
-                    .into_par_iter()
-                    .map(|_| <$atomic>::new(0))
-                    .collect()
-            }
-            #[inline(always)]
-            fn get(&self) -> u32 {
-                self.load(Ordering::Relaxed) as u32
-            }
-            #[inline(always)]
-            fn or(&self, bits: u32) -> u32 {
-                self.fetch_or(bits as $int, Ordering::Relaxed) as u32
-            }
-            #[inline(always)]
-            fn take(&self) -> u32 {
-                self.swap(0, Ordering::Relaxed) as u32
-            }
-        }
-    };
-}
-
-mask!(AtomicU16, u16);
-mask!(AtomicU32, u32);
 
 /// Fills the database of `pattern`: one byte per placement, in rank order. `progress` is told the
 /// number of placements reached so far, now and then, from any thread.
@@ -360,97 +312,7 @@ pub fn build_until(
     progress: &(dyn Fn(u64) + Sync),
     stop: &AtomicBool,
 ) -> Option<Vec<u8>> {
-    if pattern.narrow_masks() {
-        search::<AtomicU16>(pattern, progress, stop)
-    } else {
-        search::<AtomicU32>(pattern, progress, stop)
-    }
-}
-
-/// Placements handled by one task of a layer.
-const CHUNK: usize = 1 << 14;
-
-fn search<M: Mask>(
-    pattern: &Pattern,
-    progress: &(dyn Fn(u64) + Sync),
-    stop: &AtomicBool,
-) -> Option<Vec<u8>> {
-    let ranker = pattern.ranker();
-    let size = ranker.size() as usize;
-    let k = pattern.cells.len();
-    let board = Geometry::new(pattern.width, pattern.height);
-    let mut dist = vec![UNREACHED; size];
-    // Regions reached (all their cells), the layer being expanded and the next one (the cell the
-    // blank is left on: its region is filled in when it is expanded).
-    let seen = M::zeroed(size);
-    let mut layer = M::zeroed(size);
-    let mut next = M::zeroed(size);
-    next[ranker.rank(&pattern.cells)].or(1 << pattern.blank);
-    let reached = AtomicU64::new(0);
-    let mut depth = 0u8;
-    loop {
-        std::mem::swap(&mut layer, &mut next);
-        let more = AtomicBool::new(false);
-        dist.par_chunks_mut(CHUNK)
-            .enumerate()
-            .for_each(|(chunk, entries)| {
-                // A layer of the largest tables takes seconds: a stop is seen within a chunk.
-                if stop.load(Ordering::Relaxed) {
-                    return;
-                }
-                let mut cells = [0u8; MAX_TILES];
-                let mut first = 0;
-                for (j, entry) in entries.iter_mut().enumerate() {
-                    let rank = chunk * CHUNK + j;
-                    // Only this task reads and clears `layer` here: a plain load skips the
-                    // (many) empty entries without a locked instruction.
-                    if layer[rank].get() == 0 {
-                        continue;
-                    }
-                    let mut new = layer[rank].take() & !seen[rank].get();
-                    if new == 0 {
-                        continue;
-                    }
-                    let covered = ranker.unrank(rank as u64, &mut cells);
-                    let free = board.all & !covered;
-                    if *entry == UNREACHED {
-                        *entry = depth;
-                        first += 1;
-                    }
-                    while new != 0 {
-                        let region = board.flood(new & new.wrapping_neg(), free);
-                        seen[rank].or(region);
-                        new &= !region;
-                        for i in 0..k {
-                            let from = cells[i];
-                            let mut into = board.neighbours[from as usize] & region;
-                            while into != 0 {
-                                cells[i] = into.trailing_zeros() as u8;
-                                into &= into - 1;
-                                let to = ranker.rank(&cells[..k]);
-                                let blank = 1u32 << from;
-                                if seen[to].get() & blank == 0 {
-                                    next[to].or(blank);
-                                    more.store(true, Ordering::Relaxed);
-                                }
-                            }
-                            cells[i] = from;
-                        }
-                    }
-                }
-                if first > 0 {
-                    progress(reached.fetch_add(first, Ordering::Relaxed) + first);
-                }
-            });
-        if stop.load(Ordering::Relaxed) {
-            return None;
-        }
-        if !more.load(Ordering::Relaxed) {
-            return Some(dist);
-        }
-        depth += 1;
-        assert!(depth < UNREACHED, "a pattern needing 255 moves or more");
-    }
+    super::pattern_bfs::search(pattern, progress, stop)
 }
 
 #[cfg(test)]

@@ -14,7 +14,7 @@
 //! carries its tiles' costs in those units, so a unit-cost table or another cost model's is never
 //! read for it (two models whose costs are proportional on a pattern share its table).
 
-use super::pattern::{Geometry, Mask, Pattern, Ranker, MAX_CELLS, MAX_TILES};
+use super::pattern::{Geometry, Pattern, Ranker, MAX_CELLS, MAX_TILES};
 use super::pdb::{Partition, MAX_PATTERNS};
 use super::weighted::Weighted;
 use super::{Grid, Tiles};
@@ -190,7 +190,7 @@ impl Spec for WeightedPattern {
     /// reached per placement (two or four bytes), and the states pending in the buckets, eight
     /// bytes each, `PENDING_PER_ENTRY` per entry.
     fn build_memory(&self) -> u64 {
-        let mask = if self.pattern.narrow_masks() { 2 } else { 4 };
+        let mask = if narrow_masks(&self.pattern) { 2 } else { 4 };
         self.entries()
             .saturating_mul(4 + mask + 8 * PENDING_PER_ENTRY)
     }
@@ -208,7 +208,7 @@ pub fn build_until(
     progress: &(dyn Fn(u64) + Sync),
     stop: &AtomicBool,
 ) -> Result<Vec<u8>, Unbuilt> {
-    if wp.pattern.narrow_masks() {
+    if narrow_masks(&wp.pattern) {
         dijkstra::<AtomicU16>(wp, progress, stop)
     } else {
         dijkstra::<AtomicU32>(wp, progress, stop)
@@ -222,6 +222,43 @@ const CHUNK: usize = 1 << 14;
 fn pack(rank: usize, cell: usize) -> u64 {
     (rank as u64) << 5 | cell as u64
 }
+
+/// Whether a region of the board fits the build's 16-bit masks (else it takes 32-bit ones).
+fn narrow_masks(pattern: &Pattern) -> bool {
+    pattern.width * pattern.height <= 16
+}
+
+/// A bit per cell, shared between the build's threads.
+trait Mask: Send + Sync + Sized {
+    fn zeroed(len: usize) -> Vec<Self>;
+    fn get(&self) -> u32;
+    /// Sets `bits`; the bits set before.
+    fn or(&self, bits: u32) -> u32;
+}
+
+macro_rules! mask {
+    ($atomic:ty, $int:ty) => {
+        impl Mask for $atomic {
+            fn zeroed(len: usize) -> Vec<Self> {
+                (0..len)
+                    .into_par_iter()
+                    .map(|_| <$atomic>::new(0))
+                    .collect()
+            }
+            #[inline(always)]
+            fn get(&self) -> u32 {
+                self.load(Ordering::Relaxed) as u32
+            }
+            #[inline(always)]
+            fn or(&self, bits: u32) -> u32 {
+                self.fetch_or(bits as $int, Ordering::Relaxed) as u32
+            }
+        }
+    };
+}
+
+mask!(AtomicU16, u16);
+mask!(AtomicU32, u32);
 
 /// Dial's algorithm over (placement, region of the blank), from the goal. A state is settled the
 /// first time a bucket reaches any cell of its region (the blank's moves through free cells cost
