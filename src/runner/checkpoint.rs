@@ -487,3 +487,117 @@ pub fn remaining(limits: Limits<'_>, (cpu, wall): (Duration, Duration)) -> Limit
         ..limits
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn identity() -> Identity {
+        vec![
+            ("instance", "a b\nc\\".to_string()),
+            ("variant", "manhattan/stepnext/prune".to_string()),
+        ]
+    }
+
+    fn progress() -> Progress {
+        Progress {
+            iterations: vec![
+                Finished {
+                    bound: 40,
+                    generated: 12,
+                    expanded: 5,
+                    budget: None,
+                    capped: false,
+                    end: End::Completed {
+                        next: 42,
+                        histogram: Some(Counts {
+                            width: 1,
+                            counts: (0..64).collect(),
+                        }),
+                    },
+                },
+                Finished {
+                    bound: 44,
+                    generated: 30,
+                    expanded: 9,
+                    budget: Some(100),
+                    capped: true,
+                    end: End::Found(vec![0, 3, 1]),
+                },
+                Finished {
+                    bound: 43,
+                    generated: 100,
+                    expanded: 50,
+                    budget: Some(100),
+                    capped: false,
+                    end: End::OverBudget,
+                },
+            ],
+            current: Some(Partial {
+                bound: 43,
+                depth: 7,
+                capped: false,
+                histogram: None,
+                subtrees: vec![
+                    Subtree {
+                        generated: 7,
+                        expanded: 3,
+                        excess: 2,
+                    },
+                    Subtree {
+                        generated: 0,
+                        expanded: 0,
+                        excess: u32::MAX,
+                    },
+                ],
+            }),
+            bpmx_raises: 3,
+        }
+    }
+
+    /// What is written is read back whole; a file cut short, changed by one byte, of another
+    /// job or of another version is refused with a reason, never read.
+    #[test]
+    fn a_checkpoint_reads_back_as_written_and_a_damaged_one_is_refused() {
+        let times = (Duration::from_nanos(5), Duration::from_nanos(7));
+        let text = write(&identity(), times, &progress());
+        assert_eq!(parse(&text, &identity()), Ok((progress(), times)));
+        for cut in [0, 10, text.len() / 2, text.len() - 2] {
+            assert!(parse(&text[..cut], &identity()).is_err(), "cut at {cut}");
+        }
+        let mut changed = text.clone().into_bytes();
+        let at = text.find("subtree 7").unwrap() + 8;
+        changed[at] = b'8';
+        let e = parse(std::str::from_utf8(&changed).unwrap(), &identity()).unwrap_err();
+        assert!(e.contains("checksum"), "{e}");
+        let mut other = identity();
+        other[1].1 = "manhattan/step2/prune".into();
+        let e = parse(&text, &other).unwrap_err();
+        assert!(e.contains("another job: its variant"), "{e}");
+        let e = parse(&text.replacen(" 1\n", " 2\n", 1), &identity()).unwrap_err();
+        assert!(e.contains("checksum"), "{e}");
+    }
+
+    /// A store saves whole files where it is told and removes its file; a file of another job
+    /// there is refused, with the reason.
+    #[test]
+    fn a_store_saves_takes_up_and_refuses() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("job.ckpt");
+        let (store, found) = Store::open(path.clone(), Duration::ZERO, identity());
+        assert!(matches!(found, Found::None));
+        assert!(store.due());
+        store.save(&progress());
+        let (again, found) = Store::open(path.clone(), Duration::ZERO, identity());
+        assert!(matches!(found, Found::Taken));
+        assert_eq!(again.resume(), Some(progress()));
+        assert_eq!(again.resume(), None);
+        let mut other = identity();
+        other[0].1 = "b".into();
+        let (_, found) = Store::open(path.clone(), Duration::ZERO, other);
+        assert!(matches!(found, Found::Refused(why) if why.contains("instance")));
+        store.remove().unwrap();
+        assert!(!path.exists());
+        store.remove().unwrap();
+    }
+}
