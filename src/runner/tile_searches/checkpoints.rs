@@ -131,7 +131,7 @@ fn a_search_resumed_from_any_save_counts_as_one_never_stopped() {
 
 /// From every save of the search under Korf's policy and under IDA*_CR's.
 #[test]
-#[ignore = "about 10 minutes: every save of two searches"]
+#[ignore = "about a minute: every save of two searches"]
 fn a_search_resumed_from_every_save_counts_as_one_never_stopped() {
     resumed_from_saves(&spec(Step::Next, Pruning::Reverse), None);
     resumed_from_saves(&spec(Step::parse("cr").unwrap(), Pruning::Reverse), None);
