@@ -221,6 +221,7 @@ fn harness_overhead(c: &mut Criterion) {
         split: None,
         quiet: true,
         cancel: &cancel,
+        checkpoints: None,
     };
     let mut group = c.benchmark_group("harness");
     group.sample_size(10);

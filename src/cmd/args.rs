@@ -733,6 +733,8 @@ pub struct RunArgs {
     pub jobs: Option<u16>,
     #[command(flatten)]
     pub split: SplitArgs,
+    #[command(flatten)]
+    pub checkpoint: CheckpointArgs,
     /// Directory that holds run reports.
     #[arg(long, value_name = "DIR", default_value = "reports")]
     pub out: PathBuf,
@@ -971,6 +973,13 @@ pub struct SolveArgs {
     /// Threads for the search, with --split (default: the number of cores).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub jobs: Option<u16>,
+    #[command(flatten)]
+    pub checkpoint: CheckpointArgs,
+    /// Save the search's progress to FILE every --checkpoint seconds, and go on from FILE's
+    /// progress when it holds this puzzle's and variant's (a file of another is refused, exit
+    /// 2); FILE is removed when the search ends.
+    #[arg(long, value_name = "FILE")]
+    pub checkpoint_file: Option<PathBuf>,
     /// Output format; `judge` reads the judge's input on stdin and prints exactly the judge's
     /// expected output (needs --problem).
     #[arg(long, value_enum, default_value_t = Format::Text)]
@@ -983,7 +992,7 @@ pub struct SolveArgs {
         conflicts_with_all = [
             "start", "size", "goal", "domain", "heuristic", "step", "reverse_pruning", "pruning", "cost",
             "max_nodes", "time_limit", "wall_limit", "split", "jobs", "pdb_dir", "no_build",
-            "memory_limit",
+            "memory_limit", "checkpoint", "checkpoint_file",
         ]
     )]
     pub problem: Option<Problem>,
@@ -1059,6 +1068,43 @@ const PRUNING_LIST_HELP: &str = concat!(
 reverse,none; giving both flags is an error.",
     pruning_values!()
 );
+
+const CHECKPOINT_HELP: &str = "\
+Save a job's progress every SECONDS (default 60; 0: never), so that a job killed or stopped part
+way goes on from there: the finished iterations, and inside the current one the subtrees of a
+cut (as --split makes them) finished so far, with their counts. A resumed job ends with the
+counts, iterations and path of one never stopped, and its CPU and wall times, and its time
+limits, count every attempt up to its last save. `run` keeps the files in OUT/NAME/checkpoints/,
+one per running job, and removes each when the job's row is written; --resume goes on from them.
+`solve` saves only with --checkpoint-file.";
+
+/// Saving a job's progress.
+#[derive(Args, Debug)]
+pub struct CheckpointArgs {
+    #[arg(long, value_name = "SECONDS", default_value = "60", value_parser = parse_checkpoint,
+        help = "Save a job's progress every SECONDS (0: never), to go on from it after a kill \
+            (run: with --resume)",
+        long_help = CHECKPOINT_HELP)]
+    pub checkpoint: Every,
+}
+
+/// `--checkpoint`: how often to save, `None` for never.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Every(pub Option<std::time::Duration>);
+
+/// `--checkpoint`: a number of seconds, 0 (never) or more.
+fn parse_checkpoint(s: &str) -> Result<Every, String> {
+    match s.parse::<f64>() {
+        Ok(0.0) => Ok(Every(None)),
+        Ok(t) if t.is_finite() && t > 0.0 && t <= 1e9 => {
+            Ok(Every(Some(std::time::Duration::from_secs_f64(t))))
+        }
+        _ => Err(format!(
+            "'{}' is not a number of seconds from 0 (never) to 1e9",
+            shorten(s)
+        )),
+    }
+}
 
 /// Parallel search inside one instance.
 #[derive(Args, Debug)]

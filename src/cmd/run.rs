@@ -17,6 +17,7 @@ use crate::results::runs::{self, verdict, Rows, RunsWriter, Tally};
 use crate::results::shard::{self, Shard};
 use crate::results::summary::{self, Groups, Limits, Summaries};
 use crate::runner::batch::{self, BatchOptions};
+use crate::runner::checkpoint::{self, Checkpointing};
 use crate::runner::job::{Job, JobRecord};
 use crate::runner::machine::{cores, cpu_model, host_name, peak_resident_bytes};
 use crate::runner::plan::{place, take_shard, Loaded, Plan};
@@ -24,6 +25,7 @@ use crate::runner::prepare;
 use crate::search::Clock;
 use crate::util::build;
 use crate::util::clock;
+use crate::util::files;
 use crate::util::interrupt;
 use crate::util::term::note;
 use crate::util::text::visible_lines;
@@ -565,7 +567,14 @@ fn run_missing(
         split: args.split.split.0,
         quiet: args.quiet,
         cancel: &CANCEL,
+        checkpoints: args.checkpoint.checkpoint.0.map(|every| Checkpointing {
+            dir: dir.join(checkpoint::FOLDER),
+            every,
+        }),
     };
+    if let Some(c) = &opts.checkpoints {
+        make_checkpoint_folder(&c.dir)?;
+    }
     let agreement = (manifest.repeat > 1).then(|| Agreement::new(jobs, manifest.repeat, rows));
     let format = |finished: &batch::Finished<'_>| {
         let runs = match &agreement {
@@ -580,12 +589,57 @@ fn run_missing(
             iterations::Formatted::of(&iterations_path, finished.jobs()),
         )
     };
-    batch::run(&todo, &opts, format, |(runs, iterations)| {
+    let format = |finished: &batch::Finished<'_>| {
+        let ended: Vec<PathBuf> = match &opts.checkpoints {
+            Some(c) => finished.jobs().map(|(i, _, _)| c.path(&jobs[i])).collect(),
+            None => Vec::new(),
+        };
+        (format(finished), ended)
+    };
+    batch::run(&todo, &opts, format, |((runs, iterations), ended)| {
         // Iteration rows first: a job whose runs.csv row is on disk has its iteration rows
         // there too, and --resume drops iteration rows of jobs that have no runs.csv row.
         appender.append_formatted(&iterations?, spans)?;
-        Ok(writer.append(&runs, rows)?)
-    })
+        writer.append(&runs, rows)?;
+        // Once its row is on disk, a job's checkpoint is of no more use.
+        for path in ended {
+            if let Err(e) = fs::remove_file(&path) {
+                if e.kind() != std::io::ErrorKind::NotFound {
+                    return Err(Error::io(&path, e));
+                }
+            }
+        }
+        Ok(())
+    })?;
+    // Every job has its row: no checkpoint is of use, not even one an earlier attempt left
+    // with --checkpoint 0.
+    if let Some(c) = opts
+        .checkpoints
+        .as_ref()
+        .filter(|_| jobs.iter().all(|j| rows.has(j.index)))
+    {
+        let _ = fs::remove_dir_all(&c.dir);
+    }
+    Ok(())
+}
+
+/// Creates the run's checkpoint folder if need be; a link, FIFO or device in its place, or in
+/// it, is refused (as anywhere in a run's folder).
+fn make_checkpoint_folder(dir: &Path) -> Result<(), Error> {
+    if let Some(what) = files::stranger_at(dir) {
+        return Err(Error::input(format!(
+            "{} is {what}, not a folder: idabench will not write through it",
+            dir.display()
+        )));
+    }
+    fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    if let Some((path, what)) = files::stranger_in(dir).map_err(|e| Error::io(dir, e))? {
+        return Err(Error::input(format!(
+            "{} is {what}: idabench will not write through it",
+            path.display()
+        )));
+    }
+    Ok(())
 }
 
 /// Of each job of a repeated run, the first repetition finished whose node counts the others

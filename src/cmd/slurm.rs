@@ -241,6 +241,9 @@ fn run_words(options: &PlanOptions, run: &RunArgs, jobs: u16) -> Result<Vec<Stri
     }
     words.push(format!("--jobs {jobs}"));
     words.push(format!("--split {}", run.split.split.name()));
+    // Seconds as a decimal that reads back to the same duration (0: never).
+    let every = run.checkpoint.checkpoint.0.map_or(0.0, |t| t.as_secs_f64());
+    words.push(format!("--checkpoint {every}"));
     if run.quiet {
         words.push("--quiet".into());
     }
@@ -351,6 +354,7 @@ mod tests {
             "no_plots",
             "plot_size",
             "split",
+            "checkpoint",
             "out",
             "name",
             "shard",
@@ -412,6 +416,8 @@ mod tests {
             "640x480",
             "--split",
             "7",
+            "--checkpoint",
+            "2.5",
             "--repeat",
             "3",
             "d1.csv",
@@ -443,8 +449,8 @@ mod tests {
         );
         let each = |r: &RunArgs| {
             format!(
-                "{:?} {:?} {} {} {:?}",
-                r.jobs, r.split, r.quiet, r.no_plots, r.pictures.plot_size
+                "{:?} {:?} {:?} {} {} {:?}",
+                r.jobs, r.split, r.checkpoint, r.quiet, r.no_plots, r.pictures.plot_size
             )
         };
         assert_eq!(each(&back), each(run));

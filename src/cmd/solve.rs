@@ -48,12 +48,27 @@ pub(super) fn solve(args: SolveArgs) -> Result<Done, Error> {
         prepare::prepare([(&puzzle, spec)], |_| None, &args.tables.options(), false)?;
     }
     let threads = args.jobs.map_or_else(machine::cores, usize::from);
+    // The puzzle and variant as given: a file of another (or of another build) is refused.
+    let checkpoint = match (&args.checkpoint_file, args.checkpoint.checkpoint.0) {
+        (Some(file), Some(every)) => {
+            let identity = vec![
+                ("domain", kind.name().to_string()),
+                ("size", puzzle.size()),
+                ("start", puzzle.start_tokens()),
+                ("goal", args.goal.clone().unwrap_or_default()),
+                ("variant", spec.name()),
+            ];
+            Some((file.clone(), every, identity))
+        }
+        _ => None,
+    };
     let a = job::solve_alone(
         &puzzle,
         &spec,
         args.limits.limits().search(),
         args.split.split.0,
         threads,
+        checkpoint,
     )?;
     let st = &a.stats;
     // In the model's units (under inverse-heavy, a move of tile t costs 1/t).

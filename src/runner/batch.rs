@@ -4,10 +4,12 @@
 
 use crate::error::Error;
 use crate::results::record::RunLimits;
+use crate::runner::checkpoint::{self, Checkpointing, Store};
 use crate::runner::job::{guarded, search_shared, FinishedJob, Job, JobRecord, Shared};
 use crate::runner::meter::{Meter, CPU_READ_EVERY};
 use crate::runner::progress::{Progress, ProgressCounts};
 use crate::runner::RunnerError;
+use crate::search::checkpoint::Checkpoints;
 use crate::search::{Iteration, Limits, SplitDepth};
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -25,6 +27,8 @@ pub struct BatchOptions<'a> {
     pub quiet: bool,
     /// Set from outside (Ctrl-C): running searches stop, queued jobs are skipped.
     pub cancel: &'a AtomicBool,
+    /// Where jobs save their progress and take up an earlier attempt's (`None`: nowhere).
+    pub checkpoints: Option<Checkpointing>,
 }
 
 /// A worker's finished jobs, as `prepare` reads them: each job's index (its place in the run's
@@ -115,7 +119,7 @@ pub fn run<'a, T: Send>(
                         let (finished, ran) = run_job(job, opts);
                         if let Some(finished) = finished {
                             done.push(finished);
-                            meter.ended(ran.wall, ran.shared);
+                            meter.ended(ran.wall, ran.shared, ran.prior);
                         }
                         let now = ran.ended.unwrap_or_else(Instant::now);
                         let hand_over =
@@ -197,14 +201,19 @@ struct Ran {
     shared: Shared,
     /// When the search ended (`None`: it failed or panicked).
     ended: Option<Instant>,
+    /// The CPU and wall time of the job's earlier attempts, which its checkpoint counted.
+    prior: (Duration, Duration),
 }
 
 /// Solves one job: the finished job (none when it was cancelled before it finished), untimed,
 /// and how its search ran.
 fn run_job<'a>(job: &Job<'a>, opts: &BatchOptions<'_>) -> (Option<FinishedJob<'a>>, Ran) {
+    let store = opts.checkpoints.as_ref().map(|c| c.open(job));
+    let prior = store.as_ref().map_or_else(Default::default, Store::prior);
     let limits = Limits {
         cancel: Some(opts.cancel),
-        ..opts.limits.search()
+        checkpoint: store.as_ref().map(|s| s as &dyn Checkpoints),
+        ..checkpoint::remaining(opts.limits.search(), prior)
     };
     let mut ran = Ran::default();
     let record = guarded(job, || {
@@ -215,6 +224,8 @@ fn run_job<'a>(job: &Job<'a>, opts: &BatchOptions<'_>) -> (Option<FinishedJob<'a
             wall: ended - started,
             shared,
             ended: Some(ended),
+            // Read again: a checkpoint the search refused counts no earlier time.
+            prior: store.as_ref().map_or_else(Default::default, Store::prior),
         };
         Ok(answer)
     });

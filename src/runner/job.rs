@@ -6,13 +6,16 @@ use crate::dataset::{Dataset, Instance};
 use crate::domains::{Puzzle, Spec};
 use crate::results::growth;
 use crate::results::record::{on_off, Record, Status};
+use crate::runner::checkpoint::{self, Found, Identity, Store};
 use crate::runner::solve::{self, Answer};
 use crate::runner::RunnerError;
 use crate::search::{Helpers, Iteration, Limits, Split, SplitDepth};
 use crate::util::clock::thread_cpu_time;
+use crate::util::term;
 use std::borrow::Cow;
 use std::cell::Cell;
 use std::panic::{self, AssertUnwindSafe};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -70,19 +73,52 @@ pub(crate) fn solve_job<'a>(job: &Job<'a>, limits: Limits<'_>) -> Option<JobReco
 }
 
 /// Solves one puzzle on `threads` threads of its own: `split` cuts its large iterations for them.
+/// With a `checkpoint` file, its progress is saved there, an earlier attempt's taken from there
+/// (its times count in the answer's), and the file removed once the search has ended; a file
+/// there of another puzzle, variant or build is refused (the error says so).
 pub(crate) fn solve_alone(
     puzzle: &Puzzle,
     spec: &Spec,
     limits: Limits<'_>,
     split: Option<SplitDepth>,
     threads: usize,
+    checkpoint: Option<(PathBuf, Duration, Identity)>,
 ) -> Result<Answer, RunnerError> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads.max(1))
         .build()
         .map_err(|e| RunnerError::Threads(format!("cannot start {threads} thread(s): {e}")))?;
-    pool.install(|| solve_shared(puzzle, spec, limits, split))
-        .map_err(RunnerError::Refused)
+    pool.install(|| {
+        let Some((path, every, identity)) = checkpoint else {
+            return solve_shared(puzzle, spec, limits, split).map_err(RunnerError::Refused);
+        };
+        let (store, found) = Store::open(path.clone(), every, identity);
+        if let Found::Refused(why) = found {
+            return Err(RunnerError::Refused(format!(
+                "--checkpoint-file {}: refused: {why} (remove it to start afresh)",
+                path.display()
+            )));
+        }
+        let prior = store.prior();
+        let limits = Limits {
+            checkpoint: Some(&store),
+            ..checkpoint::remaining(limits, prior)
+        };
+        let mut answer = solve_shared(puzzle, spec, limits, split).map_err(RunnerError::Refused)?;
+        // Read again: a checkpoint the search refused counts no earlier time.
+        let prior = store.prior();
+        answer.cpu += prior.0;
+        answer.wall += prior.1;
+        if answer.status != Status::Cancelled {
+            if let Err(e) = store.remove() {
+                term::note(format_args!(
+                    "warning: cannot remove checkpoint {}: {e}",
+                    path.display()
+                ));
+            }
+        }
+        Ok(answer)
+    })
 }
 
 /// Solves one puzzle on the current rayon worker, lending its split iterations' subtrees to the

@@ -15,8 +15,9 @@ pub(super) struct Meter {
     /// The last reading: the thread's CPU time, and when it was read.
     cpu: Duration,
     pub(super) read_at: Instant,
-    /// Wall time and sharing of the jobs since the last reading, whose records end `done`.
-    pending: Vec<(Duration, Shared)>,
+    /// Wall time and sharing of the jobs since the last reading, whose records end `done`, and
+    /// the CPU and wall time of their earlier attempts.
+    pending: Vec<(Duration, Shared, (Duration, Duration))>,
 }
 
 /// The longest a worker goes without reading its CPU clock while jobs end.
@@ -31,9 +32,10 @@ impl Meter {
         }
     }
 
-    /// A job with a record (now the last of `done`) ended after `wall`.
-    pub(super) fn ended(&mut self, wall: Duration, shared: Shared) {
-        self.pending.push((wall, shared));
+    /// A job with a record (now the last of `done`) ended after `wall`, after earlier attempts
+    /// that spent `prior` (CPU, wall).
+    pub(super) fn ended(&mut self, wall: Duration, shared: Shared, prior: (Duration, Duration)) {
+        self.pending.push((wall, shared, prior));
     }
 
     /// Reads the clocks and sets the times of the pending jobs, the last records of `done`. The
@@ -43,8 +45,10 @@ impl Meter {
         let (cpu, now) = (thread_cpu_time(), Instant::now());
         let share = running_share(cpu.saturating_sub(self.cpu), now - self.read_at);
         let first = done.jobs.len() - self.pending.len();
-        for ((_, record, _), &(wall, shared)) in done.jobs[first..].iter_mut().zip(&self.pending) {
-            set_times(record, wall, shared.cpu(wall.mul_f64(share)));
+        for ((_, record, _), &(wall, shared, (cpu, before))) in
+            done.jobs[first..].iter_mut().zip(&self.pending)
+        {
+            set_times(record, before + wall, cpu + shared.cpu(wall.mul_f64(share)));
         }
         self.pending.clear();
         (self.cpu, self.read_at) = (cpu, now);

@@ -5,6 +5,7 @@
 //! stay as they were, with an automaton (`fsm::Automaton`) whose state each node carries; and the
 //! generic one with bidirectional pathmax, for heuristics that ask for it (`Heuristic::BPMX`).
 
+use super::checkpoint::{End, Finished, Partial, Progress};
 use super::fsm::{Automaton, FORBIDDEN};
 use super::policy::{Done, Histogram, Policy, Then};
 use super::split::{self, Order};
@@ -365,6 +366,22 @@ fn run<D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
     let mut split = SplitStats::default();
     // The cheapest solution found so far, replayed, with its cost.
     let mut incumbent: Option<(Vec<D::Move>, u32)> = None;
+    let store = limits.checkpoint;
+    // What an earlier search of this job did, taken over iteration by iteration; and this
+    // search's own, kept for the store.
+    let mut restored = store.and_then(|s| s.resume());
+    let mut progress = Progress::default();
+    if let Some(p) = &restored {
+        run.bpmx_raises = p.bpmx_raises;
+    }
+    // An earlier search's progress that does not fit this search: refused, and searched afresh.
+    macro_rules! afresh {
+        ($why:expr) => {{
+            let store = store.expect("only a store's progress is restored");
+            store.refuse($why);
+            return self::run::<D, H, K>(d, h, start, variant, limits);
+        }};
+    }
     let outcome = loop {
         let (mut bound, budget, histogram) = match then {
             Then::Iterate {
@@ -397,7 +414,6 @@ fn run<D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
         if bound > diameter {
             break Outcome::PastDiameter(diameter);
         }
-        run.capped = false;
         let (gen0, exp0) = (
             if stats.iterations.is_empty() {
                 0
@@ -406,6 +422,53 @@ fn run<D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
             },
             run.expanded,
         );
+        let index = stats.iterations.len();
+        if let Some(rec) = restored.as_ref().and_then(|p| p.iterations.get(index)) {
+            let done = (rec.bound == bound && rec.budget == budget)
+                .then(|| restore(d, start, rec, histogram.is_some()))
+                .flatten();
+            let Some((done, found)) = done else {
+                afresh!(&format!(
+                    "its iteration {} does not fit this search",
+                    index + 1
+                ));
+            };
+            run.generated = gen0 + rec.generated;
+            run.expanded = exp0 + rec.expanded;
+            run.capped = rec.capped;
+            stats.iterations.push(Iteration {
+                bound,
+                generated: rec.generated,
+                expanded: rec.expanded,
+                budget,
+            });
+            stats.final_bound = bound;
+            if found.is_some() {
+                incumbent = found;
+            }
+            progress.iterations.push(rec.clone());
+            then = after(&mut policy, bound, done, cap);
+            continue;
+        }
+        // The iteration an earlier search was inside when it last saved.
+        let partial = match restored.take().and_then(|p| p.current) {
+            Some(p) if p.bound != bound => {
+                afresh!(&format!(
+                    "its iteration {} does not fit this search",
+                    index + 1
+                ))
+            }
+            Some(p)
+                if H::BPMX
+                    || budget.is_some()
+                    || !(1..=split::MAX_SPLIT_DEPTH).contains(&p.depth)
+                    || p.histogram.is_some() != histogram.is_some() =>
+            {
+                afresh!("its iteration under way is not one this search cuts")
+            }
+            other => other,
+        };
+        run.capped = false;
         // A budget is a node limit of this iteration's own (the run's stands above it).
         let budget_end = budget.map(|b| run.generated.saturating_add(b));
         if let Some(end) = budget_end {
@@ -425,11 +488,44 @@ fn run<D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
         } else {
             split::depth(limits.split, &stats.iterations, left)
         };
-        let next_bound = match cut {
-            Some((depth, helpers)) => {
+        // A checkpointed search saves inside its large iterations: each is cut as a split one
+        // is and searched subtree by subtree on this thread (an iteration split between threads
+        // is saved at its end).
+        let resumable = match (store, partial) {
+            (Some(_), Some(p)) => Some(p),
+            (Some(_), None)
+                if cut.is_none()
+                    && !H::BPMX
+                    && budget.is_none()
+                    && stats
+                        .iterations
+                        .last()
+                        .is_some_and(|i| i.generated >= split::AUTO_MIN_NODES) =>
+            {
+                Some(Partial {
+                    bound,
+                    depth: split::resumable_depth::<D, H, K>(d, h, it, &mut run, hv),
+                    capped: false,
+                    histogram: run.histogram.as_ref().map(|h| h.empty_like().counts()),
+                    subtrees: Vec::new(),
+                })
+            }
+            _ => None,
+        };
+        let next_bound = match (resumable, store, cut) {
+            (Some(partial), Some(store), _) => {
+                progress.current = Some(partial);
+                let next =
+                    split::resumable::<D, H, K>(d, h, it, &mut run, hv, &mut progress, store);
+                match next {
+                    Some(next) => next,
+                    None => afresh!("its iteration under way holds more subtrees than this one"),
+                }
+            }
+            (_, _, Some((depth, helpers))) => {
                 split::iteration::<D, H, K>(d, h, it, &mut run, hv, (depth, helpers), &mut split)
             }
-            None => K::iteration(d, h, it, &mut run, hv),
+            _ => K::iteration(d, h, it, &mut run, hv),
         };
         stats.iterations.push(Iteration {
             bound,
@@ -457,7 +553,14 @@ fn run<D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
             }
             Some(Stop::Nodes) => break Outcome::NodeLimit,
             Some(Stop::Time(clock)) => break Outcome::TimeLimit(clock),
-            Some(Stop::Cancelled) => break Outcome::Cancelled,
+            Some(Stop::Cancelled) => {
+                // Stopped from outside: what it has finished is kept for the next attempt.
+                if let Some(store) = store {
+                    progress.bpmx_raises = run.bpmx_raises;
+                    store.save(&progress);
+                }
+                break Outcome::Cancelled;
+            }
             Some(Stop::Abandoned) => unreachable!("only a split iteration's subtree is abandoned"),
             None => Done::Completed {
                 generated: run.generated - gen0,
@@ -474,19 +577,39 @@ fn run<D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
             run.max_nodes = max_nodes;
             run.next_check = max_nodes.min(run.generated + CHECK_EVERY);
         }
-        then = match policy.after(bound, done) {
-            // The last iteration below the cap searches exactly up to it.
-            Then::Iterate {
-                bound: next,
+        if store.is_some() {
+            let end = match &done {
+                Done::Completed {
+                    next, histogram, ..
+                } => End::Completed {
+                    next: *next,
+                    histogram: histogram.as_ref().map(|h| h.counts()),
+                },
+                Done::Found(_) => End::Found(places(
+                    d,
+                    start,
+                    incumbent.as_ref().map_or(&[][..], |(p, _)| p),
+                )),
+                Done::OverBudget => End::OverBudget,
+            };
+            let last = stats.iterations.last().copied().unwrap_or_default();
+            progress.iterations.push(Finished {
+                bound,
+                generated: last.generated,
+                expanded: last.expanded,
                 budget,
-                histogram,
-            } if next > cap && bound < cap => Then::Iterate {
-                bound: cap,
-                budget,
-                histogram: histogram.map(|_| Box::new(Histogram::new(cap))),
-            },
-            other => other,
-        };
+                capped: run.capped,
+                end,
+            });
+            progress.current = None;
+        }
+        then = after(&mut policy, bound, done, cap);
+        if let (Some(store), Then::Iterate { .. }) = (store, &then) {
+            if store.due() {
+                progress.bpmx_raises = run.bpmx_raises;
+                store.save(&progress);
+            }
+        }
     };
     stats.generated = run.generated;
     stats.expanded = run.expanded;
@@ -505,6 +628,81 @@ fn run<D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
         incumbent,
         split,
     }
+}
+
+/// The policy's next iteration after one at `bound` came to `done`: the last iteration below
+/// the cap searches exactly up to it.
+fn after(policy: &mut Policy, bound: u32, done: Done, cap: u32) -> Then {
+    match policy.after(bound, done) {
+        Then::Iterate {
+            bound: next,
+            budget,
+            histogram,
+        } if next > cap && bound < cap => Then::Iterate {
+            bound: cap,
+            budget,
+            histogram: histogram.map(|_| Box::new(Histogram::new(cap))),
+        },
+        other => other,
+    }
+}
+
+/// What a finished iteration an earlier search saved came to, as the policy reads it, with the
+/// solution it found (replayed to a goal) and its cost; `None` when it cannot be this search's
+/// (a histogram where the policy reads none or none where it reads one, a path that does not
+/// replay).
+#[allow(clippy::type_complexity)]
+fn restore<D: Domain>(
+    d: &D,
+    start: &D::State,
+    rec: &Finished,
+    histogram: bool,
+) -> Option<(Done, Option<(Vec<D::Move>, u32)>)> {
+    Some(match &rec.end {
+        End::Completed { next, histogram: h } => {
+            let histogram = match (h, histogram) {
+                (Some(c), true) => Some(Box::new(Histogram::from_counts(c)?)),
+                (None, false) => None,
+                _ => return None,
+            };
+            let done = Done::Completed {
+                generated: rec.generated,
+                expanded: rec.expanded,
+                next: *next,
+                histogram,
+            };
+            (done, None)
+        }
+        End::Found(places) => {
+            let mut s = start.clone();
+            let mut path = Vec::with_capacity(places.len());
+            for &i in places {
+                let m = *d.moves(&s).get(usize::from(i))?;
+                d.apply(&mut s, m);
+                path.push(m);
+            }
+            if !super::replay(d, start, &path) {
+                return None;
+            }
+            // Within a bound of u32 costs.
+            let cost = super::path_cost(d, start, &path) as u32;
+            (Done::Found(cost), Some((path, cost)))
+        }
+        End::OverBudget => (Done::OverBudget, None),
+    })
+}
+
+/// Each move of `path` from `start` as its place among the moves of the state it is played
+/// from: a path as a checkpoint holds it.
+fn places<D: Domain>(d: &D, start: &D::State, path: &[D::Move]) -> Vec<u16> {
+    let mut s = start.clone();
+    path.iter()
+        .map(|&m| {
+            let i = d.moves(&s).iter().position(|&x| x == m).unwrap_or(0);
+            d.apply(&mut s, m);
+            i as u16
+        })
+        .collect()
 }
 
 /// Searches below the current state `run.s`, which has heuristic value `hv` and `slack` moves

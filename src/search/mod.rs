@@ -22,6 +22,7 @@
 //! with all its children generated, and a node that reaches the goal has generated its later
 //! siblings too. Each child is counted once although it is evaluated again when its turn comes.
 
+pub mod checkpoint;
 mod engine;
 pub mod fsm;
 mod policy;
@@ -34,6 +35,7 @@ mod split;
 pub use engine::{ida_star, ida_star_fixed};
 pub use split::{AUTO_MIN_NODES, MAX_SPLIT_DEPTH};
 
+use checkpoint::Checkpoints;
 use std::borrow::Cow;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -464,6 +466,9 @@ pub struct Limits<'a> {
     pub cancel: Option<&'a AtomicBool>,
     /// Search each large iteration on several threads (`None`: on the calling thread only).
     pub split: Option<Split<'a>>,
+    /// Where the search saves its progress, and takes an earlier search's from (`None`: it
+    /// saves nothing).
+    pub checkpoint: Option<&'a dyn Checkpoints>,
 }
 
 /// How to cut an iteration into subtrees for several threads. The search is the sequential one

@@ -18,6 +18,7 @@
 //! a solution proves that every solution costs at least the smallest f it cut off (`lo`). A
 //! solution costing `lo` is then the cheapest.
 
+use super::checkpoint::Counts as Buckets;
 use super::{Factor, Step};
 
 /// Buckets of IDA*_CR's histogram of the f-values an iteration cut off.
@@ -68,6 +69,31 @@ impl Histogram {
     pub(super) fn add(&mut self, other: &Histogram) {
         for (count, more) in self.counts.iter_mut().zip(&other.counts) {
             *count += more;
+        }
+    }
+
+    /// The buckets as a checkpoint holds them.
+    pub(super) fn counts(&self) -> Buckets {
+        Buckets {
+            width: self.width,
+            counts: self.counts.to_vec(),
+        }
+    }
+
+    /// The histogram a checkpoint held, if it is one: as many buckets, of a width of at least 1.
+    pub(super) fn from_counts(c: &Buckets) -> Option<Histogram> {
+        let counts = c.counts.as_slice().try_into().ok()?;
+        (c.width > 0).then_some(Histogram {
+            width: c.width,
+            counts,
+        })
+    }
+
+    /// Adds to `sum` (of the same width) what `now` counted since it was `before`: the tallies
+    /// of the subtree searched between the two.
+    pub(super) fn add_since(sum: &mut Buckets, now: &Histogram, before: &Histogram) {
+        for ((s, n), b) in sum.counts.iter_mut().zip(&now.counts).zip(&before.counts) {
+            *s += n - b;
         }
     }
 

@@ -8,6 +8,7 @@
 //! give the sequential answer (a solution above the cut, or the node limit reached inside the
 //! iteration), the iteration is searched again on the calling thread, which gives it.
 
+use super::checkpoint::{self, Checkpoints, Progress};
 use super::engine::{child, enter, over, CpuMeter, Iter, Kernel, Run, Stop, CHECK_EVERY, UNWIND};
 use super::policy::Histogram;
 use super::{Domain, Helpers, Heuristic, Iteration, Split, SplitDepth, SplitStats};
@@ -262,16 +263,32 @@ fn cut<'a, D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
         (0, 0, hv, K::START),
         k.clamp(1, MAX_SPLIT_DEPTH),
         &mut path,
-        &mut subtrees,
+        &mut |run, path, hv, carry, g| {
+            subtrees.push(Subtree {
+                s: run.s.clone(),
+                hv,
+                carry,
+                path: path.to_vec(),
+                g,
+                generated: run.generated,
+                expanded: run.expanded,
+            });
+            u32::MAX
+        },
     );
     // Spent or not, the budget is looked at again at the first subtree's start.
     top.charge_cpu();
     (top, subtrees, over(it.bound, excess))
 }
 
+/// What `above` does with a node at the cut (in `run.s`, reached by the moves `path`, with its
+/// heuristic value, carry and cost from the start): an excess over the bound as a search below
+/// it would return (`u32::MAX` for none, `UNWIND` to stop).
+type AtCut<'f, D, V, C> = dyn FnMut(&mut Run<'_, D>, &[<D as Domain>::Move], V, C, u32) -> u32 + 'f;
+
 /// `dfs` above the cut at depth `k` (returning, like it, an excess over the bound), from a node
-/// `depth` moves and `g` in cost from the start: a child at depth `k` within the bound is kept in
-/// `out` with the moves that reach it instead of being searched.
+/// `depth` moves and `g` in cost from the start: a child at depth `k` within the bound is handed
+/// to `at_cut` instead of being searched.
 #[allow(clippy::too_many_arguments)]
 fn above<D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
     d: &D,
@@ -281,7 +298,7 @@ fn above<D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
     (depth, g, hv, carry): (u32, u32, H::Value, K::Carry),
     k: u32,
     path: &mut Vec<D::Move>,
-    out: &mut Vec<Subtree<D, H::Value, K::Carry>>,
+    at_cut: &mut AtCut<'_, D, H::Value, K::Carry>,
 ) -> u32 {
     let slack = it.bound - g;
     if let Some(done) = enter(d, h, run, slack, hv) {
@@ -297,18 +314,9 @@ fn above<D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
         let searched = child(d, h, run, slack, hv, m, &mut excess, |run, hv, _, left| {
             let g = it.bound - left;
             if depth + 1 == k {
-                out.push(Subtree {
-                    s: run.s.clone(),
-                    hv,
-                    carry: below,
-                    path: path.clone(),
-                    g,
-                    generated: run.generated,
-                    expanded: run.expanded,
-                });
-                u32::MAX
+                at_cut(run, path, hv, below, g)
             } else {
-                above::<D, H, K>(d, h, it, run, (depth + 1, g, hv, below), k, path, out)
+                above::<D, H, K>(d, h, it, run, (depth + 1, g, hv, below), k, path, at_cut)
             }
         });
         path.pop();
@@ -435,4 +443,121 @@ fn search<D: Domain, H: Heuristic<D>, C: Copy + Send + Sync>(
     count.subtrees += results.len() as u64;
     count.helped += helped.load(Ordering::Relaxed);
     results
+}
+
+/// A resumable iteration's cut is made deep enough to hold this many subtrees, so that its
+/// progress can be saved every small part of it.
+const RESUMABLE_SUBTREES: usize = 1024;
+
+/// The depth at which to cut a resumable iteration from `run.s`: the shallowest that holds
+/// `RESUMABLE_SUBTREES` subtrees, or at which the search above the cut stops by itself.
+pub(super) fn resumable_depth<D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
+    d: &D,
+    h: &H,
+    it: Iter,
+    run: &mut Run<'_, D>,
+    hv: H::Value,
+) -> u32 {
+    // The looks above the cut charge their own CPU time, as a split iteration's do.
+    run.charge_cpu();
+    let mut k = 1;
+    while k < MAX_SPLIT_DEPTH.min(it.bound) {
+        let (top, subtrees, _) = cut::<D, H, K>(d, h, it, run, hv, k);
+        if top.stop.is_some() || subtrees.len() >= RESUMABLE_SUBTREES {
+            break;
+        }
+        k += 1;
+    }
+    run.restart_cpu();
+    k
+}
+
+/// Searches one iteration from `run.s` on this thread exactly as `K::iteration` would, cut at
+/// `progress.current`'s depth: the nodes above the cut are searched in move order as the
+/// sequential search searches them, each subtree below it in its turn, so every count and
+/// limit falls where it falls in that search. A subtree the progress holds as finished is not
+/// searched again: its counts are added where its search would have added them. After each
+/// subtree searched, the progress is saved when `store` says a save is due. `None` when the
+/// progress holds more subtrees than the iteration has: it is not this iteration's.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn resumable<D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
+    d: &D,
+    h: &H,
+    it: Iter,
+    run: &mut Run<'_, D>,
+    hv: H::Value,
+    progress: &mut Progress,
+    store: &dyn Checkpoints,
+) -> Option<u32> {
+    let Some(partial) = &progress.current else {
+        return None;
+    };
+    let (depth, finished) = (partial.depth, partial.subtrees.len());
+    let mut index = 0;
+    let mut path = Vec::new();
+    let excess = above::<D, H, K>(
+        d,
+        h,
+        it,
+        run,
+        (0, 0, hv, K::START),
+        depth,
+        &mut path,
+        &mut |run, _, hv, carry, g| {
+            let i = index;
+            index += 1;
+            let partial = progress
+                .current
+                .as_mut()
+                .expect("a resumable iteration is under way");
+            if let Some(&t) = partial.subtrees.get(i) {
+                if i == 0 {
+                    // What the finished subtrees found besides their counts, once: the flag
+                    // and the tallies are read at the iteration's end only.
+                    run.capped |= partial.capped;
+                    if let (Some(all), Some(c)) = (&mut run.histogram, &partial.histogram) {
+                        if let Some(part) = Histogram::from_counts(c) {
+                            all.add(&part);
+                        }
+                    }
+                }
+                // A subtree inside which the node limit may fall is searched again, to stop
+                // where the sequential search stops.
+                if run.generated.saturating_add(t.generated) < run.max_nodes {
+                    run.generated += t.generated;
+                    run.expanded += t.expanded;
+                    return t.excess;
+                }
+            }
+            let (generated, expanded) = (run.generated, run.expanded);
+            let before = run.histogram.clone();
+            let f = K::subtree(d, h, it, run, g, hv, carry);
+            // The f above the bound as an excess over it, as the search above the cut reads it.
+            let excess = if f == UNWIND || f == u32::MAX {
+                f
+            } else {
+                f - it.bound
+            };
+            if f == UNWIND || i < partial.subtrees.len() {
+                return excess;
+            }
+            partial.subtrees.push(checkpoint::Subtree {
+                generated: run.generated - generated,
+                expanded: run.expanded - expanded,
+                excess,
+            });
+            partial.capped |= run.capped;
+            if let (Some(sum), Some(now), Some(before)) =
+                (&mut partial.histogram, &run.histogram, &before)
+            {
+                Histogram::add_since(sum, now, before);
+            }
+            if store.due() {
+                progress.bpmx_raises = run.bpmx_raises;
+                store.save(progress);
+            }
+            excess
+        },
+    );
+    (index >= finished || run.stop.is_some()).then(|| over(it.bound, excess))
 }

@@ -3,6 +3,7 @@
 
 mod common;
 
+mod checkpoint;
 mod cli_ab;
 mod cli_bad_input;
 mod cli_combine;

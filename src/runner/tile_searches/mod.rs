@@ -5,6 +5,7 @@
 //! so that they search with the kernels the library already builds instead of building each
 //! (board, heuristic) kernel again in the test binary.
 
+mod checkpoints;
 mod fixed_boards;
 mod fsm;
 mod korf1985;
