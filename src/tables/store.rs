@@ -444,7 +444,6 @@ fn read(spec: &dyn Spec, path: &Path) -> Result<(Vec<u8>, u32), Unusable> {
     // Not more than the file holds: a header cannot make this ask for gigabytes.
     let on_disk = reader.get_ref().metadata().map_or(0, |m| m.len());
     let mut table = Vec::with_capacity(size.min(on_disk) as usize);
-    prefer_huge_pages(&mut table);
     // One byte past the end, to tell a padded file from a complete one.
     (&mut reader)
         .take(size + 1)
@@ -483,32 +482,6 @@ fn read(spec: &dyn Spec, path: &Path) -> Result<(Vec<u8>, u32), Unusable> {
         )));
     }
     Ok((table, actual))
-}
-
-/// Asks the kernel to back `table`'s memory, not yet touched, with 2 MiB pages. A search reads a
-/// table at random, a cache line here and there across hundreds of megabytes: on 4 KiB pages
-/// nearly every lookup also misses the processor's TLB, on 2 MiB pages the TLB covers the table.
-/// Only a request: where the kernel declines, the table is read as before.
-fn prefer_huge_pages(table: &mut Vec<u8>) {
-    #[cfg(target_os = "linux")]
-    {
-        const PAGE: usize = 4096;
-        let start = table.as_mut_ptr() as usize;
-        let (from, to) = (start.next_multiple_of(PAGE), start + table.capacity());
-        if to >= from + (2 << 20) {
-            // SAFETY: the range lies inside the vector's allocation, which outlives the call;
-            // the advice changes how pages are backed, never their contents.
-            unsafe {
-                libc::madvise(
-                    from as *mut libc::c_void,
-                    (to - from) / PAGE * PAGE,
-                    libc::MADV_HUGEPAGE,
-                );
-            }
-        }
-    }
-    #[cfg(not(target_os = "linux"))]
-    let _ = table;
 }
 
 /// The CRC-32 of `table` and how many of its entries (of `width` bytes) are 0, in one pass

@@ -24,9 +24,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 const LOW: u64 = 0x5555_5555_5555_5555;
 /// Fields per word.
 const FIELDS: usize = 32;
-/// Entries put in order by one task, and read together.
-const CHUNK: usize = 1 << 16;
-const BATCH: usize = 16;
+/// Runs of ranks (see `reorder`) put in order by one task.
+const RUNS: usize = 1 << 12;
 /// Tiles for which the remappings are tabulated (8! fits a u16); larger patterns compute them.
 const TABULATED: usize = 8;
 
@@ -410,21 +409,27 @@ fn search_with(
 fn reorder(maps: &Maps, orders: &Orders, pattern: &Pattern, by_map: &[u8]) -> Vec<u8> {
     let ranker = pattern.ranker();
     let (k, per_map) = (maps.k, by_map.len() / maps.masks.len());
+    let all = Geometry::new(pattern.width, pattern.height).all;
+    // The last tile's cell is a rank's last digit: a run of `last` ranks from a multiple of it
+    // puts that tile on each cell the others leave free, in order, and nothing else changes.
+    let last = maps.n - k + 1;
     let mut out = vec![0u8; by_map.len()];
-    out.par_chunks_mut(CHUNK)
+    out.par_chunks_mut(last * RUNS)
         .enumerate()
         .for_each(|(chunk, out)| {
             let mut cells = [0u8; MAX_TILES];
             let mut places = [0u8; MAX_TILES];
-            // The reads land all over `by_map`: a batch's indices are found first, so that its
-            // reads are in flight together.
-            let mut at = [0usize; BATCH];
-            for (b, out) in out.chunks_mut(BATCH).enumerate() {
-                let base = chunk * CHUNK + b * BATCH;
-                for (i, at) in at[..out.len()].iter_mut().enumerate() {
-                    let covered = ranker.unrank((base + i) as u64, &mut cells);
-                    for (place, &cell) in places[..k].iter_mut().zip(&cells[..k]) {
-                        *place = (covered & ((1 << cell) - 1)).count_ones() as u8;
+            let mut at = [0usize; MAX_CELLS];
+            for (run, out) in out.chunks_mut(last).enumerate() {
+                let start = (chunk * RUNS + run) * last;
+                let others = ranker.unrank(start as u64, &mut cells) & !(1 << cells[k - 1]);
+                // The reads land all over `by_map`: a run's indices are found first, so that its
+                // reads are in flight together.
+                for (at, cell) in at.iter_mut().zip(Bits(all & !others)) {
+                    cells[k - 1] = cell as u8;
+                    let covered = others | 1 << cell;
+                    for (place, &c) in places[..k].iter_mut().zip(&cells[..k]) {
+                        *place = (covered & ((1 << c) - 1)).count_ones() as u8;
                     }
                     *at = maps.rank(covered) * per_map + orders.rank(&places);
                 }
