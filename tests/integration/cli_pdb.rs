@@ -1016,7 +1016,7 @@ fn rows(dir: &Path, columns: &[&str]) -> BTreeMap<(String, String), Vec<String>>
 /// `--jobs 1` and `--jobs 2`; each run's manifest lists the three databases with the names,
 /// sizes, checksums and files `pdb build` printed.
 /// `--memory-limit` counts what is missing from the cache at the peak of its build (the table
-/// and the builder's three masks of two bytes per entry: 3.5 MiB for a table of pdb-555), or
+/// twice, and the builder's tables: 1.12 MiB for a table of pdb-555), or
 /// only the tables with `--no-build`; either way the run is refused before anything is built.
 #[test]
 fn a_memory_limit_counts_the_building_of_missing_databases() {
@@ -1030,11 +1030,11 @@ fn a_memory_limit_counts_the_building_of_missing_databases() {
         args.extend_from_slice(&["--out", "reports", "--name", "never"]);
         expect_exit(&tmp, &args, 2)
     };
-    let out = run(&["--memory-limit", "3M"]);
+    let out = run(&["--memory-limit", "2M"]);
     stderr_has(
         &out,
-        "--memory-limit 3 MiB (3145728 bytes): the 3 pattern database(s) take 1.5 MiB in memory, \
-         building the 3 not yet in the cache (up to 3.5 MiB while one is built), 4.5 MiB at the peak",
+        "--memory-limit 2 MiB (2097152 bytes): the 3 pattern database(s) take 1.5 MiB in memory, \
+         building the 3 not yet in the cache (up to 1.12 MiB while one is built), 2.12 MiB at the peak",
     );
     let out = run(&["--memory-limit", "1M", "--no-build"]);
     stderr_has(
@@ -1057,7 +1057,7 @@ fn a_memory_limit_counts_the_building_of_missing_databases() {
             "--shards",
             "2",
             "--memory-limit",
-            "3M",
+            "2M",
             "--script",
             "never.sbatch",
         ],
@@ -1065,7 +1065,7 @@ fn a_memory_limit_counts_the_building_of_missing_databases() {
     );
     stderr_has(
         &out,
-        "--memory-limit 3 MiB (3145728 bytes): the 3 pattern database(s)",
+        "--memory-limit 2 MiB (2097152 bytes): the 3 pattern database(s)",
     );
     assert!(!tmp.path().join("never.sbatch").exists());
     assert!(!cache.exists(), "nothing was built");
