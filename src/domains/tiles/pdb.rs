@@ -100,6 +100,8 @@ impl Partition {
 struct View {
     /// pattern[tile]: the pattern of the tile in this view (`u8::MAX` for the blank).
     pattern: [u8; 256],
+    /// slot[tile]: the tile's slot in its pattern in this view.
+    slot: [u8; 256],
     /// tiles[p][i]: the tile in slot `i` of pattern `p` in this view.
     tiles: Vec<[u8; MAX_TILES]>,
     /// cell[c]: the cell this view sees cell `c` as.
@@ -127,6 +129,7 @@ impl PatternDbs {
         let first = &patterns[0];
         let (w, n) = (first.width, first.width * first.height);
         assert!(patterns.len() <= MAX_PATTERNS && tables.len() == patterns.len());
+        assert!(patterns.iter().all(|p| p.cells.len() <= SLOTS));
         assert_eq!(
             patterns.iter().map(|p| p.cells.len()).sum::<usize>(),
             n - 1,
@@ -139,6 +142,7 @@ impl PatternDbs {
             let on = |c: usize| if mirror { reflected(c) } else { c };
             let mut view = View {
                 pattern: [u8::MAX; 256],
+                slot: [0; 256],
                 tiles: vec![[0; MAX_TILES]; patterns.len()],
                 cell: [0; 256],
             };
@@ -150,6 +154,7 @@ impl PatternDbs {
                 for (p, pattern) in patterns.iter().enumerate() {
                     if let Some(slot) = pattern.cells.iter().position(|&c| c == home) {
                         view.pattern[t] = p as u8;
+                        view.slot[t] = slot as u8;
                         view.tiles[p][slot] = t as u8;
                     }
                 }
@@ -170,25 +175,34 @@ impl PatternDbs {
         }
     }
 
-    /// Pattern `p`'s entry in view `v` with tile `t` on cell `at[t]`.
-    #[inline(always)]
-    fn entry(&self, v: usize, p: usize, at: &[u8; MAX_CELLS]) -> u8 {
+    /// The cells, as view `v` sees them, of pattern `p`'s tiles, by slot, with tile `t` on cell
+    /// `at[t]`.
+    fn cells(&self, v: usize, p: usize, at: &[u8; MAX_CELLS]) -> [u8; SLOTS] {
         let view = &self.views[v];
-        let (table, ranker, k) = &self.tables[p];
-        let mut cells = [0u8; MAX_TILES];
-        for (cell, &t) in cells.iter_mut().zip(&view.tiles[p][..*k]) {
+        let mut cells = [0u8; SLOTS];
+        for (cell, &t) in cells.iter_mut().zip(&view.tiles[p][..self.tables[p].2]) {
             *cell = view.cell[at[t as usize % MAX_CELLS] as usize];
         }
-        table[ranker.rank(&cells)]
+        cells
+    }
+
+    /// Pattern `p`'s entry with its tiles on `cells`.
+    #[inline(always)]
+    fn entry(&self, p: usize, cells: &[u8; SLOTS]) -> u8 {
+        let (table, ranker, _) = &self.tables[p];
+        table[ranker.rank(cells)]
     }
 }
 
-/// What a node carries: each pattern's entry, in view `v` at `v * MAX_PATTERNS + p`, and each
-/// tile's cell, so that a lookup reads its pattern's cells without scanning the board.
+/// Tiles per pattern whose cells a node carries: every partition's patterns fit.
+const SLOTS: usize = 8;
+
+/// What a node carries: each pattern's entry, and the cells of its tiles by slot, in view `v` at
+/// `v * MAX_PATTERNS + p`, so that a move rewrites one cell and ranks the cells where they lie.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Entries {
     entries: [u8; 2 * MAX_PATTERNS],
-    at: [u8; MAX_CELLS],
+    cells: [[u8; SLOTS]; 2 * MAX_PATTERNS],
 }
 
 impl<G: Grid> Heuristic<G> for PatternDbs {
@@ -196,16 +210,19 @@ impl<G: Grid> Heuristic<G> for PatternDbs {
     const GOAL_AWARE: bool = true;
 
     fn init(&self, _: &G, s: &G::State) -> Entries {
+        let mut at = [0u8; MAX_CELLS];
+        for c in 0..self.cells {
+            at[G::tile(s, c) as usize] = c as u8;
+        }
         let mut e = Entries {
             entries: [0; 2 * MAX_PATTERNS],
-            at: [0; MAX_CELLS],
+            cells: [[0; SLOTS]; 2 * MAX_PATTERNS],
         };
-        for c in 0..self.cells {
-            e.at[G::tile(s, c) as usize] = c as u8;
-        }
         for v in 0..self.views.len() {
             for p in 0..self.tables.len() {
-                e.entries[v * MAX_PATTERNS + p] = self.entry(v, p, &e.at);
+                let cells = self.cells(v, p, &at);
+                e.entries[v * MAX_PATTERNS + p] = self.entry(p, &cells);
+                e.cells[v * MAX_PATTERNS + p] = cells;
             }
         }
         e
@@ -214,12 +231,12 @@ impl<G: Grid> Heuristic<G> for PatternDbs {
     /// Only the moved tile's pattern changes, in each view.
     #[inline(always)]
     fn update(&self, _: &G, s: &G::State, m: G::Move, mut e: Entries) -> Entries {
-        let (b, to, t) = G::slide(s, m);
-        e.at[t as usize % MAX_CELLS] = b as u8;
-        e.at[0] = to as u8;
-        for v in 0..self.views.len() {
-            let p = self.views[v].pattern[t as usize] as usize % MAX_PATTERNS;
-            e.entries[v * MAX_PATTERNS + p] = self.entry(v, p, &e.at);
+        let (b, _, t) = G::slide(s, m);
+        for (v, view) in self.views.iter().enumerate() {
+            let p = view.pattern[t as usize] as usize % MAX_PATTERNS;
+            let at = v * MAX_PATTERNS + p;
+            e.cells[at][view.slot[t as usize] as usize % SLOTS] = view.cell[b];
+            e.entries[at] = self.entry(p, &e.cells[at]);
         }
         e
     }
