@@ -202,6 +202,8 @@ const SLOTS: usize = 8;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Entries {
     entries: [u8; 2 * MAX_PATTERNS],
+    /// Each view's sum of its entries.
+    sums: [u16; 2],
     cells: [[u8; SLOTS]; 2 * MAX_PATTERNS],
 }
 
@@ -216,12 +218,14 @@ impl<G: Grid> Heuristic<G> for PatternDbs {
         }
         let mut e = Entries {
             entries: [0; 2 * MAX_PATTERNS],
+            sums: [0; 2],
             cells: [[0; SLOTS]; 2 * MAX_PATTERNS],
         };
         for v in 0..self.views.len() {
             for p in 0..self.tables.len() {
                 let cells = self.cells(v, p, &at);
                 e.entries[v * MAX_PATTERNS + p] = self.entry(p, &cells);
+                e.sums[v] += u16::from(e.entries[v * MAX_PATTERNS + p]);
                 e.cells[v * MAX_PATTERNS + p] = cells;
             }
         }
@@ -236,14 +240,15 @@ impl<G: Grid> Heuristic<G> for PatternDbs {
             let p = view.pattern[t as usize] as usize % MAX_PATTERNS;
             let at = v * MAX_PATTERNS + p;
             e.cells[at][view.slot[t as usize] as usize % SLOTS] = view.cell[b];
-            e.entries[at] = self.entry(p, &e.cells[at]);
+            let new = self.entry(p, &e.cells[at]);
+            e.sums[v] = e.sums[v] - u16::from(e.entries[at]) + u16::from(new);
+            e.entries[at] = new;
         }
         e
     }
 
     #[inline(always)]
     fn estimate(&self, e: Entries) -> u32 {
-        let sum = |v: &[u8]| v.iter().map(|&x| x as u32).sum::<u32>();
-        sum(&e.entries[..MAX_PATTERNS]).max(sum(&e.entries[MAX_PATTERNS..]))
+        u32::from(e.sums[0].max(e.sums[1]))
     }
 }
