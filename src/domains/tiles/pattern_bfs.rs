@@ -259,8 +259,8 @@ pub fn memory(pattern: &Pattern) -> u64 {
 
 /// Fills the database of `pattern` (one byte per placement, in the order of `pattern.ranker()`),
 /// or `None` soon after `stop` is set. `progress` is told, now and then and from any thread, the
-/// share of the states expanded so far, scaled to the number of entries: each state is expanded
-/// once, so this share grows with the work done.
+/// share of the work done so far (states expanded, each once, then entries put in order), scaled
+/// to the number of entries.
 pub fn search(
     pattern: &Pattern,
     progress: &(dyn Fn(u64) + Sync),
@@ -297,8 +297,11 @@ fn search_with(
     let r = maps.region[goal * n + pattern.blank];
     fields[maps.block(goal, r)].fetch_and(!0b10, Ordering::Relaxed);
 
+    // Progress counts states expanded, then entries put in order (each costs about as much as
+    // an expansion), scaled to the number of entries.
     let total = ranker.size();
-    let states = maps.states();
+    let work = maps.states() + total;
+    let report = |done: u64| progress((done as u128 * total as u128 / work as u128) as u64);
     let reached = AtomicU64::new(0);
     let mut depth = 0u8;
     loop {
@@ -387,8 +390,7 @@ fn search_with(
                         }
                     }
                     if expanded > 0 {
-                        let done = reached.fetch_add(expanded, Ordering::Relaxed) + expanded;
-                        progress((done as u128 * total as u128 / states as u128) as u64);
+                        report(reached.fetch_add(expanded, Ordering::Relaxed) + expanded);
                     }
                 },
             );
@@ -402,11 +404,22 @@ fn search_with(
         assert!(depth < UNREACHED, "a pattern needing 255 moves or more");
     }
     drop(fields);
-    Some(reorder(&maps, &orders, pattern, &by_map))
+    let expanded = reached.load(Ordering::Relaxed);
+    Some(reorder(&maps, &orders, pattern, &by_map, &|done| {
+        report(expanded + done)
+    }))
 }
 
-/// The entries `by_map` holds by map and order, in the order of `pattern.ranker()`.
-fn reorder(maps: &Maps, orders: &Orders, pattern: &Pattern, by_map: &[u8]) -> Vec<u8> {
+/// The entries `by_map` holds by map and order, in the order of `pattern.ranker()`; `progress` is
+/// told the entries done so far, now and then.
+fn reorder(
+    maps: &Maps,
+    orders: &Orders,
+    pattern: &Pattern,
+    by_map: &[u8],
+    progress: &(dyn Fn(u64) + Sync),
+) -> Vec<u8> {
+    let done = AtomicU64::new(0);
     let ranker = pattern.ranker();
     let (k, per_map) = (maps.k, by_map.len() / maps.masks.len());
     let all = Geometry::new(pattern.width, pattern.height).all;
@@ -437,6 +450,7 @@ fn reorder(maps: &Maps, orders: &Orders, pattern: &Pattern, by_map: &[u8]) -> Ve
                     *out = by_map[at];
                 }
             }
+            progress(done.fetch_add(out.len() as u64, Ordering::Relaxed) + out.len() as u64);
         });
     out
 }
