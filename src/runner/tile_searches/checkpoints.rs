@@ -31,6 +31,8 @@ struct Recorder<'a> {
     from: Mutex<Option<Progress>>,
     saves: Mutex<Vec<Progress>>,
     cancel: Option<(usize, &'a AtomicBool)>,
+    /// Why the search refused the progress it was given, when it may (else a refusal fails).
+    refused: Option<Mutex<Vec<String>>>,
 }
 
 impl Recorder<'_> {
@@ -39,6 +41,7 @@ impl Recorder<'_> {
             from: Mutex::new(from),
             saves: Mutex::new(Vec::new()),
             cancel: None,
+            refused: None,
         }
     }
 }
@@ -60,7 +63,10 @@ impl Checkpoints for Recorder<'_> {
         }
     }
     fn refuse(&self, why: &str) {
-        panic!("a search refused its own progress: {why}");
+        match &self.refused {
+            Some(refused) => refused.lock().unwrap().push(why.to_string()),
+            None => panic!("a search refused its own progress: {why}"),
+        }
     }
 }
 
@@ -387,5 +393,48 @@ fn a_split_iteration_saves_the_subtrees_that_lead_and_resumes_from_them() {
             let (got, _) = attempt(&spec, Some(from), threads);
             assert_eq!(key(&got), key(&want), "{} on {threads}", spec.name());
         }
+    }
+}
+
+/// Progress with a valid checksum but counts no search makes (past 2^64 when added, an excess
+/// past the largest bound, more tallies than nodes) is refused, and the search starts afresh
+/// to the answer of one never stopped.
+#[test]
+fn progress_with_counts_past_their_bounds_is_refused() {
+    let cr = spec(Step::parse("cr").unwrap(), Pruning::Reverse);
+    let want = uninterrupted(&cr);
+    let (_, saves) = attempt(&cr, None, 1);
+    let inside = saves
+        .iter()
+        .rfind(|p| p.current.as_ref().is_some_and(|c| c.subtrees.len() > 1))
+        .expect("a save inside an iteration")
+        .clone();
+    let mut huge_count = inside.clone();
+    huge_count.iterations[1].generated = u64::MAX - 1;
+    let mut huge_excess = inside.clone();
+    huge_excess.current.as_mut().unwrap().subtrees[0].excess = u32::MAX - 1;
+    let mut tallies = inside.clone();
+    let current = tallies.current.as_mut().unwrap();
+    current.histogram.as_mut().unwrap().counts[0] = u64::MAX;
+    for (bad, why) in [
+        (huge_count, "counts past 2^64"),
+        (huge_excess, "counts past a bound"),
+        (tallies, "tallies more than"),
+    ] {
+        let store = Recorder {
+            refused: Some(Mutex::new(Vec::new())),
+            ..Recorder::new(Some(bad))
+        };
+        let limits = Limits {
+            checkpoint: Some(&store),
+            ..Limits::default()
+        };
+        let got = solve(&korf(INSTANCE), &cr, limits).unwrap();
+        assert_eq!(key(&got), key(&want), "{why}");
+        let refused = store.refused.unwrap().into_inner().unwrap();
+        assert!(
+            refused.len() == 1 && refused[0].contains(why),
+            "{why}: {refused:?}"
+        );
     }
 }
