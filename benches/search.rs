@@ -15,6 +15,7 @@ use idabench::domains::HeuristicKind;
 use idabench::domains::Spec;
 use idabench::results::record::Status;
 use idabench::runner::batch;
+use idabench::runner::checkpoint::Checkpointing;
 use idabench::runner::job::Job;
 use idabench::search::{Domain, Heuristic, Limits, Outcome, Prune, Pruning, Step, Variant};
 use std::hint::black_box;
@@ -22,6 +23,7 @@ use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::sync::atomic::AtomicBool;
+use std::time::Duration;
 
 /// Korf's instances #79, 12, 42, 55, 97 and 2 (goal: blank first), with their optimal lengths.
 const KORF: [(&str, usize); 6] = [
@@ -182,7 +184,8 @@ fn versus_md15(c: &mut Criterion) {
 /// Every 90th of all 181,440 8-puzzle states (2,016 jobs over the distances 0 to 30, each with
 /// its BFS distance as the reference length) through the batch runner on one worker: dataset
 /// generation and parsing are outside the loop; job dispatch, search, timing, judging and record
-/// building are inside. Every record must be solved at exactly its reference length.
+/// building are inside, with checkpoints as `run` has them by default (every 60 s, none there at
+/// the start). Every record must be solved at exactly its reference length.
 fn harness_overhead(c: &mut Criterion) {
     let spec = TilesSpec {
         width: 3,
@@ -215,13 +218,16 @@ fn harness_overhead(c: &mut Criterion) {
         })
         .collect();
     let cancel = AtomicBool::new(false);
+    // As `run` does by default: jobs that may save every 60 s, in an empty folder.
+    let folder = std::env::temp_dir().join(format!("idabench-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&folder).unwrap();
     let opts = batch::BatchOptions {
         jobs: 1,
         limits: Default::default(),
         split: None,
         quiet: true,
         cancel: &cancel,
-        checkpoints: None,
+        checkpoints: Some(Checkpointing::new(folder.clone(), Duration::from_secs(60)).unwrap()),
     };
     let mut group = c.benchmark_group("harness");
     group.sample_size(10);
@@ -257,6 +263,7 @@ fn harness_overhead(c: &mut Criterion) {
         })
     });
     group.finish();
+    let _ = std::fs::remove_dir_all(&folder);
 }
 
 criterion_group!(benches, heuristics, versus_md15, harness_overhead);

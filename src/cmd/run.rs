@@ -567,14 +567,15 @@ fn run_missing(
         split: args.split.split.0,
         quiet: args.quiet,
         cancel: &CANCEL,
-        checkpoints: args.checkpoint.checkpoint.0.map(|every| Checkpointing {
-            dir: dir.join(checkpoint::FOLDER),
-            every,
-        }),
+        checkpoints: match args.checkpoint.checkpoint.0 {
+            Some(every) => {
+                let folder = dir.join(checkpoint::FOLDER);
+                make_checkpoint_folder(&folder)?;
+                Some(Checkpointing::new(folder.clone(), every).map_err(|e| Error::io(&folder, e))?)
+            }
+            None => None,
+        },
     };
-    if let Some(c) = &opts.checkpoints {
-        make_checkpoint_folder(&c.dir)?;
-    }
     let agreement = (manifest.repeat > 1).then(|| Agreement::new(jobs, manifest.repeat, rows));
     let format = |finished: &batch::Finished<'_>| {
         let runs = match &agreement {
@@ -589,19 +590,17 @@ fn run_missing(
             iterations::Formatted::of(&iterations_path, finished.jobs()),
         )
     };
-    let format = |finished: &batch::Finished<'_>| {
-        let ended: Vec<PathBuf> = match &opts.checkpoints {
-            Some(c) => finished.jobs().map(|(i, _, _)| c.path(&jobs[i])).collect(),
-            None => Vec::new(),
-        };
-        (format(finished), ended)
-    };
+    let format =
+        |finished: &batch::Finished<'_>| (format(finished), finished.checkpoints().to_vec());
     batch::run(&todo, &opts, format, |((runs, iterations), ended)| {
         // Iteration rows first: a job whose runs.csv row is on disk has its iteration rows
         // there too, and --resume drops iteration rows of jobs that have no runs.csv row.
         appender.append_formatted(&iterations?, spans)?;
         writer.append(&runs, rows)?;
         // Once its row is on disk, a job's checkpoint is of no more use.
+        if !ended.is_empty() {
+            writer.sync()?;
+        }
         for path in ended {
             if let Err(e) = fs::remove_file(&path) {
                 if e.kind() != std::io::ErrorKind::NotFound {
@@ -611,14 +610,10 @@ fn run_missing(
         }
         Ok(())
     })?;
-    // Every job has its row: no checkpoint is of use, not even one an earlier attempt left
-    // with --checkpoint 0.
-    if let Some(c) = opts
-        .checkpoints
-        .as_ref()
-        .filter(|_| jobs.iter().all(|j| rows.has(j.index)))
-    {
-        let _ = fs::remove_dir_all(&c.dir);
+    // Every job has its row: no checkpoint is of use, whatever --checkpoint this attempt had.
+    let folder = dir.join(checkpoint::FOLDER);
+    if jobs.iter().all(|j| rows.has(j.index)) && files::stranger_at(&folder).is_none() {
+        let _ = fs::remove_dir_all(&folder);
     }
     Ok(())
 }

@@ -9,9 +9,13 @@ use crate::error::{Done, Error};
 use crate::results::record::Status;
 use crate::runner::job;
 use crate::runner::{machine, prepare};
+use crate::search::Limits;
+use crate::util::interrupt;
+use crate::util::term::note;
 use crate::util::text;
 use serde_json::json;
 use std::io::Write;
+use std::sync::atomic::AtomicBool;
 
 /// Runs `idabench solve`: one instance, or a judge's input.
 pub(super) fn solve(args: SolveArgs) -> Result<Done, Error> {
@@ -50,6 +54,13 @@ pub(super) fn solve(args: SolveArgs) -> Result<Done, Error> {
     let threads = args.jobs.map_or_else(machine::cores, usize::from);
     // The puzzle and variant as given: a file of another (or of another build) is refused.
     let checkpoint = match (&args.checkpoint_file, args.checkpoint.checkpoint.0) {
+        (Some(file), None) => {
+            return Err(Error::Usage(format!(
+                "--checkpoint-file {} needs --checkpoint above 0 (0 would neither save there \
+                 nor go on from it)",
+                file.display()
+            )))
+        }
         (Some(file), Some(every)) => {
             let identity = vec![
                 ("domain", kind.name().to_string()),
@@ -62,14 +73,27 @@ pub(super) fn solve(args: SolveArgs) -> Result<Done, Error> {
         }
         _ => None,
     };
+    // A search that saves is stopped cleanly by a signal, saving what it has done.
+    let limits = if checkpoint.is_some() {
+        install_signal_handler();
+        Limits {
+            cancel: Some(&CANCEL),
+            ..args.limits.limits().search()
+        }
+    } else {
+        args.limits.limits().search()
+    };
     let a = job::solve_alone(
         &puzzle,
         &spec,
-        args.limits.limits().search(),
+        limits,
         args.split.split.0,
         threads,
         checkpoint,
     )?;
+    if a.status == Status::Cancelled {
+        return Ok(Done::Interrupted);
+    }
     let st = &a.stats;
     // In the model's units (under inverse-heavy, a move of tile t costs 1/t).
     let cost = a.cost.map(|(units, scale)| units as f64 / f64::from(scale));
@@ -132,6 +156,22 @@ pub(super) fn solve(args: SolveArgs) -> Result<Done, Error> {
     } else {
         Done::Ok
     })
+}
+
+/// Set by Ctrl-C, SIGTERM or SIGHUP while a search that saves runs; the search polls it.
+static CANCEL: AtomicBool = AtomicBool::new(false);
+
+fn install_signal_handler() {
+    interrupt::install(
+        &CANCEL,
+        || {},
+        || {
+            note(format_args!(
+                "\ninterrupted: saving the search's progress and stopping"
+            ))
+        },
+        "Ctrl-C or SIGTERM will end the search at once, keeping its last checkpoint",
+    );
 }
 
 /// Judge input on stdin, within the bounds datasets have (`text::BOUNDS`), a leading byte-order

@@ -50,6 +50,14 @@ impl RunsWriter {
         self.len += rows.bytes.len() as u64;
         Ok(())
     }
+
+    /// Makes the rows written so far durable: before what they replace (a job's checkpoint) is
+    /// removed, so that a crash cannot lose both.
+    pub fn sync(&self) -> Result<(), ReportError> {
+        self.file
+            .sync_data()
+            .map_err(|e| ReportError::Write(format!("{}: cannot write: {e}", self.path.display())))
+    }
 }
 
 /// Writes `bytes` to `path` whole (see `atomic`): on failure the old file stays and no temporary

@@ -12,7 +12,8 @@ use crate::runner::RunnerError;
 use crate::search::checkpoint::Checkpoints;
 use crate::search::{Iteration, Limits, SplitDepth};
 use std::ops::Range;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -39,6 +40,8 @@ pub struct BatchOptions<'a> {
 pub struct Finished<'a> {
     pub(super) jobs: Vec<(usize, JobRecord<'a>, Range<usize>)>,
     iterations: Vec<Iteration>,
+    /// The checkpoint files of these jobs (few jobs run long enough to have one).
+    checkpoints: Vec<PathBuf>,
 }
 
 impl<'a> Finished<'a> {
@@ -46,6 +49,7 @@ impl<'a> Finished<'a> {
         Finished {
             jobs: Vec::with_capacity(jobs),
             iterations: Vec::new(),
+            checkpoints: Vec::new(),
         }
     }
 
@@ -67,6 +71,12 @@ impl<'a> Finished<'a> {
     fn clear(&mut self) {
         self.jobs.clear();
         self.iterations.clear();
+        self.checkpoints.clear();
+    }
+
+    /// The checkpoint files these jobs left, to remove once their rows are written.
+    pub fn checkpoints(&self) -> &[PathBuf] {
+        &self.checkpoints
     }
 
     /// Each job's index, record and iterations, in the order they finished.
@@ -119,6 +129,7 @@ pub fn run<'a, T: Send>(
                         let (finished, ran) = run_job(job, opts);
                         if let Some(finished) = finished {
                             done.push(finished);
+                            done.checkpoints.extend(ran.checkpoint);
                             meter.ended(ran.wall, ran.shared, ran.prior);
                         }
                         let now = ran.ended.unwrap_or_else(Instant::now);
@@ -203,12 +214,16 @@ struct Ran {
     ended: Option<Instant>,
     /// The CPU and wall time of the job's earlier attempts, which its checkpoint counted.
     prior: (Duration, Duration),
+    /// The job's checkpoint file, if it has one.
+    checkpoint: Option<PathBuf>,
 }
 
 /// Solves one job: the finished job (none when it was cancelled before it finished), untimed,
 /// and how its search ran.
 fn run_job<'a>(job: &Job<'a>, opts: &BatchOptions<'_>) -> (Option<FinishedJob<'a>>, Ran) {
-    let store = opts.checkpoints.as_ref().map(|c| c.open(job));
+    let store = opts.checkpoints.as_ref().map(|c| c.store(job));
+    let unshared = AtomicU64::new(0);
+    let helped = store.as_ref().map_or(&unshared, |s| &s.helped_ns);
     let prior = store.as_ref().map_or_else(Default::default, Store::prior);
     let limits = Limits {
         cancel: Some(opts.cancel),
@@ -218,7 +233,8 @@ fn run_job<'a>(job: &Job<'a>, opts: &BatchOptions<'_>) -> (Option<FinishedJob<'a
     let mut ran = Ran::default();
     let record = guarded(job, || {
         let started = Instant::now();
-        let (answer, shared) = search_shared(&job.instance.puzzle, &job.spec, limits, opts.split)?;
+        let (answer, shared) =
+            search_shared(&job.instance.puzzle, &job.spec, limits, opts.split, helped)?;
         let ended = Instant::now();
         ran = Ran {
             wall: ended - started,
@@ -226,6 +242,7 @@ fn run_job<'a>(job: &Job<'a>, opts: &BatchOptions<'_>) -> (Option<FinishedJob<'a
             ended: Some(ended),
             // Read again: a checkpoint the search refused counts no earlier time.
             prior: store.as_ref().map_or_else(Default::default, Store::prior),
+            checkpoint: store.as_ref().and_then(|s| s.written().map(PathBuf::from)),
         };
         Ok(answer)
     });

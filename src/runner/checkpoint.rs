@@ -6,13 +6,12 @@
 //! The format is text, one record a line, fields separated by single spaces:
 //!
 //! ```text
-//! idabench-checkpoint 1
+//! idabench-checkpoint 2
 //! build <commit, or - when unknown>
 //! job <key> <value>          one per field of the job's identity, values escaped
 //! cpu_ns <n>                 CPU time of the attempts so far, up to this save
 //! wall_ns <n>                wall time of the attempts so far
-//! bpmx_raises <n>
-//! iteration <bound> <generated> <expanded> <budget|-> <capped 0|1> completed <next|-> [<width> <64 counts>]
+//! iteration <bound> <generated> <expanded> <budget|-> <capped 0|1> <bpmx raises> completed <next|-> [<width> <64 counts>]
 //! iteration ... found <move place>...
 //! iteration ... overbudget
 //! current <bound> <depth> <capped 0|1> [<width> <64 counts>]
@@ -20,7 +19,7 @@
 //! end <CRC-32 of every byte before this line, 8 hex digits>
 //! ```
 
-use crate::runner::job::Job;
+use crate::runner::job::{self, Job};
 use crate::search::checkpoint::{Checkpoints, Counts, End, Finished, Partial, Progress, Subtree};
 use crate::search::Limits;
 use crate::util::atomic;
@@ -28,17 +27,24 @@ use crate::util::build;
 use crate::util::clock::thread_cpu_time;
 use crate::util::term;
 use sha2::{Digest, Sha256};
+use std::collections::HashSet;
+use std::ffi::OsString;
 use std::fmt::Write as _;
 use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::atomic::AtomicU64;
+use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 /// The first line of every checkpoint file; a file of another version is refused.
-const HEADER: &str = "idabench-checkpoint 1";
+const HEADER: &str = "idabench-checkpoint 2";
 /// A checkpoint file larger than this is refused unread (one holds a few thousand lines).
 const MAX_BYTES: u64 = 64 << 20;
+/// A job's thread's CPU clock is first read once the job has run this long: reading it is a
+/// system call, more than a tiny job's whole search, and a job this short never saves. The
+/// time before that first reading is counted as CPU time (the thread was searching).
+const CPU_LOOK_AFTER: Duration = Duration::from_millis(10);
 
 /// The CPU and wall time of a job's attempts up to a save.
 type Times = (Duration, Duration);
@@ -47,25 +53,33 @@ type Times = (Duration, Duration);
 pub type Identity = Vec<(&'static str, String)>;
 
 /// A job's checkpoint file: where its progress is saved every `every`, and what an earlier
-/// attempt left there.
-pub struct Store {
-    path: PathBuf,
+/// attempt left there. Its file and identity are made only when first needed (a save, or a
+/// file found there at the start): most jobs end long before their first save.
+pub struct Store<'a> {
     every: Duration,
-    identity: Identity,
+    file: OnceLock<(PathBuf, Identity)>,
+    /// The run and job whose file this is, when `file` is made on demand.
+    job: Option<(&'a Checkpointing, Job<'a>)>,
     state: Mutex<State>,
-    /// The thread that searches the job, and where its CPU clock and the wall clock stood
-    /// when it began: saves are made on it.
-    began: (Duration, Instant),
+    /// CPU time other threads spent on the job's split iterations: the job's pool adds it.
+    pub(crate) helped_ns: AtomicU64,
 }
 
 struct State {
+    /// When the attempt began, and when it last saved (or began).
+    began: Instant,
     last: Instant,
+    /// The thread's CPU clock and the time it lent to other jobs when first read, and the wall
+    /// time of the attempt then (`None` before `CPU_LOOK_AFTER`).
+    cpu_mark: Option<(Duration, Duration, Duration)>,
     /// The progress read from the file, until the search takes it.
     progress: Option<Progress>,
     /// CPU and wall time of the earlier attempts, as their last save counted them.
     prior: (Duration, Duration),
     /// Whether a save has failed (said once).
     failed: bool,
+    /// Whether the file is there for this job: found at the start, or written since.
+    there: bool,
 }
 
 /// How an earlier attempt's file was found.
@@ -78,29 +92,57 @@ pub enum Found {
     Refused(String),
 }
 
-impl Store {
+impl<'a> Store<'a> {
     /// The store of the job `identity` at `path`, saving every `every`, with the progress of
-    /// an earlier attempt if `path` holds a checkpoint of this job by this build. Read on the
+    /// an earlier attempt if `path` holds a checkpoint of this job by this build. Opened on the
     /// thread that will search the job.
-    pub fn open(path: PathBuf, every: Duration, identity: Identity) -> (Store, Found) {
-        let (progress, prior, found) = match read(&path, &identity) {
-            Ok(None) => (None, (Duration::ZERO, Duration::ZERO), Found::None),
-            Ok(Some((progress, prior))) => (Some(progress), prior, Found::Taken),
-            Err(why) => (None, (Duration::ZERO, Duration::ZERO), Found::Refused(why)),
-        };
-        let store = Store {
-            path,
-            every,
-            identity,
-            state: Mutex::new(State {
-                last: Instant::now(),
-                progress,
-                prior,
-                failed: false,
-            }),
-            began: (thread_cpu_time(), Instant::now()),
-        };
+    pub fn open(path: PathBuf, every: Duration, identity: Identity) -> (Store<'a>, Found) {
+        let store = Store::new(every, None);
+        let found = store.take_up(&path, &identity);
+        let _ = store.file.set((path, identity));
         (store, found)
+    }
+
+    fn new(every: Duration, job: Option<(&'a Checkpointing, Job<'a>)>) -> Store<'a> {
+        let now = Instant::now();
+        Store {
+            every,
+            file: OnceLock::new(),
+            job,
+            state: Mutex::new(State {
+                began: now,
+                last: now,
+                cpu_mark: None,
+                progress: None,
+                prior: (Duration::ZERO, Duration::ZERO),
+                failed: false,
+                there: false,
+            }),
+            helped_ns: AtomicU64::new(0),
+        }
+    }
+
+    /// Reads what an earlier attempt left at `path`, if it is this job's.
+    fn take_up(&self, path: &Path, identity: &Identity) -> Found {
+        let mut state = self.lock();
+        match read(path, identity) {
+            Ok(None) => Found::None,
+            Ok(Some((progress, prior))) => {
+                let done = progress.iterations.len();
+                let subtrees = progress.current.as_ref().map_or(0, |c| c.subtrees.len());
+                term::note(format_args!(
+                    "note: resuming from checkpoint {} ({done} iteration(s) and {subtrees} \
+                     subtree(s) of the next done)",
+                    path.display()
+                ));
+                (state.progress, state.prior, state.there) = (Some(progress), prior, true);
+                Found::Taken
+            }
+            Err(why) => {
+                state.there = true;
+                Found::Refused(why)
+            }
+        }
     }
 
     /// The CPU and wall time the earlier attempts spent, up to their last save (zero when the
@@ -109,45 +151,86 @@ impl Store {
         self.lock().prior
     }
 
+    /// The file, when one is there for this job (an earlier attempt's, or this one's): to be
+    /// removed once the job has ended.
+    pub fn written(&self) -> Option<&Path> {
+        let there = self.lock().there;
+        there.then(|| self.place().0.as_path())
+    }
+
     /// Removes the file: the job has ended (its row is written). A file already gone is fine.
     pub fn remove(&self) -> io::Result<()> {
-        match fs::remove_file(&self.path) {
+        match fs::remove_file(&self.place().0) {
             Err(e) if e.kind() != io::ErrorKind::NotFound => Err(e),
             _ => Ok(()),
         }
     }
 
+    fn place(&self) -> &(PathBuf, Identity) {
+        self.file.get_or_init(|| {
+            let (run, job) = self.job.expect("a store without a file has a job");
+            (run.path(&job), job_identity(&job))
+        })
+    }
+
     fn lock(&self) -> std::sync::MutexGuard<'_, State> {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
+
+    /// The job's CPU time in this attempt, on every thread, up to now: its own thread's clock
+    /// less what that thread lent to other jobs, plus what other threads spent on it.
+    fn cpu(&self, state: &mut State, now: Instant) -> Duration {
+        let (cpu, lent, wall) = *state
+            .cpu_mark
+            .get_or_insert_with(|| mark(now - state.began));
+        let helped =
+            Duration::from_nanos(self.helped_ns.load(std::sync::atomic::Ordering::Relaxed));
+        (wall + thread_cpu_time().saturating_sub(cpu))
+            .saturating_sub(job::lent().saturating_sub(lent))
+            + helped
+    }
 }
 
-impl Checkpoints for Store {
+/// The calling thread's CPU clock and the CPU time it lent to other jobs, with the wall time
+/// `wall` the attempt had run by then.
+fn mark(wall: Duration) -> (Duration, Duration, Duration) {
+    (thread_cpu_time(), job::lent(), wall)
+}
+
+impl Checkpoints for Store<'_> {
     fn resume(&self) -> Option<Progress> {
         self.lock().progress.take()
     }
 
     fn due(&self) -> bool {
-        self.lock().last.elapsed() >= self.every
+        let mut state = self.lock();
+        let now = Instant::now();
+        if state.cpu_mark.is_none() && now - state.began >= CPU_LOOK_AFTER {
+            state.cpu_mark = Some(mark(now - state.began));
+        }
+        now - state.last >= self.every
     }
 
     fn save(&self, progress: &Progress) {
+        let (path, identity) = self.place();
         let mut state = self.lock();
-        let cpu = state.prior.0 + thread_cpu_time().saturating_sub(self.began.0);
-        let wall = state.prior.1 + self.began.1.elapsed();
-        let text = write(&self.identity, (cpu, wall), progress);
-        let written = atomic::replace_with(&self.path, |out: &mut dyn Write| {
-            out.write_all(text.as_bytes())
-        });
+        let now = Instant::now();
+        let cpu = state.prior.0 + self.cpu(&mut state, now);
+        let wall = state.prior.1 + (now - state.began);
+        let text = write(identity, (cpu, wall), progress);
+        let written =
+            atomic::replace_with(path, |out: &mut dyn Write| out.write_all(text.as_bytes()));
         state.last = Instant::now();
-        if let Err(e) = written {
-            if !state.failed {
+        match written {
+            Ok(()) => state.there = true,
+            Err(e) if !state.failed => {
                 state.failed = true;
                 term::note(format_args!(
                     "warning: cannot write checkpoint {}: {e}; the job goes on without one",
-                    self.path.display()
+                    path.display()
                 ));
             }
+            Err(_) => {}
         }
     }
 
@@ -157,7 +240,7 @@ impl Checkpoints for Store {
         state.prior = (Duration::ZERO, Duration::ZERO);
         term::note(format_args!(
             "warning: checkpoint {} refused: {why}; the job starts afresh",
-            self.path.display()
+            self.place().0.display()
         ));
     }
 }
@@ -178,13 +261,7 @@ fn write(identity: &Identity, (cpu, wall): (Duration, Duration), progress: &Prog
     for (key, value) in identity {
         let _ = writeln!(t, "job {key} {}", escape(value));
     }
-    let _ = writeln!(
-        t,
-        "cpu_ns {}\nwall_ns {}\nbpmx_raises {}",
-        cpu.as_nanos(),
-        wall.as_nanos(),
-        progress.bpmx_raises
-    );
+    let _ = writeln!(t, "cpu_ns {}\nwall_ns {}", cpu.as_nanos(), wall.as_nanos());
     let opt = |v: Option<u64>| v.map_or("-".to_string(), |v| v.to_string());
     let excess = |v: u32| opt((v != u32::MAX).then_some(u64::from(v)));
     let counts = |t: &mut String, c: &Option<Counts>| {
@@ -198,12 +275,13 @@ fn write(identity: &Identity, (cpu, wall): (Duration, Duration), progress: &Prog
     for i in &progress.iterations {
         let _ = write!(
             t,
-            "iteration {} {} {} {} {}",
+            "iteration {} {} {} {} {} {}",
             i.bound,
             i.generated,
             i.expanded,
             opt(i.budget),
-            u8::from(i.capped)
+            u8::from(i.capped),
+            i.bpmx_raises
         );
         match &i.end {
             End::Completed { next, histogram } => {
@@ -313,10 +391,7 @@ fn parse(text: &str, identity: &Identity) -> Result<(Progress, Times), String> {
     };
     let cpu = Duration::from_nanos(number("cpu_ns")?);
     let wall = Duration::from_nanos(number("wall_ns")?);
-    let mut progress = Progress {
-        bpmx_raises: number("bpmx_raises")?,
-        ..Progress::default()
-    };
+    let mut progress = Progress::default();
     for (n, line) in lines {
         let bad = |what: &str| format!("line {n}: {what}");
         let mut f = line.split(' ');
@@ -324,9 +399,10 @@ fn parse(text: &str, identity: &Identity) -> Result<(Progress, Times), String> {
         let fields: Vec<&str> = f.collect();
         match kind {
             "iteration" if progress.current.is_none() => {
-                let [bound, generated, expanded, budget, capped, end, rest @ ..] = &fields[..]
+                let [bound, generated, expanded, budget, capped, raises, end, rest @ ..] =
+                    &fields[..]
                 else {
-                    return Err(bad("an iteration needs at least 6 fields"));
+                    return Err(bad("an iteration needs at least 7 fields"));
                 };
                 let end = match *end {
                     "completed" => {
@@ -356,6 +432,7 @@ fn parse(text: &str, identity: &Identity) -> Result<(Progress, Times), String> {
                         b => Some(whole(b).ok_or_else(|| bad("a bad budget"))?),
                     },
                     capped: flag(capped).ok_or_else(|| bad("a bad flag"))?,
+                    bpmx_raises: whole(raises).ok_or_else(|| bad("a bad count"))?,
                     end,
                 });
             }
@@ -429,12 +506,24 @@ fn histogram(fields: &[&str]) -> Option<Option<Counts>> {
 pub struct Checkpointing {
     pub dir: PathBuf,
     pub every: Duration,
+    /// The names of the files in `dir` when the run began: a job looks for its own only when
+    /// there are some, so that a run with none reads no file and hashes no key per job.
+    found: HashSet<OsString>,
 }
 
 /// The folder of a run's checkpoint files, in its run directory.
 pub const FOLDER: &str = "checkpoints";
 
 impl Checkpointing {
+    /// A run's checkpoints in `dir` (which exists), saved every `every`: the files there now
+    /// are listed once.
+    pub fn new(dir: PathBuf, every: Duration) -> io::Result<Checkpointing> {
+        let found = fs::read_dir(&dir)?
+            .map(|e| e.map(|e| e.file_name()))
+            .collect::<io::Result<_>>()?;
+        Ok(Checkpointing { dir, every, found })
+    }
+
     /// The checkpoint file of `job`: named by a hash of its key, since ids are any text.
     pub fn path(&self, job: &Job<'_>) -> PathBuf {
         let mut key = Sha256::new();
@@ -449,16 +538,22 @@ impl Checkpointing {
         self.dir.join(format!("{hex}.ckpt"))
     }
 
-    /// The store of `job`'s checkpoint, opened on the thread that searches it: a file of
-    /// another job or build there is refused with a warning, and the job starts afresh.
-    pub fn open(&self, job: &Job<'_>) -> Store {
-        let path = self.path(job);
-        let (store, found) = Store::open(path, self.every, job_identity(job));
-        if let Found::Refused(why) = found {
-            term::note(format_args!(
-                "warning: checkpoint {} refused: {why}; the job starts afresh",
-                store.path.display()
-            ));
+    /// The store of `job`'s checkpoint, made on the thread that searches it, with an earlier
+    /// attempt's progress if the run began with a file of this job: a file of another job or
+    /// build there is refused with a warning, and the job starts afresh.
+    pub fn store<'a>(&'a self, job: &Job<'a>) -> Store<'a> {
+        let store = Store::new(self.every, Some((self, *job)));
+        if !self.found.is_empty() {
+            let (path, identity) = store.place();
+            let listed = path.file_name().is_some_and(|n| self.found.contains(n));
+            if listed {
+                if let Found::Refused(why) = store.take_up(path, identity) {
+                    term::note(format_args!(
+                        "warning: checkpoint {} refused: {why}; the job starts afresh",
+                        path.display()
+                    ));
+                }
+            }
         }
         store
     }
@@ -508,6 +603,7 @@ mod tests {
                     expanded: 5,
                     budget: None,
                     capped: false,
+                    bpmx_raises: 3,
                     end: End::Completed {
                         next: 42,
                         histogram: Some(Counts {
@@ -522,6 +618,7 @@ mod tests {
                     expanded: 9,
                     budget: Some(100),
                     capped: true,
+                    bpmx_raises: 0,
                     end: End::Found(vec![0, 3, 1]),
                 },
                 Finished {
@@ -530,6 +627,7 @@ mod tests {
                     expanded: 50,
                     budget: Some(100),
                     capped: false,
+                    bpmx_raises: 0,
                     end: End::OverBudget,
                 },
             ],
@@ -551,7 +649,6 @@ mod tests {
                     },
                 ],
             }),
-            bpmx_raises: 3,
         }
     }
 
@@ -574,7 +671,11 @@ mod tests {
         other[1].1 = "manhattan/step2/prune".into();
         let e = parse(&text, &other).unwrap_err();
         assert!(e.contains("another job: its variant"), "{e}");
-        let e = parse(&text.replacen(" 1\n", " 2\n", 1), &identity()).unwrap_err();
+        let e = parse(
+            &text.replacen("checkpoint 2\n", "checkpoint 3\n", 1),
+            &identity(),
+        )
+        .unwrap_err();
         assert!(e.contains("checksum"), "{e}");
     }
 

@@ -104,7 +104,8 @@ pub(crate) fn solve_alone(
             checkpoint: Some(&store),
             ..checkpoint::remaining(limits, prior)
         };
-        let mut answer = solve_shared(puzzle, spec, limits, split).map_err(RunnerError::Refused)?;
+        let mut answer =
+            timed(puzzle, spec, limits, split, &store.helped_ns).map_err(RunnerError::Refused)?;
         // Read again: a checkpoint the search refused counts no earlier time.
         let prior = store.prior();
         answer.cpu += prior.0;
@@ -130,26 +131,40 @@ pub fn solve_shared(
     limits: Limits<'_>,
     split: Option<SplitDepth>,
 ) -> Result<Answer, String> {
+    timed(puzzle, spec, limits, split, &AtomicU64::new(0))
+}
+
+/// `solve_shared`, the helpers' CPU time added up in `helped`.
+fn timed(
+    puzzle: &Puzzle,
+    spec: &Spec,
+    limits: Limits<'_>,
+    split: Option<SplitDepth>,
+    helped: &AtomicU64,
+) -> Result<Answer, String> {
     let wall = Instant::now();
     let cpu = thread_cpu_time();
-    let (mut answer, shared) = search_shared(puzzle, spec, limits, split)?;
+    let (mut answer, shared) = search_shared(puzzle, spec, limits, split, helped)?;
     answer.wall = wall.elapsed();
     answer.cpu = shared.cpu(thread_cpu_time().saturating_sub(cpu));
     Ok(answer)
 }
 
 /// `solve_shared` without the timing: the answer, and how sharing skews this thread's clock.
+/// The helpers' CPU time is added to `helped` as they spend it (a checkpoint's store reads it).
 pub(super) fn search_shared(
     puzzle: &Puzzle,
     spec: &Spec,
     limits: Limits<'_>,
     split: Option<SplitDepth>,
+    helped: &AtomicU64,
 ) -> Result<(Answer, Shared), String> {
     let helpers = Pool {
         threads: rayon::current_num_threads(),
         owner: std::thread::current().id(),
-        cpu_ns: AtomicU64::new(0),
+        cpu_ns: helped,
     };
+    let helped0 = helped.load(Ordering::Relaxed);
     let limits = Limits {
         split: split.map(|depth| Split {
             depth,
@@ -161,7 +176,7 @@ pub(super) fn search_shared(
     let answer = solve::search(puzzle, spec, limits)?;
     let shared = Shared {
         lent: LENT.with(Cell::get).saturating_sub(lent),
-        helped: Duration::from_nanos(helpers.cpu_ns.load(Ordering::Relaxed)),
+        helped: Duration::from_nanos(helped.load(Ordering::Relaxed).saturating_sub(helped0)),
     };
     Ok((answer, shared))
 }
@@ -171,16 +186,21 @@ thread_local! {
     static LENT: Cell<Duration> = const { Cell::new(Duration::ZERO) };
 }
 
+/// The CPU time the calling thread has spent on other jobs' subtrees so far.
+pub(super) fn lent() -> Duration {
+    LENT.with(Cell::get)
+}
+
 /// The rayon pool's workers as helpers of one job's search.
-struct Pool {
+struct Pool<'a> {
     threads: usize,
     /// The thread that runs the job.
     owner: std::thread::ThreadId,
     /// CPU time other threads spent on the job's subtrees.
-    cpu_ns: AtomicU64,
+    cpu_ns: &'a AtomicU64,
 }
 
-impl Helpers for Pool {
+impl Helpers for Pool<'_> {
     fn threads(&self) -> usize {
         self.threads
     }

@@ -33,8 +33,6 @@ impl fmt::Debug for dyn Checkpoints + '_ {
 pub struct Progress {
     pub iterations: Vec<Finished>,
     pub current: Option<Partial>,
-    /// `Stats::bpmx_raises` so far (pathmax searches are saved between iterations only).
-    pub bpmx_raises: u64,
 }
 
 /// A finished iteration: what `Stats::iterations` holds of it, and what its policy read.
@@ -46,6 +44,9 @@ pub struct Finished {
     pub budget: Option<u64>,
     /// A node was left unexpanded at the depth cap.
     pub capped: bool,
+    /// The values bidirectional pathmax raised in it (`Stats::bpmx_raises`; pathmax searches
+    /// are saved between iterations only, so the iteration under way has none to keep).
+    pub bpmx_raises: u64,
     pub end: End,
 }
 

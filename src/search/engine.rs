@@ -371,9 +371,6 @@ fn run<D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
     // search's own, kept for the store.
     let mut restored = store.and_then(|s| s.resume());
     let mut progress = Progress::default();
-    if let Some(p) = &restored {
-        run.bpmx_raises = p.bpmx_raises;
-    }
     // An earlier search's progress that does not fit this search: refused, and searched afresh.
     macro_rules! afresh {
         ($why:expr) => {{
@@ -423,6 +420,23 @@ fn run<D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
             run.expanded,
         );
         let index = stats.iterations.len();
+        let raises0 = run.bpmx_raises;
+        let saved = restored.as_ref().and_then(|p| p.iterations.get(index));
+        // An iteration inside which this search's node limit falls is searched, not restored,
+        // to stop where an uninterrupted search stops (the checkpoint may have been saved
+        // under another limit); the rest of what was saved is of no more use.
+        let totals = saved.map(|rec| {
+            (
+                gen0.checked_add(rec.generated),
+                exp0.checked_add(rec.expanded),
+                raises0.checked_add(rec.bpmx_raises),
+            )
+        });
+        if let Some((Some(generated), _, _)) = totals {
+            if generated >= max_nodes {
+                restored = None;
+            }
+        }
         if let Some(rec) = restored.as_ref().and_then(|p| p.iterations.get(index)) {
             let done = (rec.bound == bound && rec.budget == budget)
                 .then(|| restore(d, start, rec, histogram.is_some()))
@@ -433,8 +447,12 @@ fn run<D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
                     index + 1
                 ));
             };
-            run.generated = gen0 + rec.generated;
-            run.expanded = exp0 + rec.expanded;
+            let Some((Some(generated), Some(expanded), Some(raises))) = totals else {
+                afresh!(&format!("its iteration {} counts past 2^64", index + 1));
+            };
+            run.generated = generated;
+            run.expanded = expanded;
+            run.bpmx_raises = raises;
             run.capped = rec.capped;
             stats.iterations.push(Iteration {
                 bound,
@@ -466,6 +484,10 @@ fn run<D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
             {
                 afresh!("its iteration under way is not one this search cuts")
             }
+            // The f-values the finished subtrees tallied are of children they generated.
+            Some(p) if !tallies_fit(&p) => {
+                afresh!("its iteration under way tallies more than its subtrees generated")
+            }
             other => other,
         };
         run.capped = false;
@@ -490,7 +512,7 @@ fn run<D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
         };
         // A checkpointed search saves inside its large iterations: each is cut as a split one
         // is and searched subtree by subtree on this thread (an iteration split between threads
-        // is saved at its end).
+        // saves the finished subtrees that lead in move order).
         let resumable = match (store, partial) {
             (Some(_), Some(p)) => Some(p),
             (Some(_), None)
@@ -518,13 +540,20 @@ fn run<D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
                 let next =
                     split::resumable::<D, H, K>(d, h, it, &mut run, hv, &mut progress, store);
                 match next {
-                    Some(next) => next,
-                    None => afresh!("its iteration under way holds more subtrees than this one"),
+                    Ok(next) => next,
+                    Err(why) => afresh!(why),
                 }
             }
-            (_, _, Some((depth, helpers))) => {
-                split::iteration::<D, H, K>(d, h, it, &mut run, hv, (depth, helpers), &mut split)
-            }
+            (_, _, Some((depth, helpers))) => split::iteration::<D, H, K>(
+                d,
+                h,
+                it,
+                &mut run,
+                hv,
+                (depth, helpers),
+                &mut split,
+                store.map(|s| (&mut progress, s)),
+            ),
             _ => K::iteration(d, h, it, &mut run, hv),
         };
         stats.iterations.push(Iteration {
@@ -556,7 +585,6 @@ fn run<D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
             Some(Stop::Cancelled) => {
                 // Stopped from outside: what it has finished is kept for the next attempt.
                 if let Some(store) = store {
-                    progress.bpmx_raises = run.bpmx_raises;
                     store.save(&progress);
                 }
                 break Outcome::Cancelled;
@@ -599,6 +627,7 @@ fn run<D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
                 expanded: last.expanded,
                 budget,
                 capped: run.capped,
+                bpmx_raises: run.bpmx_raises - raises0,
                 end,
             });
             progress.current = None;
@@ -606,7 +635,6 @@ fn run<D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
         then = after(&mut policy, bound, done, cap);
         if let (Some(store), Then::Iterate { .. }) = (store, &then) {
             if store.due() {
-                progress.bpmx_raises = run.bpmx_raises;
                 store.save(&progress);
             }
         }
@@ -660,8 +688,19 @@ fn restore<D: Domain>(
 ) -> Option<(Done, Option<(Vec<D::Move>, u32)>)> {
     Some(match &rec.end {
         End::Completed { next, histogram: h } => {
+            // The smallest f cut off is above the bound, and the f-values tallied are of
+            // children generated in the iteration.
+            if *next <= rec.bound {
+                return None;
+            }
             let histogram = match (h, histogram) {
-                (Some(c), true) => Some(Box::new(Histogram::from_counts(c)?)),
+                (Some(c), true) => {
+                    let tallied = c.counts.iter().try_fold(0u64, |t, &n| t.checked_add(n));
+                    if tallied.is_none_or(|t| t > rec.generated) {
+                        return None;
+                    }
+                    Some(Box::new(Histogram::from_counts(c)?))
+                }
                 (None, false) => None,
                 _ => return None,
             };
@@ -690,6 +729,23 @@ fn restore<D: Domain>(
         }
         End::OverBudget => (Done::OverBudget, None),
     })
+}
+
+/// Whether the tallies of an iteration under way that a checkpoint holds are a histogram's, and
+/// sum, without overflow, to no more than the nodes its subtrees generated.
+fn tallies_fit(p: &Partial) -> bool {
+    let Some(h) = &p.histogram else {
+        return true;
+    };
+    if Histogram::from_counts(h).is_none() {
+        return false;
+    }
+    let tallied = h.counts.iter().try_fold(0u64, |t, &n| t.checked_add(n));
+    let generated = p
+        .subtrees
+        .iter()
+        .try_fold(0u64, |t, s| t.checked_add(s.generated));
+    matches!((tallied, generated), (Some(t), Some(g)) if t <= g)
 }
 
 /// Each move of `path` from `start` as its place among the moves of the state it is played

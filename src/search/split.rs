@@ -81,6 +81,13 @@ struct Subtree<D: Domain, V, C> {
     expanded: u64,
 }
 
+/// Where a subtree's result goes, once it is searched.
+type Slot<M> = Mutex<Option<Searched<M>>>;
+
+/// What the owner of a split iteration calls after each subtree it searched: saves, when due,
+/// the finished subtrees that lead.
+type SaveLeading<'f, M> = dyn Fn(&[Slot<M>]) + Sync + 'f;
+
 /// What the search of one subtree came to.
 struct Searched<M> {
     generated: u64,
@@ -106,14 +113,18 @@ pub(super) fn iteration<D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
     hv: H::Value,
     (depth, helpers): (SplitDepth, &dyn Helpers),
     count: &mut SplitStats,
+    saving: Option<(&mut Progress, &dyn Checkpoints)>,
 ) -> u32 {
     count.iterations += 1;
     // From here on the CPU time of this thread is charged by the meters of the search above the
     // cut and of the subtrees (those it searches, and other searches' that it helps with while
     // it waits): its own meter looks at its clock again after them.
     run.charge_cpu();
-    let (top, subtrees, top_next) = match depth {
-        SplitDepth::Depth(k) => cut::<D, H, K>(d, h, it, run, hv, k),
+    let (k, (top, subtrees, top_next)) = match depth {
+        SplitDepth::Depth(k) => (
+            k.clamp(1, MAX_SPLIT_DEPTH),
+            cut::<D, H, K>(d, h, it, run, hv, k),
+        ),
         SplitDepth::Auto => {
             let want = helpers.threads() * AUTO_SUBTREES_PER_THREAD;
             let mut k = 1;
@@ -126,7 +137,7 @@ pub(super) fn iteration<D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
                 }
                 (c, k) = (deeper, k + 1);
             }
-            c
+            (k, c)
         }
     };
     run.restart_cpu();
@@ -145,7 +156,58 @@ pub(super) fn iteration<D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
         }
         None => {}
     }
-    let mut searched = search(d, h, it, run, &subtrees, helpers, K::subtree, count);
+    // The owner saves, when due, the finished subtrees that lead in move order: a resumed
+    // search cuts at the same depth and takes them up as `resumable` does.
+    let saving = saving.map(|(progress, store)| {
+        progress.current = Some(checkpoint::Partial {
+            bound: it.bound,
+            depth: k,
+            capped: false,
+            histogram: run.histogram.as_ref().map(|h| h.empty_like().counts()),
+            subtrees: Vec::new(),
+        });
+        (Mutex::new(progress), store)
+    });
+    let save = |results: &[Slot<D::Move>]| {
+        let Some((progress, store)) = &saving else {
+            return;
+        };
+        if !store.due() {
+            return;
+        }
+        let mut progress = progress.lock().unwrap_or_else(|e| e.into_inner());
+        let Some(partial) = progress.current.as_mut() else {
+            return;
+        };
+        let mut sum = run.histogram.as_ref().map(|h| h.empty_like());
+        let (mut subtrees, mut capped) = (Vec::new(), false);
+        for r in results {
+            let r = r.lock().unwrap_or_else(|e| e.into_inner());
+            let Some(r) = r.as_ref().filter(|r| r.stop.is_none()) else {
+                break;
+            };
+            subtrees.push(checkpoint::Subtree {
+                generated: r.generated,
+                expanded: r.expanded,
+                excess: if r.next_bound == u32::MAX {
+                    u32::MAX
+                } else {
+                    r.next_bound - it.bound
+                },
+            });
+            capped |= r.capped;
+            if let (Some(sum), Some(part)) = (&mut sum, &r.histogram) {
+                sum.add(part);
+            }
+        }
+        if subtrees.len() > partial.subtrees.len() {
+            partial.subtrees = subtrees;
+            partial.capped = capped;
+            partial.histogram = sum.map(|h| h.counts());
+            store.save(&progress);
+        }
+    };
+    let mut searched = search(d, h, it, run, &subtrees, helpers, K::subtree, count, &save);
     run.restart_cpu();
     let winner = searched.iter().position(|r| r.stop == Some(Stop::Found));
     let counted = &searched[..winner.map_or(searched.len(), |w| w + 1)];
@@ -351,6 +413,7 @@ fn search<D: Domain, H: Heuristic<D>, C: Copy + Send + Sync>(
     helpers: &dyn Helpers,
     subtree: SubtreeSearch<D, H, C>,
     count: &mut SplitStats,
+    save: &SaveLeading<'_, D::Move>,
 ) -> Vec<Searched<D::Move>> {
     let next = AtomicUsize::new(0);
     let found = AtomicUsize::new(usize::MAX);
@@ -358,8 +421,7 @@ fn search<D: Domain, H: Heuristic<D>, C: Copy + Send + Sync>(
     let running = Arc::new(AtomicUsize::new(0));
     let helped = AtomicU64::new(0);
     let owner = thread::current().id();
-    let results: Vec<Mutex<Option<Searched<D::Move>>>> =
-        subtrees.iter().map(|_| Mutex::new(None)).collect();
+    let results: Vec<Slot<D::Move>> = subtrees.iter().map(|_| Mutex::new(None)).collect();
     let work = || {
         loop {
             if halt.load(Ordering::Relaxed) {
@@ -420,6 +482,9 @@ fn search<D: Domain, H: Heuristic<D>, C: Copy + Send + Sync>(
                 histogram: r.histogram,
             };
             *results[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(searched);
+            if thread::current().id() == owner {
+                save(&results);
+            }
             running.fetch_sub(1, Ordering::Release);
             let own_done = WAITING.with(|w| {
                 w.borrow()
@@ -477,8 +542,9 @@ pub(super) fn resumable_depth<D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
 /// sequential search searches them, each subtree below it in its turn, so every count and
 /// limit falls where it falls in that search. A subtree the progress holds as finished is not
 /// searched again: its counts are added where its search would have added them. After each
-/// subtree searched, the progress is saved when `store` says a save is due. `None` when the
-/// progress holds more subtrees than the iteration has: it is not this iteration's.
+/// subtree searched, the progress is saved when `store` says a save is due. An error says why
+/// the progress is not this iteration's: it holds more subtrees than the iteration has, or
+/// counts no search makes.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn resumable<D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
     d: &D,
@@ -488,13 +554,14 @@ pub(super) fn resumable<D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
     hv: H::Value,
     progress: &mut Progress,
     store: &dyn Checkpoints,
-) -> Option<u32> {
+) -> Result<u32, &'static str> {
     let Some(partial) = &progress.current else {
-        return None;
+        return Err("its iteration under way is missing");
     };
     let (depth, finished) = (partial.depth, partial.subtrees.len());
     let mut index = 0;
     let mut path = Vec::new();
+    let mut bad = None;
     let excess = above::<D, H, K>(
         d,
         h,
@@ -511,6 +578,14 @@ pub(super) fn resumable<D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
                 .as_mut()
                 .expect("a resumable iteration is under way");
             if let Some(&t) = partial.subtrees.get(i) {
+                // A subtree's f above the bound and its expansions as a search can count them.
+                let fits = t.excess == u32::MAX
+                    || it.bound.checked_add(t.excess).is_some_and(|f| f < u32::MAX);
+                if !fits || run.expanded.checked_add(t.expanded).is_none() {
+                    bad = Some("a finished subtree of its iteration under way counts past a bound");
+                    run.stop = Some(Stop::Cancelled);
+                    return UNWIND;
+                }
                 if i == 0 {
                     // What the finished subtrees found besides their counts, once: the flag
                     // and the tallies are read at the iteration's end only.
@@ -538,7 +613,13 @@ pub(super) fn resumable<D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
             } else {
                 f - it.bound
             };
-            if f == UNWIND || i < partial.subtrees.len() {
+            if f == UNWIND {
+                return excess;
+            }
+            if i < partial.subtrees.len() {
+                // A finished subtree searched again: its tallies are in the saved ones, which
+                // the iteration's histogram already holds.
+                run.histogram = before;
                 return excess;
             }
             partial.subtrees.push(checkpoint::Subtree {
@@ -553,11 +634,16 @@ pub(super) fn resumable<D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
                 Histogram::add_since(sum, now, before);
             }
             if store.due() {
-                progress.bpmx_raises = run.bpmx_raises;
                 store.save(progress);
             }
             excess
         },
     );
-    (index >= finished || run.stop.is_some()).then(|| over(it.bound, excess))
+    if let Some(why) = bad {
+        return Err(why);
+    }
+    if index < finished && run.stop.is_none() {
+        return Err("its iteration under way holds more subtrees than this one");
+    }
+    Ok(over(it.bound, excess))
 }

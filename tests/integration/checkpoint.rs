@@ -4,8 +4,10 @@
 
 use crate::common::{command, dataset, idabench, Tmp};
 use idabench::util::rng::Rng;
+use std::collections::BTreeMap;
 use std::fs;
-use std::time::Duration;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 /// The columns of runs.csv and iterations.csv a kill must not change (not the times).
 fn counted(dir: &std::path::Path) -> (Vec<String>, Vec<String>) {
@@ -40,8 +42,24 @@ fn counted(dir: &std::path::Path) -> (Vec<String>, Vec<String>) {
     (runs, iterations)
 }
 
-/// Korf's #26 under Manhattan distance (227 million nodes, about a second), killed five times
-/// after 0.3 to 1.2 s and resumed, saving every 50 ms.
+/// The checkpoint files in `dir` and their contents.
+fn saved(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+    fs::read_dir(dir)
+        .map(|d| {
+            d.filter_map(|e| {
+                let path = e.ok()?.path();
+                let bytes = fs::read(&path).ok()?;
+                Some((path, bytes))
+            })
+            .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Korf's #22 under Manhattan distance (750 million nodes, a few seconds), saving every 50 ms:
+/// five times an attempt is killed (SIGKILL, no chance to save) a seeded random moment after
+/// it wrote a checkpoint of its own, and the next attempt must say it resumed from it. The
+/// last resume ends with the rows of a run never killed, and leaves no checkpoint.
 #[test]
 fn a_run_killed_five_times_and_resumed_counts_as_one_never_killed() {
     let tmp = Tmp::new("checkpoint-kill");
@@ -51,7 +69,7 @@ fn a_run_killed_five_times_and_resumed_counts_as_one_never_killed() {
             "run".to_string(),
             korf.clone(),
             "--instances".into(),
-            "26".into(),
+            "22".into(),
             "--jobs".into(),
             "1".into(),
             "--split".into(),
@@ -68,61 +86,145 @@ fn a_run_killed_five_times_and_resumed_counts_as_one_never_killed() {
     };
     let clean = idabench(tmp.path(), &args("clean"));
     assert!(clean.status.success(), "{clean:?}");
-    let mut rng = Rng::new(26);
-    let mut saved = 0;
+    let folder = tmp.run_dir("killed").join("checkpoints");
+    let mut rng = Rng::new(22);
     for attempt in 0..5 {
         let mut a = args("killed");
         if attempt > 0 {
             a.push("--resume".into());
         }
-        let mut child = command(tmp.path(), &a).spawn().unwrap();
-        std::thread::sleep(Duration::from_millis(300 + rng.below(900)));
+        let before = saved(&folder);
+        let log = tmp.at(&format!("attempt{attempt}.err"));
+        let mut child = command(tmp.path(), &a)
+            .stderr(fs::File::create(&log).unwrap())
+            .spawn()
+            .unwrap();
+        // Until this attempt has saved: a kill before would test nothing.
+        let deadline = Instant::now() + Duration::from_secs(120);
+        loop {
+            let now = saved(&folder);
+            if !now.is_empty() && now != before {
+                break;
+            }
+            let exited = child.try_wait().unwrap();
+            assert!(
+                exited.is_none(),
+                "attempt {attempt} ended ({exited:?}) before it saved: {}",
+                fs::read_to_string(&log).unwrap()
+            );
+            assert!(Instant::now() < deadline, "attempt {attempt} never saved");
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        std::thread::sleep(Duration::from_millis(rng.below(200)));
         let _ = child.kill();
-        child.wait().unwrap();
-        saved += fs::read_dir(tmp.run_dir("killed").join("checkpoints")).map_or(0, |d| d.count());
+        let status = child.wait().unwrap();
+        assert!(
+            !status.success(),
+            "attempt {attempt} finished before it was killed: the instance is too short"
+        );
+        let err = fs::read_to_string(&log).unwrap();
+        assert_eq!(
+            err.contains("resuming from checkpoint"),
+            attempt > 0,
+            "attempt {attempt}: {err}"
+        );
     }
-    assert!(saved > 0, "no kill left a checkpoint");
     let mut a = args("killed");
     a.push("--resume".into());
     let last = idabench(tmp.path(), &a);
     assert!(last.status.success(), "{last:?}");
+    let err = String::from_utf8_lossy(&last.stderr);
+    assert!(err.contains("resuming from checkpoint"), "{err}");
     assert_eq!(
         counted(&tmp.run_dir("killed")),
         counted(&tmp.run_dir("clean"))
     );
-    assert!(!tmp.run_dir("killed").join("checkpoints").exists());
+    assert!(!folder.exists());
 }
 
-/// `solve --checkpoint-file` refuses a file of another puzzle (exit 2, naming it) and leaves it.
+/// `solve --checkpoint-file`: SIGTERM stops the search cleanly (exit 130) with its progress
+/// saved, and the next solve goes on from it to the answer and counts of a solve never
+/// stopped, removing the file; a valid checkpoint of another puzzle is refused on what it is
+/// of (exit 2, naming it) and left as it is; `--checkpoint 0` with a file is refused.
 #[test]
-fn solve_refuses_a_checkpoint_of_another_puzzle() {
+fn solve_saves_on_sigterm_resumes_and_refuses_another_puzzles_checkpoint() {
     let tmp = Tmp::new("checkpoint-solve");
     let file = tmp.at("c.ckpt");
-    let solve = |start: &str| {
-        idabench(
-            tmp.path(),
-            &[
-                "solve",
-                "--size",
-                "3x3",
-                "--start",
-                start,
-                "--checkpoint",
-                "0.000001",
-                "--checkpoint-file",
-                &file,
-            ],
-        )
+    // Korf's #26 (227 million nodes), to his goal.
+    let korf26 = "5 7 3 12 15 13 14 8 0 10 9 6 1 4 2 11";
+    let goal = "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15";
+    let solve = |start: &str, size: &str, more: &[&str]| {
+        let mut a = vec![
+            "solve", "--size", size, "--start", start, "--jobs", "1", "--split", "off", "--format",
+            "json",
+        ];
+        if size == "4x4" {
+            a.extend_from_slice(&["--goal", goal]);
+        }
+        a.extend_from_slice(more);
+        command(tmp.path(), &a)
     };
-    // A search of several iterations saves between them; the file is removed at its end.
-    let done = solve("8 6 7 2 5 4 3 0 1");
-    assert!(done.status.success(), "{done:?}");
-    assert!(!std::path::Path::new(&file).exists());
-    let text = "idabench-checkpoint 1\nbuild -\nend 00000000\n";
-    fs::write(&file, text).unwrap();
-    let refused = solve("1 2 3 4 5 6 7 0 8");
+    let with_file = ["--checkpoint", "0.05", "--checkpoint-file", file.as_str()];
+    let mut child = solve(korf26, "4x4", &with_file).spawn().unwrap();
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while !Path::new(&file).exists() {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the solve ended before it saved"
+        );
+        assert!(Instant::now() < deadline, "the solve never saved");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let term = std::process::Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(term.success());
+    let stopped = child.wait_with_output().unwrap();
+    assert_eq!(stopped.status.code(), Some(130), "{stopped:?}");
+    let saved = fs::read_to_string(&file).unwrap();
+
+    let other = tmp.at("other.ckpt");
+    fs::write(&other, &saved).unwrap();
+    let refused = solve(
+        "1 2 3 4 5 6 7 0 8",
+        "3x3",
+        &["--checkpoint", "0", "--checkpoint-file", &other],
+    )
+    .output()
+    .unwrap();
     assert_eq!(refused.status.code(), Some(2), "{refused:?}");
     let err = String::from_utf8_lossy(&refused.stderr);
-    assert!(err.contains("c.ckpt: refused"), "{err}");
-    assert_eq!(fs::read_to_string(&file).unwrap(), text);
+    assert!(err.contains("needs --checkpoint above 0"), "{err}");
+    let refused = solve(
+        "1 2 3 4 5 6 7 0 8",
+        "3x3",
+        &["--checkpoint", "1", "--checkpoint-file", &other],
+    )
+    .output()
+    .unwrap();
+    assert_eq!(refused.status.code(), Some(2), "{refused:?}");
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        err.contains("other.ckpt: refused: it is of another job"),
+        "{err}"
+    );
+    assert_eq!(fs::read_to_string(&other).unwrap(), saved);
+
+    let json = |out: &std::process::Output| {
+        assert!(out.status.success(), "{out:?}");
+        let mut v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        for k in ["time_s", "time_cpu_s"] {
+            v.as_object_mut().unwrap().remove(k);
+        }
+        v
+    };
+    let resumed = solve(korf26, "4x4", &with_file).output().unwrap();
+    let err = String::from_utf8_lossy(&resumed.stderr);
+    assert!(err.contains("resuming from checkpoint"), "{err}");
+    let clean = solve(korf26, "4x4", &["--checkpoint", "0"])
+        .output()
+        .unwrap();
+    assert_eq!(json(&resumed), json(&clean));
+    assert!(!Path::new(&file).exists());
 }
