@@ -164,9 +164,9 @@ last (1 2 ... 15 0); a goal that only relabels the tiles of one of these uses th
 cache is read and checked, not rebuilt (unless --force).
 
 Sizes (entries, one byte each): pdb-555 3 x 524,160; pdb-663 2 x 5,765,760 + 3,360;
-pdb-78 518,918,400 + 57,657,600 (1.04 GB of memory while building, under a minute on two
-cores); pdb-6666 4 x 127,512,000 (0.26 GB while building, a minute). A build holds about two
-bytes per entry of the table being built.
+pdb-78 518,918,400 + 57,657,600 (1.04 GB of memory while building, about 30 s on two cores);
+pdb-6666 4 x 127,512,000 (0.26 GB while building, about 20 s). A build holds about two bytes
+per entry of the table being built.
 
 Under --cost heavy or inverse-heavy an entry is the least cost of the pattern's tiles' moves,
 two bytes each, in a file of its own whose name ends in the tiles' costs (-w...): as many
