@@ -300,8 +300,8 @@ impl Spec for Pattern {
     }
 }
 
-/// Fills the database of `pattern`: one byte per placement, in rank order. `progress` is told the
-/// number of placements reached so far, now and then, from any thread.
+/// Fills the database of `pattern`: one byte per placement, in rank order. `progress` is told how
+/// far the build has come, now and then, from any thread (see `pattern_bfs::search`).
 pub fn build(pattern: &Pattern, progress: &(dyn Fn(u64) + Sync)) -> Vec<u8> {
     build_until(pattern, progress, &AtomicBool::new(false)).expect("never stopped")
 }
