@@ -75,7 +75,7 @@ impl Maps {
                 let mut count = 0u64;
                 while free != 0 {
                     let r = board.flood(free & free.wrapping_neg(), free);
-                    for cell in Bits(r) {
+                    for cell in Bits(u64::from(r)) {
                         region[cell] = count as u8;
                     }
                     free &= !r;
@@ -125,7 +125,7 @@ impl Maps {
     }
 
     fn rank(&self, mask: u32) -> usize {
-        Bits(mask)
+        Bits(u64::from(mask))
             .enumerate()
             .map(|(j, cell)| self.binomial[cell][j + 1] as usize)
             .sum()
@@ -147,7 +147,7 @@ impl Maps {
 }
 
 /// The set bits of a mask, lowest first.
-struct Bits(u32);
+struct Bits(u64);
 
 impl Iterator for Bits {
     type Item = usize;
@@ -336,11 +336,11 @@ fn search_with(
                         if frontier.is_empty() {
                             continue;
                         }
-                        let region = Bits(free)
+                        let region = Bits(u64::from(free))
                             .filter(|&c| maps.region[map * n + c] == r)
                             .fold(0u32, |m, c| m | 1 << c);
-                        for b in Bits(region) {
-                            for a in Bits(board.neighbours[b] & covered) {
+                        for b in Bits(u64::from(region)) {
+                            for a in Bits(u64::from(board.neighbours[b] & covered)) {
                                 let moved = covered ^ (1 << a) ^ (1 << b);
                                 let child = maps.rank(moved);
                                 let to = maps.block(child, maps.region[child * n + a]);
@@ -359,7 +359,7 @@ fn search_with(
                                     }
                                 } else {
                                     for &(w, z) in frontier.iter() {
-                                        for bit in Bits64(z) {
+                                        for bit in Bits(z) {
                                             let rank = w as usize * FIELDS + bit / 2;
                                             let i = orders.remap(q, p, rank);
                                             let word = &fields[to + i / FIELDS];
@@ -383,7 +383,7 @@ fn search_with(
                         for &(w, z) in frontier.iter() {
                             fields[start + w as usize].fetch_and(!(z * 3), Ordering::Relaxed);
                             expanded += u64::from(z.count_ones());
-                            for bit in Bits64(z) {
+                            for bit in Bits(z) {
                                 let entry = &mut entries[w as usize * FIELDS + bit / 2];
                                 *entry = (*entry).min(depth);
                             }
@@ -438,7 +438,7 @@ fn reorder(
                 let others = ranker.unrank(start as u64, &mut cells) & !(1 << cells[k - 1]);
                 // The reads land all over `by_map`: a run's indices are found first, so that its
                 // reads are in flight together.
-                for (at, cell) in at.iter_mut().zip(Bits(all & !others)) {
+                for (at, cell) in at.iter_mut().zip(Bits(u64::from(all & !others))) {
                     cells[k - 1] = cell as u8;
                     let covered = others | 1 << cell;
                     for (place, &c) in places[..k].iter_mut().zip(&cells[..k]) {
@@ -453,20 +453,6 @@ fn reorder(
             progress(done.fetch_add(out.len() as u64, Ordering::Relaxed) + out.len() as u64);
         });
     out
-}
-
-/// The set bits of a word, lowest first.
-struct Bits64(u64);
-
-impl Iterator for Bits64 {
-    type Item = usize;
-    fn next(&mut self) -> Option<usize> {
-        (self.0 != 0).then(|| {
-            let bit = self.0.trailing_zeros() as usize;
-            self.0 &= self.0 - 1;
-            bit
-        })
-    }
 }
 
 #[cfg(test)]
