@@ -100,6 +100,9 @@ pub(super) struct Run<'a, D: Domain> {
     pub(super) bpmx_raises: u64,
     /// The f-values cut off, when the policy reads them (IDA*_CR).
     pub(super) histogram: Option<Box<Histogram>>,
+    /// The least excess over the bound of a child cut off in this search (`u32::MAX`: none yet),
+    /// kept for heuristics that may stop short (`Heuristic::PARTIAL`).
+    pub(super) least_over: u32,
 }
 
 /// Runs IDA* from `start` with heuristic `h` and the given variant and limits, with the generic
@@ -357,6 +360,7 @@ fn run<D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
         slowdown: super::slowdown::lump(),
         bpmx_raises: 0,
         histogram: None,
+        least_over: u32::MAX,
     };
     let (mut policy, mut then) = Policy::new(step, h0, parity);
     let mut stats = Stats {
@@ -498,6 +502,7 @@ fn run<D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
             run.next_check = run.next_check.min(run.max_nodes);
         }
         run.histogram = histogram;
+        run.least_over = u32::MAX;
         let it = Iter { bound, automaton };
         run.bound_is_cap = bound == cap;
         let left = run.max_nodes.saturating_sub(run.generated);
@@ -1157,12 +1162,32 @@ pub(super) fn child<D: Domain, H: Heuristic<D>>(
     run.generated += 1;
     // A child beyond the bound is evaluated from its parent and dropped: it is never applied to
     // the state, and costs no call. Its f exceeds the bound by what it needs beyond the slack.
-    let hv = h.update(d, &run.s, m, hv);
     let cost = d.cost(&run.s, m);
+    let hv = if H::PARTIAL {
+        // An excess of at least `least` lowers nothing: `least` is one seen in this iteration,
+        // so whatever it stands for here is already counted. The histogram needs every one.
+        let least = (*excess).min(run.least_over);
+        let ceiling = match run.histogram {
+            Some(_) => u32::MAX,
+            None => slack.saturating_add(least).saturating_sub(cost),
+        };
+        match h.update_below(d, &run.s, m, hv, ceiling) {
+            Some(hv) => hv,
+            None => {
+                *excess = least;
+                return true;
+            }
+        }
+    } else {
+        h.update(d, &run.s, m, hv)
+    };
     let need = cost + h.estimate(hv);
     if need > slack {
         let over = need - slack;
         *excess = (*excess).min(over);
+        if H::PARTIAL {
+            run.least_over = run.least_over.min(over);
+        }
         if run.histogram.is_some() {
             run.tally(over);
         }

@@ -134,10 +134,29 @@ pub trait Heuristic<D: Domain>: Sync {
     /// are worth passing between neighbours. False: the search is exactly the one without it.
     const BPMX: bool = false;
 
+    /// True when `update_below` may stop short of a child's value (see there): the kernels then
+    /// keep the least excess over the bound seen, which tells how much of a value they need.
+    const PARTIAL: bool = false;
+
     fn init(&self, d: &D, s: &D::State) -> Self::Value;
     /// The value of the child reached from `s` by `m` (called before `m` is applied).
     fn update(&self, d: &D, s: &D::State, m: D::Move, parent: Self::Value) -> Self::Value;
     fn estimate(&self, v: Self::Value) -> u32;
+    /// `update`, or `None` when the child's estimate is at least `ceiling`: a heuristic that
+    /// takes the larger of several estimates can stop at the first that reaches it, and skip
+    /// the other lookups (the search needs no more: such a child is cut off, and its f cannot
+    /// be the least above the bound). With `PARTIAL` false it is never `None`.
+    #[inline(always)]
+    fn update_below(
+        &self,
+        d: &D,
+        s: &D::State,
+        m: D::Move,
+        parent: Self::Value,
+        _ceiling: u32,
+    ) -> Option<Self::Value> {
+        Some(self.update(d, s, m, parent))
+    }
 }
 
 /// Blind iterative deepening: h = 0 everywhere, the floor every heuristic is measured against.

@@ -314,6 +314,7 @@ fn cut<'a, D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
         slowdown: run.slowdown,
         bpmx_raises: 0,
         histogram: run.histogram.as_ref().map(|h| Box::new(h.empty_like())),
+        least_over: u32::MAX,
     };
     let mut subtrees = Vec::new();
     let mut path = Vec::new();
@@ -459,6 +460,7 @@ fn search<D: Domain, H: Heuristic<D>, C: Copy + Send + Sync>(
                 slowdown: run.slowdown,
                 bpmx_raises: 0,
                 histogram: run.histogram.as_ref().map(|h| Box::new(h.empty_like())),
+                least_over: u32::MAX,
             };
             let next_bound = subtree(d, h, it, &mut r, t.g, t.hv, t.carry);
             r.charge_cpu();
@@ -606,6 +608,8 @@ pub(super) fn resumable<D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
             }
             let (generated, expanded) = (run.generated, run.expanded);
             let before = run.histogram.clone();
+            // Each subtree's excess is its own, as a search of it alone would give.
+            run.least_over = u32::MAX;
             let f = K::subtree(d, h, it, run, g, hv, carry);
             // The f above the bound as an excess over it, as the search above the cut reads it.
             let excess = if f == UNWIND || f == u32::MAX {

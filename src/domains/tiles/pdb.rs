@@ -210,6 +210,7 @@ pub struct Entries {
 impl<G: Grid> Heuristic<G> for PatternDbs {
     type Value = Entries;
     const GOAL_AWARE: bool = true;
+    const PARTIAL: bool = true;
 
     fn init(&self, _: &G, s: &G::State) -> Entries {
         let mut at = [0u8; MAX_CELLS];
@@ -234,9 +235,29 @@ impl<G: Grid> Heuristic<G> for PatternDbs {
 
     /// Only the moved tile's pattern changes, in each view.
     #[inline(always)]
-    fn update(&self, _: &G, s: &G::State, m: G::Move, mut e: Entries) -> Entries {
+    fn update(&self, d: &G, s: &G::State, m: G::Move, e: Entries) -> Entries {
+        match self.update_below(d, s, m, e, u32::MAX) {
+            Some(e) => e,
+            None => unreachable!("no estimate reaches u32::MAX"),
+        }
+    }
+
+    /// The reflected view is read only when the direct one stays below `ceiling`: its lookup
+    /// misses the cache as often, and most children are cut off by the first.
+    #[inline(always)]
+    fn update_below(
+        &self,
+        _: &G,
+        s: &G::State,
+        m: G::Move,
+        mut e: Entries,
+        ceiling: u32,
+    ) -> Option<Entries> {
         let (b, _, t) = G::slide(s, m);
         for (v, view) in self.views.iter().enumerate() {
+            if v > 0 && u32::from(e.sums[0]) >= ceiling {
+                return None;
+            }
             let p = view.pattern[t as usize] as usize % MAX_PATTERNS;
             let at = v * MAX_PATTERNS + p;
             e.cells[at][view.slot[t as usize] as usize % SLOTS] = view.cell[b];
@@ -244,7 +265,7 @@ impl<G: Grid> Heuristic<G> for PatternDbs {
             e.sums[v] = e.sums[v] - u16::from(e.entries[at]) + u16::from(new);
             e.entries[at] = new;
         }
-        e
+        Some(e)
     }
 
     #[inline(always)]

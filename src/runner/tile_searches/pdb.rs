@@ -14,8 +14,11 @@ use crate::domains::tiles::{self, FixedTiles, Grid, Manhattan, TileState, Tiles}
 use crate::domains::Spec;
 use crate::domains::{DomainKind, HeuristicKind, Puzzle};
 use crate::results::record::Status;
+use crate::runner::job::solve_shared;
 use crate::runner::solve::solve;
-use crate::search::{ida_star, ida_star_fixed, Limits, Pruning, Step};
+use crate::search::{
+    ida_star, ida_star_fixed, Factor, Heuristic, Limits, Prune, Pruning, SplitDepth, Step, Variant,
+};
 use crate::tables::store::{self, Unusable};
 use crate::util::rng::Rng;
 use std::collections::VecDeque;
@@ -628,6 +631,101 @@ fn both_kernels_and_both_boards_search_the_same_tree() {
             assert_eq!(a.stats, general.stats, "#{id} {name}");
             let path = a.path.map(|p| format!("solved {p}"));
             assert_eq!(path.as_deref(), want.split(';').next(), "#{id} {name}");
+        }
+    }
+}
+
+/// `H` with every value computed whole (`Heuristic::PARTIAL` off): the search the partial
+/// lookups must reproduce.
+struct Whole<'a, H>(&'a H);
+
+impl<D: crate::search::Domain, H: Heuristic<D>> Heuristic<D> for Whole<'_, H> {
+    type Value = H::Value;
+    const GOAL_AWARE: bool = H::GOAL_AWARE;
+
+    fn init(&self, d: &D, s: &D::State) -> H::Value {
+        self.0.init(d, s)
+    }
+
+    fn update(&self, d: &D, s: &D::State, m: D::Move, parent: H::Value) -> H::Value {
+        self.0.update(d, s, m, parent)
+    }
+
+    fn estimate(&self, v: H::Value) -> u32 {
+        self.0.estimate(v)
+    }
+}
+
+/// Reading the reflected view only when the direct one leaves a child within reach changes
+/// nothing a search reports: the same path, counts and bounds as reading both every time, under
+/// every threshold policy, on both kernels, under a node limit, and split between threads.
+#[test]
+fn partial_lookups_search_the_same_tree_as_whole_ones() {
+    let d = Tiles::new(4, 4, &korf_goal()).unwrap();
+    let fixed = FixedTiles::<4, 4, 16>::new(&d);
+    let h = partition_dbs(&d, PDB_663, true);
+    let korf = korf100();
+    let steps = [
+        Step::Next,
+        Step::One,
+        Step::Two,
+        Step::Cr(Factor::TWO),
+        Step::Eda(Factor::TWO),
+        Step::Bts,
+    ];
+    for id in [97, 42, 47, 93] {
+        let k = korf.iter().find(|k| k.id == id).unwrap();
+        let s = d.state(&k.start).unwrap();
+        let fs = fixed.state(&s);
+        for step in steps {
+            for prune in [Prune::None, Prune::Reverse] {
+                let v = Variant { step, prune };
+                let what = format!("#{id} {step:?} {prune:?}");
+                let whole = ida_star(&d, &Whole(&h), &s, v, Limits::default());
+                let want = summary(&d, &s, &whole);
+                let partial = ida_star(&d, &h, &s, v, Limits::default());
+                assert_eq!(summary(&d, &s, &partial), want, "{what}");
+                let unrolled = ida_star_fixed(&fixed, &h, &fs, v, Limits::default());
+                assert_eq!(summary(&fixed, &fs, &unrolled), want, "{what}, unrolled");
+                let limits = Limits {
+                    max_nodes: Some(whole.stats.generated / 2),
+                    ..Limits::default()
+                };
+                let whole = ida_star_fixed(&fixed, &Whole(&h), &fs, v, limits);
+                let partial = ida_star_fixed(&fixed, &h, &fs, v, limits);
+                assert_eq!(
+                    summary(&fixed, &fs, &partial),
+                    summary(&fixed, &fs, &whole),
+                    "{what}, node limit"
+                );
+            }
+        }
+        let alone = solve(
+            &puzzle(&k.start, &korf_goal()),
+            &spec("pdb-663+reflect"),
+            Limits::default(),
+        )
+        .unwrap();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        for split in [SplitDepth::Depth(1), SplitDepth::Depth(6)] {
+            let got = pool
+                .install(|| {
+                    solve_shared(
+                        &puzzle(&k.start, &korf_goal()),
+                        &spec("pdb-663+reflect"),
+                        Limits::default(),
+                        Some(split),
+                    )
+                })
+                .unwrap();
+            assert_eq!(
+                (&got.path, &got.stats),
+                (&alone.path, &alone.stats),
+                "#{id} {split:?}"
+            );
         }
     }
 }
