@@ -20,6 +20,7 @@ mod walking;
 pub mod weighted;
 pub mod weighted_heuristics;
 pub mod weighted_pdb;
+pub mod zero;
 
 pub use fixed::{FixedState, FixedTiles, Slide, Tiles3x3, Tiles4x4, Tiles5x5};
 pub use heuristics::{LinearConflict, Manhattan, Misplaced};
@@ -42,6 +43,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use weighted::Weighted;
 use weighted_heuristics::{WeightedLinearConflict, WeightedManhattan, WeightedMisplaced};
+use zero::{ZeroAware, ZeroIndex};
 
 pub const MIN_SIDE: usize = 2;
 pub const MAX_SIDE: usize = 16;
@@ -219,6 +221,12 @@ impl Tiles {
     ) -> Result<Vec<Box<dyn store::Spec + Send>>, String> {
         if cost.is_unit() {
             let patterns = self.patterns(partition)?;
+            if partition.zero {
+                return patterns
+                    .into_iter()
+                    .map(|p| Ok(Box::new(ZeroAware::new(p)?) as Box<dyn store::Spec + Send>))
+                    .collect();
+            }
             return Ok(patterns
                 .into_iter()
                 .map(|p| Box::new(p) as Box<dyn store::Spec + Send>)
@@ -442,6 +450,14 @@ heuristic_set! {
         Pdb78Reflect => "pdb-78+reflect": "pdb-78, and the board reflected about its diagonal",
         Pdb6666 => "pdb-6666": "5x5: additive pattern databases of 6 tiles each (510 MB)",
         Pdb6666Reflect => "pdb-6666+reflect": "pdb-6666, and the board reflected about its diagonal",
+        Pdb555Z => "pdb-555z": "pdb-555's patterns, zero-aware: an entry per region of the blank",
+        Pdb555ZReflect => "pdb-555z+reflect": "pdb-555z, and the board reflected about its diagonal",
+        Pdb663Z => "pdb-663z": "pdb-663's patterns, zero-aware: an entry per region of the blank",
+        Pdb663ZReflect => "pdb-663z+reflect": "pdb-663z, and the board reflected about its diagonal",
+        Pdb78Z => "pdb-78z": "pdb-78's patterns, zero-aware: an entry per region of the blank (894 MB)",
+        Pdb78ZReflect => "pdb-78z+reflect": "pdb-78z, and the board reflected about its diagonal",
+        Pdb6666Z => "pdb-6666z": "pdb-6666's patterns, zero-aware: an entry per region of the blank (740 MB)",
+        Pdb6666ZReflect => "pdb-6666z+reflect": "pdb-6666z, and the board reflected about its diagonal",
         Pdb555Dual => "pdb-555+dual": "the larger of pdb-555's regular and dual lookups",
         Pdb555DualBpmx => "pdb-555+dual+bpmx": "pdb-555+dual searched with bidirectional pathmax",
         Pdb555DualReflect => "pdb-555+dual+reflect": "the largest of pdb-555's regular, reflected, dual and dual reflected lookups",
@@ -487,6 +503,10 @@ impl TilesHeuristic {
             None => (rest, false),
         };
         let (x, lookups) = rest.split_once('+').unwrap_or((rest, ""));
+        let (x, zero) = match x.strip_suffix('z') {
+            Some(x) => (x, true),
+            None => (x, false),
+        };
         let partition = match x {
             "555" => PDB_555,
             "663" => PDB_663,
@@ -496,6 +516,11 @@ impl TilesHeuristic {
                 "a pattern-database heuristic of no partition: {}",
                 self.name()
             ),
+        };
+        let partition = if zero {
+            partition.zero_aware()
+        } else {
+            partition
         };
         let policy = match lookups {
             "" => Policy::Regular,
@@ -726,6 +751,10 @@ impl Family for Tiles {
                  +reflect lookups of a database can be parts"
                     .to_string(),
             ),
+            Some((p, _)) if p.zero => Err(
+                "reads zero-aware databases, which a max does not take as a part (yet): use it alone"
+                    .to_string(),
+            ),
             Some((_, PdbLookup { policy: Policy::Dual | Policy::DualReflect | Policy::Random, .. })) => Err(format!(
                 "reads the databases by more lookups than a part can carry: only the regular and +reflect lookups of a database can be parts ({0}, {0}+reflect)",
                 h.name().split('+').next().unwrap_or_default()
@@ -833,6 +862,7 @@ impl Family for Tiles {
             .partition()
             .map(|(_, l)| matches!(l.policy, Policy::Regular | Policy::Reflect) && !l.bpmx);
         let zero = h == TilesHeuristic::Zero;
+        let zero_aware = h.partition().is_some_and(|(p, _)| p.zero);
         match (&d.fixed, unrolled) {
             (_, None) if zero => visit.with(&**d, start, &Zero),
             (Some(FixedBoard::B3(b)), None) => with_plain(d, &**b, &b.state(start), h, visit),
@@ -845,6 +875,12 @@ impl Family for Tiles {
                 &b.state(start),
                 shared(d, h.name(), LinearConflict::new),
             ),
+            (Some(FixedBoard::B4(b)), Some(true)) if zero_aware => {
+                visit.with(&**b, &b.state(start), zero_aware_dbs(d, h))
+            }
+            (Some(FixedBoard::B5(b)), Some(true)) if zero_aware => {
+                visit.with(&**b, &b.state(start), zero_aware_dbs(d, h))
+            }
             (Some(FixedBoard::B4(b)), Some(true)) => {
                 visit.with(&**b, &b.state(start), pattern_dbs(d, h))
             }
@@ -897,6 +933,9 @@ fn with_databases<V: UseSearch>(
 ) -> V::Output {
     let (partition, lookup) = h.partition().expect("a pattern-database heuristic");
     match (lookup.policy, lookup.bpmx) {
+        (Policy::Regular | Policy::Reflect, false) if partition.zero => {
+            visit.with(&**d, start, zero_aware_dbs(d, h))
+        }
         (Policy::Regular | Policy::Reflect, false) => visit.with(&**d, start, pattern_dbs(d, h)),
         (_, false) => visit.with(&**d, start, pattern_lookups(d, h)),
         (_, true) => {
@@ -924,10 +963,29 @@ fn lookups_of(d: &Tiles, partition: Partition, policy: Policy) -> PatternLookups
 /// Pattern-database heuristic `h`, read regularly or reflected, shared per board and goal.
 fn pattern_dbs(d: &Arc<Tiles>, h: TilesHeuristic) -> &'static PatternDbs {
     let (partition, lookup) = h.partition().expect("a pattern-database heuristic");
+    assert!(
+        !partition.zero,
+        "zero-aware databases are read by zero_aware_dbs"
+    );
     shared(d, h.name(), |d| {
         let (patterns, tables) = tables_of(d, partition);
         let reflect = lookup.policy == Policy::Reflect;
         PatternDbs::new(&patterns, tables, &d.places.cell, reflect)
+    })
+}
+
+/// Zero-aware pattern-database heuristic `h`, read regularly or reflected, shared per board and
+/// goal.
+fn zero_aware_dbs(d: &Arc<Tiles>, h: TilesHeuristic) -> &'static PatternDbs<ZeroIndex> {
+    let (partition, lookup) = h.partition().expect("a pattern-database heuristic");
+    shared(d, h.name(), |d| {
+        let patterns = d.patterns(partition).unwrap_or_else(|e| panic!("{e}"));
+        let tables = patterns
+            .iter()
+            .map(|p| store::table(&ZeroAware::new(p.clone()).unwrap_or_else(|e| panic!("{e}"))))
+            .collect();
+        let reflect = lookup.policy == Policy::Reflect;
+        PatternDbs::zero_aware(&patterns, tables, &d.places.cell, reflect)
     })
 }
 

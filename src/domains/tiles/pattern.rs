@@ -296,7 +296,7 @@ impl Spec for Pattern {
     }
 
     fn build_memory(&self) -> u64 {
-        super::pattern_bfs::memory(self)
+        super::pattern_bfs::memory(self, false)
     }
 }
 

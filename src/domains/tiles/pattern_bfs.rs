@@ -30,23 +30,23 @@ const RUNS: usize = 1 << 12;
 const TABULATED: usize = 8;
 
 /// The maps of `k` tiles on the board, in colex order of their masks, with their regions.
-struct Maps {
-    n: usize,
-    k: usize,
+pub(super) struct Maps {
+    pub(super) n: usize,
+    pub(super) k: usize,
     /// The cells each map covers, by rank.
     masks: Vec<u32>,
     /// `region[map * n + cell]`: the region of a free cell, numbered by their lowest cells.
-    region: Vec<u8>,
+    pub(super) region: Vec<u8>,
     /// The first field of each map's blocks, and the total at the end.
-    first: Vec<u64>,
+    pub(super) first: Vec<u64>,
     /// Fields per block: k! rounded up to whole words.
-    stride: u64,
+    pub(super) stride: u64,
     /// C(c, j) for the colex rank.
-    binomial: [[u32; MAX_TILES + 1]; MAX_CELLS + 1],
+    pub(super) binomial: [[u32; MAX_TILES + 1]; MAX_CELLS + 1],
 }
 
 impl Maps {
-    fn new(pattern: &Pattern) -> Maps {
+    pub(super) fn new(pattern: &Pattern) -> Maps {
         let (n, k) = (pattern.width * pattern.height, pattern.cells.len());
         let board = Geometry::new(pattern.width, pattern.height);
         let mut binomial = [[0u32; MAX_TILES + 1]; MAX_CELLS + 1];
@@ -105,26 +105,28 @@ impl Maps {
     }
 
     /// Fields in all: every map's regions, a block each.
-    fn fields(&self) -> u64 {
+    pub(super) fn fields(&self) -> u64 {
         *self.first.last().unwrap()
     }
 
     /// The bytes `search` holds at most: the entries twice (by map, then in order), or once
-    /// with the fields; and these tables.
-    fn memory(&self) -> u64 {
+    /// with the fields; and these tables. A zero-aware build holds an entry per field, once.
+    fn memory(&self, zero: bool) -> u64 {
         let entries = self.masks.len() as u64 * (1..=self.k as u64).product::<u64>();
         let remap = if self.k <= TABULATED {
             (self.k * self.k) as u64 * self.stride * 2
         } else {
             0
         };
-        entries
-            + entries.max(self.fields() / 4)
-            + self.masks.len() as u64 * (self.n as u64 + 12)
-            + remap
+        let held = if zero {
+            self.fields() + self.fields() / 4
+        } else {
+            entries + entries.max(self.fields() / 4)
+        };
+        held + self.masks.len() as u64 * (self.n as u64 + 12) + remap
     }
 
-    fn rank(&self, mask: u32) -> usize {
+    pub(super) fn rank(&self, mask: u32) -> usize {
         Bits(u64::from(mask))
             .enumerate()
             .map(|(j, cell)| self.binomial[cell][j + 1] as usize)
@@ -147,7 +149,7 @@ impl Maps {
 }
 
 /// The set bits of a mask, lowest first.
-struct Bits(u64);
+pub(super) struct Bits(pub(super) u64);
 
 impl Iterator for Bits {
     type Item = usize;
@@ -163,7 +165,7 @@ impl Iterator for Bits {
 /// Ranks of the orders of `k` tiles on `k` places (slot `i` on place `p[i]`), by Lehmer code,
 /// and the remapping of a rank when the tile on place `q` moves to place `to` and the tiles
 /// between close up.
-struct Orders {
+pub(super) struct Orders {
     k: usize,
     /// For `k <= TABULATED`: `table[(q * k + to) * stride + rank]`.
     table: Vec<u16>,
@@ -171,7 +173,7 @@ struct Orders {
 }
 
 impl Orders {
-    fn new(k: usize, stride: usize, tabulate: bool) -> Orders {
+    pub(super) fn new(k: usize, stride: usize, tabulate: bool) -> Orders {
         let mut orders = Orders {
             k,
             table: Vec::new(),
@@ -194,7 +196,7 @@ impl Orders {
         orders
     }
 
-    fn rank(&self, places: &[u8]) -> usize {
+    pub(super) fn rank(&self, places: &[u8]) -> usize {
         let mut used = 0u32;
         places[..self.k]
             .iter()
@@ -252,9 +254,10 @@ impl Orders {
     }
 }
 
-/// The most memory `search` holds for `pattern`, in bytes, the database included.
-pub fn memory(pattern: &Pattern) -> u64 {
-    Maps::new(pattern).memory()
+/// The most memory `search` (`zero`: `search_zero`) holds for `pattern`, in bytes, the database
+/// included.
+pub fn memory(pattern: &Pattern, zero: bool) -> u64 {
+    Maps::new(pattern).memory(zero)
 }
 
 /// Fills the database of `pattern` (one byte per placement, in the order of `pattern.ranker()`),
@@ -267,15 +270,30 @@ pub fn search(
     stop: &AtomicBool,
 ) -> Option<Vec<u8>> {
     let tabulate = pattern.cells.len() <= TABULATED;
-    search_with(pattern, progress, stop, tabulate)
+    search_with(pattern, progress, stop, tabulate, false)
 }
 
-/// `search`, with the orders' remappings tabulated or computed as asked.
+/// Fills the zero-aware database of `pattern`: one byte per state, the fewest moves of the
+/// pattern's tiles from that placement with the blank in that region, in the order of the
+/// search's fields (map, region, order; see `zero::ZeroIndex`), a block's padding `UNREACHED`.
+/// Otherwise as `search`.
+pub fn search_zero(
+    pattern: &Pattern,
+    progress: &(dyn Fn(u64) + Sync),
+    stop: &AtomicBool,
+) -> Option<Vec<u8>> {
+    let tabulate = pattern.cells.len() <= TABULATED;
+    search_with(pattern, progress, stop, tabulate, true)
+}
+
+/// `search` (or with `zero`, `search_zero`), with the orders' remappings tabulated or computed
+/// as asked.
 fn search_with(
     pattern: &Pattern,
     progress: &(dyn Fn(u64) + Sync),
     stop: &AtomicBool,
     tabulate: bool,
+    zero: bool,
 ) -> Option<Vec<u8>> {
     let maps = Maps::new(pattern);
     let (n, k) = (maps.n, maps.k);
@@ -288,9 +306,16 @@ fn search_with(
         .map(|_| AtomicU64::new(u64::MAX))
         .collect();
     // Entries by map and order during the search, where a block's writes stay together; put in
-    // the ranker's order at the end.
+    // the ranker's order at the end. Zero-aware ones by map, region and order: the fields'.
     let orders_per_map = ranker.size() as usize / maps.masks.len();
-    let mut by_map = vec![UNREACHED; ranker.size() as usize];
+    let mut by_map = vec![
+        UNREACHED;
+        if zero {
+            maps.fields() as usize
+        } else {
+            ranker.size() as usize
+        }
+    ];
 
     // The goal: each tile on its own cell, in slot order (rank 0), the blank's region.
     let goal = maps.rank(pattern.cells.iter().fold(0, |m, &c| m | 1 << c));
@@ -299,8 +324,8 @@ fn search_with(
 
     // Progress counts states expanded, then entries put in order (each costs about as much as
     // an expansion), scaled to the number of entries.
-    let total = ranker.size();
-    let work = maps.states() + total;
+    let total = by_map.len() as u64;
+    let work = maps.states() + if zero { 0 } else { total };
     let report = |done: u64| progress((done as u128 * total as u128 / work as u128) as u64);
     let reached = AtomicU64::new(0);
     let mut depth = 0u8;
@@ -310,8 +335,20 @@ fn search_with(
         let clear = if now == 1 { 0b01 } else { 0b10 };
         let pattern_now = now * LOW;
         let more = AtomicBool::new(false);
-        by_map
-            .par_chunks_mut(orders_per_map)
+        let mut per_map = Vec::with_capacity(maps.masks.len());
+        let mut rest = &mut by_map[..];
+        for map in 0..maps.masks.len() {
+            let len = if zero {
+                (maps.first[map + 1] - maps.first[map]) as usize
+            } else {
+                orders_per_map
+            };
+            let (entries, after) = std::mem::take(&mut rest).split_at_mut(len);
+            per_map.push(entries);
+            rest = after;
+        }
+        per_map
+            .into_par_iter()
             .enumerate()
             .with_min_len(16)
             .for_each_init(
@@ -379,12 +416,17 @@ fn search_with(
                                 }
                             }
                         }
-                        // Expanded: close the fields, and give new placements their entry.
+                        // Expanded: close the fields, and give new placements (states) their entry.
+                        let block = if zero {
+                            r as usize * maps.stride as usize
+                        } else {
+                            0
+                        };
                         for &(w, z) in frontier.iter() {
                             fields[start + w as usize].fetch_and(!(z * 3), Ordering::Relaxed);
                             expanded += u64::from(z.count_ones());
                             for bit in Bits(z) {
-                                let entry = &mut entries[w as usize * FIELDS + bit / 2];
+                                let entry = &mut entries[block + w as usize * FIELDS + bit / 2];
                                 *entry = (*entry).min(depth);
                             }
                         }
@@ -404,6 +446,9 @@ fn search_with(
         assert!(depth < UNREACHED, "a pattern needing 255 moves or more");
     }
     drop(fields);
+    if zero {
+        return Some(by_map);
+    }
     let expanded = reached.load(Ordering::Relaxed);
     Some(reorder(&maps, &orders, pattern, &by_map, &|done| {
         report(expanded + done)
@@ -478,8 +523,8 @@ mod tests {
         }
     }
 
-    /// The oracle in `runner::tile_searches::pdb` checks builds with tabulated remappings; the
-    /// computed ones (patterns of more tiles) must give the same tables.
+    /// The oracles in `runner::tile_searches::pdb` check builds with tabulated remappings; the
+    /// computed ones (patterns of more tiles) must give the same tables, zero-aware ones too.
     #[test]
     fn computed_remappings_build_the_tabulated_tables() {
         for (w, h, cells) in [
@@ -490,12 +535,14 @@ mod tests {
             let blank = (0..w * h).find(|c| !cells.contains(&(*c as u8))).unwrap();
             let p = Pattern::new(w, h, blank, cells).unwrap();
             let stop = AtomicBool::new(false);
-            assert_eq!(
-                search_with(&p, &|_| {}, &stop, false),
-                search_with(&p, &|_| {}, &stop, true),
-                "{}",
-                p.key()
-            );
+            for zero in [false, true] {
+                assert_eq!(
+                    search_with(&p, &|_| {}, &stop, false, zero),
+                    search_with(&p, &|_| {}, &stop, true, zero),
+                    "{}, zero-aware {zero}",
+                    p.key()
+                );
+            }
         }
     }
 

@@ -4,6 +4,7 @@
 //! diagonal (the same databases read a second time).
 
 use super::pattern::{Pattern, Ranker, MAX_CELLS, MAX_TILES};
+use super::zero::ZeroIndex;
 use super::Grid;
 use crate::search::Heuristic;
 
@@ -15,6 +16,8 @@ pub struct Partition {
     pub width: usize,
     pub height: usize,
     pub groups: &'static [&'static [u8]],
+    /// Its databases are zero-aware (`zero::ZeroAware`): an entry per region of the blank.
+    pub zero: bool,
 }
 
 /// The 7-8 and 6-6-6-6 partitions are Korf & Felner's (2002), as their published code reads them.
@@ -25,24 +28,28 @@ pub const PDB_555: Partition = Partition {
     name: "5-5-5",
     width: 4,
     height: 4,
+    zero: false,
     groups: &[&[1, 2, 4, 5, 8], &[3, 6, 7, 10, 11], &[9, 12, 13, 14, 15]],
 };
 pub const PDB_663: Partition = Partition {
     name: "6-6-3",
     width: 4,
     height: 4,
+    zero: false,
     groups: &[&[1, 2, 4, 5, 8, 9], &[3, 6, 7, 10, 11, 15], &[12, 13, 14]],
 };
 pub const PDB_78: Partition = Partition {
     name: "7-8",
     width: 4,
     height: 4,
+    zero: false,
     groups: &[&[1, 2, 3, 4, 5, 6, 7], &[8, 9, 10, 11, 12, 13, 14, 15]],
 };
 pub const PDB_6666: Partition = Partition {
     name: "6-6-6-6",
     width: 5,
     height: 5,
+    zero: false,
     groups: &[
         &[1, 2, 5, 6, 7, 12],
         &[3, 4, 8, 9, 13, 14],
@@ -55,6 +62,11 @@ pub const PDB_6666: Partition = Partition {
 pub const MAX_PATTERNS: usize = 4;
 
 impl Partition {
+    /// The same partition, its databases zero-aware.
+    pub const fn zero_aware(self) -> Partition {
+        Partition { zero: true, ..self }
+    }
+
     /// The partition's patterns for a goal with the blank on `blank`: the goal with the blank
     /// first as written, or the one with the blank last, turned half a turn (so each pattern keeps
     /// its shape). Other goals are an error naming the two that work.
@@ -108,11 +120,42 @@ struct View {
     cell: [u8; 256],
 }
 
+/// Where a database keeps the entry of a placement: by its rank (`Ranker`), or by its rank and
+/// the region of the blank (`ZeroIndex`, zero-aware databases).
+pub trait Index: Send + Sync + 'static {
+    /// The entries of the database.
+    fn size(&self) -> u64;
+    /// The index of the entry of the tiles on `cells` (by slot) with the blank on `blank`.
+    fn at(&self, cells: &[u8; SLOTS], blank: u8) -> usize;
+}
+
+impl Index for Ranker {
+    fn size(&self) -> u64 {
+        Ranker::size(self)
+    }
+
+    #[inline(always)]
+    fn at(&self, cells: &[u8; SLOTS], _: u8) -> usize {
+        self.rank(cells)
+    }
+}
+
+impl Index for ZeroIndex {
+    fn size(&self) -> u64 {
+        ZeroIndex::size(self)
+    }
+
+    #[inline(always)]
+    fn at(&self, cells: &[u8; SLOTS], blank: u8) -> usize {
+        self.index(cells, blank)
+    }
+}
+
 /// The sum of disjoint pattern databases' entries; with `reflect`, the larger of it and the same
 /// sum for the reflected board.
-pub struct PatternDbs {
+pub struct PatternDbs<I: Index = Ranker> {
     views: Vec<View>,
-    tables: Vec<(&'static [u8], Ranker, usize)>,
+    tables: Vec<(&'static [u8], I, usize)>,
     cells: usize,
 }
 
@@ -126,6 +169,31 @@ impl PatternDbs {
         goal_cell: &[u8],
         reflect: bool,
     ) -> PatternDbs {
+        PatternDbs::with_index(patterns, tables, goal_cell, reflect, Pattern::ranker)
+    }
+}
+
+impl PatternDbs<ZeroIndex> {
+    /// `PatternDbs::new` for the zero-aware databases of `patterns`.
+    pub fn zero_aware(
+        patterns: &[Pattern],
+        tables: Vec<&'static [u8]>,
+        goal_cell: &[u8],
+        reflect: bool,
+    ) -> PatternDbs<ZeroIndex> {
+        PatternDbs::with_index(patterns, tables, goal_cell, reflect, ZeroIndex::new)
+    }
+}
+
+impl<I: Index> PatternDbs<I> {
+    /// `PatternDbs::new`, each table read at the index `index` gives for its pattern.
+    fn with_index(
+        patterns: &[Pattern],
+        tables: Vec<&'static [u8]>,
+        goal_cell: &[u8],
+        reflect: bool,
+        index: impl Fn(&Pattern) -> I,
+    ) -> PatternDbs<I> {
         let first = &patterns[0];
         let (w, n) = (first.width, first.width * first.height);
         assert!(patterns.len() <= MAX_PATTERNS && tables.len() == patterns.len());
@@ -167,8 +235,9 @@ impl PatternDbs {
                 .into_iter()
                 .zip(patterns)
                 .map(|(t, p)| {
-                    assert_eq!(t.len() as u64, p.ranker().size(), "a table of another size");
-                    (t, p.ranker(), p.cells.len())
+                    let index = index(p);
+                    assert_eq!(t.len() as u64, index.size(), "a table of another size");
+                    (t, index, p.cells.len())
                 })
                 .collect(),
             cells: n,
@@ -186,11 +255,11 @@ impl PatternDbs {
         cells
     }
 
-    /// Pattern `p`'s entry with its tiles on `cells`.
+    /// Pattern `p`'s entry with its tiles on `cells` and the blank on `blank`.
     #[inline(always)]
-    fn entry(&self, p: usize, cells: &[u8; SLOTS]) -> u8 {
-        let (table, ranker, _) = &self.tables[p];
-        table[ranker.rank(cells)]
+    fn entry(&self, p: usize, cells: &[u8; SLOTS], blank: u8) -> u8 {
+        let (table, index, _) = &self.tables[p];
+        table[index.at(cells, blank)]
     }
 }
 
@@ -207,7 +276,7 @@ pub struct Entries {
     cells: [[u8; SLOTS]; 2 * MAX_PATTERNS],
 }
 
-impl<G: Grid> Heuristic<G> for PatternDbs {
+impl<G: Grid, I: Index> Heuristic<G> for PatternDbs<I> {
     type Value = Entries;
     const GOAL_AWARE: bool = true;
     const PARTIAL: bool = true;
@@ -223,9 +292,10 @@ impl<G: Grid> Heuristic<G> for PatternDbs {
             cells: [[0; SLOTS]; 2 * MAX_PATTERNS],
         };
         for v in 0..self.views.len() {
+            let blank = self.views[v].cell[at[0] as usize];
             for p in 0..self.tables.len() {
                 let cells = self.cells(v, p, &at);
-                e.entries[v * MAX_PATTERNS + p] = self.entry(p, &cells);
+                e.entries[v * MAX_PATTERNS + p] = self.entry(p, &cells, blank);
                 e.sums[v] += u16::from(e.entries[v * MAX_PATTERNS + p]);
                 e.cells[v * MAX_PATTERNS + p] = cells;
             }
@@ -253,7 +323,7 @@ impl<G: Grid> Heuristic<G> for PatternDbs {
         mut e: Entries,
         ceiling: u32,
     ) -> Option<Entries> {
-        let (b, _, t) = G::slide(s, m);
+        let (b, blank, t) = G::slide(s, m);
         for (v, view) in self.views.iter().enumerate() {
             if v > 0 && u32::from(e.sums[0]) >= ceiling {
                 return None;
@@ -261,7 +331,7 @@ impl<G: Grid> Heuristic<G> for PatternDbs {
             let p = view.pattern[t as usize] as usize % MAX_PATTERNS;
             let at = v * MAX_PATTERNS + p;
             e.cells[at][view.slot[t as usize] as usize % SLOTS] = view.cell[b];
-            let new = self.entry(p, &e.cells[at]);
+            let new = self.entry(p, &e.cells[at], view.cell[blank]);
             e.sums[v] = e.sums[v] - u16::from(e.entries[at]) + u16::from(new);
             e.entries[at] = new;
         }

@@ -9,7 +9,10 @@
 
 use super::{estimate, korf100, length, neighbours, summary, walk_agrees, Korf, KORF, SMALL};
 use crate::domains::tiles::pattern::{self, Pattern, UNREACHED};
-use crate::domains::tiles::pdb::{Partition, PatternDbs, PDB_555, PDB_663, PDB_6666, PDB_78};
+use crate::domains::tiles::pdb::{
+    Index, Partition, PatternDbs, PDB_555, PDB_663, PDB_6666, PDB_78,
+};
+use crate::domains::tiles::zero::{ZeroAware, ZeroIndex};
 use crate::domains::tiles::{self, FixedTiles, Grid, Manhattan, TileState, Tiles};
 use crate::domains::Spec;
 use crate::domains::{DomainKind, HeuristicKind, Puzzle};
@@ -120,6 +123,18 @@ fn other_boards_and_goals_are_refused() {
 /// no pattern tile is free and swapping it with a pattern tile costs one; an entry is the least
 /// cost over the blank's cells. States are numbered by base-n digits, not by the library's ranking.
 fn plain_database(p: &Pattern) -> Vec<(Vec<u8>, u8)> {
+    plain_costs(p)
+        .into_iter()
+        .map(|(cells, by_blank)| {
+            let best = by_blank.iter().copied().min().unwrap();
+            (cells, best)
+        })
+        .collect()
+}
+
+/// The search of `plain_database`: every placement with its cost for each cell of the blank
+/// (`UNREACHED` on the tiles' own cells).
+fn plain_costs(p: &Pattern) -> Vec<(Vec<u8>, Vec<u8>)> {
     let (w, h) = (p.width, p.height);
     let n = w * h;
     let k = p.cells.len();
@@ -153,7 +168,7 @@ fn plain_database(p: &Pattern) -> Vec<(Vec<u8>, u8)> {
             }
         }
     }
-    // Every placement (distinct cells), with its least cost over blank cells.
+    // Every placement (distinct cells), with its cost for each blank cell.
     let mut out = Vec::new();
     let mut cells = vec![0u8; k];
     fn each(i: usize, n: usize, cells: &mut Vec<u8>, f: &mut dyn FnMut(&[u8])) {
@@ -168,12 +183,16 @@ fn plain_database(p: &Pattern) -> Vec<(Vec<u8>, u8)> {
         }
     }
     each(0, n, &mut cells, &mut |cells| {
-        let best = (0..n)
-            .filter(|b| !cells.contains(&(*b as u8)))
-            .map(|b| dist[code(cells, b)])
-            .min()
-            .unwrap();
-        out.push((cells.to_vec(), best));
+        let by_blank = (0..n)
+            .map(|b| {
+                if cells.contains(&(b as u8)) {
+                    UNREACHED
+                } else {
+                    dist[code(cells, b)]
+                }
+            })
+            .collect();
+        out.push((cells.to_vec(), by_blank));
     });
     out
 }
@@ -227,6 +246,73 @@ fn databases_equal_a_plain_search_over_placements_and_blank_cells() {
             assert_eq!(unreached, plain.len() / 2, "{}", p.key());
         }
     }
+}
+
+/// The zero-aware databases (`ZeroAware`) hold the plain search's cost for every placement and
+/// every cell of the blank, on the same boards; every other entry is padding (`UNREACHED`), and
+/// the store finds the goal's entry, the only 0.
+#[test]
+fn zero_aware_databases_hold_the_plain_search_for_every_blank_cell() {
+    let fifteen = Tiles::new(4, 4, &korf_goal()).unwrap();
+    let mut cases = vec![
+        Pattern::new(3, 3, 0, &[1, 2, 3, 4]).unwrap(),
+        Pattern::new(3, 3, 8, &[0, 4, 8 - 1]).unwrap(),
+        Pattern::new(3, 3, 4, &[0, 2, 6, 8]).unwrap(),
+        Pattern::new(2, 4, 0, &[1, 2, 3]).unwrap(),
+        Pattern::new(4, 2, 7, &[0, 1, 2, 3]).unwrap(),
+        Pattern::new(3, 2, 5, &[0, 1, 2, 3, 4]).unwrap(),
+    ];
+    cases.extend(
+        fifteen
+            .patterns(PDB_663)
+            .unwrap()
+            .into_iter()
+            .filter(|p| p.cells.len() == 3),
+    );
+    for p in &cases {
+        let spec = ZeroAware::new(p.clone()).unwrap();
+        let built = pattern_bfs_zero(p);
+        let index = ZeroIndex::new(p);
+        assert_eq!(built.len() as u64, index.size(), "{}", p.key());
+        assert_eq!(
+            built.len() as u64,
+            store::Spec::entries(&spec),
+            "{}",
+            p.key()
+        );
+        let mut used = vec![false; built.len()];
+        let mut slots = [0u8; 8];
+        for (cells, by_blank) in plain_costs(p) {
+            slots[..cells.len()].copy_from_slice(&cells);
+            for (blank, &want) in by_blank.iter().enumerate() {
+                if cells.contains(&(blank as u8)) {
+                    continue;
+                }
+                let i = index.at(&slots, blank as u8);
+                assert_eq!(
+                    built[i],
+                    want,
+                    "{}: tiles on {cells:?}, blank on {blank}",
+                    p.key()
+                );
+                used[i] = true;
+            }
+        }
+        assert!(
+            built.iter().zip(&used).all(|(&e, &u)| u || e == UNREACHED),
+            "{}: an entry of no state holds a cost",
+            p.key()
+        );
+        let goal = store::Spec::goal_entry(&spec) as usize;
+        assert_eq!(built[goal], 0, "{}", p.key());
+        assert_eq!(built.iter().filter(|&&e| e == 0).count(), 1, "{}", p.key());
+    }
+}
+
+/// The zero-aware table of `p`, built as the store builds it.
+fn pattern_bfs_zero(p: &Pattern) -> Vec<u8> {
+    let spec = ZeroAware::new(p.clone()).unwrap();
+    store::Spec::build(&spec, &|_| {}, &std::sync::atomic::AtomicBool::new(false)).unwrap()
 }
 
 // ---------------------------------------------------------------------------------------------
