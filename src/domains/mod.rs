@@ -551,12 +551,21 @@ impl HeuristicKind {
     }
 
     /// Every name, comma separated, for messages.
+    /// The names without a lookup after `+`, and a word on those with one: the whole list is
+    /// longer than an error message should be (`--help` lists them all).
     pub fn names() -> String {
-        HeuristicKind::all()
+        let all = HeuristicKind::all();
+        let plain: Vec<&str> = all
             .iter()
             .map(|h| h.name())
-            .collect::<Vec<_>>()
-            .join(", ")
+            .filter(|n| !n.contains('+'))
+            .collect();
+        let more = if plain.len() < all.len() {
+            " (the pdb-* ones also with +reflect and the other lookups --help lists)"
+        } else {
+            ""
+        };
+        format!("{}{more}", plain.join(", "))
     }
 }
 

@@ -454,7 +454,7 @@ heuristic_set! {
         Pdb555ZReflect => "pdb-555z+reflect": "pdb-555z, and the board reflected about its diagonal",
         Pdb663Z => "pdb-663z": "pdb-663's patterns, zero-aware: an entry per region of the blank",
         Pdb663ZReflect => "pdb-663z+reflect": "pdb-663z, and the board reflected about its diagonal",
-        Pdb78Z => "pdb-78z": "pdb-78's patterns, zero-aware: an entry per region of the blank (894 MB)",
+        Pdb78Z => "pdb-78z": "pdb-78's patterns, zero-aware: an entry per region of the blank (1.57 GB)",
         Pdb78ZReflect => "pdb-78z+reflect": "pdb-78z, and the board reflected about its diagonal",
         Pdb6666Z => "pdb-6666z": "pdb-6666's patterns, zero-aware: an entry per region of the blank (740 MB)",
         Pdb6666ZReflect => "pdb-6666z+reflect": "pdb-6666z, and the board reflected about its diagonal",
