@@ -168,11 +168,10 @@ pdb-78 518,918,400 + 57,657,600 (1.04 GB of memory while building, about 30 s on
 pdb-6666 4 x 127,512,000 (0.26 GB while building, about 20 s). A build holds about two bytes
 per entry of the table being built.
 
-Zero-aware databases (a `z` after the partition: pdb-555z, pdb-663z, pdb-78z, pdb-6666z) keep an
-entry per placement and region of the blank, padding included: pdb-555z 3 x 932,352; pdb-663z
-2 x 12,079,232 + 20,224; pdb-78z 140,293,888 + 1,425,191,040 (1.57 GB; about 1.8 GB while
-building); pdb-6666z 4 x 185,030,400 (0.26 GB while building, about 18 s). A build holds about
-1.25 bytes per entry of the table being built.
+Zero-aware databases (a `z` after the partition: pdb-555z, pdb-663z, pdb-78z, pdb-6666z) keep
+two entries per placement (the blank in the open region, or walled off): twice the sizes above.
+A build holds the search's states and the table at once: 3.5 (pdb-6666z) to 4.8 (pdb-78z) bytes
+per plain entry.
 
 Under --cost heavy or inverse-heavy an entry is the least cost of the pattern's tiles' moves,
 two bytes each, in a file of its own whose name ends in the tiles' costs (-w...): as many

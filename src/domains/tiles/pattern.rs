@@ -169,6 +169,29 @@ impl Geometry {
         }
     }
 
+    /// Whether the cells of `free` connected to `from` through `free` are at most `half` of
+    /// them: the flood stops as soon as it passes that.
+    #[inline(always)]
+    pub fn flood_within(&self, from: u32, free: u32, half: u32) -> bool {
+        let w = self.width;
+        let mut region = from;
+        loop {
+            let grown = (region
+                | region << w
+                | region >> w
+                | (region & self.not_last) << 1
+                | (region & self.not_first) >> 1)
+                & free;
+            if grown.count_ones() > half {
+                return false;
+            }
+            if grown == region {
+                return true;
+            }
+            region = grown;
+        }
+    }
+
     /// The cells of `free` connected to `from` through `free`.
     #[inline(always)]
     pub fn flood(&self, from: u32, free: u32) -> u32 {
@@ -208,6 +231,11 @@ impl Ranker {
             weight[i] = weight[i + 1] * (n - 1 - i) as u64;
         }
         Ranker { n, k, weight }
+    }
+
+    /// The tiles it places.
+    pub fn tiles(&self) -> usize {
+        self.k
     }
 
     /// How many placements there are.

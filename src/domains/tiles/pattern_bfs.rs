@@ -254,6 +254,11 @@ impl Orders {
     }
 }
 
+/// The entries (fields) of `search_zero`'s table for `pattern`, padding included.
+pub fn zero_fields(pattern: &Pattern) -> u64 {
+    Maps::new(pattern).fields()
+}
+
 /// The most memory `search` (`zero`: `search_zero`) holds for `pattern`, in bytes, the database
 /// included.
 pub fn memory(pattern: &Pattern, zero: bool) -> u64 {
@@ -496,6 +501,41 @@ fn reorder(
                 }
             }
             progress(done.fetch_add(out.len() as u64, Ordering::Relaxed) + out.len() as u64);
+        });
+    out
+}
+
+/// The zero-aware database of `pattern` with two entries per placement, in the order of
+/// `pattern.ranker()` times two: the fewest moves with the blank in the region that holds more
+/// than half of the free cells (entry `2 * rank`), and the least over the other regions (entry
+/// `2 * rank + 1`; `UNREACHED` where there is none). `by_state` is `search_zero`'s table.
+pub fn two_classes(pattern: &Pattern, by_state: &[u8]) -> Vec<u8> {
+    let maps = Maps::new(pattern);
+    let orders = Orders::new(maps.k, maps.stride as usize, false);
+    let ranker = pattern.ranker();
+    let (n, k) = (maps.n, maps.k);
+    let mut out = vec![UNREACHED; 2 * ranker.size() as usize];
+    out.par_chunks_mut(2 * RUNS)
+        .enumerate()
+        .for_each(|(chunk, out)| {
+            let mut cells = [0u8; MAX_TILES];
+            let mut places = [0u8; MAX_TILES];
+            for (i, pair) in out.chunks_mut(2).enumerate() {
+                let covered = ranker.unrank((chunk * RUNS + i) as u64, &mut cells);
+                for (place, &c) in places[..k].iter_mut().zip(&cells[..k]) {
+                    *place = (covered & ((1 << c) - 1)).count_ones() as u8;
+                }
+                let (map, order) = (maps.rank(covered), orders.rank(&places));
+                let mut size = [0usize; MAX_CELLS];
+                for c in Bits(u64::from(!covered & ((1u64 << n) - 1) as u32)) {
+                    size[maps.region[map * n + c] as usize] += 1;
+                }
+                for r in 0..maps.regions(map) {
+                    let class = usize::from(2 * size[r as usize] <= n - k);
+                    let entry = by_state[maps.block(map, r) * FIELDS + order];
+                    pair[class] = pair[class].min(entry);
+                }
+            }
         });
     out
 }

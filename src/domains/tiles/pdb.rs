@@ -125,8 +125,8 @@ struct View {
 pub trait Index: Send + Sync + 'static {
     /// The entries of the database.
     fn size(&self) -> u64;
-    /// The index of the entry of the tiles on `cells` (by slot) with the blank on `blank`.
-    fn at(&self, cells: &[u8; SLOTS], blank: u8) -> usize;
+    /// The entry in `table` of the tiles on `cells` (by slot) with the blank on `blank`.
+    fn read(&self, table: &[u8], cells: &[u8; SLOTS], blank: u8) -> u8;
 }
 
 impl Index for Ranker {
@@ -135,8 +135,8 @@ impl Index for Ranker {
     }
 
     #[inline(always)]
-    fn at(&self, cells: &[u8; SLOTS], _: u8) -> usize {
-        self.rank(cells)
+    fn read(&self, table: &[u8], cells: &[u8; SLOTS], _: u8) -> u8 {
+        table[self.rank(cells)]
     }
 }
 
@@ -145,9 +145,13 @@ impl Index for ZeroIndex {
         ZeroIndex::size(self)
     }
 
+    /// Both of the placement's entries are read before the blank's region is known (they share
+    /// a cache line), so that the flood that tells which to take overlaps the read.
     #[inline(always)]
-    fn at(&self, cells: &[u8; SLOTS], blank: u8) -> usize {
-        self.index(cells, blank)
+    fn read(&self, table: &[u8], cells: &[u8; SLOTS], blank: u8) -> u8 {
+        let at = 2 * self.rank(cells);
+        let pair = [table[at], table[at + 1]];
+        pair[usize::from(self.outside(cells, blank))]
     }
 }
 
@@ -259,7 +263,7 @@ impl<I: Index> PatternDbs<I> {
     #[inline(always)]
     fn entry(&self, p: usize, cells: &[u8; SLOTS], blank: u8) -> u8 {
         let (table, index, _) = &self.tables[p];
-        table[index.at(cells, blank)]
+        index.read(table, cells, blank)
     }
 }
 

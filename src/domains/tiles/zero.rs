@@ -1,17 +1,18 @@
-//! Zero-aware pattern databases (Clausecker & Schintke): an entry per placement of a pattern's
-//! tiles *and region of the blank*, the fewest moves of those tiles with the blank starting in
-//! that region. A plain database keeps the least of these over the regions, so where the blank
-//! is walled off from where the tiles need it the zero-aware entry is larger, and still adds up
-//! with the other patterns' (each move moves one tile of one pattern).
+//! Zero-aware pattern databases (after Clausecker & Schintke): entries that know where the
+//! blank is. A plain database keeps, for each placement of a pattern's tiles, the fewest moves of
+//! those tiles wherever the blank starts: the least over the regions of free cells the tiles cut
+//! the board into. Where the tiles wall the blank off from the cells it must reach, the cost from
+//! its own region is larger, and still adds up with the other patterns' (each move moves one tile
+//! of one pattern).
 //!
-//! The entries lie as the builder's search holds its states (`pattern_bfs`): by map (the set of
-//! cells the tiles cover, in colex order), then region (numbered by their lowest cells), then
-//! the tiles' order on the map's cells (Lehmer rank), each region's block padded to whole words
-//! of the search's two-bit fields. `ZeroIndex` finds an entry from the tiles' cells and the
-//! blank's cell.
+//! The builder's search runs over (placement, region) anyway (`pattern_bfs::search_zero`); these
+//! tables keep two of its costs per placement, next to each other at twice the plain index: with
+//! the blank in the region of more than half the free cells (the open board), and the least over
+//! the others (the corners the tiles close off). So a lookup reads where a plain one would, and
+//! learns the class of the blank's region by flooding from it until it grows past half or stops.
 
-use super::pattern::{Pattern, MAX_CELLS, MAX_TILES};
-use super::pattern_bfs::{self, Maps};
+use super::pattern::{Geometry, Pattern, Ranker, MAX_TILES};
+use super::pattern_bfs;
 use crate::tables::store::{Spec, Unbuilt};
 use std::sync::atomic::AtomicBool;
 
@@ -19,13 +20,13 @@ use std::sync::atomic::AtomicBool;
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct ZeroAware(pub Pattern);
 
-/// Entries a zero-aware database may have: its index is a `u32`.
-const MAX_ZERO_ENTRIES: u64 = u32::MAX as u64;
+/// Entries a zero-aware database may have, as a plain one.
+const MAX_ZERO_ENTRIES: u64 = super::pattern::MAX_ENTRIES;
 
 impl ZeroAware {
     /// The zero-aware database of `pattern`, or why its entries cannot be indexed.
     pub fn new(pattern: Pattern) -> Result<ZeroAware, String> {
-        let entries = Maps::new(&pattern).fields();
+        let entries = 2 * pattern.ranker().size();
         if entries > MAX_ZERO_ENTRIES {
             return Err(format!(
                 "the zero-aware database of {} has {entries} entries, more than the {MAX_ZERO_ENTRIES} it may have",
@@ -59,20 +60,24 @@ impl Spec for ZeroAware {
                 "pattern",
                 format!("tiles whose goal cells are {}", cells.join(" ")),
             ),
-            ("regions", "an entry per region of the blank (zero-aware)".into()),
+            (
+                "regions",
+                "two entries per placement: the blank in the large region, elsewhere (zero-aware)"
+                    .into(),
+            ),
             (
                 "ranking",
-                "colex rank of the covered cells, region of the blank by lowest cell, Lehmer rank of the tiles' order; blocks padded to 32".into(),
+                "mixed-radix rank of the tiles' cells, in goal-cell order, times two; plus one when the blank is outside the region of more than half the free cells".into(),
             ),
         ]
     }
 
     fn entries(&self) -> u64 {
-        Maps::new(&self.0).fields()
+        2 * self.0.ranker().size()
     }
 
     fn entry_format(&self) -> &'static str {
-        "u8: fewest moves of the pattern's tiles with the blank in that region; 255 unreachable or padding"
+        "u8: fewest moves of the pattern's tiles with the blank in that class of regions; 255 unreachable or none"
     }
 
     fn goal_entry(&self) -> u64 {
@@ -87,74 +92,59 @@ impl Spec for ZeroAware {
         progress: &(dyn Fn(u64) + Sync),
         stop: &AtomicBool,
     ) -> Result<Vec<u8>, Unbuilt> {
-        pattern_bfs::search_zero(&self.0, progress, stop).ok_or(Unbuilt::Stopped)
+        let by_state = pattern_bfs::search_zero(&self.0, progress, stop).ok_or(Unbuilt::Stopped)?;
+        Ok(pattern_bfs::two_classes(&self.0, &by_state))
     }
 
     fn build_memory(&self) -> u64 {
         pattern_bfs::memory(&self.0, true)
+            .max(pattern_bfs::zero_fields(&self.0) + 2 * self.0.ranker().size())
     }
 }
 
-/// Where a zero-aware database keeps the entry of a placement and a cell of the blank.
+/// Where a zero-aware database keeps the entry of a placement and a cell of the blank: two
+/// entries per placement, by the placement's rank (as a plain database's), the first for the
+/// blank in the region that holds more than half of the free cells, the second for any other.
 pub struct ZeroIndex {
-    k: usize,
-    n: usize,
-    /// The first entry of each map's blocks.
-    first: Vec<u32>,
-    /// `region[map * n + cell]`: the region of a free cell.
-    region: Vec<u8>,
-    /// Entries per region's block.
-    stride: u32,
-    /// C(c, j) for the colex rank.
-    binomial: [[u32; MAX_TILES + 1]; MAX_CELLS + 1],
-    size: u64,
+    ranker: Ranker,
+    /// Free cells, the blank's included: a region larger than half of them is the large one.
+    free: u32,
+    board: Geometry,
 }
 
 impl ZeroIndex {
     pub fn new(pattern: &Pattern) -> ZeroIndex {
-        let maps = Maps::new(pattern);
-        let first = maps.first[..maps.first.len() - 1]
-            .iter()
-            .map(|&f| u32::try_from(f).expect("ZeroAware::new refuses larger databases"))
-            .collect();
         ZeroIndex {
-            size: maps.fields(),
-            k: maps.k,
-            n: maps.n,
-            first,
-            stride: maps.stride as u32,
-            region: maps.region,
-            binomial: maps.binomial,
+            ranker: pattern.ranker(),
+            free: (pattern.width * pattern.height - pattern.cells.len()) as u32,
+            board: Geometry::new(pattern.width, pattern.height),
         }
     }
 
     /// The entries of the database.
     pub fn size(&self) -> u64 {
-        self.size
+        2 * self.ranker.size()
     }
 
-    /// The index of the entry of the tiles on `cells` (by slot) with the blank on `blank`.
+    /// The rank of the tiles on `cells` (by slot): their entries are at twice it and after.
     #[inline(always)]
+    pub fn rank(&self, cells: &[u8]) -> usize {
+        self.ranker.rank(cells)
+    }
+
+    /// Whether the blank's cell, `blank`, lies outside the region of more than half the free
+    /// cells, with the tiles on `cells`: the second of the placement's entries is its.
+    #[inline(always)]
+    pub fn outside(&self, cells: &[u8], blank: u8) -> bool {
+        let covered = cells[..self.ranker.tiles()]
+            .iter()
+            .fold(0u32, |m, &c| m | 1 << (c % 32));
+        self.board
+            .flood_within(1 << (blank % 32), self.board.all & !covered, self.free / 2)
+    }
+
+    /// The index of the entry of the tiles on `cells` with the blank on `blank`.
     pub fn index(&self, cells: &[u8], blank: u8) -> usize {
-        let k = self.k;
-        let mask = cells[..k].iter().fold(0u32, |m, &c| m | 1 << c);
-        let mut map = 0usize;
-        let mut left = mask;
-        let mut j = 1;
-        while left != 0 {
-            map += self.binomial[left.trailing_zeros() as usize][j] as usize;
-            left &= left - 1;
-            j += 1;
-        }
-        // Slot i's digit: how many of the cells the later slots cover lie below its own (the
-        // builder's Lehmer rank of the order, `pattern_bfs::Orders::rank`).
-        let mut rest = mask;
-        let mut order = 0usize;
-        for (i, &c) in cells[..k].iter().enumerate() {
-            order = order * (k - i) + (rest & ((1u32 << c) - 1)).count_ones() as usize;
-            rest &= !(1 << c);
-        }
-        let region = self.region[map * self.n + blank as usize] as usize;
-        self.first[map] as usize + region * self.stride as usize + order
+        2 * self.rank(cells) + usize::from(self.outside(cells, blank))
     }
 }
