@@ -30,23 +30,23 @@ const RUNS: usize = 1 << 12;
 const TABULATED: usize = 8;
 
 /// The maps of `k` tiles on the board, in colex order of their masks, with their regions.
-pub(super) struct Maps {
-    pub(super) n: usize,
-    pub(super) k: usize,
+struct Maps {
+    n: usize,
+    k: usize,
     /// The cells each map covers, by rank.
     masks: Vec<u32>,
     /// `region[map * n + cell]`: the region of a free cell, numbered by their lowest cells.
-    pub(super) region: Vec<u8>,
+    region: Vec<u8>,
     /// The first field of each map's blocks, and the total at the end.
-    pub(super) first: Vec<u64>,
+    first: Vec<u64>,
     /// Fields per block: k! rounded up to whole words.
-    pub(super) stride: u64,
+    stride: u64,
     /// C(c, j) for the colex rank.
-    pub(super) binomial: [[u32; MAX_TILES + 1]; MAX_CELLS + 1],
+    binomial: [[u32; MAX_TILES + 1]; MAX_CELLS + 1],
 }
 
 impl Maps {
-    pub(super) fn new(pattern: &Pattern) -> Maps {
+    fn new(pattern: &Pattern) -> Maps {
         let (n, k) = (pattern.width * pattern.height, pattern.cells.len());
         let board = Geometry::new(pattern.width, pattern.height);
         let mut binomial = [[0u32; MAX_TILES + 1]; MAX_CELLS + 1];
@@ -105,7 +105,7 @@ impl Maps {
     }
 
     /// Fields in all: every map's regions, a block each.
-    pub(super) fn fields(&self) -> u64 {
+    fn fields(&self) -> u64 {
         *self.first.last().unwrap()
     }
 
@@ -126,7 +126,7 @@ impl Maps {
         held + self.masks.len() as u64 * (self.n as u64 + 12) + remap
     }
 
-    pub(super) fn rank(&self, mask: u32) -> usize {
+    fn rank(&self, mask: u32) -> usize {
         Bits(u64::from(mask))
             .enumerate()
             .map(|(j, cell)| self.binomial[cell][j + 1] as usize)
@@ -149,7 +149,7 @@ impl Maps {
 }
 
 /// The set bits of a mask, lowest first.
-pub(super) struct Bits(pub(super) u64);
+struct Bits(u64);
 
 impl Iterator for Bits {
     type Item = usize;
@@ -165,7 +165,7 @@ impl Iterator for Bits {
 /// Ranks of the orders of `k` tiles on `k` places (slot `i` on place `p[i]`), by Lehmer code,
 /// and the remapping of a rank when the tile on place `q` moves to place `to` and the tiles
 /// between close up.
-pub(super) struct Orders {
+struct Orders {
     k: usize,
     /// For `k <= TABULATED`: `table[(q * k + to) * stride + rank]`.
     table: Vec<u16>,
@@ -173,7 +173,7 @@ pub(super) struct Orders {
 }
 
 impl Orders {
-    pub(super) fn new(k: usize, stride: usize, tabulate: bool) -> Orders {
+    fn new(k: usize, stride: usize, tabulate: bool) -> Orders {
         let mut orders = Orders {
             k,
             table: Vec::new(),
@@ -196,7 +196,7 @@ impl Orders {
         orders
     }
 
-    pub(super) fn rank(&self, places: &[u8]) -> usize {
+    fn rank(&self, places: &[u8]) -> usize {
         let mut used = 0u32;
         places[..self.k]
             .iter()
@@ -278,10 +278,10 @@ pub fn search(
     search_with(pattern, progress, stop, tabulate, false)
 }
 
-/// Fills the zero-aware database of `pattern`: one byte per state, the fewest moves of the
+/// The cost of every state of `pattern`'s search: one byte per state, the fewest moves of the
 /// pattern's tiles from that placement with the blank in that region, in the order of the
-/// search's fields (map, region, order; see `zero::ZeroIndex`), a block's padding `UNREACHED`.
-/// Otherwise as `search`.
+/// search's fields (map, region, order), a block's padding `UNREACHED`; `two_classes` makes a
+/// zero-aware database of it. Otherwise as `search`.
 pub fn search_zero(
     pattern: &Pattern,
     progress: &(dyn Fn(u64) + Sync),
