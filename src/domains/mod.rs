@@ -550,8 +550,7 @@ impl HeuristicKind {
         all
     }
 
-    /// Every name, comma separated, for messages.
-    /// The names without a lookup after `+`, and a word on those with one: the whole list is
+    /// For messages: the names without a lookup after `+`, and a word on those with one: the whole list is
     /// longer than an error message should be (`--help` lists them all).
     pub fn names() -> String {
         let all = HeuristicKind::all();

@@ -145,7 +145,7 @@ pub trait Heuristic<D: Domain>: Sync {
     /// `update`, or `None` when the child's estimate is at least `ceiling`: a heuristic that
     /// takes the larger of several estimates can stop at the first that reaches it, and skip
     /// the other lookups (the search needs no more: such a child is cut off, and its f cannot
-    /// be the least above the bound). With `PARTIAL` false it is never `None`.
+    /// lower the least above the bound seen so far). With `PARTIAL` false it is never `None`.
     #[inline(always)]
     fn update_below(
         &self,

@@ -1163,3 +1163,36 @@ fn database_runs_are_deterministic_and_their_manifest_names_the_databases() {
     }
     assert_eq!(results[0], results[1], "--jobs 1 against --jobs 2");
 }
+
+/// Zero-aware databases are built, listed under their own names and sizes, verified sound, and
+/// read by a run whose lengths are the optimal ones; damage to one is found by `verify`.
+#[test]
+fn zero_aware_databases_are_built_listed_verified_and_read_by_a_run() {
+    let tmp = Tmp::new("zero-aware");
+    let cache = cache(&tmp);
+    let c = s(&cache);
+    let out = expect_exit(&tmp, &["pdb", "build", "pdb-555z", "--pdb-dir", c], 0);
+    let lines = build_lines(&out);
+    assert_eq!(lines.len(), 3, "{}", show(&out));
+    for (key, (h, entries, _, _)) in &lines {
+        assert!(key.contains("-zero-"), "{key}");
+        assert_eq!((h.as_str(), *entries), ("pdb-555z", 2 * 524_160), "{key}");
+    }
+    let list = expect_exit(&tmp, &["pdb", "list", "--pdb-dir", c], 0);
+    for key in lines.keys() {
+        stdout_has(&list, &format!("{key}\t1048320 entries\t"));
+    }
+    let verify = expect_exit(&tmp, &["pdb", "verify", "--pdb-dir", c], 0);
+    stdout_has(&verify, &format!("3 pattern database(s) in {c} are sound"));
+    let solved = expect_exit(&tmp, &solve_97("pdb-555z+reflect", c, &["--no-build"]), 0);
+    solved_97(&solved);
+    // A changed entry (the checksum left as it was) is damage that verify names.
+    let key = lines.keys().next().unwrap();
+    let file = cache.join(format!("{key}.pdb"));
+    let mut bytes = fs::read(&file).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    fs::write(&file, bytes).unwrap();
+    let verify = expect_exit(&tmp, &["pdb", "verify", "--pdb-dir", c], 1);
+    stdout_has(&verify, key);
+}

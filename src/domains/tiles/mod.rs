@@ -776,6 +776,13 @@ impl Family for Tiles {
             | TilesHeuristic::Zero
             | TilesHeuristic::Pdb555
             | TilesHeuristic::Pdb663 => Ok(()),
+            _ if h.partition().is_some_and(|(p, _)| p.zero) => Err(format!(
+                "{} has no weighted form: under --cost {} the tiles offer manhattan, \
+                 linear-conflict, misplaced, zero, pdb-555 and pdb-663 (zero-aware databases \
+                 count moves, not what they cost)",
+                h.name(),
+                cost.name()
+            )),
             TilesHeuristic::WalkingDistance => Err(format!(
                 "walking-distance counts moves, not what they cost: it has no form for --cost {}",
                 cost.name()

@@ -89,9 +89,10 @@ impl Pattern {
     }
 
     /// The pattern a table file's header describes (see `describe`), if it describes one (and
-    /// not a weighted pattern's table, whose header also has `costs`).
+    /// not a weighted pattern's table, whose header also has `costs`, nor a zero-aware one's,
+    /// with `regions`).
     pub fn from_header(fields: &[(String, String)]) -> Option<Pattern> {
-        if fields.iter().any(|(k, _)| k == "costs") {
+        if fields.iter().any(|(k, _)| k == "costs" || k == "regions") {
             return None;
         }
         Pattern::described(fields)

@@ -278,10 +278,7 @@ pub fn search(
     search_with(pattern, progress, stop, tabulate, false)
 }
 
-/// The cost of every state of `pattern`'s search: one byte per state, the fewest moves of the
-/// pattern's tiles from that placement with the blank in that region, in the order of the
-/// search's fields (map, region, order), a block's padding `UNREACHED`; `two_classes` makes a
-/// zero-aware database of it. Otherwise as `search`.
+/// Fills the zero-aware database of `pattern` (see `two_classes`). Otherwise as `search`.
 pub fn search_zero(
     pattern: &Pattern,
     progress: &(dyn Fn(u64) + Sync),
@@ -329,8 +326,9 @@ fn search_with(
 
     // Progress counts states expanded, then entries put in order (each costs about as much as
     // an expansion), scaled to the number of entries.
-    let total = by_map.len() as u64;
-    let work = maps.states() + if zero { 0 } else { total };
+    // The last pass (`reorder`, `two_classes`) takes each placement once.
+    let total = if zero { 2 } else { 1 } * ranker.size();
+    let work = maps.states() + ranker.size();
     let report = |done: u64| progress((done as u128 * total as u128 / work as u128) as u64);
     let reached = AtomicU64::new(0);
     let mut depth = 0u8;
@@ -451,10 +449,11 @@ fn search_with(
         assert!(depth < UNREACHED, "a pattern needing 255 moves or more");
     }
     drop(fields);
-    if zero {
-        return Some(by_map);
-    }
     let expanded = reached.load(Ordering::Relaxed);
+    if zero {
+        let done = |done| report(expanded + done);
+        return two_classes(&maps, &orders, pattern, &by_map, &done, stop);
+    }
     Some(reorder(&maps, &orders, pattern, &by_map, &|done| {
         report(expanded + done)
     }))
@@ -508,16 +507,27 @@ fn reorder(
 /// The zero-aware database of `pattern` with two entries per placement, in the order of
 /// `pattern.ranker()` times two: the fewest moves with the blank in the region that holds more
 /// than half of the free cells (entry `2 * rank`), and the least over the other regions (entry
-/// `2 * rank + 1`; `UNREACHED` where there is none). `by_state` is `search_zero`'s table.
-pub fn two_classes(pattern: &Pattern, by_state: &[u8]) -> Vec<u8> {
-    let maps = Maps::new(pattern);
-    let orders = Orders::new(maps.k, maps.stride as usize, false);
+/// `2 * rank + 1`; `UNREACHED` where there is none). `by_state` holds the search's cost of each
+/// state by field (map, region, order). `progress` is told the placements done so far, now and
+/// then; `None` soon after `stop` is set.
+fn two_classes(
+    maps: &Maps,
+    orders: &Orders,
+    pattern: &Pattern,
+    by_state: &[u8],
+    progress: &(dyn Fn(u64) + Sync),
+    stop: &AtomicBool,
+) -> Option<Vec<u8>> {
     let ranker = pattern.ranker();
     let (n, k) = (maps.n, maps.k);
+    let done = AtomicU64::new(0);
     let mut out = vec![UNREACHED; 2 * ranker.size() as usize];
     out.par_chunks_mut(2 * RUNS)
         .enumerate()
         .for_each(|(chunk, out)| {
+            if stop.load(Ordering::Relaxed) {
+                return;
+            }
             let mut cells = [0u8; MAX_TILES];
             let mut places = [0u8; MAX_TILES];
             for (i, pair) in out.chunks_mut(2).enumerate() {
@@ -536,8 +546,10 @@ pub fn two_classes(pattern: &Pattern, by_state: &[u8]) -> Vec<u8> {
                     pair[class] = pair[class].min(entry);
                 }
             }
+            let placements = out.len() as u64 / 2;
+            progress(done.fetch_add(placements, Ordering::Relaxed) + placements);
         });
-    out
+    (!stop.load(Ordering::Relaxed)).then_some(out)
 }
 
 #[cfg(test)]
@@ -623,5 +635,19 @@ mod tests {
         assert!(table.iter().all(|&d| d != UNREACHED));
         assert_eq!(*most.lock().unwrap(), p.ranker().size());
         assert!(search(&p, &|_| {}, &AtomicBool::new(true)).is_none());
+        // A zero-aware build's progress counts its two entries per placement.
+        *most.lock().unwrap() = 0;
+        let zero = search_zero(
+            &p,
+            &|done| {
+                let mut most = most.lock().unwrap();
+                *most = (*most).max(done);
+            },
+            &AtomicBool::new(false),
+        )
+        .unwrap();
+        assert_eq!(zero.len() as u64, 2 * p.ranker().size());
+        assert_eq!(*most.lock().unwrap(), 2 * p.ranker().size());
+        assert!(search_zero(&p, &|_| {}, &AtomicBool::new(true)).is_none());
     }
 }

@@ -16,7 +16,8 @@ pub struct Partition {
     pub width: usize,
     pub height: usize,
     pub groups: &'static [&'static [u8]],
-    /// Its databases are zero-aware (`zero::ZeroAware`): an entry per region of the blank.
+    /// Its databases are zero-aware (`zero::ZeroAware`): they know whether the blank is walled
+    /// off.
     pub zero: bool,
 }
 

@@ -95,12 +95,15 @@ impl WeightedPattern {
 /// The end of a header's `costs` line, after the costs.
 const COSTS_SUFFIX: &str = " (a move of each tile, in goal-cell order, in units of the entries)";
 
-/// The table a file's header describes, unit-cost or weighted, if it describes one.
+/// The table a file's header describes, unit-cost, zero-aware or weighted, if it describes one.
 pub fn table_of_header(fields: &[(String, String)]) -> Option<Box<dyn Spec + Send>> {
-    match WeightedPattern::from_header(fields) {
-        Some(w) => Some(Box::new(w)),
-        None => Pattern::from_header(fields).map(|p| Box::new(p) as Box<dyn Spec + Send>),
+    if let Some(w) = WeightedPattern::from_header(fields) {
+        return Some(Box::new(w));
     }
+    if let Some(z) = super::zero::ZeroAware::from_header(fields) {
+        return Some(Box::new(z));
+    }
+    Pattern::from_header(fields).map(|p| Box::new(p) as Box<dyn Spec + Send>)
 }
 
 /// `patterns` of `d` weighed by `model`: each with its tiles' costs in units of their greatest

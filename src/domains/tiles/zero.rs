@@ -37,6 +37,18 @@ impl ZeroAware {
     }
 }
 
+impl ZeroAware {
+    /// The zero-aware database a table file's header describes, if it describes one.
+    pub fn from_header(fields: &[(String, String)]) -> Option<ZeroAware> {
+        let regions = fields.iter().find(|(k, _)| k == "regions")?;
+        let pattern = Pattern::described(fields)?;
+        let spec = ZeroAware::new(pattern).ok()?;
+        let described = spec.describe();
+        let same = described.iter().find(|(k, _)| *k == "regions");
+        same.is_some_and(|(_, v)| *v == regions.1).then_some(spec)
+    }
+}
+
 impl Spec for ZeroAware {
     fn key(&self) -> String {
         let p = &self.0;
@@ -92,8 +104,7 @@ impl Spec for ZeroAware {
         progress: &(dyn Fn(u64) + Sync),
         stop: &AtomicBool,
     ) -> Result<Vec<u8>, Unbuilt> {
-        let by_state = pattern_bfs::search_zero(&self.0, progress, stop).ok_or(Unbuilt::Stopped)?;
-        Ok(pattern_bfs::two_classes(&self.0, &by_state))
+        pattern_bfs::search_zero(&self.0, progress, stop).ok_or(Unbuilt::Stopped)
     }
 
     fn build_memory(&self) -> u64 {

@@ -15,7 +15,7 @@ use crate::domains::tiles::pdb::{
 use crate::domains::tiles::zero::{ZeroAware, ZeroIndex};
 use crate::domains::tiles::{self, FixedTiles, Grid, Manhattan, TileState, Tiles};
 use crate::domains::Spec;
-use crate::domains::{DomainKind, HeuristicKind, Puzzle};
+use crate::domains::{DomainKind, Family, HeuristicKind, Puzzle};
 use crate::results::record::Status;
 use crate::runner::job::solve_shared;
 use crate::runner::solve::solve;
@@ -23,6 +23,7 @@ use crate::search::{
     ida_star, ida_star_fixed, Domain, Factor, Heuristic, Limits, Prune, Pruning, SplitDepth, Step,
     Variant,
 };
+use crate::tables::automata;
 use crate::tables::store::{self, Unusable};
 use crate::util::rng::Rng;
 use std::collections::VecDeque;
@@ -851,12 +852,15 @@ impl<D: Domain, H: Heuristic<D>> Heuristic<D> for Whole<'_, H> {
 
 /// Reading the reflected view only when the direct one leaves a child within reach changes
 /// nothing a search reports: the same path, counts and bounds as reading both every time, under
-/// every threshold policy, on both kernels, under a node limit, and split between threads.
+/// every threshold policy and pruning (an automaton's too), on both kernels, under a node limit,
+/// and split between threads.
 #[test]
 fn partial_lookups_search_the_same_tree_as_whole_ones() {
     let d = Tiles::new(4, 4, &korf_goal()).unwrap();
     let fixed = FixedTiles::<4, 4, 16>::new(&d);
     let h = partition_dbs(&d, PDB_663, true);
+    let automaton =
+        automata::shared(&d.fsm_moves(), d.fsm_window(), Pruning::DEFAULT_FSM_DEPTH).unwrap();
     let korf = korf100();
     let steps = [
         Step::Next,
@@ -871,7 +875,7 @@ fn partial_lookups_search_the_same_tree_as_whole_ones() {
         let s = d.state(&k.start).unwrap();
         let fs = fixed.state(&s);
         for step in steps {
-            for prune in [Prune::None, Prune::Reverse] {
+            for prune in [Prune::None, Prune::Reverse, Prune::Fsm(automaton)] {
                 let v = Variant { step, prune };
                 let what = format!("#{id} {step:?} {prune:?}");
                 let whole = ida_star(&d, &Whole(&h), &s, v, Limits::default());
