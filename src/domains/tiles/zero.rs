@@ -35,9 +35,7 @@ impl ZeroAware {
         }
         Ok(ZeroAware(pattern))
     }
-}
 
-impl ZeroAware {
     /// The zero-aware database a table file's header describes, if it describes one.
     pub fn from_header(fields: &[(String, String)]) -> Option<ZeroAware> {
         let regions = fields.iter().find(|(k, _)| k == "regions")?;
