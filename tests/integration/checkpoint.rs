@@ -7,7 +7,7 @@ use idabench::util::rng::Rng;
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The columns of runs.csv and iterations.csv a kill must not change (not the times).
 fn counted(dir: &std::path::Path) -> (Vec<String>, Vec<String>) {
@@ -99,8 +99,8 @@ fn a_run_killed_five_times_and_resumed_counts_as_one_never_killed() {
             .stderr(fs::File::create(&log).unwrap())
             .spawn()
             .unwrap();
-        // Until this attempt has saved: a kill before would test nothing.
-        let deadline = Instant::now() + Duration::from_secs(120);
+        // Until this attempt has saved: a kill before would test nothing. A search that never
+        // saves ends by itself, which fails below.
         loop {
             let now = saved(&folder);
             if !now.is_empty() && now != before {
@@ -112,7 +112,6 @@ fn a_run_killed_five_times_and_resumed_counts_as_one_never_killed() {
                 "attempt {attempt} ended ({exited:?}) before it saved: {}",
                 fs::read_to_string(&log).unwrap()
             );
-            assert!(Instant::now() < deadline, "attempt {attempt} never saved");
             std::thread::sleep(Duration::from_millis(5));
         }
         std::thread::sleep(Duration::from_millis(rng.below(200)));
@@ -166,13 +165,11 @@ fn solve_saves_on_sigterm_resumes_and_refuses_another_puzzles_checkpoint() {
     };
     let with_file = ["--checkpoint", "0.05", "--checkpoint-file", file.as_str()];
     let mut child = solve(korf26, "4x4", &with_file).spawn().unwrap();
-    let deadline = Instant::now() + Duration::from_secs(120);
     while !Path::new(&file).exists() {
         assert!(
             child.try_wait().unwrap().is_none(),
             "the solve ended before it saved"
         );
-        assert!(Instant::now() < deadline, "the solve never saved");
         std::thread::sleep(Duration::from_millis(5));
     }
     let term = std::process::Command::new("kill")

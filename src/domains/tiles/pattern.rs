@@ -174,15 +174,9 @@ impl Geometry {
     /// them: the flood stops as soon as it passes that.
     #[inline(always)]
     pub fn flood_within(&self, from: u32, free: u32, half: u32) -> bool {
-        let w = self.width;
         let mut region = from;
         loop {
-            let grown = (region
-                | region << w
-                | region >> w
-                | (region & self.not_last) << 1
-                | (region & self.not_first) >> 1)
-                & free;
+            let grown = self.grow(region, free);
             if grown.count_ones() > half {
                 return false;
             }
@@ -196,20 +190,26 @@ impl Geometry {
     /// The cells of `free` connected to `from` through `free`.
     #[inline(always)]
     pub fn flood(&self, from: u32, free: u32) -> u32 {
-        let w = self.width;
         let mut region = from;
         loop {
-            let grown = (region
-                | region << w
-                | region >> w
-                | (region & self.not_last) << 1
-                | (region & self.not_first) >> 1)
-                & free;
+            let grown = self.grow(region, free);
             if grown == region {
                 return region;
             }
             region = grown;
         }
+    }
+
+    /// `region` and the cells of `free` next to it.
+    #[inline(always)]
+    fn grow(&self, region: u32, free: u32) -> u32 {
+        let w = self.width;
+        (region
+            | region << w
+            | region >> w
+            | (region & self.not_last) << 1
+            | (region & self.not_first) >> 1)
+            & free
     }
 }
 

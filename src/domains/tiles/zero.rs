@@ -48,38 +48,31 @@ impl ZeroAware {
 }
 
 impl Spec for ZeroAware {
+    /// The plain database's key with `zero` before the cells: `tiles-4x4-blank0-zero-1.2.4.5.8`.
     fn key(&self) -> String {
-        let p = &self.0;
-        let cells: Vec<String> = p.cells.iter().map(|c| c.to_string()).collect();
-        format!(
-            "tiles-{}x{}-blank{}-zero-{}",
-            p.width,
-            p.height,
-            p.blank,
-            cells.join(".")
-        )
+        let key = self.0.key();
+        let (board, cells) = key
+            .rsplit_once('-')
+            .expect("a pattern's key ends in its cells");
+        format!("{board}-zero-{cells}")
     }
 
+    /// The plain database's header, with what the entries are per placement and where they lie.
     fn describe(&self) -> Vec<(&'static str, String)> {
-        let p = &self.0;
-        let cells: Vec<String> = p.cells.iter().map(|c| c.to_string()).collect();
-        vec![
-            ("puzzle", format!("tiles {}x{}", p.width, p.height)),
-            ("goal", format!("blank on cell {}", p.blank)),
-            (
-                "pattern",
-                format!("tiles whose goal cells are {}", cells.join(" ")),
-            ),
-            (
-                "regions",
-                "two entries per placement: the blank in the large region, elsewhere (zero-aware)"
-                    .into(),
-            ),
-            (
-                "ranking",
-                "mixed-radix rank of the tiles' cells, in goal-cell order, times two; plus one when the blank is outside the region of more than half the free cells".into(),
-            ),
-        ]
+        let mut lines: Vec<(&'static str, String)> = Spec::describe(&self.0)
+            .into_iter()
+            .filter(|(k, _)| *k != "ranking")
+            .collect();
+        lines.push((
+            "regions",
+            "two entries per placement: the blank in the large region, elsewhere (zero-aware)"
+                .into(),
+        ));
+        lines.push((
+            "ranking",
+            "mixed-radix rank of the tiles' cells, in goal-cell order, times two; plus one when the blank is outside the region of more than half the free cells".into(),
+        ));
+        lines
     }
 
     fn entries(&self) -> u64 {
