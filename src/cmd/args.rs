@@ -169,9 +169,9 @@ pdb-6666 4 x 127,512,000 (0.26 GB while building, about 20 s). A build holds abo
 per entry of the table being built.
 
 Zero-aware databases (a `z` after the partition: pdb-555z, pdb-663z, pdb-78z, pdb-6666z) keep
-two entries per placement (the blank in the open region, or walled off): twice the sizes above.
-A build holds the search's states and the table at once: 3.5 (pdb-6666z) to 4.8 (pdb-78z) bytes
-per plain entry.
+two costs per placement (the blank in the open region, or walled off), 4 bits each, in the
+sizes above. A build holds the search's states and the table at once: up to 2.2 (pdb-6666z) to
+4.8 (pdb-78z) bytes per entry.
 
 Under --cost heavy or inverse-heavy an entry is the least cost of the pattern's tiles' moves,
 two bytes each, in a file of its own whose name ends in the tiles' costs (-w...): as many

@@ -56,6 +56,26 @@ pub trait Spec: Sync {
     /// the goal. A table with another 0, or a goal entry that is not 0, is damaged (a search with
     /// it would not end).
     fn goal_entry(&self) -> u64;
+    /// Whether the entries read from a file, `zeros` of them 0, look sound: by default the
+    /// goal's entry is 0 and no other is. A table that holds its estimates otherwise (two in a
+    /// byte) says what its goal must hold.
+    fn check(&self, table: &[u8], zeros: u64) -> Result<(), String> {
+        let goal = self.goal_entry();
+        let at_goal = table
+            .chunks_exact(self.entry_bytes() as usize)
+            .nth(goal as usize)
+            .map(|bytes| bytes.iter().rev().fold(0u64, |v, &b| v << 8 | b as u64));
+        if at_goal != Some(0) {
+            let found = at_goal.map_or("missing".to_string(), |v| v.to_string());
+            return Err(format!("the goal's entry ({goal}) is {found}, not 0"));
+        }
+        if zeros != 1 {
+            return Err(format!(
+                "{zeros} entries are 0, where only the goal's (entry {goal}) may be"
+            ));
+        }
+        Ok(())
+    }
     /// Fills the table, `entry_bytes` per entry; `progress` gets, from any thread, how far the
     /// build has come as a count out of `entries`, growing with the work done (for an ETA).
     fn build(&self, progress: &(dyn Fn(u64) + Sync), stop: &AtomicBool)
@@ -521,22 +541,7 @@ fn read(spec: &dyn Spec, path: &Path) -> Result<(Entries, u32), Unusable> {
             found: crc_text(actual),
         });
     }
-    let goal = spec.goal_entry();
-    let at_goal = table
-        .chunks_exact(width as usize)
-        .nth(goal as usize)
-        .map(|bytes| bytes.iter().rev().fold(0u64, |v, &b| v << 8 | b as u64));
-    if at_goal != Some(0) {
-        let found = at_goal.map_or("missing".to_string(), |v| v.to_string());
-        return Err(Unusable::Entries(format!(
-            "the goal's entry ({goal}) is {found}, not 0"
-        )));
-    }
-    if zeros != 1 {
-        return Err(Unusable::Entries(format!(
-            "{zeros} entries are 0, where only the goal's (entry {goal}) may be"
-        )));
-    }
+    spec.check(&table, zeros).map_err(Unusable::Entries)?;
     Ok((table, actual))
 }
 

@@ -224,7 +224,7 @@ impl Tiles {
             if partition.zero {
                 return patterns
                     .into_iter()
-                    .map(|p| Ok(Box::new(ZeroAware::new(p)?) as Box<dyn store::Spec + Send>))
+                    .map(|p| Ok(Box::new(ZeroAware::new(p)) as Box<dyn store::Spec + Send>))
                     .collect();
             }
             return Ok(patterns
@@ -454,9 +454,9 @@ heuristic_set! {
         Pdb555ZReflect => "pdb-555z+reflect": "pdb-555z, and the board reflected about its diagonal",
         Pdb663Z => "pdb-663z": "pdb-663's patterns, zero-aware: entries for the blank in the open region or walled off",
         Pdb663ZReflect => "pdb-663z+reflect": "pdb-663z, and the board reflected about its diagonal",
-        Pdb78Z => "pdb-78z": "pdb-78's patterns, zero-aware: entries for the blank in the open region or walled off (1.15 GB)",
+        Pdb78Z => "pdb-78z": "pdb-78's patterns, zero-aware: entries for the blank in the open region or walled off (576 MB)",
         Pdb78ZReflect => "pdb-78z+reflect": "pdb-78z, and the board reflected about its diagonal",
-        Pdb6666Z => "pdb-6666z": "pdb-6666's patterns, zero-aware: entries for the blank in the open region or walled off (1.02 GB)",
+        Pdb6666Z => "pdb-6666z": "pdb-6666's patterns, zero-aware: entries for the blank in the open region or walled off (510 MB)",
         Pdb6666ZReflect => "pdb-6666z+reflect": "pdb-6666z, and the board reflected about its diagonal",
         Pdb555Dual => "pdb-555+dual": "the larger of pdb-555's regular and dual lookups",
         Pdb555DualBpmx => "pdb-555+dual+bpmx": "pdb-555+dual searched with bidirectional pathmax",
@@ -989,7 +989,7 @@ fn zero_aware_dbs(d: &Arc<Tiles>, h: TilesHeuristic) -> &'static PatternDbs<Zero
         let patterns = d.patterns(partition).unwrap_or_else(|e| panic!("{e}"));
         let tables = patterns
             .iter()
-            .map(|p| store::table(&ZeroAware::new(p.clone()).unwrap_or_else(|e| panic!("{e}"))))
+            .map(|p| store::table(&ZeroAware::new(p.clone())))
             .collect();
         let reflect = lookup.policy == Policy::Reflect;
         PatternDbs::zero_aware(&patterns, tables, &d.places.cell, reflect)

@@ -17,6 +17,8 @@
 //! which the first of its states is expanded.
 
 use super::pattern::{Geometry, Pattern, MAX_CELLS, MAX_TILES, UNREACHED};
+use super::zero;
+use crate::tables::store::Unbuilt;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
@@ -275,28 +277,39 @@ pub fn search(
     stop: &AtomicBool,
 ) -> Option<Vec<u8>> {
     let tabulate = pattern.cells.len() <= TABULATED;
-    search_with(pattern, progress, stop, tabulate, false)
+    search_with(pattern, progress, stop, tabulate, None)
 }
 
-/// Fills the zero-aware database of `pattern` (see `two_classes`). Otherwise as `search`.
+/// Fills the zero-aware database of `pattern` (see `two_classes`). Otherwise as `search`;
+/// refused if a cost does not fit its 4 bits.
 pub fn search_zero(
     pattern: &Pattern,
     progress: &(dyn Fn(u64) + Sync),
     stop: &AtomicBool,
-) -> Option<Vec<u8>> {
+) -> Result<Vec<u8>, Unbuilt> {
     let tabulate = pattern.cells.len() <= TABULATED;
-    search_with(pattern, progress, stop, tabulate, true)
+    let misfit = AtomicU64::new(u64::MAX);
+    let table = search_with(pattern, progress, stop, tabulate, Some(&misfit));
+    let table = table.ok_or(Unbuilt::Stopped)?;
+    match misfit.into_inner() {
+        u64::MAX => Ok(table),
+        rank => Err(Unbuilt::Refused(format!(
+            "the zero-aware database of {}: the costs of placement {rank} exceed its tiles' Manhattan distance by more than 4 bits hold",
+            pattern.key()
+        ))),
+    }
 }
 
-/// `search` (or with `zero`, `search_zero`), with the orders' remappings tabulated or computed
-/// as asked.
+/// `search`, or with `misfit`, `search_zero` (the least placement whose costs do not fit its
+/// byte goes in `misfit`), with the orders' remappings tabulated or computed as asked.
 fn search_with(
     pattern: &Pattern,
     progress: &(dyn Fn(u64) + Sync),
     stop: &AtomicBool,
     tabulate: bool,
-    zero: bool,
+    misfit: Option<&AtomicU64>,
 ) -> Option<Vec<u8>> {
+    let zero = misfit.is_some();
     let maps = Maps::new(pattern);
     let (n, k) = (maps.n, maps.k);
     let board = Geometry::new(pattern.width, pattern.height);
@@ -327,7 +340,7 @@ fn search_with(
     // Progress counts states expanded, then entries put in order (each costs about as much as
     // an expansion), scaled to the number of entries.
     // The last pass (`reorder`, `two_classes`) takes each placement once.
-    let total = if zero { 2 } else { 1 } * ranker.size();
+    let total = ranker.size();
     let work = maps.states() + ranker.size();
     let report = |done: u64| progress((done as u128 * total as u128 / work as u128) as u64);
     let reached = AtomicU64::new(0);
@@ -452,7 +465,7 @@ fn search_with(
     let expanded = reached.load(Ordering::Relaxed);
     if zero {
         let done = |done| report(expanded + done);
-        return two_classes(&maps, &orders, pattern, &by_map, &done, stop);
+        return two_classes(&maps, &orders, pattern, &by_map, &done, stop, misfit?);
     }
     Some(reorder(&maps, &orders, pattern, &by_map, &|done| {
         report(expanded + done)
@@ -504,12 +517,12 @@ fn reorder(
     out
 }
 
-/// The zero-aware database of `pattern` with two entries per placement, in the order of
-/// `pattern.ranker()` times two: the fewest moves with the blank in the region that holds more
-/// than half of the free cells (entry `2 * rank`), and the least over the other regions (entry
-/// `2 * rank + 1`; `UNREACHED` where there is none). `by_state` holds the search's cost of each
-/// state by field (map, region, order). `progress` is told the placements done so far, now and
-/// then; `None` soon after `stop` is set.
+/// The zero-aware database of `pattern`, a byte per placement in the order of
+/// `pattern.ranker()`: the fewest moves with the blank in the region that holds more than half
+/// of the free cells, and the least over the other regions, packed (`zero::pack`; the least placement
+/// where they do not fit goes in `misfit`). `by_state` holds the search's cost of each state by field (map,
+/// region, order). `progress` is told the placements done so far, now and then; `None` soon
+/// after `stop` is set.
 fn two_classes(
     maps: &Maps,
     orders: &Orders,
@@ -517,12 +530,18 @@ fn two_classes(
     by_state: &[u8],
     progress: &(dyn Fn(u64) + Sync),
     stop: &AtomicBool,
+    misfit: &AtomicU64,
 ) -> Option<Vec<u8>> {
     let ranker = pattern.ranker();
     let (n, k) = (maps.n, maps.k);
     let done = AtomicU64::new(0);
-    let mut out = vec![UNREACHED; 2 * ranker.size() as usize];
-    out.par_chunks_mut(2 * RUNS)
+    let mut out = vec![0u8; ranker.size() as usize];
+    let (w, home) = (pattern.width, &pattern.cells);
+    let distance = |a: u8, b: u8| {
+        let (a, b) = (usize::from(a), usize::from(b));
+        (a % w).abs_diff(b % w) + (a / w).abs_diff(b / w)
+    };
+    out.par_chunks_mut(RUNS)
         .enumerate()
         .for_each(|(chunk, out)| {
             if stop.load(Ordering::Relaxed) {
@@ -530,7 +549,7 @@ fn two_classes(
             }
             let mut cells = [0u8; MAX_TILES];
             let mut places = [0u8; MAX_TILES];
-            for (i, pair) in out.chunks_mut(2).enumerate() {
+            for (i, byte) in out.iter_mut().enumerate() {
                 let covered = ranker.unrank((chunk * RUNS + i) as u64, &mut cells);
                 for (place, &c) in places[..k].iter_mut().zip(&cells[..k]) {
                     *place = (covered & ((1 << c) - 1)).count_ones() as u8;
@@ -540,13 +559,23 @@ fn two_classes(
                 for c in Bits(u64::from(!covered & ((1u64 << n) - 1) as u32)) {
                     size[maps.region[map * n + c] as usize] += 1;
                 }
+                let mut pair = [UNREACHED; 2];
                 for r in 0..maps.regions(map) {
                     let class = usize::from(2 * size[r as usize] <= n - k);
                     let entry = by_state[maps.block(map, r) * FIELDS + order];
                     pair[class] = pair[class].min(entry);
                 }
+                let manhattan: usize = cells[..k]
+                    .iter()
+                    .zip(home)
+                    .map(|(&c, &h)| distance(c, h))
+                    .sum();
+                *byte = zero::pack(pair[0], pair[1], manhattan as u8).unwrap_or_else(|| {
+                    misfit.fetch_min((chunk * RUNS + i) as u64, Ordering::Relaxed);
+                    0
+                });
             }
-            let placements = out.len() as u64 / 2;
+            let placements = out.len() as u64;
             progress(done.fetch_add(placements, Ordering::Relaxed) + placements);
         });
     (!stop.load(Ordering::Relaxed)).then_some(out)
@@ -588,9 +617,11 @@ mod tests {
             let p = Pattern::new(w, h, blank, cells).unwrap();
             let stop = AtomicBool::new(false);
             for zero in [false, true] {
+                let misfit = AtomicU64::new(u64::MAX);
+                let misfit = zero.then_some(&misfit);
                 assert_eq!(
-                    search_with(&p, &|_| {}, &stop, false, zero),
-                    search_with(&p, &|_| {}, &stop, true, zero),
+                    search_with(&p, &|_| {}, &stop, false, misfit),
+                    search_with(&p, &|_| {}, &stop, true, misfit),
                     "{}, zero-aware {zero}",
                     p.key()
                 );
@@ -635,7 +666,7 @@ mod tests {
         assert!(table.iter().all(|&d| d != UNREACHED));
         assert_eq!(*most.lock().unwrap(), p.ranker().size());
         assert!(search(&p, &|_| {}, &AtomicBool::new(true)).is_none());
-        // A zero-aware build's progress counts its two entries per placement.
+        // A zero-aware build's progress counts its placements too.
         *most.lock().unwrap() = 0;
         let zero = search_zero(
             &p,
@@ -646,8 +677,11 @@ mod tests {
             &AtomicBool::new(false),
         )
         .unwrap();
-        assert_eq!(zero.len() as u64, 2 * p.ranker().size());
-        assert_eq!(*most.lock().unwrap(), 2 * p.ranker().size());
-        assert!(search_zero(&p, &|_| {}, &AtomicBool::new(true)).is_none());
+        assert_eq!(zero.len() as u64, p.ranker().size());
+        assert_eq!(*most.lock().unwrap(), p.ranker().size());
+        assert_eq!(
+            search_zero(&p, &|_| {}, &AtomicBool::new(true)),
+            Err(Unbuilt::Stopped)
+        );
     }
 }

@@ -121,38 +121,42 @@ struct View {
     cell: [u8; 256],
 }
 
-/// Where a database keeps the entry of a placement: by its rank (`Ranker`), or by its rank and
-/// the region of the blank (`ZeroIndex`, zero-aware databases).
+/// How a database is read: an entry per placement at its rank (`Ranker`), or two costs in a
+/// byte, by the blank's region, as excesses over the pattern's Manhattan distance (`ZeroIndex`,
+/// zero-aware databases).
 pub trait Index: Send + Sync + 'static {
+    /// Whether `read` needs the pattern tiles' Manhattan distance: the search then carries it.
+    const MANHATTAN: bool;
     /// The entries of the database.
     fn size(&self) -> u64;
-    /// The entry in `table` of the tiles on `cells` (by slot) with the blank on `blank`.
-    fn read(&self, table: &[u8], cells: &[u8; SLOTS], blank: u8) -> u8;
+    /// The cost in `table` of the tiles on `cells` (by slot), `manhattan` from their goal cells
+    /// (0 unless `MANHATTAN`), with the blank on `blank`.
+    fn read(&self, table: &[u8], cells: &[u8; SLOTS], blank: u8, manhattan: u8) -> u8;
 }
 
 impl Index for Ranker {
+    const MANHATTAN: bool = false;
+
     fn size(&self) -> u64 {
         Ranker::size(self)
     }
 
     #[inline(always)]
-    fn read(&self, table: &[u8], cells: &[u8; SLOTS], _: u8) -> u8 {
+    fn read(&self, table: &[u8], cells: &[u8; SLOTS], _: u8, _: u8) -> u8 {
         table[self.rank(cells)]
     }
 }
 
 impl Index for ZeroIndex {
+    const MANHATTAN: bool = true;
+
     fn size(&self) -> u64 {
         ZeroIndex::size(self)
     }
 
-    /// Both of the placement's entries are read before the blank's region is known (they share
-    /// a cache line), so that the flood that tells which to take overlaps the read.
     #[inline(always)]
-    fn read(&self, table: &[u8], cells: &[u8; SLOTS], blank: u8) -> u8 {
-        let at = 2 * self.rank(cells);
-        let pair = [table[at], table[at + 1]];
-        pair[usize::from(self.outside(cells, blank))]
+    fn read(&self, table: &[u8], cells: &[u8; SLOTS], blank: u8, manhattan: u8) -> u8 {
+        self.cost(table, cells, blank, manhattan)
     }
 }
 
@@ -161,6 +165,9 @@ impl Index for ZeroIndex {
 pub struct PatternDbs<I: Index = Ranker> {
     views: Vec<View>,
     tables: Vec<(&'static [u8], I, usize)>,
+    /// distance[p][slot][c]: how far cell `c` is from the goal cell of pattern `p`'s tile in
+    /// `slot` (the board as the databases see it, in either view).
+    distance: [[[u8; MAX_CELLS]; SLOTS]; MAX_PATTERNS],
     cells: usize,
 }
 
@@ -234,8 +241,18 @@ impl<I: Index> PatternDbs<I> {
             }
             views.push(view);
         }
+        let mut distance = [[[0u8; MAX_CELLS]; SLOTS]; MAX_PATTERNS];
+        for (d, pattern) in distance.iter_mut().zip(patterns) {
+            for (slot, &home) in pattern.cells.iter().enumerate() {
+                let (hx, hy) = (home as usize % w, home as usize / w);
+                for (c, d) in d[slot].iter_mut().enumerate().take(n) {
+                    *d = ((c % w).abs_diff(hx) + (c / w).abs_diff(hy)) as u8;
+                }
+            }
+        }
         PatternDbs {
             views,
+            distance,
             tables: tables
                 .into_iter()
                 .zip(patterns)
@@ -260,11 +277,20 @@ impl<I: Index> PatternDbs<I> {
         cells
     }
 
-    /// Pattern `p`'s entry with its tiles on `cells` and the blank on `blank`.
+    /// Pattern `p`'s entry with its tiles on `cells`, `manhattan` from their goal cells, and the
+    /// blank on `blank`.
     #[inline(always)]
-    fn entry(&self, p: usize, cells: &[u8; SLOTS], blank: u8) -> u8 {
+    fn entry(&self, p: usize, cells: &[u8; SLOTS], blank: u8, manhattan: u8) -> u8 {
         let (table, index, _) = &self.tables[p];
-        index.read(table, cells, blank)
+        index.read(table, cells, blank, manhattan)
+    }
+
+    /// The Manhattan distance of pattern `p`'s tiles on `cells` from their goal cells.
+    fn manhattan(&self, p: usize, cells: &[u8; SLOTS]) -> u8 {
+        let d = &self.distance[p];
+        (0..self.tables[p].2)
+            .map(|slot| d[slot][usize::from(cells[slot]) % MAX_CELLS])
+            .sum()
     }
 }
 
@@ -278,6 +304,8 @@ pub struct Entries {
     entries: [u8; 2 * MAX_PATTERNS],
     /// Each view's sum of its entries.
     sums: [u16; 2],
+    /// Each pattern's Manhattan distance, where the index reads it (`Index::MANHATTAN`), else 0.
+    manhattan: [u8; 2 * MAX_PATTERNS],
     cells: [[u8; SLOTS]; 2 * MAX_PATTERNS],
 }
 
@@ -294,13 +322,18 @@ impl<G: Grid, I: Index> Heuristic<G> for PatternDbs<I> {
         let mut e = Entries {
             entries: [0; 2 * MAX_PATTERNS],
             sums: [0; 2],
+            manhattan: [0; 2 * MAX_PATTERNS],
             cells: [[0; SLOTS]; 2 * MAX_PATTERNS],
         };
         for v in 0..self.views.len() {
             let blank = self.views[v].cell[at[0] as usize];
             for p in 0..self.tables.len() {
                 let cells = self.cells(v, p, &at);
-                e.entries[v * MAX_PATTERNS + p] = self.entry(p, &cells, blank);
+                if I::MANHATTAN {
+                    e.manhattan[v * MAX_PATTERNS + p] = self.manhattan(p, &cells);
+                }
+                let manhattan = e.manhattan[v * MAX_PATTERNS + p];
+                e.entries[v * MAX_PATTERNS + p] = self.entry(p, &cells, blank, manhattan);
                 e.sums[v] += u16::from(e.entries[v * MAX_PATTERNS + p]);
                 e.cells[v * MAX_PATTERNS + p] = cells;
             }
@@ -335,8 +368,15 @@ impl<G: Grid, I: Index> Heuristic<G> for PatternDbs<I> {
             }
             let p = view.pattern[t as usize] as usize % MAX_PATTERNS;
             let at = v * MAX_PATTERNS + p;
-            e.cells[at][view.slot[t as usize] as usize % SLOTS] = view.cell[b];
-            let new = self.entry(p, &e.cells[at], view.cell[blank]);
+            let slot = view.slot[t as usize] as usize % SLOTS;
+            let (from, to) = (e.cells[at][slot], view.cell[b]);
+            e.cells[at][slot] = to;
+            if I::MANHATTAN {
+                let d = &self.distance[p][slot];
+                e.manhattan[at] = e.manhattan[at] + d[usize::from(to) % MAX_CELLS]
+                    - d[usize::from(from) % MAX_CELLS];
+            }
+            let new = self.entry(p, &e.cells[at], view.cell[blank], e.manhattan[at]);
             e.sums[v] = e.sums[v] - u16::from(e.entries[at]) + u16::from(new);
             e.entries[at] = new;
         }
