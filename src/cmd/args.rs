@@ -170,7 +170,7 @@ per entry of the table being built.
 
 Zero-aware databases (a `z` after the partition: pdb-555z, pdb-663z, pdb-78z, pdb-6666z) keep
 two costs per placement (the blank in the open region, or walled off), 4 bits each, in the
-sizes above. A build holds the search's states and the table at once: about 2.7 (pdb-6666z) to
+sizes above. A build holds the search's states and the table at once: about 2.6 (pdb-6666z) to
 3.7 (pdb-78z) bytes per entry (332 MB and 1.9 GB at the peak).
 
 Under --cost heavy or inverse-heavy an entry is the least cost of the pattern's tiles' moves,

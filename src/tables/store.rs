@@ -52,9 +52,9 @@ pub trait Spec: Sync {
     }
     /// What an entry means, for the header.
     fn entry_format(&self) -> &'static str;
-    /// The entry of the goal: the one entry that is 0, since a search takes an estimate of 0 for
-    /// the goal. A table with another 0, or a goal entry that is not 0, is damaged (a search with
-    /// it would not end).
+    /// The entry of the goal. In a table of one estimate per entry it is the one entry that is 0,
+    /// since a search takes an estimate of 0 for the goal: a table with another 0, or a goal
+    /// entry that is not 0, is damaged (a search with it would not end). See `check`.
     fn goal_entry(&self) -> u64;
     /// Whether the entries read from a file, `zeros` of them 0, look sound: by default the
     /// goal's entry is 0 and no other is. A table that holds its estimates otherwise (two in a
@@ -216,8 +216,9 @@ fn build_pool() -> Option<&'static rayon::ThreadPool> {
 }
 
 /// The table of `spec`, as `prepare` left it or, when nothing prepared it (library use, tests),
-/// built in memory now without touching the disk. For tables whose build cannot refuse (the
-/// unit-cost patterns'): see `try_table`.
+/// built in memory now without touching the disk. For tables whose build does not refuse (the
+/// unit-cost patterns', and their zero-aware ones, whose costs fit on every partition offered;
+/// `prepare` reports a refusal before any search): see `try_table`.
 pub fn table(spec: &dyn Spec) -> &'static [u8] {
     try_table(spec).unwrap_or_else(|why| panic!("{why}"))
 }

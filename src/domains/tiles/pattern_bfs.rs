@@ -256,7 +256,8 @@ impl Orders {
     }
 }
 
-/// The entries (fields) of `search_zero`'s table for `pattern`, padding included.
+/// The states (fields) `search_zero`'s search holds for `pattern`, a byte each, padding
+/// included: one per placement and region of the blank.
 pub fn zero_fields(pattern: &Pattern) -> u64 {
     Maps::new(pattern).fields()
 }
@@ -519,10 +520,10 @@ fn reorder(
 
 /// The zero-aware database of `pattern`, a byte per placement in the order of
 /// `pattern.ranker()`: the fewest moves with the blank in the region that holds more than half
-/// of the free cells, and the least over the other regions, packed (`zero::pack`; the least placement
-/// where they do not fit goes in `misfit`). `by_state` holds the search's cost of each state by field (map,
-/// region, order). `progress` is told the placements done so far, now and then; `None` soon
-/// after `stop` is set.
+/// of the free cells, and the least over the other regions, packed (`zero::pack`; the least
+/// placement where they do not fit goes in `misfit`). `by_state` holds the search's cost of
+/// each state by field (map, region, order). `progress` is told the placements done so far, now
+/// and then; `None` soon after `stop` is set.
 fn two_classes(
     maps: &Maps,
     orders: &Orders,
@@ -617,14 +618,15 @@ mod tests {
             let p = Pattern::new(w, h, blank, cells).unwrap();
             let stop = AtomicBool::new(false);
             for zero in [false, true] {
-                let misfit = AtomicU64::new(u64::MAX);
-                let misfit = zero.then_some(&misfit);
+                let fits = AtomicU64::new(u64::MAX);
+                let misfit = zero.then_some(&fits);
                 assert_eq!(
                     search_with(&p, &|_| {}, &stop, false, misfit),
                     search_with(&p, &|_| {}, &stop, true, misfit),
                     "{}, zero-aware {zero}",
                     p.key()
                 );
+                assert_eq!(fits.into_inner(), u64::MAX, "{}: a misfit", p.key());
             }
         }
     }

@@ -7,6 +7,7 @@ use super::pattern::{Pattern, Ranker, MAX_CELLS, MAX_TILES};
 use super::zero::ZeroIndex;
 use super::Grid;
 use crate::search::Heuristic;
+use std::ops::IndexMut;
 
 /// A partition of the tiles, written as the tile numbers of the goal with the blank first (tile
 /// `t` belongs on cell `t`).
@@ -127,6 +128,16 @@ struct View {
 pub trait Index: Send + Sync + 'static {
     /// Whether `read` needs the pattern tiles' Manhattan distance: the search then carries it.
     const MANHATTAN: bool;
+    /// Where a node carries its patterns' Manhattan distances: `[u8; 2 * MAX_PATTERNS]` if
+    /// `MANHATTAN`, else `[u8; 0]`, so that the plain databases' nodes stay the size they were.
+    type Carried: Copy
+        + Send
+        + Sync
+        + std::fmt::Debug
+        + PartialEq
+        + Eq
+        + Default
+        + IndexMut<usize, Output = u8>;
     /// The entries of the database.
     fn size(&self) -> u64;
     /// The cost in `table` of the tiles on `cells` (by slot), `manhattan` from their goal cells
@@ -136,6 +147,7 @@ pub trait Index: Send + Sync + 'static {
 
 impl Index for Ranker {
     const MANHATTAN: bool = false;
+    type Carried = [u8; 0];
 
     fn size(&self) -> u64 {
         Ranker::size(self)
@@ -149,6 +161,7 @@ impl Index for Ranker {
 
 impl Index for ZeroIndex {
     const MANHATTAN: bool = true;
+    type Carried = [u8; 2 * MAX_PATTERNS];
 
     fn size(&self) -> u64 {
         ZeroIndex::size(self)
@@ -300,21 +313,21 @@ const SLOTS: usize = 8;
 /// What a node carries: each pattern's entry, and the cells of its tiles by slot, in view `v` at
 /// `v * MAX_PATTERNS + p`, so that a move rewrites one cell and ranks the cells where they lie.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Entries {
+pub struct Entries<C> {
     entries: [u8; 2 * MAX_PATTERNS],
     /// Each view's sum of its entries.
     sums: [u16; 2],
-    /// Each pattern's Manhattan distance, where the index reads it (`Index::MANHATTAN`), else 0.
-    manhattan: [u8; 2 * MAX_PATTERNS],
+    /// Each pattern's Manhattan distance, where the index reads it (`Index::Carried`).
+    manhattan: C,
     cells: [[u8; SLOTS]; 2 * MAX_PATTERNS],
 }
 
 impl<G: Grid, I: Index> Heuristic<G> for PatternDbs<I> {
-    type Value = Entries;
+    type Value = Entries<I::Carried>;
     const GOAL_AWARE: bool = true;
     const PARTIAL: bool = true;
 
-    fn init(&self, _: &G, s: &G::State) -> Entries {
+    fn init(&self, _: &G, s: &G::State) -> Self::Value {
         let mut at = [0u8; MAX_CELLS];
         for c in 0..self.cells {
             at[G::tile(s, c) as usize] = c as u8;
@@ -322,17 +335,18 @@ impl<G: Grid, I: Index> Heuristic<G> for PatternDbs<I> {
         let mut e = Entries {
             entries: [0; 2 * MAX_PATTERNS],
             sums: [0; 2],
-            manhattan: [0; 2 * MAX_PATTERNS],
+            manhattan: I::Carried::default(),
             cells: [[0; SLOTS]; 2 * MAX_PATTERNS],
         };
         for v in 0..self.views.len() {
             let blank = self.views[v].cell[at[0] as usize];
             for p in 0..self.tables.len() {
                 let cells = self.cells(v, p, &at);
+                let mut manhattan = 0;
                 if I::MANHATTAN {
-                    e.manhattan[v * MAX_PATTERNS + p] = self.manhattan(p, &cells);
+                    manhattan = self.manhattan(p, &cells);
+                    e.manhattan[v * MAX_PATTERNS + p] = manhattan;
                 }
-                let manhattan = e.manhattan[v * MAX_PATTERNS + p];
                 e.entries[v * MAX_PATTERNS + p] = self.entry(p, &cells, blank, manhattan);
                 e.sums[v] += u16::from(e.entries[v * MAX_PATTERNS + p]);
                 e.cells[v * MAX_PATTERNS + p] = cells;
@@ -343,7 +357,7 @@ impl<G: Grid, I: Index> Heuristic<G> for PatternDbs<I> {
 
     /// Only the moved tile's pattern changes, in each view.
     #[inline(always)]
-    fn update(&self, d: &G, s: &G::State, m: G::Move, e: Entries) -> Entries {
+    fn update(&self, d: &G, s: &G::State, m: G::Move, e: Self::Value) -> Self::Value {
         match self.update_below(d, s, m, e, u32::MAX) {
             Some(e) => e,
             None => unreachable!("no estimate reaches u32::MAX"),
@@ -358,9 +372,9 @@ impl<G: Grid, I: Index> Heuristic<G> for PatternDbs<I> {
         _: &G,
         s: &G::State,
         m: G::Move,
-        mut e: Entries,
+        mut e: Self::Value,
         ceiling: u32,
-    ) -> Option<Entries> {
+    ) -> Option<Self::Value> {
         let (b, blank, t) = G::slide(s, m);
         for (v, view) in self.views.iter().enumerate() {
             if v > 0 && u32::from(e.sums[0]) >= ceiling {
@@ -371,12 +385,14 @@ impl<G: Grid, I: Index> Heuristic<G> for PatternDbs<I> {
             let slot = view.slot[t as usize] as usize % SLOTS;
             let (from, to) = (e.cells[at][slot], view.cell[b]);
             e.cells[at][slot] = to;
+            let mut manhattan = 0;
             if I::MANHATTAN {
                 let d = &self.distance[p][slot];
-                e.manhattan[at] = e.manhattan[at] + d[usize::from(to) % MAX_CELLS]
+                manhattan = e.manhattan[at] + d[usize::from(to) % MAX_CELLS]
                     - d[usize::from(from) % MAX_CELLS];
+                e.manhattan[at] = manhattan;
             }
-            let new = self.entry(p, &e.cells[at], view.cell[blank], e.manhattan[at]);
+            let new = self.entry(p, &e.cells[at], view.cell[blank], manhattan);
             e.sums[v] = e.sums[v] - u16::from(e.entries[at]) + u16::from(new);
             e.entries[at] = new;
         }
@@ -384,7 +400,7 @@ impl<G: Grid, I: Index> Heuristic<G> for PatternDbs<I> {
     }
 
     #[inline(always)]
-    fn estimate(&self, e: Entries) -> u32 {
+    fn estimate(&self, e: Self::Value) -> u32 {
         u32::from(e.sums[0].max(e.sums[1]))
     }
 }

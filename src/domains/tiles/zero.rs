@@ -11,10 +11,9 @@
 //! off). Both fit in the one byte a plain table spends on a placement, read where a plain lookup
 //! reads: a cost exceeds the pattern tiles' Manhattan distance by an even number of moves (each
 //! move takes one tile one step nearer or farther), and on the 24-puzzle's 6-tile patterns by at
-//! most 10, so half the excess fits in 4 bits. The search carries each pattern's Manhattan
-//! distance, and learns the class of the blank's region by flooding from it until it grows past
-//! half or stops. Two bytes per placement made a node about 1.8 times as dear as a plain
-//! database's (a twice larger table misses the cache more often).
+//! most 10, so half the excess fits in 4 bits (the 15-puzzle's partitions fit too; a build whose
+//! costs do not fit refuses). The search carries each pattern's Manhattan distance, and learns
+//! the class of the blank's region by flooding from it until it grows past half or stops.
 
 use super::pattern::{Geometry, Pattern, Ranker, MAX_TILES, UNREACHED};
 use super::pattern_bfs;
@@ -48,14 +47,11 @@ impl ZeroAware {
         ZeroAware(pattern)
     }
 
-    /// The zero-aware database a table file's header describes, if it describes one.
+    /// The zero-aware database a table file's header describes, if it describes one. One of an
+    /// older layout is taken for today's, so that its load names the header line that differs.
     pub fn from_header(fields: &[(String, String)]) -> Option<ZeroAware> {
-        let regions = fields.iter().find(|(k, _)| k == "regions")?;
-        let pattern = Pattern::described(fields)?;
-        let spec = ZeroAware::new(pattern);
-        let described = spec.describe();
-        let same = described.iter().find(|(k, _)| *k == "regions");
-        same.is_some_and(|(_, v)| *v == regions.1).then_some(spec)
+        fields.iter().find(|(k, _)| k == "regions")?;
+        Pattern::described(fields).map(ZeroAware::new)
     }
 }
 
@@ -69,7 +65,7 @@ impl Spec for ZeroAware {
         format!("{board}-zero-{cells}")
     }
 
-    /// The plain database's header, with what the entries are per placement and where they lie.
+    /// The plain database's header, with what the entries are per placement.
     fn describe(&self) -> Vec<(&'static str, String)> {
         let mut lines: Vec<(&'static str, String)> = Spec::describe(&self.0)
             .into_iter()
@@ -107,15 +103,14 @@ impl Spec for ZeroAware {
         let mut cells = [0u8; MAX_TILES];
         cells[..p.cells.len()].copy_from_slice(&p.cells);
         let index = ZeroIndex::new(p);
-        let goal = table
-            .get(self.goal_entry() as usize)
-            .copied()
-            .unwrap_or(u8::MAX);
+        let Some(&goal) = table.get(self.goal_entry() as usize) else {
+            return Err("the goal placement's entry is missing".into());
+        };
         let class = u8::from(index.outside(&cells, p.blank as u8));
         if goal >> (4 * class) & 15 != 0 || goal >> (4 - 4 * class) & 15 == 0 {
             return Err(format!(
-                "the goal placement's entry ({goal:#04x}) is not 0 in the goal's class of regions ({}) and above 0 in the other",
-                ["large", "other"][class as usize]
+                "the goal placement's entry is {goal:#04x}: its half for the goal blank's region ({}) must be 0, the other above 0",
+                ["the large one", "a walled-off one"][class as usize]
             ));
         }
         Ok(())
