@@ -816,6 +816,7 @@ mod tests {
     /// Run by the test below in a child process (the variable set): reads a table from its
     /// file, cuts the file short, and reads the table's last entry.
     #[test]
+    #[ignore = "a child process of a_table_whose_file_is_cut_short_ends_the_process_with_a_message"]
     fn child_reading_a_table_whose_file_is_cut_short() {
         let Some(dir) = std::env::var_os("IDABENCH_CUT_SHORT_CHILD") else {
             return;
@@ -849,6 +850,7 @@ mod tests {
             .args([
                 "--exact",
                 "tables::store::tests::child_reading_a_table_whose_file_is_cut_short",
+                "--ignored",
                 "--nocapture",
             ])
             .env("IDABENCH_CUT_SHORT_CHILD", dir.path())

@@ -117,6 +117,12 @@ impl Pattern {
     pub fn ranker(&self) -> Ranker {
         Ranker::new(self.width * self.height, self.cells.len())
     }
+
+    /// How far cell `c` is from the goal cell of the tile in `slot`: its Manhattan distance.
+    pub fn distance(&self, slot: usize, c: usize) -> u8 {
+        let (home, w) = (usize::from(self.cells[slot]), self.width);
+        ((c % w).abs_diff(home % w) + (c / w).abs_diff(home / w)) as u8
+    }
 }
 
 /// The board as the builders see it: each cell's neighbours, and the region the blank reaches

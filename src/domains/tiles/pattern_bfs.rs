@@ -537,11 +537,6 @@ fn two_classes(
     let (n, k) = (maps.n, maps.k);
     let done = AtomicU64::new(0);
     let mut out = vec![0u8; ranker.size() as usize];
-    let (w, home) = (pattern.width, &pattern.cells);
-    let distance = |a: u8, b: u8| {
-        let (a, b) = (usize::from(a), usize::from(b));
-        (a % w).abs_diff(b % w) + (a / w).abs_diff(b / w)
-    };
     out.par_chunks_mut(RUNS)
         .enumerate()
         .for_each(|(chunk, out)| {
@@ -566,12 +561,12 @@ fn two_classes(
                     let entry = by_state[maps.block(map, r) * FIELDS + order];
                     pair[class] = pair[class].min(entry);
                 }
-                let manhattan: usize = cells[..k]
+                let manhattan: u8 = cells[..k]
                     .iter()
-                    .zip(home)
-                    .map(|(&c, &h)| distance(c, h))
+                    .enumerate()
+                    .map(|(slot, &c)| pattern.distance(slot, usize::from(c)))
                     .sum();
-                *byte = zero::pack(pair[0], pair[1], manhattan as u8).unwrap_or_else(|| {
+                *byte = zero::pack(pair[0], pair[1], manhattan).unwrap_or_else(|| {
                     misfit.fetch_min((chunk * RUNS + i) as u64, Ordering::Relaxed);
                     0
                 });
@@ -656,29 +651,17 @@ mod tests {
     fn progress_ends_at_every_entry_when_every_state_is_reached() {
         let p = Pattern::new(4, 3, 0, &[1, 2, 5, 6]).unwrap();
         let most = Mutex::new(0u64);
-        let table = search(
-            &p,
-            &|done| {
-                let mut most = most.lock().unwrap();
-                *most = (*most).max(done);
-            },
-            &AtomicBool::new(false),
-        )
-        .unwrap();
+        let record = |done| {
+            let mut most = most.lock().unwrap();
+            *most = (*most).max(done);
+        };
+        let table = search(&p, &record, &AtomicBool::new(false)).unwrap();
         assert!(table.iter().all(|&d| d != UNREACHED));
         assert_eq!(*most.lock().unwrap(), p.ranker().size());
         assert!(search(&p, &|_| {}, &AtomicBool::new(true)).is_none());
         // A zero-aware build's progress counts its placements too.
         *most.lock().unwrap() = 0;
-        let zero = search_zero(
-            &p,
-            &|done| {
-                let mut most = most.lock().unwrap();
-                *most = (*most).max(done);
-            },
-            &AtomicBool::new(false),
-        )
-        .unwrap();
+        let zero = search_zero(&p, &record, &AtomicBool::new(false)).unwrap();
         assert_eq!(zero.len() as u64, p.ranker().size());
         assert_eq!(*most.lock().unwrap(), p.ranker().size());
         assert_eq!(

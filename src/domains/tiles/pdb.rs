@@ -256,10 +256,9 @@ impl<I: Index> PatternDbs<I> {
         }
         let mut distance = [[[0u8; MAX_CELLS]; SLOTS]; MAX_PATTERNS];
         for (d, pattern) in distance.iter_mut().zip(patterns) {
-            for (slot, &home) in pattern.cells.iter().enumerate() {
-                let (hx, hy) = (home as usize % w, home as usize / w);
-                for (c, d) in d[slot].iter_mut().enumerate().take(n) {
-                    *d = ((c % w).abs_diff(hx) + (c / w).abs_diff(hy)) as u8;
+            for (slot, d) in d.iter_mut().enumerate().take(pattern.cells.len()) {
+                for (c, d) in d.iter_mut().enumerate().take(n) {
+                    *d = pattern.distance(slot, c);
                 }
             }
         }
