@@ -170,8 +170,8 @@ per entry of the table being built.
 
 Zero-aware databases (a `z` after the partition: pdb-555z, pdb-663z, pdb-78z, pdb-6666z) keep
 two costs per placement (the blank in the open region, or walled off), 4 bits each, in the
-sizes above. A build holds the search's states and the table at once: about 2.6 (pdb-6666z) to
-3.7 (pdb-78z) bytes per entry (332 MB and 1.9 GB at the peak).
+sizes above. A build holds about two bytes per entry too (pdb-6666z 0.28 GB, about 20 s;
+pdb-78z 1.03 GB, about 40 s).
 
 Under --cost heavy or inverse-heavy an entry is the least cost of the pattern's tiles' moves,
 two bytes each, in a file of its own whose name ends in the tiles' costs (-w...): as many

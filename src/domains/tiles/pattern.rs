@@ -331,7 +331,7 @@ impl Spec for Pattern {
     }
 
     fn build_memory(&self) -> u64 {
-        super::pattern_bfs::memory(self, false)
+        super::pattern_bfs::memory(self)
     }
 }
 

@@ -14,9 +14,10 @@
 //! Each field is 3 (unseen), 0 (expanded), or 1 and 2 in turn for the layer being expanded and
 //! the next one. Moves are reversible and cost one each, so a state's neighbours lie in the
 //! layers next to its own, and the three values suffice. A placement's entry is the layer in
-//! which the first of its states is expanded.
+//! which the first of its states is expanded; a zero-aware entry keeps, for each class of
+//! regions (see `zero`), the layer in which the first of its states in such a region is.
 
-use super::pattern::{Geometry, Pattern, MAX_CELLS, MAX_TILES, UNREACHED};
+use super::pattern::{Geometry, Pattern, Ranker, MAX_CELLS, MAX_TILES, UNREACHED};
 use super::zero;
 use crate::tables::store::Unbuilt;
 use rayon::prelude::*;
@@ -111,20 +112,16 @@ impl Maps {
         *self.first.last().unwrap()
     }
 
-    /// The bytes `search` holds at most: the entries twice (by map, then in order), or once
-    /// with the fields; and these tables. A zero-aware build holds an entry per field, once.
-    fn memory(&self, zero: bool) -> u64 {
+    /// The bytes `search` and `search_zero` hold at most: the entries twice (by map, then in
+    /// order), or once with the fields; and these tables.
+    fn memory(&self) -> u64 {
         let entries = self.masks.len() as u64 * (1..=self.k as u64).product::<u64>();
         let remap = if self.k <= TABULATED {
             (self.k * self.k) as u64 * self.stride * 2
         } else {
             0
         };
-        let held = if zero {
-            self.fields() + self.fields() / 4
-        } else {
-            entries + entries.max(self.fields() / 4)
-        };
+        let held = entries + entries.max(self.fields() / 4);
         held + self.masks.len() as u64 * (self.n as u64 + 12) + remap
     }
 
@@ -256,16 +253,10 @@ impl Orders {
     }
 }
 
-/// The states (fields) `search_zero`'s search holds for `pattern`, a byte each, padding
-/// included: one per placement and region of the blank.
-pub fn zero_fields(pattern: &Pattern) -> u64 {
-    Maps::new(pattern).fields()
-}
-
-/// The most memory `search` (`zero`: `search_zero`) holds for `pattern`, in bytes, the database
+/// The most memory `search` (or `search_zero`) holds for `pattern`, in bytes, the database
 /// included.
-pub fn memory(pattern: &Pattern, zero: bool) -> u64 {
-    Maps::new(pattern).memory(zero)
+pub fn memory(pattern: &Pattern) -> u64 {
+    Maps::new(pattern).memory()
 }
 
 /// Fills the database of `pattern` (one byte per placement, in the order of `pattern.ranker()`),
@@ -281,8 +272,11 @@ pub fn search(
     search_with(pattern, progress, stop, tabulate, None)
 }
 
-/// Fills the zero-aware database of `pattern` (see `two_classes`). Otherwise as `search`;
-/// refused if a cost does not fit its 4 bits.
+/// Fills the zero-aware database of `pattern`: a byte per placement, in the order of
+/// `pattern.ranker()`, with the fewest moves with the blank in the region that holds more than
+/// half of the free cells, and the least over the other regions, each as its half-excess over
+/// the tiles' Manhattan distance (`zero::half`) in the low and high 4 bits. Otherwise as
+/// `search`; refused, naming a placement, if a cost does not fit its 4 bits.
 pub fn search_zero(
     pattern: &Pattern,
     progress: &(dyn Fn(u64) + Sync),
@@ -301,8 +295,8 @@ pub fn search_zero(
     }
 }
 
-/// `search`, or with `misfit`, `search_zero` (the least placement whose costs do not fit its
-/// byte goes in `misfit`), with the orders' remappings tabulated or computed as asked.
+/// `search`, or with `misfit`, `search_zero` (a placement whose costs do not fit its byte goes
+/// in `misfit`, by its rank), with the orders' remappings tabulated or computed as asked.
 fn search_with(
     pattern: &Pattern,
     progress: &(dyn Fn(u64) + Sync),
@@ -322,16 +316,13 @@ fn search_with(
         .map(|_| AtomicU64::new(u64::MAX))
         .collect();
     // Entries by map and order during the search, where a block's writes stay together; put in
-    // the ranker's order at the end. Zero-aware ones by map, region and order: the fields'.
+    // the ranker's order at the end. A zero-aware byte takes each class's cost at the first
+    // expansion of one of its placement's states in a region of that class: layers come in
+    // order, so that is the least.
     let orders_per_map = ranker.size() as usize / maps.masks.len();
-    let mut by_map = vec![
-        UNREACHED;
-        if zero {
-            maps.fields() as usize
-        } else {
-            ranker.size() as usize
-        }
-    ];
+    let empty = if zero { zero::ABSENT } else { UNREACHED };
+    let mut by_map = vec![empty; ranker.size() as usize];
+    let misfit_at = AtomicU64::new(u64::MAX);
 
     // The goal: each tile on its own cell, in slot order (rank 0), the blank's region.
     let goal = maps.rank(pattern.cells.iter().fold(0, |m, &c| m | 1 << c));
@@ -340,7 +331,6 @@ fn search_with(
 
     // Progress counts states expanded, then entries put in order (each costs about as much as
     // an expansion), scaled to the number of entries.
-    // The last pass (`reorder`, `two_classes`) takes each placement once.
     let total = ranker.size();
     let work = maps.states() + ranker.size();
     let report = |done: u64| progress((done as u128 * total as u128 / work as u128) as u64);
@@ -354,13 +344,8 @@ fn search_with(
         let more = AtomicBool::new(false);
         let mut per_map = Vec::with_capacity(maps.masks.len());
         let mut rest = &mut by_map[..];
-        for map in 0..maps.masks.len() {
-            let len = if zero {
-                (maps.first[map + 1] - maps.first[map]) as usize
-            } else {
-                orders_per_map
-            };
-            let (entries, after) = std::mem::take(&mut rest).split_at_mut(len);
+        for _ in 0..maps.masks.len() {
+            let (entries, after) = std::mem::take(&mut rest).split_at_mut(orders_per_map);
             per_map.push(entries);
             rest = after;
         }
@@ -376,6 +361,10 @@ fn search_with(
                     }
                     let covered = maps.masks[map];
                     let free = board.all & !covered;
+                    // A zero-aware entry's Manhattan distance: slot by place on the map's cells,
+                    // tabulated once the map has a state to expand.
+                    let mut distance = [[0u8; MAX_TILES]; MAX_TILES];
+                    let mut tabulated = false;
                     let mut expanded = 0;
                     for r in 0..maps.regions(map) {
                         let start = maps.block(map, r);
@@ -390,9 +379,19 @@ fn search_with(
                         if frontier.is_empty() {
                             continue;
                         }
+                        if zero && !tabulated {
+                            for (place, cell) in Bits(u64::from(covered)).enumerate() {
+                                for (slot, row) in distance[..k].iter_mut().enumerate() {
+                                    row[place] = pattern.distance(slot, cell);
+                                }
+                            }
+                            tabulated = true;
+                        }
                         let region = Bits(u64::from(free))
                             .filter(|&c| maps.region[map * n + c] == r)
                             .fold(0u32, |m, c| m | 1 << c);
+                        // The half of a zero-aware byte this region's class takes.
+                        let shift = 4 * u8::from(2 * region.count_ones() as usize <= n - k);
                         for b in Bits(u64::from(region)) {
                             for a in Bits(u64::from(board.neighbours[b] & covered)) {
                                 let moved = covered ^ (1 << a) ^ (1 << b);
@@ -433,18 +432,31 @@ fn search_with(
                                 }
                             }
                         }
-                        // Expanded: close the fields, and give new placements (states) their entry.
-                        let block = if zero {
-                            r as usize * maps.stride as usize
-                        } else {
-                            0
-                        };
+                        // Expanded: close the fields, and give new placements their entry.
                         for &(w, z) in frontier.iter() {
                             fields[start + w as usize].fetch_and(!(z * 3), Ordering::Relaxed);
                             expanded += u64::from(z.count_ones());
                             for bit in Bits(z) {
-                                let entry = &mut entries[block + w as usize * FIELDS + bit / 2];
-                                *entry = (*entry).min(depth);
+                                let order = w as usize * FIELDS + bit / 2;
+                                let entry = &mut entries[order];
+                                if !zero {
+                                    *entry = (*entry).min(depth);
+                                } else if *entry >> shift & 15 == zero::NONE {
+                                    let mut places = [0u8; MAX_TILES];
+                                    orders.unrank(order, &mut places);
+                                    let manhattan = (0..k)
+                                        .map(|slot| distance[slot][usize::from(places[slot])])
+                                        .sum();
+                                    match zero::half(depth, manhattan) {
+                                        Some(half) => {
+                                            *entry = *entry & !(15 << shift) | half << shift;
+                                        }
+                                        None => {
+                                            let at = (map * orders_per_map + order) as u64;
+                                            misfit_at.fetch_min(at, Ordering::Relaxed);
+                                        }
+                                    }
+                                }
                             }
                         }
                     }
@@ -463,14 +475,32 @@ fn search_with(
         assert!(depth < UNREACHED, "a pattern needing 255 moves or more");
     }
     drop(fields);
-    let expanded = reached.load(Ordering::Relaxed);
-    if zero {
-        let done = |done| report(expanded + done);
-        return two_classes(&maps, &orders, pattern, &by_map, &done, stop, misfit?);
+    let at = misfit_at.into_inner();
+    if let Some(misfit) = misfit.filter(|_| at != u64::MAX) {
+        misfit.store(
+            ranked(&maps, &orders, &ranker, at as usize),
+            Ordering::Relaxed,
+        );
     }
+    let expanded = reached.load(Ordering::Relaxed);
     Some(reorder(&maps, &orders, pattern, &by_map, &|done| {
         report(expanded + done)
     }))
+}
+
+/// The rank by `ranker` of the placement at `at` among the entries by map and order.
+fn ranked(maps: &Maps, orders: &Orders, ranker: &Ranker, at: usize) -> u64 {
+    let per_map = ranker.size() as usize / maps.masks.len();
+    let mut places = [0u8; MAX_TILES];
+    orders.unrank(at % per_map, &mut places);
+    let on: Vec<u8> = Bits(u64::from(maps.masks[at / per_map]))
+        .map(|c| c as u8)
+        .collect();
+    let cells: Vec<u8> = places[..maps.k]
+        .iter()
+        .map(|&p| on[usize::from(p)])
+        .collect();
+    ranker.rank(&cells) as u64
 }
 
 /// The entries `by_map` holds by map and order, in the order of `pattern.ranker()`; `progress` is
@@ -516,65 +546,6 @@ fn reorder(
             progress(done.fetch_add(out.len() as u64, Ordering::Relaxed) + out.len() as u64);
         });
     out
-}
-
-/// The zero-aware database of `pattern`, a byte per placement in the order of
-/// `pattern.ranker()`: the fewest moves with the blank in the region that holds more than half
-/// of the free cells, and the least over the other regions, packed (`zero::pack`; the least
-/// placement where they do not fit goes in `misfit`). `by_state` holds the search's cost of
-/// each state by field (map, region, order). `progress` is told the placements done so far, now
-/// and then; `None` soon after `stop` is set.
-fn two_classes(
-    maps: &Maps,
-    orders: &Orders,
-    pattern: &Pattern,
-    by_state: &[u8],
-    progress: &(dyn Fn(u64) + Sync),
-    stop: &AtomicBool,
-    misfit: &AtomicU64,
-) -> Option<Vec<u8>> {
-    let ranker = pattern.ranker();
-    let (n, k) = (maps.n, maps.k);
-    let done = AtomicU64::new(0);
-    let mut out = vec![0u8; ranker.size() as usize];
-    out.par_chunks_mut(RUNS)
-        .enumerate()
-        .for_each(|(chunk, out)| {
-            if stop.load(Ordering::Relaxed) {
-                return;
-            }
-            let mut cells = [0u8; MAX_TILES];
-            let mut places = [0u8; MAX_TILES];
-            for (i, byte) in out.iter_mut().enumerate() {
-                let covered = ranker.unrank((chunk * RUNS + i) as u64, &mut cells);
-                for (place, &c) in places[..k].iter_mut().zip(&cells[..k]) {
-                    *place = (covered & ((1 << c) - 1)).count_ones() as u8;
-                }
-                let (map, order) = (maps.rank(covered), orders.rank(&places));
-                let mut size = [0usize; MAX_CELLS];
-                for c in Bits(u64::from(!covered & ((1u64 << n) - 1) as u32)) {
-                    size[maps.region[map * n + c] as usize] += 1;
-                }
-                let mut pair = [UNREACHED; 2];
-                for r in 0..maps.regions(map) {
-                    let class = usize::from(2 * size[r as usize] <= n - k);
-                    let entry = by_state[maps.block(map, r) * FIELDS + order];
-                    pair[class] = pair[class].min(entry);
-                }
-                let manhattan: u8 = cells[..k]
-                    .iter()
-                    .enumerate()
-                    .map(|(slot, &c)| pattern.distance(slot, usize::from(c)))
-                    .sum();
-                *byte = zero::pack(pair[0], pair[1], manhattan).unwrap_or_else(|| {
-                    misfit.fetch_min((chunk * RUNS + i) as u64, Ordering::Relaxed);
-                    0
-                });
-            }
-            let placements = out.len() as u64;
-            progress(done.fetch_add(placements, Ordering::Relaxed) + placements);
-        });
-    (!stop.load(Ordering::Relaxed)).then_some(out)
 }
 
 #[cfg(test)]
@@ -624,6 +595,30 @@ mod tests {
                 assert_eq!(fits.into_inner(), u64::MAX, "{}: a misfit", p.key());
             }
         }
+    }
+
+    /// On the 2x5 board, the whole puzzle's costs run far past its Manhattan distance: the
+    /// zero-aware build refuses, naming a placement whose cost does not fit, which the plain
+    /// table confirms.
+    #[test]
+    fn a_zero_aware_build_whose_costs_do_not_fit_refuses_naming_one() {
+        let p = Pattern::new(5, 2, 0, &[1, 2, 3, 4, 5, 6, 7, 8, 9]).unwrap();
+        let stop = AtomicBool::new(false);
+        let plain = search(&p, &|_| {}, &stop).unwrap();
+        let Err(Unbuilt::Refused(why)) = search_zero(&p, &|_| {}, &stop) else {
+            panic!("a zero-aware 2x5 table was built");
+        };
+        let rank: u64 = why
+            .split_once("placement ")
+            .and_then(|(_, rest)| rest.split(' ').next()?.parse().ok())
+            .unwrap_or_else(|| panic!("no placement in {why:?}"));
+        let mut cells = [0u8; MAX_TILES];
+        p.ranker().unrank(rank, &mut cells);
+        let manhattan: u8 = (0..9)
+            .map(|slot| p.distance(slot, cells[slot].into()))
+            .sum();
+        // One free cell: its region is the large one, whose cost is the plain entry.
+        assert_eq!(zero::half(plain[rank as usize], manhattan), None, "{why}");
     }
 
     #[test]

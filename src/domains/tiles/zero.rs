@@ -15,7 +15,7 @@
 //! costs do not fit refuses). The search carries each pattern's Manhattan distance, and learns
 //! the class of the blank's region by flooding from it until it grows past half or stops.
 
-use super::pattern::{Geometry, Pattern, Ranker, MAX_TILES, UNREACHED};
+use super::pattern::{Geometry, Pattern, Ranker, MAX_TILES};
 use super::pattern_bfs;
 use crate::tables::store::{Spec, Unbuilt};
 use std::sync::atomic::AtomicBool;
@@ -25,20 +25,16 @@ use std::sync::atomic::AtomicBool;
 pub struct ZeroAware(pub Pattern);
 
 /// The half-excess that marks a class of regions a placement does not have.
-const NONE: u8 = 15;
+pub const NONE: u8 = 15;
+/// A placement's byte before the build has found either class's cost.
+pub const ABSENT: u8 = NONE | NONE << 4;
 
-/// A placement's byte: the costs with the blank in the large region and elsewhere (`UNREACHED`
-/// where there is none), as their excesses over `manhattan`, halved, in the low and high 4 bits;
-/// `None` if an excess is odd or does not fit.
-pub fn pack(large: u8, other: u8, manhattan: u8) -> Option<u8> {
-    let half = |cost: u8| match cost {
-        UNREACHED => Some(NONE),
-        _ => {
-            let excess = cost.checked_sub(manhattan)?;
-            (excess % 2 == 0 && excess / 2 < NONE).then_some(excess / 2)
-        }
-    };
-    Some(half(large)? | half(other)? << 4)
+/// What a placement's byte keeps of a `cost` of tiles `manhattan` from their goal cells, in the
+/// half for the blank's class of regions: the excess, halved; `None` if it is odd, negative, or
+/// does not fit below `NONE` (none of them a cost the search can meet on the boards it builds).
+pub fn half(cost: u8, manhattan: u8) -> Option<u8> {
+    let excess = cost.checked_sub(manhattan)?;
+    (excess % 2 == 0 && excess / 2 < NONE).then_some(excess / 2)
 }
 
 impl ZeroAware {
@@ -125,8 +121,7 @@ impl Spec for ZeroAware {
     }
 
     fn build_memory(&self) -> u64 {
-        pattern_bfs::memory(&self.0, true)
-            .max(pattern_bfs::zero_fields(&self.0) + self.0.ranker().size())
+        pattern_bfs::memory(&self.0)
     }
 }
 
@@ -180,15 +175,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_byte_holds_two_even_excesses_of_up_to_28_and_marks_a_missing_class() {
-        assert_eq!(pack(7, 9, 3), Some(2 | 3 << 4));
-        assert_eq!(pack(3, UNREACHED, 3), Some(15 << 4));
-        assert_eq!(pack(UNREACHED, UNREACHED, 0), Some(0xff));
-        assert_eq!(pack(3 + 28, 3, 3), Some(14));
+    fn a_half_holds_an_even_excess_of_up_to_28() {
+        assert_eq!(half(7, 3), Some(2));
+        assert_eq!(half(3, 3), Some(0));
+        assert_eq!(half(3 + 28, 3), Some(14));
         // Too large, odd, or below the Manhattan distance: none of them a cost of these tiles.
-        assert_eq!(pack(3 + 30, 3, 3), None);
-        assert_eq!(pack(4, 3, 3), None);
-        assert_eq!(pack(3, 1, 3), None);
+        assert_eq!(half(3 + 30, 3), None);
+        assert_eq!(half(4, 3), None);
+        assert_eq!(half(1, 3), None);
     }
 
     /// The check finds a goal placement whose byte does not hold 0 in the goal blank's class,
