@@ -184,6 +184,8 @@ pub(super) fn search_shared(
 thread_local! {
     /// CPU time this thread spent on other jobs' subtrees (`solve_shared` takes it off its own).
     static LENT: Cell<Duration> = const { Cell::new(Duration::ZERO) };
+    /// This thread's CPU clock when, helping another job, it last counted its time to that job.
+    static HELPING: Cell<Duration> = const { Cell::new(Duration::ZERO) };
 }
 
 /// The CPU time the calling thread has spent on other jobs' subtrees so far.
@@ -215,16 +217,26 @@ impl Helpers for Pool<'_> {
                     if std::thread::current().id() == self.owner {
                         return work();
                     }
-                    let cpu = thread_cpu_time();
+                    HELPING.with(|h| h.set(thread_cpu_time()));
                     work();
-                    let spent = thread_cpu_time().saturating_sub(cpu);
-                    let ns = u64::try_from(spent.as_nanos()).unwrap_or(u64::MAX);
-                    self.cpu_ns.fetch_add(ns, Ordering::Relaxed);
-                    LENT.with(|l| l.set(l.get() + spent));
+                    self.searched();
                 });
             }
             work();
         });
+    }
+
+    /// A helper's CPU time since it began or last said so goes to the job's count at once,
+    /// so that a checkpoint saved while the helpers work counts what they finished.
+    fn searched(&self) {
+        if std::thread::current().id() == self.owner {
+            return;
+        }
+        let now = thread_cpu_time();
+        let spent = now.saturating_sub(HELPING.with(|h| h.replace(now)));
+        let ns = u64::try_from(spent.as_nanos()).unwrap_or(u64::MAX);
+        self.cpu_ns.fetch_add(ns, Ordering::Relaxed);
+        LENT.with(|l| l.set(l.get() + spent));
     }
 }
 
@@ -696,5 +708,51 @@ pub(crate) mod tests {
                 "{message}"
             );
         }
+    }
+
+    /// A helper's CPU time reaches the job's count after each subtree it searched, while
+    /// `help` still runs: a checkpoint saved then counts it. The owner waits for it (at most
+    /// 20 s: without it, the helper never says it is done before the owner gives up).
+    #[test]
+    fn a_helpers_time_is_counted_after_each_subtree() {
+        use std::sync::atomic::AtomicBool;
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            let counted = AtomicU64::new(0);
+            let helpers = Pool {
+                threads: 2,
+                owner: std::thread::current().id(),
+                cpu_ns: &counted,
+            };
+            let (seen, done) = (AtomicBool::new(false), AtomicBool::new(false));
+            let work = || {
+                if std::thread::current().id() == helpers.owner {
+                    let give_up = Instant::now() + Duration::from_secs(20);
+                    while counted.load(Ordering::Relaxed) == 0 && Instant::now() < give_up {
+                        std::thread::yield_now();
+                    }
+                    seen.store(counted.load(Ordering::Relaxed) > 0, Ordering::Relaxed);
+                    done.store(true, Ordering::Relaxed);
+                } else {
+                    let (began, give_up) = (thread_cpu_time(), Instant::now());
+                    while thread_cpu_time() - began < Duration::from_millis(2)
+                        && give_up.elapsed() < Duration::from_secs(20)
+                    {}
+                    helpers.searched();
+                    while !done.load(Ordering::Relaxed) {
+                        std::thread::yield_now();
+                    }
+                }
+            };
+            helpers.help(&work);
+            assert!(
+                seen.load(Ordering::Relaxed),
+                "the helper's time was not counted"
+            );
+            assert!(counted.load(Ordering::Relaxed) >= 2_000_000);
+        });
     }
 }

@@ -529,6 +529,10 @@ pub trait Helpers: Sync {
     /// returns once every call has returned. `work` takes tasks from a shared queue until it is
     /// empty, so it is correct with any number of calls.
     fn help(&self, work: &(dyn Fn() + Sync));
+    /// Told by `work` after each subtree it searched, on the thread that searched it: a helper's
+    /// CPU time can be counted to the job before `help` returns (a checkpoint saved meanwhile
+    /// reads it).
+    fn searched(&self) {}
 }
 
 /// One iteration of IDA*: a depth-first search within a bound.

@@ -464,6 +464,7 @@ fn search<D: Domain, H: Heuristic<D>, C: Copy + Send + Sync>(
             };
             let next_bound = subtree(d, h, it, &mut r, t.g, t.hv, t.carry);
             r.charge_cpu();
+            helpers.searched();
             match r.stop {
                 Some(Stop::Found | Stop::Nodes) => {
                     found.fetch_min(i, Ordering::Relaxed);
