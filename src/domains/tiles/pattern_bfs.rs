@@ -15,7 +15,8 @@
 //! the next one. Moves are reversible and cost one each, so a state's neighbours lie in the
 //! layers next to its own, and the three values suffice. A placement's entry is the layer in
 //! which the first of its states is expanded; a zero-aware entry keeps, for each class of
-//! regions (see `zero`), the layer in which the first of its states in such a region is.
+//! regions (see `zero`), the layer in which the first of its states in such a region is
+//! expanded (as its excess over the tiles' Manhattan distance, halved).
 
 use super::pattern::{Geometry, Pattern, Ranker, MAX_CELLS, MAX_TILES, UNREACHED};
 use super::zero;

@@ -30,8 +30,9 @@ pub const NONE: u8 = 15;
 pub const ABSENT: u8 = NONE | NONE << 4;
 
 /// What a placement's byte keeps of a `cost` of tiles `manhattan` from their goal cells, in the
-/// half for the blank's class of regions: the excess, halved; `None` if it is odd, negative, or
-/// does not fit below `NONE` (none of them a cost the search can meet on the boards it builds).
+/// half for the blank's class of regions: the excess, halved; `None` if it is odd or negative
+/// (never a cost of these tiles) or does not fit below `NONE` (the 24-puzzle's and 15-puzzle's
+/// patterns fit; a 2x5 board's whole puzzle does not, and its build is refused).
 pub fn half(cost: u8, manhattan: u8) -> Option<u8> {
     let excess = cost.checked_sub(manhattan)?;
     (excess % 2 == 0 && excess / 2 < NONE).then_some(excess / 2)

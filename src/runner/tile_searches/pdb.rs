@@ -850,34 +850,19 @@ fn both_kernels_and_both_boards_search_the_same_tree() {
     }
 }
 
-/// `H` with every value computed whole (`Heuristic::PARTIAL` off): the search the partial
-/// lookups must reproduce.
-struct Whole<'a, H>(&'a H);
+/// `H`, its partial lookups on (`SKIP`) or off (every value computed whole: the search the
+/// partial lookups must reproduce), counting the children whose value it stopped short of.
+struct Lookups<'a, H, const SKIP: bool>(&'a H, std::sync::atomic::AtomicU64);
 
-impl<D: Domain, H: Heuristic<D>> Heuristic<D> for Whole<'_, H> {
-    type Value = H::Value;
-    const GOAL_AWARE: bool = H::GOAL_AWARE;
-
-    fn init(&self, d: &D, s: &D::State) -> H::Value {
-        self.0.init(d, s)
-    }
-
-    fn update(&self, d: &D, s: &D::State, m: D::Move, parent: H::Value) -> H::Value {
-        self.0.update(d, s, m, parent)
-    }
-
-    fn estimate(&self, v: H::Value) -> u32 {
-        self.0.estimate(v)
-    }
+/// `H` with every value computed whole.
+fn computed_whole<H>(h: &H) -> Lookups<'_, H, false> {
+    Lookups(h, Default::default())
 }
 
-/// `H`, counting the children whose value it stopped short of (`update_below` gave `None`).
-struct Counted<'a, H>(&'a H, std::sync::atomic::AtomicU64);
-
-impl<D: Domain, H: Heuristic<D>> Heuristic<D> for Counted<'_, H> {
+impl<D: Domain, H: Heuristic<D>, const SKIP: bool> Heuristic<D> for Lookups<'_, H, SKIP> {
     type Value = H::Value;
     const GOAL_AWARE: bool = H::GOAL_AWARE;
-    const PARTIAL: bool = H::PARTIAL;
+    const PARTIAL: bool = SKIP && H::PARTIAL;
 
     fn init(&self, d: &D, s: &D::State) -> H::Value {
         self.0.init(d, s)
@@ -899,6 +884,9 @@ impl<D: Domain, H: Heuristic<D>> Heuristic<D> for Counted<'_, H> {
         parent: H::Value,
         ceiling: u32,
     ) -> Option<H::Value> {
+        if !SKIP {
+            return Some(self.0.update(d, s, m, parent));
+        }
         let value = self.0.update_below(d, s, m, parent, ceiling);
         if value.is_none() {
             self.1.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -916,9 +904,9 @@ fn partial_lookups_skip_the_reflected_view_of_children_the_direct_one_cuts_off()
     let h = partition_dbs(&d, PDB_663, true);
     let k = korf100().into_iter().find(|k| k.id == 97).unwrap();
     let s = d.state(&k.start).unwrap();
-    let counted = Counted(&h, Default::default());
+    let counted = Lookups::<_, true>(&h, Default::default());
     let partial = ida_star(&d, &counted, &s, KORF, Limits::default());
-    let whole = ida_star(&d, &Whole(&h), &s, KORF, Limits::default());
+    let whole = ida_star(&d, &computed_whole(&h), &s, KORF, Limits::default());
     assert_eq!(summary(&d, &s, &partial), summary(&d, &s, &whole));
     let skipped = counted.1.into_inner();
     let generated = partial.stats.generated;
@@ -957,7 +945,7 @@ fn partial_lookups_search_the_same_tree_as_whole_ones() {
             for prune in [Prune::None, Prune::Reverse, Prune::Fsm(automaton)] {
                 let v = Variant { step, prune };
                 let what = format!("#{id} {step:?} {prune:?}");
-                let whole = ida_star(&d, &Whole(&h), &s, v, Limits::default());
+                let whole = ida_star(&d, &computed_whole(&h), &s, v, Limits::default());
                 let want = summary(&d, &s, &whole);
                 let partial = ida_star(&d, &h, &s, v, Limits::default());
                 assert_eq!(summary(&d, &s, &partial), want, "{what}");
@@ -967,7 +955,7 @@ fn partial_lookups_search_the_same_tree_as_whole_ones() {
                     max_nodes: Some(whole.stats.generated / 2),
                     ..Limits::default()
                 };
-                let whole = ida_star_fixed(&fixed, &Whole(&h), &fs, v, limits);
+                let whole = ida_star_fixed(&fixed, &computed_whole(&h), &fs, v, limits);
                 let partial = ida_star_fixed(&fixed, &h, &fs, v, limits);
                 assert_eq!(
                     summary(&fixed, &fs, &partial),
