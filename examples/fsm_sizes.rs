@@ -1,7 +1,7 @@
 //! The duplicate-pruning automaton's size and build time by depth, as docs/pruning.md tabulates
 //! them: `cargo run --release --example fsm_sizes -- MOVES MAX_DEPTH`, MOVES one of tiles (an
 //! unbounded board), tiles4x4, tiles5x5 (compared within that board), knights (within 5x5),
-//! rotation, booksortN (N books). Stops at the first depth the builder refuses. `factor` is the
+//! rotation, booksortN (N books), pancakeN (N pancakes). Stops at the first depth the builder refuses. `factor` is the
 //! asymptotic branching factor of the brute-force tree the automaton leaves (`idabench tree`'s,
 //! on the board: 4x4, 5x5, the knight's 5x5; for permutations, over the automaton's states
 //! alone); none for the unbounded board.
@@ -68,6 +68,15 @@ fn booksort(n: u16) -> Moves {
     Moves::Permutations(perms)
 }
 
+/// The pancake flips of 2..=n pancakes (see `domains::pancake`): flipping k sends position
+/// x < k to k - 1 - x.
+fn pancake(n: u16) -> Moves {
+    let perms = (2..=n)
+        .map(|k| (0..n).map(|x| if x < k { k - 1 - x } else { x }).collect())
+        .collect();
+    Moves::Permutations(perms)
+}
+
 /// A board's width and height, and the step each label stands for.
 type Board = (usize, usize, Vec<(i32, i32)>);
 
@@ -80,7 +89,7 @@ fn main() {
         ),
         _ => {
             eprintln!(
-                "usage: fsm_sizes tiles|tiles4x4|tiles5x5|knights|rotation|booksortN MAX_DEPTH"
+                "usage: fsm_sizes tiles|tiles4x4|tiles5x5|knights|rotation|booksortN|pancakeN MAX_DEPTH"
             );
             std::process::exit(2);
         }
@@ -96,6 +105,12 @@ fn main() {
                 .parse()
                 .expect("booksortN: N books");
             (booksort(n), None)
+        }
+        other if other.starts_with("pancake") => {
+            let n = other["pancake".len()..]
+                .parse()
+                .expect("pancakeN: N pancakes");
+            (pancake(n), None)
         }
         _ => {
             eprintln!("unknown moves '{name}'");

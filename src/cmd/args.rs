@@ -310,6 +310,7 @@ Examples:
   idabench generate --domain tiles --size 4x4 --count 100 --seed 7 --walk 40   random walks from the goal
   idabench generate --domain booksort --size 10 --count 50 --seed 1             random shelves
   idabench generate --domain knights --count 50 --seed 1 --walk 12              walks from the target
+  idabench generate --domain pancake --size 40 --count 100 --seed 40            random stacks
 
 The same arguments always give the same file.
 
@@ -646,7 +647,7 @@ pub struct PlanArgs {
 /// flag given applies.
 #[derive(Args, Debug)]
 pub struct SelectArgs {
-    /// Only instances of these domains, comma separated (tiles, rotation, booksort, knights).
+    /// Only instances of these domains, comma separated (tiles, rotation, booksort, knights, pancake).
     #[arg(long, value_name = "NAME,...", value_delimiter = ',', value_parser = parse_domain)]
     pub domain: Vec<DomainKind>,
     /// Only instances of these sizes, comma separated, spelled as the datasets' `size` column

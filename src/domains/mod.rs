@@ -42,6 +42,7 @@ pub(crate) mod booksort;
 pub mod cost;
 pub(crate) mod judge;
 pub(crate) mod knights;
+pub(crate) mod pancake;
 pub(crate) mod rotation;
 mod spec;
 pub mod tiles;
@@ -420,6 +421,7 @@ registry! {
     Rotation => rotation::Rotation,
     Booksort => booksort::Booksort,
     Knights => knights::Knights,
+    Pancake => pancake::Pancake,
 }
 
 impl DomainKind {
@@ -440,7 +442,7 @@ impl DomainKind {
         self.heuristics().iter().any(|h| h.name() == name)
     }
 
-    /// The names of every family, for messages: `tiles, rotation, booksort, knights`.
+    /// The names of every family, for messages: `tiles, rotation, booksort, knights, pancake`.
     pub fn names() -> String {
         DomainKind::ALL
             .iter()

@@ -403,6 +403,7 @@ mod tests {
             ("rotation.csv", 3),
             ("booksort.csv", 3),
             ("knights.csv", 3),
+            ("pancake.csv", 3),
         ] {
             let mut instances = bundled(file).instances;
             instances.sort_by_key(|i| std::cmp::Reverse(i.optimal));

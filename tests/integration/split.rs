@@ -153,6 +153,7 @@ fn every_domain_and_variant_split_at_any_depth_on_any_threads_searches_as_one_th
         ("booksort", 4),
         ("knights", 4),
         ("p1379", 4),
+        ("pancake", 4),
     ] {
         for (i, instance) in deepest(file, take).iter().enumerate() {
             // The default depth on the tiles; the builder refuses it for domains with more moves
@@ -162,6 +163,7 @@ fn every_domain_and_variant_split_at_any_depth_on_any_threads_searches_as_one_th
                 DomainKind::Knights => 9,
                 DomainKind::Rotation => 8,
                 DomainKind::Booksort => 2,
+                DomainKind::Pancake => 4,
             };
             let specs = heuristics(instance)
                 .into_iter()

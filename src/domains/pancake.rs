@@ -1,0 +1,580 @@
+//! Pancake sorting: a stack of pancakes 1..n, listed from the top, sorted by flips, each reversing
+//! the top k pancakes (k = 2..n; flipping one changes nothing); the goal is 1..n from the top.
+//!
+//! A move is written as the number of pancakes it flips (`3 7 2`). Every flip undoes itself. The
+//! heuristic is Helmert's gap count (SoCS 2010) with the plate below the stack as pancake n + 1,
+//! and the weaker GAP-x of the literature (as HOG2 defines it), which leaves out the gaps touching
+//! the x smallest pancakes but not the plate's: harder problems of the same stacks, and a second,
+//! independent bound to check optimal lengths with.
+
+use super::{Family, FieldError, UseSearch};
+use crate::search::fsm::Moves;
+use crate::search::{Domain, Heuristic, Zero};
+use crate::util::text::shorten;
+use std::sync::{Arc, OnceLock};
+
+/// The most pancakes: the plate, n + 1, is a byte too.
+pub const MAX_PANCAKES: usize = 254;
+
+/// The stack from the top. Slot n holds the plate, n + 1, and the slots after it 0: the gap
+/// between the bottom pancake and the plate is read like any other.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Stack {
+    p: [u8; MAX_PANCAKES + 2],
+}
+
+/// A stack's size, with the move tables the search reads.
+pub struct Pancake {
+    n: usize,
+    /// The flips 2..=n, in move order.
+    flips: Vec<u8>,
+    /// The label of each flip: its index.
+    labels: Vec<u16>,
+    goal: Stack,
+}
+
+impl Pancake {
+    /// A stack of `n` pancakes, 1 to `MAX_PANCAKES`.
+    pub fn new(n: usize) -> Result<Pancake, String> {
+        if !(1..=MAX_PANCAKES).contains(&n) {
+            return Err(format!(
+                "invalid number of pancakes {n}: expected 1 to {MAX_PANCAKES}"
+            ));
+        }
+        let flips: Vec<u8> = (2..=n as u8).collect();
+        let labels = (0..flips.len() as u16).collect();
+        let mut goal = [0u8; MAX_PANCAKES + 2];
+        for (i, p) in goal[..=n].iter_mut().enumerate() {
+            *p = i as u8 + 1;
+        }
+        Ok(Pancake {
+            n,
+            flips,
+            labels,
+            goal: Stack { p: goal },
+        })
+    }
+
+    /// Reads whitespace-separated pancakes from the top; n is their count.
+    pub fn parse(text: &str) -> Result<(Pancake, Stack), String> {
+        let tokens: Vec<&str> = text.split_whitespace().collect();
+        let d = Pancake::new(tokens.len())?;
+        let n = d.n;
+        let mut seen = vec![0usize; n + 1];
+        let mut stack = Vec::with_capacity(n);
+        for (i, tok) in tokens.iter().enumerate() {
+            let at = i + 1;
+            let p = match tok.parse::<usize>() {
+                Ok(p) if (1..=n).contains(&p) => p,
+                Ok(_) => {
+                    return Err(format!(
+                        "pancake {} at position {at} is out of range: the pancakes are numbered 1 to {n}",
+                        shorten(tok)
+                    ))
+                }
+                Err(_) => {
+                    return Err(format!(
+                        "token {at} '{}' is not a pancake number (expected 1 to {n})",
+                        shorten(tok)
+                    ))
+                }
+            };
+            if seen[p] != 0 {
+                return Err(format!(
+                    "pancake {p} appears twice (positions {} and {at})",
+                    seen[p]
+                ));
+            }
+            seen[p] = at;
+            stack.push(p as u8);
+        }
+        let mut s = d.goal.clone();
+        s.p[..n].copy_from_slice(&stack);
+        Ok((d, s))
+    }
+
+    pub fn n(&self) -> usize {
+        self.n
+    }
+
+    /// The pancakes of `s` from the top.
+    pub fn pancakes<'s>(&self, s: &'s Stack) -> &'s [u8] {
+        &s.p[..self.n]
+    }
+}
+
+impl Domain for Pancake {
+    type State = Stack;
+    /// The number of pancakes flipped.
+    type Move = u8;
+    const NO_MOVE: u8 = 0;
+
+    #[inline(always)]
+    fn moves<'a>(&'a self, _: &Stack) -> &'a [u8] {
+        &self.flips
+    }
+
+    #[inline(always)]
+    fn labels<'a>(&'a self, _: &Stack) -> &'a [u16] {
+        &self.labels
+    }
+
+    #[inline(always)]
+    fn inverse(&self, _: &Stack, m: u8) -> u8 {
+        m
+    }
+
+    #[inline(always)]
+    fn apply(&self, s: &mut Stack, m: u8) {
+        s.p[..m as usize].reverse();
+    }
+
+    #[inline(always)]
+    fn is_goal(&self, s: &Stack) -> bool {
+        s.p[..self.n] == self.goal.p[..self.n]
+    }
+
+    /// Flipping k pancakes is floor(k / 2) swaps: flips of both parities exist.
+    fn solution_parity(&self, _: &Stack) -> Option<u32> {
+        None
+    }
+
+    /// Taking the largest pancake left to the top and then down to its place sorts any stack in
+    /// 2n - 3 flips (n >= 2).
+    fn diameter(&self) -> Option<u32> {
+        Some((2 * self.n as u32).saturating_sub(3))
+    }
+
+    fn path_string(&self, _: &Stack, path: &[u8]) -> String {
+        let flips: Vec<String> = path.iter().map(u8::to_string).collect();
+        flips.join(" ")
+    }
+}
+
+/// 1 when `a`, right above `b`, is not of a size next to it, unless `a` or `b` is one of the
+/// pancakes 1..=`IGNORE`; the plate (`b` > `n`) is never left out, as in HOG2's GAP-x.
+#[inline(always)]
+fn gap<const IGNORE: u8>(n: usize, a: u8, b: u8) -> u32 {
+    (a.abs_diff(b) != 1 && ((a > IGNORE && b > IGNORE) || b as usize > n)) as u32
+}
+
+/// The number of gaps: neighbours (the bottom pancake and the plate too) that are not consecutive
+/// sizes. A flip of k changes one neighbourhood only, that of positions k - 1 and k, so it closes
+/// at most one gap; a stack without gaps is sorted. `Gap<X>` leaves out the gaps touching
+/// pancakes 1..=X but not the plate's (GAP-X): still a bound, but no longer 0 only at the goal.
+pub struct Gap<const IGNORE: u8>;
+
+impl<const IGNORE: u8> Heuristic<Pancake> for Gap<IGNORE> {
+    type Value = u32;
+    const GOAL_AWARE: bool = IGNORE == 0;
+
+    fn init(&self, d: &Pancake, s: &Stack) -> u32 {
+        s.p[..=d.n]
+            .windows(2)
+            .map(|w| gap::<IGNORE>(d.n, w[0], w[1]))
+            .sum()
+    }
+
+    #[inline(always)]
+    fn update(&self, d: &Pancake, s: &Stack, m: u8, g: u32) -> u32 {
+        let k = m as usize;
+        let (top, last, below) = (s.p[0], s.p[k - 1], s.p[k]);
+        g + gap::<IGNORE>(d.n, top, below) - gap::<IGNORE>(d.n, last, below)
+    }
+
+    #[inline(always)]
+    fn estimate(&self, g: u32) -> u32 {
+        g
+    }
+}
+
+heuristic_set! {
+    /// The pancake heuristics.
+    PancakeHeuristic {
+        Gap => "gap": "the gaps: neighbours (the bottom pancake and the plate too) that are not consecutive sizes (Helmert 2010)",
+        Gap1 => "gap-1": "the gaps not touching pancake 1, the plate's always (GAP-1)",
+        Gap2 => "gap-2": "the gaps not touching pancakes 1 and 2 (GAP-2)",
+        Gap3 => "gap-3": "the gaps not touching pancakes 1 to 3 (GAP-3)",
+        Zero => "zero": "none: blind iterative deepening",
+    }
+}
+
+impl PancakeHeuristic {
+    /// The pancakes whose gaps are left out (`None`: `zero`).
+    fn ignored(self) -> Option<u8> {
+        match self {
+            PancakeHeuristic::Gap => Some(0),
+            PancakeHeuristic::Gap1 => Some(1),
+            PancakeHeuristic::Gap2 => Some(2),
+            PancakeHeuristic::Gap3 => Some(3),
+            PancakeHeuristic::Zero => None,
+        }
+    }
+}
+
+impl Family for Pancake {
+    const NAME: &'static str = "pancake";
+    const SIZE_HELP: &'static str =
+        "the number of pancakes, 1 to 254 (the start tells, when given)";
+    const STATE_HELP: &'static str = "the stack from the top, a permutation of 1..n";
+    type Heuristics = PancakeHeuristic;
+    /// The pancakes alone: a `Stack` is sized for the largest.
+    type Start = Box<[u8]>;
+
+    fn unpack(&self, p: &Box<[u8]>) -> Stack {
+        let mut s = self.goal.clone();
+        s.p[..self.n].copy_from_slice(p);
+        s
+    }
+
+    fn instance(
+        size: Option<&str>,
+        start: &str,
+        goal: Option<&str>,
+    ) -> Result<(Arc<Pancake>, Box<[u8]>), FieldError> {
+        super::no_goal(Self::NAME, goal)?;
+        let (fresh, start) = Pancake::parse(start).map_err(|e| ("start", e))?;
+        let n = fresh.n();
+        let size = size.map_or("", str::trim);
+        if !size.is_empty() && size != n.to_string() {
+            return Err((
+                "size",
+                format!(
+                    "'{}': the start has {n} pancakes; leave size empty or write {n}",
+                    shorten(size)
+                ),
+            ));
+        }
+        static SHARED: [OnceLock<Arc<Pancake>>; MAX_PANCAKES + 1] =
+            [const { OnceLock::new() }; MAX_PANCAKES + 1];
+        let start = fresh.pancakes(&start).into();
+        Ok((Arc::clone(SHARED[n].get_or_init(|| Arc::new(fresh))), start))
+    }
+
+    /// Chosen by measurement (docs/pancake.md).
+    const FSM_DEPTH: u32 = 3;
+
+    /// Flipping k sends the pancake at position x < k to k - 1 - x.
+    fn fsm_moves(&self) -> Moves {
+        let n = self.n as u16;
+        let perms = self
+            .flips
+            .iter()
+            .map(|&k| {
+                let k = u16::from(k);
+                (0..n).map(|x| if x < k { k - 1 - x } else { x }).collect()
+            })
+            .collect();
+        Moves::Permutations(perms)
+    }
+
+    fn size(&self) -> String {
+        self.n.to_string()
+    }
+
+    /// The sorted stack of as many pancakes as `size` says.
+    fn generator_goal(size: Option<&str>) -> Result<(String, String), FieldError> {
+        let wanted = || format!("pancake needs the number of pancakes, 1 to {MAX_PANCAKES}");
+        let size = size.ok_or_else(|| ("size", wanted()))?;
+        let n = size
+            .trim()
+            .parse::<usize>()
+            .ok()
+            .filter(|n| (1..=MAX_PANCAKES).contains(n))
+            .ok_or_else(|| ("size", format!("'{}': {}", shorten(size), wanted())))?;
+        let stack: Vec<String> = (1..=n).map(|p| p.to_string()).collect();
+        Ok((n.to_string(), stack.join(" ")))
+    }
+
+    fn tokens(&self, s: &Stack) -> String {
+        let stack: Vec<String> = self.pancakes(s).iter().map(u8::to_string).collect();
+        stack.join(" ")
+    }
+
+    fn with_heuristic<V: UseSearch>(
+        d: &Arc<Pancake>,
+        start: &Stack,
+        h: PancakeHeuristic,
+        visit: V,
+    ) -> V::Output {
+        match h {
+            PancakeHeuristic::Gap => visit.with(&**d, start, &Gap::<0>),
+            PancakeHeuristic::Gap1 => visit.with(&**d, start, &Gap::<1>),
+            PancakeHeuristic::Gap2 => visit.with(&**d, start, &Gap::<2>),
+            PancakeHeuristic::Gap3 => visit.with(&**d, start, &Gap::<3>),
+            PancakeHeuristic::Zero => visit.with(&**d, start, &Zero),
+        }
+    }
+
+    /// GAP-x counts a subset of the gaps GAP-y counts for y < x: a max of them is the one that
+    /// leaves out the fewest pancakes, searched as it is alone.
+    fn with_max<V: UseSearch>(
+        d: &Arc<Pancake>,
+        start: &Stack,
+        parts: &[PancakeHeuristic],
+        visit: V,
+    ) -> V::Output {
+        let strongest = parts
+            .iter()
+            .copied()
+            .filter(|h| h.ignored().is_some())
+            .min_by_key(|h| h.ignored())
+            .unwrap_or(PancakeHeuristic::Zero);
+        Self::with_heuristic(d, start, strongest, visit)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::{ida_star, replay, Limits, Outcome, Prune, Step, Variant};
+    use crate::util::rng::Rng;
+    use std::collections::HashMap;
+
+    const NEXT: Variant = Variant {
+        step: Step::Next,
+        prune: Prune::Reverse,
+    };
+
+    /// Every stack of n pancakes with its distance to sorted: a BFS from the sorted stack over
+    /// prefix reversals written here from the definition, not from the domain's moves.
+    fn bfs(n: usize) -> HashMap<Vec<u8>, u32> {
+        let sorted: Vec<u8> = (1..=n as u8).collect();
+        let mut dist = HashMap::from([(sorted.clone(), 0)]);
+        let mut layer = vec![sorted];
+        let mut d = 0;
+        while !layer.is_empty() {
+            d += 1;
+            let mut next = Vec::new();
+            for s in &layer {
+                for k in 2..=n {
+                    let mut t = s.clone();
+                    t[..k].reverse();
+                    if !dist.contains_key(&t) {
+                        dist.insert(t.clone(), d);
+                        next.push(t);
+                    }
+                }
+            }
+            layer = next;
+        }
+        dist
+    }
+
+    fn stack(p: &[u8]) -> (Pancake, Stack) {
+        let text: Vec<String> = p.iter().map(u8::to_string).collect();
+        Pancake::parse(&text.join(" ")).unwrap()
+    }
+
+    fn solve<H: Heuristic<Pancake>>(h: &H, p: &[u8], variant: Variant) -> Vec<u8> {
+        let (d, s) = stack(p);
+        let r = ida_star(&d, h, &s, variant, Limits::default());
+        assert!(r.optimal_guaranteed || variant.step == Step::Two);
+        let Outcome::Solved(path) = r.outcome else {
+            panic!("{p:?}: {:?}", r.outcome);
+        };
+        assert!(replay(&d, &s, &path), "{p:?}: {path:?}");
+        path
+    }
+
+    /// The pancake numbers (OEIS A058986): the most flips any stack of n needs.
+    const DIAMETERS: [u32; 9] = [0, 1, 3, 4, 5, 7, 8, 9, 10];
+
+    /// IDA* with every heuristic gives the BFS distance of every stack of up to 7 pancakes, and
+    /// of every eighth stack of 8 and every 64th of 9; each gap heuristic is at most the distance.
+    #[test]
+    fn ida_matches_bfs_on_small_stacks() {
+        for n in 1..=9 {
+            let dist = bfs(n);
+            let factorial: usize = (1..=n).product();
+            assert_eq!(dist.len(), factorial, "n = {n}");
+            assert_eq!(*dist.values().max().unwrap(), DIAMETERS[n - 1], "n = {n}");
+            let every = match n {
+                ..=7 => 1,
+                8 => 8,
+                _ => 64,
+            };
+            let mut stacks: Vec<(&Vec<u8>, &u32)> = dist.iter().collect();
+            stacks.sort();
+            for (p, &want) in stacks.into_iter().step_by(every) {
+                let (d, s) = stack(p);
+                for (ignore, got) in [
+                    (0, Gap::<0>.init(&d, &s)),
+                    (1, Gap::<1>.init(&d, &s)),
+                    (2, Gap::<2>.init(&d, &s)),
+                    (3, Gap::<3>.init(&d, &s)),
+                ] {
+                    assert!(got <= want, "{p:?}: gap-{ignore} {got} > {want}");
+                }
+                assert_eq!(solve(&Gap::<0>, p, NEXT).len() as u32, want, "{p:?}");
+                assert_eq!(solve(&Gap::<2>, p, NEXT).len() as u32, want, "{p:?}");
+                if n <= 6 {
+                    assert_eq!(solve(&Zero, p, NEXT).len() as u32, want, "{p:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_step_and_pruning_finds_the_distance() {
+        let dist = bfs(7);
+        let mut stacks: Vec<(&Vec<u8>, &u32)> = dist.iter().collect();
+        stacks.sort();
+        for (p, &want) in stacks.into_iter().step_by(37) {
+            for step in Step::ALL {
+                for prune in [Prune::None, Prune::Reverse] {
+                    let got = solve(&Gap::<1>, p, Variant { step, prune }).len() as u32;
+                    if step == Step::Two {
+                        assert!(got >= want && got <= want + 1, "{p:?} {step:?}");
+                    } else {
+                        assert_eq!(got, want, "{p:?} {step:?} {prune:?}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn gap_updates_match_a_full_count() {
+        let mut rng = Rng::new(2010);
+        for n in [1, 2, 3, 5, 16, 40, 100, MAX_PANCAKES] {
+            let mut p: Vec<u8> = (1..=n as u8).collect();
+            rng.shuffle(&mut p);
+            let (d, s) = stack(&p);
+            fn check<const X: u8>(d: &Pancake, s: &Stack) {
+                let g = Gap::<X>.init(d, s);
+                for &m in d.moves(s) {
+                    let mut t = s.clone();
+                    let updated = Gap::<X>.update(d, s, m, g);
+                    d.apply(&mut t, m);
+                    assert_eq!(updated, Gap::<X>.init(d, &t), "gap-{X} flip {m}");
+                    d.apply(&mut t, m);
+                    assert_eq!(&t, s);
+                }
+            }
+            check::<0>(&d, &s);
+            check::<1>(&d, &s);
+            check::<3>(&d, &s);
+        }
+    }
+
+    #[test]
+    fn gap_is_zero_only_at_the_goal() {
+        let (d, s) = stack(&[1, 2, 3, 4]);
+        assert!(d.is_goal(&s) && Gap::<0>.init(&d, &s) == 0);
+        // Upside down, the stack has one gap: at the plate.
+        let (d, s) = stack(&[4, 3, 2, 1]);
+        assert_eq!(Gap::<0>.init(&d, &s), 1);
+        // Pancake 1 at the bottom: GAP-1 leaves out the gap above it, not the plate's.
+        let (d, s) = stack(&[2, 3, 4, 1]);
+        assert_eq!(Gap::<0>.init(&d, &s), 2);
+        assert_eq!(Gap::<1>.init(&d, &s), 1);
+        assert!(!d.is_goal(&s));
+        // GAP-1 does not see pancake 1 out of place in the middle.
+        let (d, s) = stack(&[2, 3, 1, 4]);
+        assert_eq!(Gap::<0>.init(&d, &s), 2);
+        assert_eq!(Gap::<1>.init(&d, &s), 0);
+        let (d, s) = stack(&[4, 3, 2, 1]);
+        assert_eq!(Gap::<1>.init(&d, &s), 1);
+    }
+
+    /// Helmert's (2010) example: the gap count of 3 2 5 1 6 4 is 5, and so is its distance (his
+    /// solution flips 5, 6, 3, 4, 5).
+    #[test]
+    fn helmerts_example() {
+        let (d, s) = stack(&[3, 2, 5, 1, 6, 4]);
+        assert_eq!(Gap::<0>.init(&d, &s), 5);
+        assert!(replay(&d, &s, &[5, 6, 3, 4, 5]));
+        assert_eq!(solve(&Gap::<0>, &[3, 2, 5, 1, 6, 4], NEXT).len(), 5);
+    }
+
+    #[test]
+    fn fsm_moves_are_the_flips() {
+        let (d, s) = stack(&[3, 1, 4, 5, 2]);
+        let Moves::Permutations(perms) = d.fsm_moves() else {
+            panic!("flips are permutations");
+        };
+        for (&m, perm) in d.moves(&s).iter().zip(&perms) {
+            let mut t = s.clone();
+            d.apply(&mut t, m);
+            for (x, &to) in perm.iter().enumerate() {
+                assert_eq!(t.p[to as usize], s.p[x], "flip {m}");
+            }
+        }
+        assert_eq!(d.labels(&s), [0, 1, 2, 3]);
+    }
+
+    #[test]
+    fn paths_are_the_flip_sizes() {
+        let (d, s) = stack(&[3, 2, 1, 4]);
+        let path = solve(&Gap::<0>, &[3, 2, 1, 4], NEXT);
+        assert_eq!(d.path_string(&s, &path), "3");
+        assert_eq!(d.path_string(&s, &[2, 5, 3]), "2 5 3");
+    }
+
+    #[test]
+    fn bad_stacks_are_refused_clearly() {
+        let err = |text: &str| Pancake::parse(text).err().unwrap();
+        assert!(err("").contains("invalid number of pancakes 0"));
+        assert!(err("1 2 x").contains("token 3 'x' is not a pancake number"));
+        assert!(err("1 2 2").contains("pancake 2 appears twice (positions 2 and 3)"));
+        assert!(err("1 0 2").contains("pancake 0 at position 2 is out of range"));
+        assert!(err("1 4 2").contains("pancake 4 at position 2 is out of range"));
+        assert!(err("1 -4 2").contains("token 2 '-4' is not a pancake number"));
+        let many: Vec<String> = (1..=255).map(|p| p.to_string()).collect();
+        assert!(err(&many.join(" ")).contains("expected 1 to 254"));
+        let e = Pancake::instance(Some("4"), "2 1 3", None).err().unwrap();
+        assert_eq!(e.0, "size");
+        assert!(e.1.contains("the start has 3 pancakes"));
+        let e = Pancake::instance(None, "2 1 3", Some("1 2 3"))
+            .err()
+            .unwrap();
+        assert_eq!(e.0, "goal");
+        assert!(Pancake::generator_goal(Some("0")).is_err());
+        assert_eq!(
+            Pancake::generator_goal(Some("3")).unwrap(),
+            ("3".to_string(), "1 2 3".to_string())
+        );
+    }
+
+    #[test]
+    fn a_max_is_its_strongest_part() {
+        struct Nodes;
+        impl UseSearch for Nodes {
+            type Output = u64;
+            fn with<D: Domain, H: Heuristic<D>>(self, d: &D, s: &D::State, h: &H) -> u64 {
+                ida_star(d, h, s, NEXT, Limits::default()).stats.generated
+            }
+        }
+        let (d, p) = Pancake::instance(None, "5 9 2 7 1 10 3 8 4 6", None).unwrap();
+        let s = d.unpack(&p);
+        use PancakeHeuristic::*;
+        let max = Pancake::with_max(&d, &s, &[Gap3, Gap1, Zero], Nodes);
+        assert_eq!(max, Pancake::with_heuristic(&d, &s, Gap1, Nodes));
+        assert_ne!(max, Pancake::with_heuristic(&d, &s, Gap3, Nodes));
+    }
+
+    /// The bundled datasets' `optimal` column: every row by IDA* with gap, and the 16-stacks of
+    /// `pancake.csv` also with GAP-1 (a second the hundred; its 28-stacks take minutes).
+    #[test]
+    fn bundled_dataset_lengths_hold() {
+        let mut rows = 0;
+        for text in [
+            include_str!("../../datasets/pancake.csv"),
+            include_str!("../../datasets/pancake40.csv"),
+        ] {
+            for line in text.lines().skip(1) {
+                let f: Vec<&str> = line.split(',').collect();
+                let p: Vec<u8> = f[3].split(' ').map(|x| x.parse().unwrap()).collect();
+                let want: usize = f[5].parse().unwrap();
+                assert_eq!(f[2].parse::<usize>().unwrap(), p.len(), "{line}");
+                assert_eq!(solve(&Gap::<0>, &p, NEXT).len(), want, "{line}");
+                if p.len() == 16 {
+                    assert_eq!(solve(&Gap::<1>, &p, NEXT).len(), want, "{line}");
+                }
+                rows += 1;
+            }
+        }
+        assert_eq!(rows, 500);
+    }
+}
