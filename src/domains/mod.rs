@@ -42,6 +42,7 @@ pub(crate) mod booksort;
 pub mod cost;
 pub(crate) mod judge;
 pub(crate) mod knights;
+pub mod ksolve;
 pub(crate) mod pancake;
 pub(crate) mod rotation;
 mod spec;

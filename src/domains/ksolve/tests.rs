@@ -1,0 +1,260 @@
+use super::definition::parse;
+use super::*;
+use crate::search::{ida_star, replay, Limits, Outcome, Prune, Step, Variant};
+use crate::util::rng::Rng;
+
+const CUBE2: &str = include_str!("../../../puzzles/2x2x2.tws");
+
+/// Positions of the 2x2x2 (corner DBL fixed) by distance from solved: OEIS A079761 (each power
+/// one move) and A079762 (quarter turns), the published God's-number table.
+const HALF: [u32; 12] = [
+    1, 9, 54, 321, 1847, 9992, 50136, 227536, 870072, 1887748, 623800, 2644,
+];
+const QUARTER: [u32; 15] = [
+    1, 6, 27, 120, 534, 2256, 8969, 33058, 114149, 360508, 930588, 1350852, 782536, 90280, 276,
+];
+
+const NEXT: Variant = Variant {
+    step: Step::Next,
+    prune: Prune::Reverse,
+};
+
+fn cube2(metric: Metric) -> Ksolve {
+    Ksolve::new(&parse(CUBE2).unwrap(), metric).unwrap()
+}
+
+/// 3^7: the turns of the 7 corners as a number base 3.
+const TURNS: usize = 2187;
+
+/// A 2x2x2 position's index: its corners' order (Lehmer code) and their turns.
+fn rank(s: &Position) -> usize {
+    let mut order = 0;
+    for i in 0..7 {
+        let smaller_after = (i + 1..7).filter(|&j| s.piece[j] < s.piece[i]).count();
+        order = order * (7 - i) + smaller_after;
+    }
+    let turns = (0..7).fold(0, |t, i| t * 3 + usize::from(s.turn[i]));
+    order * TURNS + turns
+}
+
+fn unrank(d: &Ksolve, r: usize) -> Position {
+    let mut s = d.solved();
+    let (mut order, mut turns) = (r / TURNS, r % TURNS);
+    let mut code = [0usize; 7];
+    for i in (0..7).rev() {
+        code[i] = order % (7 - i);
+        order /= 7 - i;
+    }
+    let mut left: Vec<u8> = (0..7).collect();
+    for i in 0..7 {
+        s.piece[i] = left.remove(code[i]);
+    }
+    for i in (0..7).rev() {
+        s.turn[i] = (turns % 3) as u8;
+        turns /= 3;
+    }
+    s
+}
+
+/// Every position's distance from solved (`u8::MAX`: not reached), by a BFS over the domain's
+/// moves.
+fn bfs(d: &Ksolve) -> Vec<u8> {
+    let mut dist = vec![u8::MAX; 5040 * TURNS];
+    let solved = rank(&d.solved());
+    dist[solved] = 0;
+    let mut layer = vec![solved as u32];
+    let mut depth = 0;
+    while !layer.is_empty() {
+        depth += 1;
+        let mut next = Vec::new();
+        for &r in &layer {
+            let s = unrank(d, r as usize);
+            for &m in d.moves(&s) {
+                let mut t = s.clone();
+                d.apply(&mut t, m);
+                let q = rank(&t);
+                if dist[q] == u8::MAX {
+                    dist[q] = depth;
+                    next.push(q as u32);
+                }
+            }
+        }
+        layer = next;
+    }
+    dist
+}
+
+fn histogram(dist: &[u8]) -> Vec<u32> {
+    let mut h = Vec::new();
+    for &x in dist.iter().filter(|&&x| x != u8::MAX) {
+        if h.len() <= usize::from(x) {
+            h.resize(usize::from(x) + 1, 0);
+        }
+        h[usize::from(x)] += 1;
+    }
+    h
+}
+
+/// The BFS of both metrics gives the published distribution, and IDA* with the misplaced
+/// bound gives the BFS distance of positions at every distance it can reach within a test's time.
+#[test]
+fn the_2x2x2_distances_are_the_published_ones_and_ida_agrees() {
+    for (metric, published, deepest) in [
+        (Metric::Half, &HALF[..], 7),
+        (Metric::Quarter, &QUARTER[..], 8),
+    ] {
+        let d = cube2(metric);
+        let dist = bfs(&d);
+        assert_eq!(histogram(&dist), published, "{metric:?}");
+        let h = Misplaced::of(&d);
+        let mut rng = Rng::new(2222);
+        let mut checked = vec![0; deepest + 1];
+        while checked.iter().any(|&c| c < 4) {
+            let r = rng.below(dist.len() as u64) as usize;
+            let want = dist[r];
+            if want == u8::MAX || usize::from(want) > deepest || checked[usize::from(want)] >= 4 {
+                continue;
+            }
+            checked[usize::from(want)] += 1;
+            let s = unrank(&d, r);
+            assert!(h.estimate(h.init(&d, &s)) <= u32::from(want));
+            let result = ida_star(&d, &h, &s, NEXT, Limits::default());
+            let Outcome::Solved(path) = result.outcome else {
+                panic!("{metric:?} rank {r}: {:?}", result.outcome);
+            };
+            assert!(replay(&d, &s, &path));
+            assert_eq!(path.len(), usize::from(want), "{metric:?} rank {r}");
+        }
+    }
+}
+
+#[test]
+fn powers_undo_and_are_named() {
+    let d = cube2(Metric::Half);
+    assert_eq!(d.names, ["U", "U2", "U'", "R", "R2", "R'", "F", "F2", "F'"]);
+    let q = cube2(Metric::Quarter);
+    let names: Vec<&str> = q
+        .moves
+        .iter()
+        .map(|&k| q.names[usize::from(k)].as_str())
+        .collect();
+    assert_eq!(names, ["U", "U'", "R", "R'", "F", "F'"]);
+    assert_eq!(q.labels, [0, 1, 2, 3, 4, 5]);
+    let s = d.after("R U F' R2 U'").unwrap();
+    for &m in d.moves(&s) {
+        let mut t = s.clone();
+        d.apply(&mut t, m);
+        assert_ne!(t, s);
+        d.apply(&mut t, d.inverse(&s, m));
+        assert_eq!(t, s, "{}", d.names[usize::from(m)]);
+    }
+    // Four quarter turns, two half turns: solved.
+    assert!(d.is_goal(&d.after("R R R R").unwrap()));
+    assert!(d.is_goal(&d.after("F2 F2 U U'").unwrap()));
+    assert!(!d.is_goal(&s));
+    let e = d.after("R U x").unwrap_err();
+    assert!(e.contains("move 3 'x' is not a move of 2x2x2"), "{e}");
+}
+
+#[test]
+fn misplaced_updates_match_a_full_count() {
+    for metric in Metric::ALL {
+        let d = cube2(metric);
+        let h = Misplaced::of(&d);
+        // A face turn moves its four corners, whatever the power.
+        assert_eq!(h.most, 4);
+        let mut rng = Rng::new(7);
+        let mut s = d.solved();
+        for _ in 0..200 {
+            let v = h.init(&d, &s);
+            for &m in d.moves(&s) {
+                let mut t = s.clone();
+                let updated = h.update(&d, &s, m, v);
+                d.apply(&mut t, m);
+                assert_eq!(updated, h.init(&d, &t));
+            }
+            let moves = d.moves(&s);
+            let m = moves[rng.below(moves.len() as u64) as usize];
+            d.apply(&mut s, m);
+        }
+    }
+}
+
+/// The points a move's permutation sends (slot, turn) to are where `apply` puts that piece.
+#[test]
+fn point_permutations_follow_the_moves() {
+    let d = cube2(Metric::Half);
+    let perms = d.point_permutations();
+    let s = d.after("R U2 F'").unwrap();
+    for (&m, perm) in d.moves(&s).iter().zip(&perms) {
+        let mut t = s.clone();
+        d.apply(&mut t, m);
+        for i in 0..d.slots {
+            let point = i * 3 + usize::from(s.turn[i]);
+            let to = usize::from(perm[point]);
+            assert_eq!(
+                (t.piece[to / 3], t.turn[to / 3]),
+                (s.piece[i], (to % 3) as u8)
+            );
+        }
+    }
+}
+
+/// Pieces that the solved position does not tell apart are one state however they are placed.
+#[test]
+fn repeated_pieces_are_colours() {
+    // Four slots in a ring, two colours, one move that turns the ring.
+    let text = "Set RING 4 1\nSolved\nRING\n1 1 2 2\nEnd\nMove T\nRING\n2 3 4 1\nEnd\n";
+    let d = Ksolve::new(&parse(text).unwrap(), Metric::Half).unwrap();
+    assert!(d.is_goal(&d.after("T2 T2").unwrap()));
+    let s = d.after("T").unwrap();
+    let r = ida_star(&d, &Misplaced::of(&d), &s, NEXT, Limits::default());
+    let Outcome::Solved(path) = r.outcome else {
+        panic!("{:?}", r.outcome);
+    };
+    assert_eq!(d.path_string(&s, &path), "T'");
+}
+
+#[test]
+fn limits_are_refused_naming_the_line() {
+    let big = "Set A 100 1\nSet B 29 1\nSolved\nA\n".to_string()
+        + &(1..=100)
+            .map(|i| i.to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+        + "\nEnd\nMove M\nB\n2 1"
+        + &(3..=29).map(|i| format!(" {i}")).collect::<String>()
+        + "\nEnd\n";
+    let e = Ksolve::new(&parse(&big).unwrap(), Metric::Half)
+        .err()
+        .unwrap();
+    assert_eq!(e.line, 2, "{e}");
+    assert!(e.message.contains("brings the slots to 129"), "{e}");
+    let twice = "Set S 3 1\nSolved\nS\n1 2 3\nEnd\nMove R\nS\n2 3 1\nEnd\nMove R'\nS\n1 3 2\nEnd\n";
+    let e = Ksolve::new(&parse(twice).unwrap(), Metric::Half)
+        .err()
+        .unwrap();
+    assert_eq!(e.line, 10, "{e}");
+    assert!(e.message.contains("two moves are named `R'`"), "{e}");
+}
+
+/// The positions twsearch prints for a few sequences on `puzzles/2x2x2.tws` (commit 0a8bfb07,
+/// `twsearch --showpositions`): each slot's piece (from 1) and turn. Reading the file's
+/// orientations per slot instead of per piece, or a permutation the other way round, leaves
+/// every distance above the same but changes these.
+#[test]
+fn positions_are_twsearchs() {
+    let d = cube2(Metric::Half);
+    for (sequence, pieces, turns) in [
+        ("R", [1, 3, 6, 4, 5, 7, 2], [0, 1, 2, 0, 0, 1, 2]),
+        ("U", [4, 1, 2, 3, 5, 6, 7], [0; 7]),
+        ("F", [1, 2, 4, 5, 6, 3, 7], [0, 0, 1, 2, 1, 2, 0]),
+        ("R U F'", [4, 1, 7, 3, 6, 5, 2], [0, 0, 2, 0, 0, 2, 2]),
+        ("F2 R' U2 F", [2, 6, 7, 3, 5, 1, 4], [2, 0, 2, 2, 2, 2, 2]),
+    ] {
+        let s = d.after(sequence).unwrap();
+        let got: Vec<(u8, u8)> = (0..7).map(|i| d.slot(&s, i)).collect();
+        let want: Vec<(u8, u8)> = pieces.iter().zip(turns).map(|(&p, t)| (p - 1, t)).collect();
+        assert_eq!(got, want, "{sequence}");
+    }
+}
