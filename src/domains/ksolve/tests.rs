@@ -46,8 +46,8 @@ fn unrank(d: &Ksolve, r: usize) -> Position {
         order /= 7 - i;
     }
     let mut left: Vec<u8> = (0..7).collect();
-    for i in 0..7 {
-        s.piece[i] = left.remove(code[i]);
+    for (i, &c) in code.iter().enumerate() {
+        s.piece[i] = left.remove(c);
     }
     for i in (0..7).rev() {
         s.turn[i] = (turns % 3) as u8;
