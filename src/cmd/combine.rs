@@ -606,7 +606,7 @@ fn combined_manifest(runs: &[Source], plan: &Plan) -> Manifest {
     for d in runs.iter().flat_map(|r| &r.manifest.datasets) {
         if !datasets
             .iter()
-            .any(|k| k.name == d.name && k.sha256 == d.sha256)
+            .any(|k| k.name == d.name && k.content() == d.content())
         {
             datasets.push(d.clone());
         }

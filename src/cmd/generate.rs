@@ -3,6 +3,7 @@
 use super::domain_kind;
 use crate::cmd::args::GenerateArgs;
 use crate::dataset::generate::{self, GenerateError};
+use crate::domains::ksolve::{Metric, PuzzleFile};
 use crate::domains::tiles;
 use crate::domains::DomainKind;
 use crate::error::{Done, Error};
@@ -12,7 +13,12 @@ use std::path::Path;
 
 /// Runs `idabench generate`: every argument is checked before the first row is written.
 pub(super) fn generate(args: GenerateArgs) -> Result<Done, Error> {
-    let kind = domain_kind(&args.domain)?;
+    let default = if args.puzzle.is_some() {
+        "ksolve"
+    } else {
+        "tiles"
+    };
+    let kind = domain_kind(args.domain.as_deref().unwrap_or(default))?;
     let mode = match (args.all, args.count, args.walk) {
         (true, _, _) => generate::Mode::All,
         (false, Some(count), None) => generate::Mode::Random {
@@ -26,6 +32,27 @@ pub(super) fn generate(args: GenerateArgs) -> Result<Done, Error> {
         },
         (false, None, _) => return Err(Error::usage("give --all or --count N")),
     };
+    if let Some(path) = &args.puzzle {
+        if kind != DomainKind::Ksolve {
+            return Err(Error::usage(format!(
+                "--puzzle is for domain ksolve, not {}",
+                kind.name()
+            )));
+        }
+        if args.size.is_some() || args.goal.is_some() {
+            return Err(Error::usage(
+                "--size and --goal: a defined puzzle's come from its file",
+            ));
+        }
+        let metric = args.metric.as_deref().map_or(Metric::Half, |m| {
+            Metric::parse(m).expect("clap checked the metric")
+        });
+        let file =
+            PuzzleFile::read(path, &path.display().to_string(), metric).map_err(Error::usage)?;
+        let written = written_path(path, args.out.as_deref());
+        let generate = |out: &mut dyn Write| generate::defined(&file, &written, &mode, out);
+        return write_out(args.out.as_deref(), generate);
+    }
     // Every argument is checked before the first row is written: the rows then go out as they
     // are made, so a refusal must not come after part of a dataset.
     let size = args
@@ -62,11 +89,19 @@ pub(super) fn generate(args: GenerateArgs) -> Result<Done, Error> {
         Some(spec) => generate::tiles(spec, &mode, out),
         None => generate::fixed(kind, &size_column, &goal, &mode, out),
     };
+    write_out(args.out.as_deref(), generate)
+}
+
+/// Runs `generate` into `out` (written whole or not at all), or to stdout.
+fn write_out(
+    out: Option<&Path>,
+    generate: impl Fn(&mut dyn Write) -> Result<(), GenerateError>,
+) -> Result<Done, Error> {
     let fail = |target: &Path, e: GenerateError| match e {
         GenerateError::Refused(message) => Error::usage(message),
         GenerateError::Write(e) => Error::io(target, e),
     };
-    match &args.out {
+    match out {
         None => {
             generate(&mut std::io::stdout().lock()).map_err(|e| fail(Path::new("stdout"), e))?
         }
@@ -77,4 +112,34 @@ pub(super) fn generate(args: GenerateArgs) -> Result<Done, Error> {
             })?,
     }
     Ok(Done::Ok)
+}
+
+/// The definition file `puzzle` as a dataset written to `out` names it: relative to `out`'s
+/// directory (to the working directory for stdout), as `puzzle` columns are read; absolute where
+/// the two share no directory but the root.
+fn written_path(puzzle: &Path, out: Option<&Path>) -> String {
+    let dir = out
+        .and_then(Path::parent)
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let (Ok(file), Ok(dir)) = (puzzle.canonicalize(), dir.canonicalize()) else {
+        return puzzle.display().to_string();
+    };
+    let common = file
+        .components()
+        .zip(dir.components())
+        .take_while(|(a, b)| a == b)
+        .count();
+    // Sharing only the root: the absolute path says more than a climb to it.
+    if common <= 1 {
+        return file.display().to_string();
+    }
+    let mut rel = std::path::PathBuf::new();
+    for _ in dir.components().skip(common) {
+        rel.push("..");
+    }
+    for c in file.components().skip(common) {
+        rel.push(c);
+    }
+    rel.display().to_string()
 }

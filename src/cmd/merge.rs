@@ -279,7 +279,7 @@ fn check_agreement(parts: &[Part]) -> Result<(), Error> {
     let datasets = |m: &Manifest| -> Vec<String> {
         m.datasets
             .iter()
-            .map(|d| format!("{} (sha256 {})", d.name, d.sha256))
+            .map(|d| format!("{} (sha256 {})", d.name, d.content()))
             .collect()
     };
     let tables: HashMap<&str, (&str, &Part)> = parts

@@ -432,11 +432,11 @@ fn unlike(old: &Manifest, manifest: &Manifest, dir: &Path) -> Option<String> {
     if old
         .datasets
         .iter()
-        .map(|d| (&d.name, &d.sha256))
-        .ne(manifest.datasets.iter().map(|d| (&d.name, &d.sha256)))
+        .map(|d| (&d.name, d.content()))
+        .ne(manifest.datasets.iter().map(|d| (&d.name, d.content())))
     {
         return Some(format!(
-            "--resume: {} was made from other dataset files (names or SHA-256 differ); start a new run instead",
+            "--resume: {} was made from other dataset files (names or SHA-256 differ, of a dataset or of a puzzle definition it names); start a new run instead",
             dir.display()
          ));
     }

@@ -81,6 +81,7 @@ pub(super) fn manifest(cpu_model: &str, sha256: &str) -> Manifest {
             name: "korf100".to_owned(),
             sha256: sha256.to_owned(),
             instances: 20,
+            puzzles: Vec::new(),
         }],
         variants: VARIANTS.map(str::to_owned).to_vec(),
         jobs_total: Some(20 * VARIANTS.len()),

@@ -18,13 +18,13 @@ pub(super) fn check_same_datasets(base: &SavedRun, cur: &SavedRun) -> Result<(),
     };
     for b in &bm.datasets {
         if let Some(c) = cm.datasets.iter().find(|c| c.name == b.name) {
-            if c.sha256 != b.sha256 {
+            if c.content() != b.content() {
                 return Err(CompareError::DifferentDatasets {
                     name: b.name.clone(),
                     baseline: base.source.clone(),
-                    baseline_sha256: b.sha256.clone(),
+                    baseline_sha256: b.content(),
                     current: cur.source.clone(),
-                    current_sha256: c.sha256.clone(),
+                    current_sha256: c.content(),
                 });
             }
         }

@@ -1,9 +1,12 @@
-//! Dataset generators: every state of a small board with BFS distances, uniform random solvable states, random walks.
+//! Dataset generators: every state of a small board with BFS distances, uniform random solvable states, random walks;
+//! and of a puzzle from a definition file, walks and every position with its distance.
 //!
-//! The output is the project's dataset CSV (`id,domain,size,start,goal,optimal`), the goal always
-//! written out so a file never depends on a default. Every random choice comes from
+//! The output is the project's dataset CSV (`id,domain,size,start,goal,optimal`, and `puzzle` and
+//! `metric` for a defined puzzle), the goal always written out so a file never depends on a
+//! default. Every random choice comes from
 //! `crate::util::rng::Rng`, so the same arguments give the same bytes on every platform.
 
+use crate::domains::ksolve::PuzzleFile;
 use crate::domains::tiles::Tiles;
 use crate::domains::{DomainKind, Family, Puzzle, UsePuzzle};
 use crate::search::Domain;
@@ -258,7 +261,7 @@ pub fn fixed(
     let (count, seed) = match *mode {
         Mode::All => {
             return Err(GenerateError::Refused(format!(
-                "--all is for tiles only, not {}",
+                "--all is for tiles and --puzzle only, not {}",
                 kind.name()
             )))
         }
@@ -281,6 +284,75 @@ pub fn fixed(
         writeln!(w, "{id},{},{size},{start},,", kind.name())?;
     }
     w.flush().map_err(GenerateError::from)
+}
+
+/// The most positions `Mode::All` takes on a defined puzzle: the BFS keeps each twice (to look
+/// it up and in order), some 100 bytes each; the 2x2x2's 3,674,160 fit.
+pub const ALL_MAX_POSITIONS: usize = 5_000_000;
+
+/// Datasets of the puzzle a definition file defines (`file`, written `written` in the `puzzle`
+/// column, relative to where the dataset goes), from its solved position: `Walk` walks, `All`
+/// every position with its distance (a BFS). Uniform random positions need the group's order
+/// and a test of membership, which are not computed: refused.
+pub fn defined(
+    file: &PuzzleFile,
+    written: &str,
+    mode: &Mode,
+    out: &mut dyn Write,
+) -> Result<(), GenerateError> {
+    let d = &file.domain;
+    let metric = d.metric().name();
+    let size = csv_field(&d.size());
+    let rows: Vec<(String, Option<u32>)> = match *mode {
+        Mode::Random { .. } => {
+            return Err(GenerateError::Refused(format!(
+                "uniform random positions of {} need the group's order and a test of membership, \
+                 which idabench does not compute yet: use --walk K or --all",
+                file.shown
+            )))
+        }
+        Mode::All => {
+            let all = d.every_position(ALL_MAX_POSITIONS).ok_or_else(|| {
+                GenerateError::Refused(format!(
+                    "--all: {} has more than {ALL_MAX_POSITIONS} positions under the {metric} metric",
+                    file.shown
+                ))
+            })?;
+            all.into_iter()
+                .map(|(key, depth)| (d.tokens(&d.unpack(&key)), Some(depth)))
+                .collect()
+        }
+        Mode::Walk { count, seed, moves } => {
+            let from = DomainKind::Ksolve
+                .instance(Some(file), None, "", None)
+                .map_err(|(_, e)| GenerateError::Refused(e))?;
+            let mut rng = Rng::new(seed);
+            (0..count)
+                .map(|_| (walked(&from, moves, &mut rng), None))
+                .collect()
+        }
+    };
+    let mut w = BufWriter::new(out);
+    writeln!(w, "id,domain,size,start,goal,optimal,puzzle,metric")?;
+    for (id, (start, optimal)) in rows.iter().enumerate() {
+        let optimal = optimal.map(|o| o.to_string()).unwrap_or_default();
+        writeln!(
+            w,
+            "{},ksolve,{size},{start},,{optimal},{},{metric}",
+            id + 1,
+            csv_field(written)
+        )?;
+    }
+    w.flush().map_err(GenerateError::from)
+}
+
+/// `text` as one CSV field: quoted where it holds a comma, a quote or a line break.
+fn csv_field(text: &str) -> String {
+    if text.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", text.replace('"', "\"\""))
+    } else {
+        text.to_string()
+    }
 }
 
 /// The start tokens of `puzzle` after `moves` random moves, none undoing the one before (fewer

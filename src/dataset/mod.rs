@@ -13,6 +13,8 @@
 //! | `optimal` | optional column and value     | the reference solution length, a non-negative integer |
 //! | `optimal_cost` | optional column and value | the reference solution cost, a number >= 0 |
 //! | `cost_model` | with `optimal_cost`      | its cost model: unit, heavy or inverse-heavy |
+//! | `puzzle`  | for `ksolve`                  | its definition file, a path relative to the dataset  |
+//! | `metric`  | optional, `ksolve` only       | `half` (every power one move; empty means it) or `quarter` |
 //!
 //! Everything is checked here, before any job starts, so a bad row stops a run at once instead of
 //! surfacing hours later as an `error` row. Unsolvable starts are not errors: they are legitimate
@@ -33,6 +35,7 @@
 pub mod generate;
 
 use crate::domains::cost::CostModel;
+use crate::domains::ksolve::{Metric, PuzzleFile};
 use crate::domains::{DomainKind, Puzzle};
 use crate::util::text::{self, shorten, ReadError, UTF8_BOM};
 use csv::ByteRecord;
@@ -90,6 +93,9 @@ pub struct Dataset {
     /// The domains of the instances, each once, in the order they first appear: known without
     /// a pass over every instance.
     pub domains: Vec<DomainKind>,
+    /// The definition files its rows name (`puzzle`), each once, in the order they first
+    /// appear: the path as written and the file's SHA-256.
+    pub puzzles: Vec<(String, String)>,
 }
 
 /// Why a dataset was refused, located as precisely as the fault allows.
@@ -204,7 +210,8 @@ fn parse_in(path: &Path, bytes: &[u8], pieces: usize) -> Result<Dataset, Dataset
             break lines.of(&record);
         }
     };
-    let columns = Columns::from_header(&record).map_err(|f| fail(Some(header_line), f))?;
+    let mut columns = Columns::from_header(&record).map_err(|f| fail(Some(header_line), f))?;
+    columns.dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
 
     // One hasher for every part, so that a part's ids can be looked up among another's.
     let hasher = RandomState::new();
@@ -242,6 +249,7 @@ fn parse_in(path: &Path, bytes: &[u8], pieces: usize) -> Result<Dataset, Dataset
     let mut instances = first.instances;
     instances.reserve_exact(rest);
     let mut domains = first.domains;
+    let mut puzzles = first.files.listed();
     let mut fault = first.fault;
     // Each part's ids, with where its instances went.
     let mut earlier = vec![(0..instances.len(), first.ids)];
@@ -273,6 +281,11 @@ fn parse_in(path: &Path, bytes: &[u8], pieces: usize) -> Result<Dataset, Dataset
                 domains.push(d);
             }
         }
+        for f in part.files.listed() {
+            if !puzzles.contains(&f) {
+                puzzles.push(f);
+            }
+        }
         fault = part.fault;
     }
     if let Some((line, fault)) = fault {
@@ -294,6 +307,7 @@ fn parse_in(path: &Path, bytes: &[u8], pieces: usize) -> Result<Dataset, Dataset
             .unwrap_or_default(),
         instances,
         domains,
+        puzzles,
     })
 }
 
@@ -374,6 +388,8 @@ struct Part {
     ids: Ids,
     /// As `Dataset::domains`.
     domains: Vec<DomainKind>,
+    /// The definition files read for its rows.
+    files: Files,
     /// The first fault (a bad row or a duplicate id in the part), with its line.
     fault: Option<(Option<u64>, Fault)>,
 }
@@ -393,6 +409,7 @@ fn read_rows(
         instances: Vec::with_capacity(rows),
         ids: Ids::with_capacity(rows),
         domains: Vec::new(),
+        files: Files::default(),
         fault: None,
     };
     let mut record = ByteRecord::new();
@@ -410,7 +427,7 @@ fn read_rows(
             continue;
         }
         let line = lines.of(&record);
-        let instance = match columns.instance(&record, line, &mut sizes) {
+        let instance = match columns.instance(&record, line, &mut sizes, &mut part.files) {
             Ok(instance) => instance,
             Err(fault) => {
                 part.fault = Some((Some(line), fault));
@@ -626,6 +643,42 @@ impl Sizes {
     }
 }
 
+/// The definition files read for a part's rows, by the path as written and the metric, each
+/// read once.
+#[derive(Default)]
+struct Files {
+    read: Vec<((String, Metric), PuzzleFile)>,
+}
+
+impl Files {
+    /// The file `shown` (relative to `dir`) under `metric`, read on first use.
+    fn get(&mut self, dir: &Path, shown: &str, metric: Metric) -> Result<&PuzzleFile, Fault> {
+        let key = (shown.to_string(), metric);
+        let at = match self.read.iter().position(|(k, _)| *k == key) {
+            Some(at) => at,
+            None => {
+                let file = PuzzleFile::read(&dir.join(shown), shown, metric)
+                    .map_err(|e| Fault::at("puzzle", e))?;
+                self.read.push((key, file));
+                self.read.len() - 1
+            }
+        };
+        Ok(&self.read[at].1)
+    }
+
+    /// Each file once: the path as written and its SHA-256.
+    fn listed(&self) -> Vec<(String, String)> {
+        let mut out: Vec<(String, String)> = Vec::new();
+        for (_, f) in &self.read {
+            let entry = (f.shown.clone(), f.sha256.clone());
+            if !out.contains(&entry) {
+                out.push(entry);
+            }
+        }
+        out
+    }
+}
+
 /// Where each known column sits in the header.
 struct Columns {
     fields: usize,
@@ -637,6 +690,10 @@ struct Columns {
     optimal: Option<usize>,
     optimal_cost: Option<usize>,
     cost_model: Option<usize>,
+    puzzle: Option<usize>,
+    metric: Option<usize>,
+    /// The dataset's directory, that `puzzle` paths are relative to.
+    dir: PathBuf,
 }
 
 impl Columns {
@@ -703,6 +760,9 @@ impl Columns {
             optimal: find("optimal"),
             optimal_cost: find("optimal_cost"),
             cost_model: find("cost_model"),
+            puzzle: find("puzzle"),
+            metric: find("metric"),
+            dir: PathBuf::new(),
         })
     }
 
@@ -711,6 +771,7 @@ impl Columns {
         record: &ByteRecord,
         line: u64,
         sizes: &mut Sizes,
+        files: &mut Files,
     ) -> Result<Instance, Fault> {
         if record.len() != self.fields {
             // Only a quoted value holds a comma or a line break: one that swallowed the row's
@@ -763,8 +824,38 @@ impl Columns {
             Some(i) => Some(fields.text(i, "goal")?).filter(|g| !g.is_empty()),
             None => None,
         };
+        let metric = match self.metric {
+            Some(i) => Some(fields.text(i, "metric")?).filter(|m| !m.is_empty()),
+            None => None,
+        };
+        let metric = match metric {
+            None => None,
+            Some(_) if domain != DomainKind::Ksolve => {
+                return Err(Fault::at(
+                    "metric",
+                    format!(
+                        "domain '{}' has one metric: leave metric empty (it is for ksolve)",
+                        domain.name()
+                    ),
+                ))
+            }
+            Some(m) => Some(Metric::parse(m).ok_or_else(|| {
+                Fault::at(
+                    "metric",
+                    format!("unknown metric '{}': expected half or quarter", shorten(m)),
+                )
+            })?),
+        };
+        let file = match self.puzzle {
+            Some(i) => Some(fields.text(i, "puzzle")?).filter(|p| !p.is_empty()),
+            None => None,
+        };
+        let file = match file {
+            Some(shown) => Some(files.get(&self.dir, shown, metric.unwrap_or(Metric::Half))?),
+            None => None,
+        };
         let puzzle = domain
-            .instance(size, start, goal)
+            .instance(file, size, start, goal)
             .map_err(|(column, message)| Fault::at(column, message))?;
         let size = sizes.of(&puzzle);
         let optimal = match self.optimal {

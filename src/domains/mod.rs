@@ -89,6 +89,27 @@ pub trait Family: Domain<State: Send + Sync> + Send + Sync + Sized + 'static {
         goal: Option<&str>,
     ) -> Result<(Arc<Self>, Self::Start), FieldError>;
 
+    /// `instance` for a row whose puzzle comes from a definition file (`file`, from the
+    /// `puzzle` column or `--puzzle`): the families compiled in refuse one.
+    fn instance_from(
+        file: Option<&ksolve::PuzzleFile>,
+        size: Option<&str>,
+        start: &str,
+        goal: Option<&str>,
+    ) -> Result<(Arc<Self>, Self::Start), FieldError> {
+        match file {
+            None => Self::instance(size, start, goal),
+            Some(f) => Err((
+                "puzzle",
+                format!(
+                    "'{}': domain '{}' is compiled in, only 'ksolve' reads a definition file: leave puzzle empty",
+                    shorten(&f.shown),
+                    Self::NAME
+                ),
+            )),
+        }
+    }
+
     /// The size written in reports (`4x4`, the number of books; empty where it is fixed).
     fn size(&self) -> String;
 
@@ -318,9 +339,10 @@ macro_rules! registry {
                 }
             }
 
-            /// An instance of this family from dataset fields (see `Family::instance`).
+            /// An instance of this family from dataset fields (see `Family::instance_from`).
             pub fn instance(
                 self,
+                file: Option<&ksolve::PuzzleFile>,
                 size: Option<&str>,
                 start: &str,
                 goal: Option<&str>,
@@ -328,7 +350,7 @@ macro_rules! registry {
                 match self {
                     $(DomainKind::$kind => {
                         let (domain, start) =
-                            <$family as Family>::instance(size, start, goal)?;
+                            <$family as Family>::instance_from(file, size, start, goal)?;
                         Ok(Puzzle::$kind { start, domain })
                     }),+
                 }
@@ -423,6 +445,7 @@ registry! {
     Booksort => booksort::Booksort,
     Knights => knights::Knights,
     Pancake => pancake::Pancake,
+    Ksolve => ksolve::Ksolve,
 }
 
 impl DomainKind {
@@ -443,7 +466,7 @@ impl DomainKind {
         self.heuristics().iter().any(|h| h.name() == name)
     }
 
-    /// The names of every family, for messages: `tiles, rotation, booksort, knights, pancake`.
+    /// The names of every family, for messages: `tiles, rotation, booksort, knights, pancake, ksolve`.
     pub fn names() -> String {
         DomainKind::ALL
             .iter()

@@ -110,15 +110,23 @@ pub fn of_manifest(m: &Manifest) -> Vec<Difference> {
     differences(m.combined.iter().map(|r| (r.dir.as_str(), &r.manifest)))
 }
 
-/// A run's datasets as one value: each name and the start of its SHA-256, in name order, so
-/// that the same datasets listed in another order are the same.
+/// A run's datasets as one value: each name and the start of its SHA-256 (and of its definition
+/// files'), in name order, so that the same datasets listed in another order are the same.
 fn datasets(m: &Manifest) -> String {
     let mut names: Vec<String> = m
         .datasets
         .iter()
         .map(|d| {
             let start: String = d.sha256.chars().take(12).collect();
-            format!("{} (sha256 {start})", d.name)
+            let puzzles: String = d
+                .puzzles
+                .iter()
+                .map(|p| {
+                    let start: String = p.sha256.chars().take(12).collect();
+                    format!("; puzzle {} sha256 {start}", p.path)
+                })
+                .collect();
+            format!("{} (sha256 {start}{puzzles})", d.name)
         })
         .collect();
     names.sort();
@@ -138,6 +146,7 @@ mod tests {
             name: "d".into(),
             sha256: sha256.into(),
             instances: 3,
+            puzzles: Vec::new(),
         });
         m
     }

@@ -427,6 +427,29 @@ pub struct DatasetInfo {
     pub name: String,
     pub sha256: String,
     pub instances: usize,
+    /// The definition files its rows name (domain ksolve), as written there, with their SHA-256.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub puzzles: Vec<PuzzleInfo>,
+}
+
+/// A puzzle definition file a dataset names: its path as written in the dataset, and the
+/// SHA-256 of what it held.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PuzzleInfo {
+    pub path: String,
+    pub sha256: String,
+}
+
+impl DatasetInfo {
+    /// What two runs must agree on to have read the same dataset: its SHA-256, and those of the
+    /// definition files its rows name.
+    pub fn content(&self) -> String {
+        let mut text = self.sha256.clone();
+        for p in &self.puzzles {
+            text.push_str(&format!("; puzzle {} sha256 {}", p.path, p.sha256));
+        }
+        text
+    }
 }
 
 /// Which instances of its datasets a run kept (`--domain`, `--size`, `--instances`,

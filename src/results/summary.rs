@@ -1135,6 +1135,7 @@ mod tests {
             name: "we`ird\n## set".into(),
             sha256: String::new(),
             instances: 1,
+            puzzles: Vec::new(),
         });
         m.cpu_model = "cpu\u{202e}\n|---|".into();
         let md = summary_md(&rows, &m);

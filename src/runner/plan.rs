@@ -8,7 +8,7 @@ use crate::dataset::{self, Dataset};
 use crate::domains::cost::CostModel;
 use crate::domains::{DomainKind, HeuristicKind, PrepareError, Spec};
 use crate::error::Error;
-use crate::results::record::{on_off, DatasetInfo, RunLimits, Selection};
+use crate::results::record::{on_off, DatasetInfo, PuzzleInfo, RunLimits, Selection};
 use crate::results::shard::{self, Shard};
 use crate::runner::job::Job;
 use crate::runner::select::{self, SelectOptions};
@@ -427,6 +427,14 @@ fn read_datasets(paths: &[PathBuf]) -> Result<(Vec<Dataset>, Vec<DatasetInfo>), 
             name: d.name.clone(),
             sha256: sha256_hex(&bytes),
             instances: d.instances.len(),
+            puzzles: d
+                .puzzles
+                .iter()
+                .map(|(path, sha256)| PuzzleInfo {
+                    path: path.clone(),
+                    sha256: sha256.clone(),
+                })
+                .collect(),
         });
         datasets.push(d);
     }

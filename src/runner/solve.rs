@@ -187,7 +187,7 @@ impl Puzzle {
         start: &str,
         goal: Option<&str>,
     ) -> Result<Puzzle, FieldError> {
-        kind.instance(Some(size), start, goal)
+        kind.instance(None, Some(size), start, goal)
     }
 
     /// The size written in reports: `WxH` for tiles, the number of books, `5x5` for knights.
@@ -404,6 +404,7 @@ mod tests {
             ("booksort.csv", 3),
             ("knights.csv", 3),
             ("pancake.csv", 3),
+            ("cube2.csv", 3),
         ] {
             let mut instances = bundled(file).instances;
             instances.sort_by_key(|i| std::cmp::Reverse(i.optimal));

@@ -515,7 +515,7 @@ fn bad_generate_values_name_the_flag_and_write_nothing() {
         case(
             &generate(&["--domain", "rotation", "--all"]),
             2,
-            &["--all is for tiles only"],
+            &["--all is for tiles and --puzzle only"],
         ),
         case(&generate(&["--size", "3x3"]), 2, &["--count"]),
         case(

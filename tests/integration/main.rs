@@ -11,6 +11,7 @@ mod cli_compare;
 mod cli_domains;
 mod cli_fsm;
 mod cli_hostile;
+mod cli_ksolve;
 mod cli_pdb;
 mod cli_plot;
 mod cli_repeat;

@@ -154,6 +154,7 @@ fn every_domain_and_variant_split_at_any_depth_on_any_threads_searches_as_one_th
         ("knights", 4),
         ("p1379", 4),
         ("pancake", 4),
+        ("cube2", 4),
     ] {
         for (i, instance) in deepest(file, take).iter().enumerate() {
             // The default depth on the tiles; the builder refuses it for domains with more moves
@@ -164,6 +165,7 @@ fn every_domain_and_variant_split_at_any_depth_on_any_threads_searches_as_one_th
                 DomainKind::Rotation => 8,
                 DomainKind::Booksort => 2,
                 DomainKind::Pancake => 4,
+                DomainKind::Ksolve => 4,
             };
             let specs = heuristics(instance)
                 .into_iter()

@@ -79,7 +79,16 @@ const UNSUPPORTED: [&str; 11] = [
 
 /// Largest set and orientation count taken (twsearch's limits are alike).
 const MAX_SET: usize = 1 << 12;
-const MAX_OMOD: u8 = 127;
+pub(super) const MAX_OMOD: u8 = 127;
+
+/// Whether `name` may name a set or a move: printable ASCII without the characters datasets and
+/// positions use as separators (`,`, `"`, `/`) or that start a comment (`#`), and not a number
+/// (a line of numbers is a permutation or turns).
+fn fit_name(name: &str) -> bool {
+    name.bytes()
+        .all(|b| b.is_ascii_graphic() && !matches!(b, b',' | b'"' | b'/' | b'#'))
+        && !name.bytes().all(|b| b.is_ascii_digit())
+}
 
 fn err<T>(line: usize, message: impl Into<String>) -> Result<T, DefError> {
     Err(DefError {
@@ -134,6 +143,12 @@ pub fn parse(text: &str) -> Result<Definition, DefError> {
                 if sets.iter().any(|s| s.name == set) {
                     return err(line, format!("set `{set}` is defined twice"));
                 }
+                if !fit_name(set) {
+                    return err(
+                        line,
+                        format!("set name `{set}`: a name is printable ASCII without , \" / # and not a number"),
+                    );
+                }
                 let size: usize = match size.parse() {
                     Ok(n) if (1..=MAX_SET).contains(&n) => n,
                     _ => {
@@ -182,6 +197,20 @@ pub fn parse(text: &str) -> Result<Definition, DefError> {
                 }
                 if moves.iter().any(|m| m.name == move_name) {
                     return err(line, format!("move `{move_name}` is defined twice"));
+                }
+                if !fit_name(move_name) {
+                    return err(
+                        line,
+                        format!("move name `{move_name}`: a name is printable ASCII without , \" / # and not a number"),
+                    );
+                }
+                if sets.iter().any(|s| s.name == move_name) {
+                    return err(
+                        line,
+                        format!(
+                            "move `{move_name}` has the name of a set: a start would be ambiguous"
+                        ),
+                    );
                 }
                 let (effect, next) = block(&lines, at, line, &sets, Kind::Move)?;
                 moves.push(BaseMove {
@@ -310,10 +339,11 @@ fn block(
             }
         }
         perm[s] = p.iter().map(|&x| (x - 1) as u16).collect();
-        // An orientation line is one of numbers: a set's name or `End` is the next chunk.
-        let has_ori = lines.get(at).is_some_and(|(_, t)| {
-            t.len() == set.size && t.iter().all(|x| x.bytes().all(|b| b.is_ascii_digit()))
-        });
+        // An orientation line is one of numbers (no name is one): a set's name or `End` is the
+        // next chunk.
+        let has_ori = lines
+            .get(at)
+            .is_some_and(|(_, t)| t.iter().all(|x| x.bytes().all(|b| b.is_ascii_digit())));
         if has_ori {
             let (oline, otokens) = &lines[at];
             at += 1;
@@ -379,7 +409,7 @@ pub struct Power {
     pub effect: Arrangement,
 }
 
-/// Most powers a base move may have (its order less one): a move of larger order is refused.
+/// The largest order of a move taken (its powers but the identity are moves).
 const MAX_ORDER: usize = 256;
 
 impl Definition {
@@ -396,7 +426,7 @@ impl Definition {
                 if next == identity {
                     break;
                 }
-                if all.len() >= MAX_ORDER {
+                if all.len() + 1 >= MAX_ORDER {
                     return err(
                         m.line,
                         format!("move `{}`: order above {MAX_ORDER}", m.name),
@@ -537,6 +567,18 @@ End
                 14,
                 "piece 9 is not 1 to 7",
             ),
+            (
+                CUBE2.replace("1 2 0 0 2 1 0", "1 2 0 0 2 1"),
+                15,
+                "orientation has 6 entries, not 7",
+            ),
+            (CUBE2.replace("Move R", "Move R,2"), 12, "move name `R,2`"),
+            (
+                CUBE2.replace("Move R", "Move CORNERS"),
+                12,
+                "the name of a set",
+            ),
+            (CUBE2.replace("Set CORNERS", "Set 12"), 3, "set name `12`"),
         ];
         for (text, line, says) in cases {
             let e = parse(&text).unwrap_err();

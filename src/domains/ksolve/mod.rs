@@ -12,8 +12,14 @@
 
 pub mod definition;
 
-use crate::search::{Domain, Heuristic};
+use super::{Family, FieldError, UseSearch};
+use crate::search::fsm::Moves;
+use crate::search::{Domain, Heuristic, Zero};
+use crate::util::text::shorten;
 use definition::{DefError, Definition};
+use sha2::{Digest, Sha256};
+use std::path::Path;
+use std::sync::{Arc, Mutex};
 
 /// The most slots of all sets together (a 4x4x4's 56 fit, a megaminx's 62).
 pub const MAX_SLOTS: usize = 128;
@@ -62,6 +68,9 @@ struct Touch {
     last: bool,
 }
 
+// `add` sums two turns in a byte.
+const _: () = assert!(2 * (definition::MAX_OMOD as usize - 1) <= u8::MAX as usize);
+
 /// `a + b` below `omod`, both below it already.
 #[inline(always)]
 fn add(a: u8, b: u8, omod: u8) -> u8 {
@@ -73,11 +82,53 @@ fn add(a: u8, b: u8, omod: u8) -> u8 {
     }
 }
 
+/// The next `set.size` numbers of `words`, each below `below` (`what`: pieces or turns).
+fn numbers<'w>(
+    words: &mut impl Iterator<Item = &'w str>,
+    set: &SetSlots,
+    what: &str,
+    below: usize,
+) -> Result<Vec<u8>, String> {
+    (0..set.size)
+        .map(|k| {
+            let w = words.next().ok_or_else(|| {
+                format!(
+                    "set '{}': {what} {} of {} is missing",
+                    set.name,
+                    k + 1,
+                    set.size
+                )
+            })?;
+            w.parse::<usize>()
+                .ok()
+                .filter(|&x| x < below)
+                .map(|x| x as u8)
+                .ok_or_else(|| {
+                    format!(
+                        "set '{}': {what} {} '{}' is not a number below {below}",
+                        set.name,
+                        k + 1,
+                        shorten(w)
+                    )
+                })
+        })
+        .collect()
+}
+
+/// A set's name, first slot, size and orientation count.
+struct SetSlots {
+    name: String,
+    first: usize,
+    size: usize,
+    omod: u8,
+}
+
 /// A defined puzzle under a metric, with the tables the search reads.
 pub struct Ksolve {
     name: String,
     metric: Metric,
     slots: usize,
+    sets: Vec<SetSlots>,
     /// Every power of every defined move, in file order, each move's clockwise powers first.
     names: Vec<String>,
     /// The touches of power `k`: `touches[starts[k]..starts[k + 1]]`.
@@ -96,19 +147,13 @@ pub struct Ksolve {
 }
 
 impl Ksolve {
-    /// The puzzle of definition `def` under `metric`. Refused, naming the line: more than
-    /// `MAX_SLOTS` slots, a set of more than 255 pieces, two powers of one name (a move named
-    /// `R2` beside `R`), more than 65,535 powers.
-    pub fn new(def: &Definition, metric: Metric) -> Result<Ksolve, DefError> {
+    /// The puzzle of definition `def` under `metric`, named `name`. Refused, naming the line:
+    /// more than `MAX_SLOTS` slots (so that a slot and a piece are bytes), two powers of one
+    /// name (a move named `R2` beside `R`), 65,535 powers or more.
+    pub fn new(def: &Definition, metric: Metric, name: &str) -> Result<Ksolve, DefError> {
         let mut slots = 0;
         let mut offsets = Vec::with_capacity(def.sets.len());
         for set in &def.sets {
-            if set.size > 255 {
-                return Err(DefError {
-                    line: set.line,
-                    message: format!("set `{}`: {} pieces, at most 255", set.name, set.size),
-                });
-            }
             offsets.push(slots);
             slots += set.size;
             if slots > MAX_SLOTS {
@@ -122,15 +167,17 @@ impl Ksolve {
             }
         }
         let powers = def.powers()?;
-        if powers.len() > usize::from(u16::MAX) {
+        // Power u16::MAX is the search's "no move".
+        if powers.len() >= usize::from(u16::MAX) {
             return Err(DefError {
                 line: def.moves.last().map_or(1, |m| m.line),
-                message: format!("{} powers of moves, at most {}", powers.len(), u16::MAX),
+                message: format!("{} powers of moves, at most {}", powers.len(), u16::MAX - 1),
             });
         }
         let mut names: Vec<String> = Vec::with_capacity(powers.len());
+        let mut seen = std::collections::HashSet::with_capacity(powers.len());
         for p in &powers {
-            if names.contains(&p.name) {
+            if !seen.insert(p.name.as_str()) {
                 return Err(DefError {
                     line: def.moves[p.base].line,
                     message: format!(
@@ -181,20 +228,20 @@ impl Ksolve {
             }
             starts.push(touches.len() as u32);
         }
+        // A move's powers 1 to order - 1 come one after the other: power k is undone by power
+        // order - k.
+        let mut first = vec![0usize; def.moves.len()];
+        let mut order = vec![1i32; def.moves.len()];
+        for (k, p) in powers.iter().enumerate().rev() {
+            first[p.base] = k;
+            order[p.base] += 1;
+        }
         let inverse = powers
             .iter()
             .map(|p| {
-                let undo = powers
-                    .iter()
-                    .position(|q| q.base == p.base && q.amount == -p.amount)
-                    // An amount that is its own negative: half the order (R2), or an order of 2.
-                    .unwrap_or_else(|| {
-                        powers
-                            .iter()
-                            .position(|q| q.base == p.base && q.amount == p.amount)
-                            .unwrap()
-                    });
-                undo as u16
+                let n = order[p.base];
+                let power = if p.amount > 0 { p.amount } else { n + p.amount };
+                (first[p.base] + (n - power) as usize - 1) as u16
             })
             .collect();
         let moves: Vec<u16> = (0..powers.len() as u16)
@@ -216,10 +263,22 @@ impl Ksolve {
                 goal.turn[offsets[s] + j] = def.solved.ori[s][j];
             }
         }
+        let sets = def
+            .sets
+            .iter()
+            .zip(&offsets)
+            .map(|(set, &first)| SetSlots {
+                name: set.name.clone(),
+                first,
+                size: set.size,
+                omod: set.omod,
+            })
+            .collect();
         Ok(Ksolve {
-            name: def.name.clone(),
+            name: name.to_string(),
             metric,
             slots,
+            sets,
             names,
             starts,
             touches,
@@ -258,7 +317,7 @@ impl Ksolve {
                 return Err(format!(
                     "move {} '{}' is not a move of {} (its moves: {})",
                     i + 1,
-                    crate::util::text::shorten(name),
+                    shorten(name),
                     self.name,
                     self.names.join(" ")
                 ));
@@ -266,6 +325,99 @@ impl Ksolve {
             self.apply(&mut s, k as u16);
         }
         Ok(s)
+    }
+
+    /// A start: a move sequence from the solved position (`R U2 F'`), or a position written as
+    /// `tokens` writes it (each set's name, its pieces by their solved numbers, and `/` and
+    /// their turns where the set has any).
+    pub fn start(&self, text: &str) -> Result<Position, String> {
+        match text.split_whitespace().next() {
+            Some(first) if self.sets.iter().any(|set| set.name == first) => self.position(text),
+            _ => self.after(text),
+        }
+    }
+
+    /// A position as `tokens` writes it: every set, in the file's order.
+    fn position(&self, text: &str) -> Result<Position, String> {
+        let mut words = text.split_whitespace().peekable();
+        let mut s = self.solved();
+        for set in &self.sets {
+            match words.next() {
+                Some(w) if w == set.name => {}
+                Some(w) => {
+                    return Err(format!(
+                        "expected set '{}' next, found '{}' (a position lists every set in the file's order)",
+                        set.name,
+                        shorten(w)
+                    ))
+                }
+                None => return Err(format!("set '{}' is missing", set.name)),
+            }
+            let slots = set.first..set.first + set.size;
+            let pieces = numbers(&mut words, set, "piece", set.size + 1)?;
+            let mut mine: Vec<u8> = pieces.iter().map(|p| p.wrapping_sub(1)).collect();
+            let mut solved = self.goal.piece[slots.clone()].to_vec();
+            mine.sort_unstable();
+            solved.sort_unstable();
+            if mine != solved {
+                return Err(format!(
+                    "set '{}': the pieces are not those of the solved position (each as often)",
+                    set.name
+                ));
+            }
+            for (slot, p) in slots.clone().zip(&pieces) {
+                s.piece[slot] = p - 1;
+            }
+            if words.peek() == Some(&"/") {
+                words.next();
+                let turns = numbers(&mut words, set, "turn", usize::from(set.omod))?;
+                s.turn[slots].copy_from_slice(&turns);
+            } else {
+                s.turn[slots].fill(0);
+            }
+        }
+        if let Some(w) = words.next() {
+            return Err(format!("'{}' after the last set", shorten(w)));
+        }
+        Ok(s)
+    }
+
+    /// The pieces, then the turns, of the puzzle's slots (`Family::Start`).
+    pub fn packed(&self, s: &Position) -> Box<[u8]> {
+        s.piece[..self.slots]
+            .iter()
+            .chain(&s.turn[..self.slots])
+            .copied()
+            .collect()
+    }
+
+    /// Every position the moves reach from the solved one, in order of distance (a BFS), with
+    /// its distance; `None` when there are more than `most` positions (found before any is
+    /// handed on).
+    pub fn every_position(&self, most: usize) -> Option<Vec<(Box<[u8]>, u32)>> {
+        let solved = self.solved();
+        let mut seen: std::collections::HashSet<Box<[u8]>> =
+            std::collections::HashSet::from([self.packed(&solved)]);
+        let mut out = vec![(self.packed(&solved), 0)];
+        let mut from = 0;
+        while from < out.len() {
+            let (key, depth) = out[from].clone();
+            from += 1;
+            let s = self.unpack(&key);
+            for &m in &self.moves {
+                let mut t = s.clone();
+                self.apply(&mut t, m);
+                let packed = self.packed(&t);
+                if !seen.contains(&packed) {
+                    if out.len() == most {
+                        return None;
+                    }
+                    seen.insert(packed.clone());
+                    out.push((packed, depth + 1));
+                }
+            }
+        }
+        Some(out)
     }
 
     /// Slot `i`'s piece (its solved label, from 0) and turn.
@@ -414,6 +566,200 @@ impl Heuristic<Ksolve> for Misplaced {
     #[inline(always)]
     fn estimate(&self, v: u32) -> u32 {
         v.div_ceil(self.most)
+    }
+}
+
+/// A definition file read for a dataset or the command line: the puzzle it defines under one
+/// metric, and the file's SHA-256 (the manifest's, checked by resume, merge and compare).
+#[derive(Clone)]
+pub struct PuzzleFile {
+    /// The path as the dataset or the command line wrote it.
+    pub shown: String,
+    pub sha256: String,
+    pub domain: Arc<Ksolve>,
+}
+
+/// The largest definition file read.
+const MAX_FILE: u64 = 16 << 20;
+
+impl PuzzleFile {
+    /// Reads the definition at `path` (written `shown` where it was given) under `metric`; the
+    /// puzzle is named after the file (`puzzles/2x2x2.tws`: `2x2x2`). An error names the file,
+    /// and the line where the definition is at fault. Puzzles of one file content, name and
+    /// metric share one domain in the whole process, so that their tables are built once.
+    pub fn read(path: &Path, shown: &str, metric: Metric) -> Result<PuzzleFile, String> {
+        let at = |e: &dyn std::fmt::Display| format!("{shown}: {e}");
+        let size = std::fs::metadata(path)
+            .map_err(|e| {
+                let resolved = path.display().to_string();
+                if resolved == shown {
+                    at(&e)
+                } else {
+                    at(&format!("{e} (read as {resolved})"))
+                }
+            })?
+            .len();
+        if size > MAX_FILE {
+            return Err(at(&format!("{size} bytes, at most {MAX_FILE}")));
+        }
+        let bytes = std::fs::read(path).map_err(|e| at(&e))?;
+        let text = std::str::from_utf8(&bytes).map_err(|_| at(&"not UTF-8 text"))?;
+        let sha256: String = Sha256::digest(&bytes)
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        /// Each domain made, by its file's SHA-256, metric and name.
+        type Made = Vec<((String, Metric, String), Arc<Ksolve>)>;
+        static SHARED: Mutex<Made> = Mutex::new(Vec::new());
+        // Named by the file, not by its `Name` line (twsearch's generated files all say
+        // `PuzzleGeometryPuzzle`).
+        let name = path
+            .file_stem()
+            .map_or_else(|| shown.to_string(), |s| s.to_string_lossy().into_owned());
+        let key = (sha256.clone(), metric, name.clone());
+        // Nothing is left half-made by a panic while the lock is held.
+        let mut shared = SHARED.lock().unwrap_or_else(|p| p.into_inner());
+        let domain = match shared.iter().find(|(k, _)| *k == key) {
+            Some((_, d)) => Arc::clone(d),
+            None => {
+                let located = |e: DefError| format!("{shown}:{}: {}", e.line, e.message);
+                let def = definition::parse(text).map_err(located)?;
+                let d = Arc::new(Ksolve::new(&def, metric, &name).map_err(located)?);
+                shared.push((key, Arc::clone(&d)));
+                d
+            }
+        };
+        Ok(PuzzleFile {
+            shown: shown.to_string(),
+            sha256,
+            domain,
+        })
+    }
+}
+
+heuristic_set! {
+    /// The heuristics of a defined puzzle.
+    KsolveHeuristic {
+        Misplaced => "misplaced": "the slots whose piece or turn is wrong, over the most slots one move changes, rounded up",
+        Zero => "zero": "none: blind iterative deepening",
+    }
+}
+
+/// Why a row of domain ksolve has no puzzle.
+fn no_file() -> FieldError {
+    (
+        "puzzle",
+        "domain 'ksolve' reads its puzzle from a definition file: give the puzzle column (a path \
+         relative to the dataset) or --puzzle FILE"
+            .to_string(),
+    )
+}
+
+impl Family for Ksolve {
+    const NAME: &'static str = "ksolve";
+    const SIZE_HELP: &'static str =
+        "the puzzle's name and metric, from its definition file (leave it empty)";
+    const STATE_HELP: &'static str =
+        "a move sequence from the solved position (R U2 F'), or a position: each set's name, its pieces and / and their turns (the puzzle from --puzzle FILE)";
+    type Heuristics = KsolveHeuristic;
+    /// The pieces, then the turns, of the puzzle's slots: a `Position` is sized for the largest.
+    type Start = Box<[u8]>;
+
+    fn unpack(&self, start: &Box<[u8]>) -> Position {
+        let mut s = self.solved();
+        s.piece[..self.slots].copy_from_slice(&start[..self.slots]);
+        s.turn[..self.slots].copy_from_slice(&start[self.slots..]);
+        s
+    }
+
+    fn instance(
+        _size: Option<&str>,
+        _start: &str,
+        _goal: Option<&str>,
+    ) -> Result<(Arc<Ksolve>, Box<[u8]>), FieldError> {
+        Err(no_file())
+    }
+
+    fn instance_from(
+        file: Option<&PuzzleFile>,
+        size: Option<&str>,
+        start: &str,
+        goal: Option<&str>,
+    ) -> Result<(Arc<Ksolve>, Box<[u8]>), FieldError> {
+        super::no_goal(Self::NAME, goal)?;
+        let file = file.ok_or_else(no_file)?;
+        let d = &file.domain;
+        let size = size.map_or("", str::trim);
+        if !size.is_empty() && size != d.size() {
+            return Err((
+                "size",
+                format!(
+                    "'{}': the puzzle is {}; leave size empty or write that",
+                    shorten(size),
+                    d.size()
+                ),
+            ));
+        }
+        let s = d.start(start).map_err(|e| ("start", e))?;
+        Ok((Arc::clone(d), d.packed(&s)))
+    }
+
+    fn size(&self) -> String {
+        format!("{}-{}", self.name, self.metric.name())
+    }
+
+    /// Chosen by measurement on the 2x2x2, and kept small for puzzles of many more moves
+    /// (docs/ksolve.md, "Heuristics and pruning").
+    const FSM_DEPTH: u32 = 4;
+
+    fn fsm_moves(&self) -> Moves {
+        Moves::Permutations(self.point_permutations())
+    }
+
+    /// Every set's name, its pieces (by their solved numbers, from 1) and, where it has turns,
+    /// `/` and the turns.
+    fn tokens(&self, s: &Position) -> String {
+        let mut out = Vec::new();
+        for set in &self.sets {
+            out.push(set.name.clone());
+            let slots = set.first..set.first + set.size;
+            out.extend(s.piece[slots.clone()].iter().map(|p| (p + 1).to_string()));
+            if set.omod > 1 {
+                out.push("/".into());
+                out.extend(s.turn[slots].iter().map(u8::to_string));
+            }
+        }
+        out.join(" ")
+    }
+
+    fn generator_goal(_size: Option<&str>) -> Result<(String, String), FieldError> {
+        Err((
+            "puzzle",
+            "domain 'ksolve' generates from its definition file: generate --puzzle FILE".into(),
+        ))
+    }
+
+    fn with_heuristic<V: UseSearch>(
+        d: &Arc<Ksolve>,
+        start: &Position,
+        h: KsolveHeuristic,
+        visit: V,
+    ) -> V::Output {
+        match h {
+            KsolveHeuristic::Misplaced => visit.with(&**d, start, &Misplaced::of(d)),
+            KsolveHeuristic::Zero => visit.with(&**d, start, &Zero),
+        }
+    }
+
+    /// A max's parts are `misplaced` and `zero`: the max is `misplaced` alone.
+    fn with_max<V: UseSearch>(
+        d: &Arc<Ksolve>,
+        start: &Position,
+        parts: &[KsolveHeuristic],
+        visit: V,
+    ) -> V::Output {
+        debug_assert!(parts.contains(&KsolveHeuristic::Misplaced));
+        Self::with_heuristic(d, start, KsolveHeuristic::Misplaced, visit)
     }
 }
 

@@ -20,7 +20,7 @@ const NEXT: Variant = Variant {
 };
 
 fn cube2(metric: Metric) -> Ksolve {
-    Ksolve::new(&parse(CUBE2).unwrap(), metric).unwrap()
+    Ksolve::new(&parse(CUBE2).unwrap(), metric, "2x2x2").unwrap()
 }
 
 /// 3^7: the turns of the 7 corners as a number base 3.
@@ -106,6 +106,21 @@ fn the_2x2x2_distances_are_the_published_ones_and_ida_agrees() {
         let d = cube2(metric);
         let dist = bfs(&d);
         assert_eq!(histogram(&dist), published, "{metric:?}");
+        // The bundled dataset's rows of this metric hold their BFS distance.
+        let mut rows = 0;
+        for line in include_str!("../../../datasets/cube2.csv").lines().skip(1) {
+            let f: Vec<&str> = line.split(',').collect();
+            if f[7] == metric.name() {
+                let s = d.start(f[3]).unwrap();
+                assert_eq!(
+                    u32::from(dist[rank(&s)]),
+                    f[5].parse::<u32>().unwrap(),
+                    "{line}"
+                );
+                rows += 1;
+            }
+        }
+        assert_eq!(rows, published.len(), "{metric:?}");
         let h = Misplaced::of(&d);
         let mut rng = Rng::new(2222);
         let mut checked = vec![0; deepest + 1];
@@ -203,16 +218,38 @@ fn point_permutations_follow_the_moves() {
 /// Pieces that the solved position does not tell apart are one state however they are placed.
 #[test]
 fn repeated_pieces_are_colours() {
-    // Four slots in a ring, two colours, one move that turns the ring.
-    let text = "Set RING 4 1\nSolved\nRING\n1 1 2 2\nEnd\nMove T\nRING\n2 3 4 1\nEnd\n";
-    let d = Ksolve::new(&parse(text).unwrap(), Metric::Half).unwrap();
+    // Four slots in a ring, two colours; T turns the ring, S swaps the first two slots.
+    let text = "Set RING 4 1\nSolved\nRING\n1 1 2 2\nEnd\nMove T\nRING\n2 3 4 1\nEnd\n\
+                Move S\nRING\n2 1 3 4\nEnd\n";
+    let d = Ksolve::new(&parse(text).unwrap(), Metric::Half, "ring").unwrap();
+    // S swaps two alike pieces: nothing to see.
+    assert!(d.is_goal(&d.after("S").unwrap()));
     assert!(d.is_goal(&d.after("T2 T2").unwrap()));
+    // The 24 orders of four pieces are 6 positions of two colours.
+    let all = d.every_position(100).unwrap();
+    assert_eq!(all.len(), 6);
+    assert_eq!(all.iter().map(|(_, depth)| *depth).max(), Some(2));
+    assert!(d.every_position(5).is_none());
     let s = d.after("T").unwrap();
     let r = ida_star(&d, &Misplaced::of(&d), &s, NEXT, Limits::default());
     let Outcome::Solved(path) = r.outcome else {
         panic!("{:?}", r.outcome);
     };
-    assert_eq!(d.path_string(&s, &path), "T'");
+    assert_eq!(path.len(), 1);
+}
+
+/// Moves of order 2 and 3 are named and undone as twsearch names them.
+#[test]
+fn small_orders_name_and_undo() {
+    let text = "Set S 3 1\nSolved\nS\n1 2 3\nEnd\nMove A\nS\n2 1 3\nEnd\nMove B\nS\n2 3 1\nEnd\n";
+    let d = Ksolve::new(&parse(text).unwrap(), Metric::Half, "s3").unwrap();
+    assert_eq!(d.names, ["A", "B", "B'"]);
+    assert_eq!(d.inverse, [0, 2, 1]);
+    let q = Ksolve::new(&parse(text).unwrap(), Metric::Quarter, "s3").unwrap();
+    assert_eq!(q.moves, [0, 1, 2]);
+    // S3 has 6 elements, at most 2 moves apart with these.
+    let all = d.every_position(10).unwrap();
+    assert_eq!(all.len(), 6);
 }
 
 #[test]
@@ -225,13 +262,13 @@ fn limits_are_refused_naming_the_line() {
         + "\nEnd\nMove M\nB\n2 1"
         + &(3..=29).map(|i| format!(" {i}")).collect::<String>()
         + "\nEnd\n";
-    let e = Ksolve::new(&parse(&big).unwrap(), Metric::Half)
+    let e = Ksolve::new(&parse(&big).unwrap(), Metric::Half, "big")
         .err()
         .unwrap();
     assert_eq!(e.line, 2, "{e}");
     assert!(e.message.contains("brings the slots to 129"), "{e}");
     let twice = "Set S 3 1\nSolved\nS\n1 2 3\nEnd\nMove R\nS\n2 3 1\nEnd\nMove R'\nS\n1 3 2\nEnd\n";
-    let e = Ksolve::new(&parse(twice).unwrap(), Metric::Half)
+    let e = Ksolve::new(&parse(twice).unwrap(), Metric::Half, "twice")
         .err()
         .unwrap();
     assert_eq!(e.line, 10, "{e}");
