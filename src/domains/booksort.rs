@@ -293,16 +293,7 @@ impl Family for Booksort {
         super::no_goal(Self::NAME, goal)?;
         let (fresh, start) = Booksort::parse(start).map_err(|e| ("start", e))?;
         let n = fresh.n();
-        let size = size.map_or("", str::trim);
-        if !size.is_empty() && size != n.to_string() {
-            return Err((
-                "size",
-                format!(
-                    "'{}': the start has {n} books; leave size empty or write {n}",
-                    shorten(size)
-                ),
-            ));
-        }
+        super::counted_size(size, n, "books")?;
         static SHARED: [OnceLock<Arc<Booksort>>; MAX_BOOKS + 1] =
             [const { OnceLock::new() }; MAX_BOOKS + 1];
         Ok((Arc::clone(SHARED[n].get_or_init(|| Arc::new(fresh))), start))

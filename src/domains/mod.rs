@@ -242,6 +242,22 @@ pub trait HeuristicSet: Copy + Eq + std::fmt::Debug + Send + Sync + 'static {
     }
 }
 
+/// Refuses a `size` other than empty or `n`, the count of `things` the start holds (books,
+/// pancakes): the start tells the size.
+fn counted_size(size: Option<&str>, n: usize, things: &str) -> Result<(), FieldError> {
+    let size = size.map_or("", str::trim);
+    if !size.is_empty() && size != n.to_string() {
+        return Err((
+            "size",
+            format!(
+                "'{}': the start has {n} {things}; leave size empty or write {n}",
+                shorten(size)
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// Refuses a goal for a family whose goal is fixed.
 fn no_goal(family: &str, goal: Option<&str>) -> Result<(), FieldError> {
     match goal.map(str::trim) {

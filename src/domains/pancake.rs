@@ -235,16 +235,7 @@ impl Family for Pancake {
         super::no_goal(Self::NAME, goal)?;
         let (fresh, start) = Pancake::parse(start).map_err(|e| ("start", e))?;
         let n = fresh.n();
-        let size = size.map_or("", str::trim);
-        if !size.is_empty() && size != n.to_string() {
-            return Err((
-                "size",
-                format!(
-                    "'{}': the start has {n} pancakes; leave size empty or write {n}",
-                    shorten(size)
-                ),
-            ));
-        }
+        super::counted_size(size, n, "pancakes")?;
         static SHARED: [OnceLock<Arc<Pancake>>; MAX_PANCAKES + 1] =
             [const { OnceLock::new() }; MAX_PANCAKES + 1];
         let start = fresh.pancakes(&start).into();

@@ -1,5 +1,6 @@
 use super::definition::parse;
 use super::*;
+use crate::domains::Family;
 use crate::search::{ida_star, replay, Limits, Outcome, Prune, Step, Variant};
 use crate::util::rng::Rng;
 
@@ -293,5 +294,103 @@ fn positions_are_twsearchs() {
         let got: Vec<(u8, u8)> = (0..7).map(|i| d.slot(&s, i)).collect();
         let want: Vec<(u8, u8)> = pieces.iter().zip(turns).map(|(&p, t)| (p - 1, t)).collect();
         assert_eq!(got, want, "{sequence}");
+    }
+}
+
+/// The positions twsearch prints for `puzzles/3x3x3.tws` (commit 0a8bfb07, `twsearch
+/// --showpositions`): edges, then corners, each slot's piece (from 1) and turn.
+#[test]
+fn cube3_positions_are_twsearchs() {
+    let def = parse(include_str!("../../../puzzles/3x3x3.tws")).unwrap();
+    let d = Ksolve::new(&def, Metric::Half, "3x3x3").unwrap();
+    type Pin = ([u8; 12], [u8; 12], [u8; 8], [u8; 8]);
+    let superflip = "U R2 F B R B2 R U2 L B2 R U' D' R2 F R' L B2 U2 F2";
+    let pins: [(&str, Pin); 6] = [
+        (
+            "R",
+            (
+                [1, 6, 3, 4, 5, 10, 2, 8, 9, 7, 11, 12],
+                [0; 12],
+                [1, 3, 6, 4, 5, 7, 2, 8],
+                [0, 1, 2, 0, 0, 1, 2, 0],
+            ),
+        ),
+        (
+            "U",
+            (
+                [4, 1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12],
+                [0; 12],
+                [4, 1, 2, 3, 5, 6, 7, 8],
+                [0; 8],
+            ),
+        ),
+        (
+            "F",
+            (
+                [1, 2, 5, 4, 9, 3, 7, 8, 6, 10, 11, 12],
+                [0, 0, 1, 0, 1, 1, 0, 0, 1, 0, 0, 0],
+                [1, 2, 4, 5, 6, 3, 7, 8],
+                [0, 0, 1, 2, 1, 2, 0, 0],
+            ),
+        ),
+        (
+            "R U F'",
+            (
+                [4, 1, 10, 3, 6, 9, 2, 8, 5, 7, 11, 12],
+                [0, 0, 1, 0, 1, 1, 0, 0, 1, 0, 0, 0],
+                [4, 1, 7, 3, 6, 5, 2, 8],
+                [0, 0, 2, 0, 0, 2, 2, 0],
+            ),
+        ),
+        (
+            "F2 R' U2 F",
+            (
+                [9, 4, 6, 7, 3, 1, 10, 8, 2, 5, 11, 12],
+                [0, 0, 1, 0, 1, 1, 0, 0, 1, 0, 0, 0],
+                [2, 6, 7, 3, 5, 1, 4, 8],
+                [2, 0, 2, 2, 2, 2, 2, 0],
+            ),
+        ),
+        (
+            superflip,
+            (
+                [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12],
+                [1; 12],
+                [1, 2, 3, 4, 5, 6, 7, 8],
+                [0; 8],
+            ),
+        ),
+    ];
+    for (sequence, (edges, flips, corners, twists)) in pins {
+        let s = d.after(sequence).unwrap();
+        let want: Vec<(u8, u8)> = edges
+            .iter()
+            .zip(flips)
+            .chain(corners.iter().zip(twists))
+            .map(|(&p, t)| (p - 1, t))
+            .collect();
+        let got: Vec<(u8, u8)> = (0..20).map(|i| d.slot(&s, i)).collect();
+        assert_eq!(got, want, "{sequence}");
+    }
+}
+
+/// TopSpin (8,4): the flips of four reach the even half of the 8! orders (20,160), and IDA*
+/// finds every sampled position's BFS distance.
+#[test]
+fn topspin_8_4_matches_its_bfs() {
+    let def = parse(include_str!("../../../puzzles/topspin-8-4.tws")).unwrap();
+    let d = Ksolve::new(&def, Metric::Half, "topspin-8-4").unwrap();
+    let all = d.every_position(30_000).unwrap();
+    assert_eq!(all.len(), 20_160);
+    let h = Misplaced::of(&d);
+    for (key, depth) in all.iter().step_by(97) {
+        let s = d.unpack(key);
+        assert!(h.estimate(h.init(&d, &s)) <= *depth);
+        let r = ida_star(&d, &h, &s, NEXT, Limits::default());
+        let Outcome::Solved(path) = r.outcome else {
+            panic!("{:?}", r.outcome);
+        };
+        assert!(replay(&d, &s, &path));
+        assert_eq!(path.len() as u32, *depth, "{}", d.tokens(&s));
     }
 }
