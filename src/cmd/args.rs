@@ -4,6 +4,7 @@ use crate::compare::RenderFormat;
 use crate::domains;
 use crate::domains::cost::CostModel;
 use crate::domains::judge::Problem;
+use crate::domains::ksolve::{Metric, PuzzleFile};
 use crate::domains::{DomainKind, HeuristicKind};
 use crate::plot::PlotSize;
 use crate::results::record::RunLimits;
@@ -317,19 +318,51 @@ The same arguments always give the same file.
 
 Exit codes: 0 written; 1 the file cannot be written (nothing is left behind); 2 usage error.";
 
+/// The puzzle family, or a puzzle read from a definition file.
 #[derive(Args, Debug)]
-pub struct GenerateArgs {
+pub struct DefinedArgs {
     /// Puzzle family (default: tiles, or ksolve with --puzzle).
     #[arg(long, help = domains::domain_help())]
     pub domain: Option<String>,
-    /// A puzzle definition file in the KSolve/twsearch format (domain ksolve): walks from its
-    /// solved position (--walk), or every position with its distance (--all, up to 5 million).
-    /// The rows name the file relative to --out's directory.
+    /// A puzzle definition file in the KSolve/twsearch format (domain ksolve; see
+    /// docs/ksolve.md): solve's --start is then a move sequence from its solved position (R U2
+    /// F') or a position; generate writes walks from it (--walk) or every position with its
+    /// distance (--all, up to 5 million), naming the file relative to --out's directory.
     #[arg(long, value_name = "FILE")]
     pub puzzle: Option<PathBuf>,
-    /// The metric of a --puzzle: half (every power of a defined move is one move) or quarter.
+    /// The metric of a --puzzle: half (every power of a defined move is one move, twsearch's
+    /// default) or quarter (the defined moves and their inverses only).
     #[arg(long, value_name = "METRIC", value_parser = ["half", "quarter"], requires = "puzzle")]
     pub metric: Option<String>,
+}
+
+impl DefinedArgs {
+    /// The family's name: as given, else ksolve with --puzzle, else tiles.
+    pub fn domain(&self) -> &str {
+        match (&self.domain, &self.puzzle) {
+            (Some(d), _) => d,
+            (None, Some(_)) => "ksolve",
+            (None, None) => "tiles",
+        }
+    }
+
+    /// The --puzzle file read under --metric, if one is given; an error names the file (and its
+    /// line).
+    pub fn read(&self) -> Result<Option<PuzzleFile>, String> {
+        let Some(path) = &self.puzzle else {
+            return Ok(None);
+        };
+        let metric = self.metric.as_deref().map_or(Metric::Half, |m| {
+            Metric::parse(m).expect("clap checked the metric")
+        });
+        PuzzleFile::read(path, &path.display().to_string(), metric).map(Some)
+    }
+}
+
+#[derive(Args, Debug)]
+pub struct GenerateArgs {
+    #[command(flatten)]
+    pub defined: DefinedArgs,
     #[arg(long, help = domains::size_help())]
     pub size: Option<String>,
     /// Goal state, tiles only (default: 1 2 ... n-1 then the blank); the other families have a
@@ -967,17 +1000,8 @@ goal: a defect to report).";
 
 #[derive(Args, Debug)]
 pub struct SolveArgs {
-    /// Puzzle family (default: tiles, or ksolve with --puzzle).
-    #[arg(long, help = domains::domain_help())]
-    pub domain: Option<String>,
-    /// A puzzle definition file in the KSolve/twsearch format (domain ksolve): --start is then a
-    /// move sequence from its solved position (R U2 F') or a position (see docs/ksolve.md).
-    #[arg(long, value_name = "FILE")]
-    pub puzzle: Option<PathBuf>,
-    /// The metric of a --puzzle: half (every power of a defined move is one move, twsearch's
-    /// default) or quarter (the defined moves and their inverses only).
-    #[arg(long, value_name = "METRIC", value_parser = ["half", "quarter"], requires = "puzzle")]
-    pub metric: Option<String>,
+    #[command(flatten)]
+    pub defined: DefinedArgs,
     #[arg(long, help = domains::size_help())]
     pub size: Option<String>,
     // Not required once --format is given: `--format judge` alone must be told it lacks

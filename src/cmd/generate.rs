@@ -3,7 +3,6 @@
 use super::domain_kind;
 use crate::cmd::args::GenerateArgs;
 use crate::dataset::generate::{self, GenerateError};
-use crate::domains::ksolve::{Metric, PuzzleFile};
 use crate::domains::tiles;
 use crate::domains::DomainKind;
 use crate::error::{Done, Error};
@@ -13,12 +12,7 @@ use std::path::Path;
 
 /// Runs `idabench generate`: every argument is checked before the first row is written.
 pub(super) fn generate(args: GenerateArgs) -> Result<Done, Error> {
-    let default = if args.puzzle.is_some() {
-        "ksolve"
-    } else {
-        "tiles"
-    };
-    let kind = domain_kind(args.domain.as_deref().unwrap_or(default))?;
+    let kind = domain_kind(args.defined.domain())?;
     let mode = match (args.all, args.count, args.walk) {
         (true, _, _) => generate::Mode::All,
         (false, Some(count), None) => generate::Mode::Random {
@@ -32,7 +26,7 @@ pub(super) fn generate(args: GenerateArgs) -> Result<Done, Error> {
         },
         (false, None, _) => return Err(Error::usage("give --all or --count N")),
     };
-    if let Some(path) = &args.puzzle {
+    if let Some(path) = &args.defined.puzzle {
         if kind != DomainKind::Ksolve {
             return Err(Error::usage(format!(
                 "--puzzle is for domain ksolve, not {}",
@@ -44,11 +38,11 @@ pub(super) fn generate(args: GenerateArgs) -> Result<Done, Error> {
                 "--size and --goal: a defined puzzle's come from its file",
             ));
         }
-        let metric = args.metric.as_deref().map_or(Metric::Half, |m| {
-            Metric::parse(m).expect("clap checked the metric")
-        });
-        let file =
-            PuzzleFile::read(path, &path.display().to_string(), metric).map_err(Error::usage)?;
+        let file = args
+            .defined
+            .read()
+            .map_err(Error::usage)?
+            .expect("--puzzle was given");
         let written = written_path(path, args.out.as_deref());
         let generate = |out: &mut dyn Write| generate::defined(&file, &written, &mode, out);
         return write_out(args.out.as_deref(), generate);

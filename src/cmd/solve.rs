@@ -4,7 +4,6 @@
 use super::domain_kind;
 use crate::cmd::args::{Format, SolveArgs};
 use crate::domains::judge;
-use crate::domains::ksolve::{Metric, PuzzleFile};
 use crate::domains::Spec;
 use crate::error::{Done, Error};
 use crate::results::record::Status;
@@ -35,23 +34,9 @@ pub(super) fn solve(args: SolveArgs) -> Result<Done, Error> {
     let Some(start) = &args.start else {
         return Err(Error::input("--start is required"));
     };
-    let default = if args.puzzle.is_some() {
-        "ksolve"
-    } else {
-        "tiles"
-    };
-    let kind = domain_kind(args.domain.as_deref().unwrap_or(default))?;
+    let kind = domain_kind(args.defined.domain())?;
     let size = args.size.as_deref().unwrap_or("");
-    let file = match &args.puzzle {
-        None => None,
-        Some(path) => {
-            let metric = args.metric.as_deref().map_or(Metric::Half, |m| {
-                Metric::parse(m).expect("clap checked the metric")
-            });
-            let shown = path.display().to_string();
-            Some(PuzzleFile::read(path, &shown, metric).map_err(Error::input)?)
-        }
-    };
+    let file = args.defined.read().map_err(Error::input)?;
     let puzzle = kind
         .instance(file.as_ref(), Some(size), start, args.goal.as_deref())
         .map_err(|(field, e)| Error::input(format!("--{field}: {e}")))?;
