@@ -328,15 +328,7 @@ impl Family for Booksort {
 
     /// The sorted shelf of as many books as `size` says.
     fn generator_goal(size: Option<&str>) -> Result<(String, String), FieldError> {
-        let wanted = || format!("booksort needs the number of books, 1 to {MAX_BOOKS}");
-        let size = size.ok_or_else(|| ("size", wanted()))?;
-        let n = size
-            .parse::<usize>()
-            .ok()
-            .filter(|n| (1..=MAX_BOOKS).contains(n))
-            .ok_or_else(|| ("size", format!("'{}': {}", shorten(size), wanted())))?;
-        let books: Vec<String> = (1..=n).map(|b| b.to_string()).collect();
-        Ok((n.to_string(), books.join(" ")))
+        super::counted_goal(Self::NAME, size, MAX_BOOKS, "books")
     }
 
     fn tokens(&self, s: &BookState) -> String {

@@ -258,6 +258,26 @@ fn counted_size(size: Option<&str>, n: usize, things: &str) -> Result<(), FieldE
     Ok(())
 }
 
+/// `Family::generator_goal` of a family whose size is a count of `things` (books, pancakes), 1 to
+/// `most`: the size and `1 2 ... n`.
+fn counted_goal(
+    family: &str,
+    size: Option<&str>,
+    most: usize,
+    things: &str,
+) -> Result<(String, String), FieldError> {
+    let wanted = || format!("{family} needs the number of {things}, 1 to {most}");
+    let size = size.ok_or_else(|| ("size", wanted()))?;
+    let n = size
+        .trim()
+        .parse::<usize>()
+        .ok()
+        .filter(|n| (1..=most).contains(n))
+        .ok_or_else(|| ("size", format!("'{}': {}", shorten(size), wanted())))?;
+    let goal: Vec<String> = (1..=n).map(|t| t.to_string()).collect();
+    Ok((n.to_string(), goal.join(" ")))
+}
+
 /// Refuses a goal for a family whose goal is fixed.
 fn no_goal(family: &str, goal: Option<&str>) -> Result<(), FieldError> {
     match goal.map(str::trim) {

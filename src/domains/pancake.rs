@@ -265,16 +265,7 @@ impl Family for Pancake {
 
     /// The sorted stack of as many pancakes as `size` says.
     fn generator_goal(size: Option<&str>) -> Result<(String, String), FieldError> {
-        let wanted = || format!("pancake needs the number of pancakes, 1 to {MAX_PANCAKES}");
-        let size = size.ok_or_else(|| ("size", wanted()))?;
-        let n = size
-            .trim()
-            .parse::<usize>()
-            .ok()
-            .filter(|n| (1..=MAX_PANCAKES).contains(n))
-            .ok_or_else(|| ("size", format!("'{}': {}", shorten(size), wanted())))?;
-        let stack: Vec<String> = (1..=n).map(|p| p.to_string()).collect();
-        Ok((n.to_string(), stack.join(" ")))
+        super::counted_goal(Self::NAME, size, MAX_PANCAKES, "pancakes")
     }
 
     fn tokens(&self, s: &Stack) -> String {
