@@ -7,6 +7,7 @@ use crate::domains::tiles;
 use crate::domains::DomainKind;
 use crate::error::{Done, Error};
 use crate::util::atomic::{self, Failure};
+use crate::util::files;
 use std::io::Write;
 use std::path::Path;
 
@@ -109,31 +110,11 @@ fn write_out(
 }
 
 /// The definition file `puzzle` as a dataset written to `out` names it: relative to `out`'s
-/// directory (to the working directory for stdout), as `puzzle` columns are read; absolute where
-/// the two share no directory but the root.
+/// directory (to the working directory for stdout), as `puzzle` columns are read.
 fn written_path(puzzle: &Path, out: Option<&Path>) -> String {
     let dir = out
         .and_then(Path::parent)
         .filter(|d| !d.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    let (Ok(file), Ok(dir)) = (puzzle.canonicalize(), dir.canonicalize()) else {
-        return puzzle.display().to_string();
-    };
-    let common = file
-        .components()
-        .zip(dir.components())
-        .take_while(|(a, b)| a == b)
-        .count();
-    // Sharing only the root: the absolute path says more than a climb to it.
-    if common <= 1 {
-        return file.display().to_string();
-    }
-    let mut rel = std::path::PathBuf::new();
-    for _ in dir.components().skip(common) {
-        rel.push("..");
-    }
-    for c in file.components().skip(common) {
-        rel.push(c);
-    }
-    rel.display().to_string()
+    files::relative(dir, puzzle).display().to_string()
 }

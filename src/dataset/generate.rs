@@ -11,6 +11,7 @@ use crate::domains::tiles::Tiles;
 use crate::domains::{DomainKind, Family, Puzzle, UsePuzzle};
 use crate::search::Domain;
 use crate::util::rng::Rng;
+use crate::util::text::csv_field;
 use std::fmt;
 use std::io::{BufWriter, Write};
 use std::sync::Arc;
@@ -302,7 +303,7 @@ pub fn defined(
 ) -> Result<(), GenerateError> {
     let d = &file.domain;
     let metric = d.metric().name();
-    let size = csv_field(&d.size());
+    let size = d.size();
     let rows: Vec<(String, Option<u32>)> = match *mode {
         Mode::Random { .. } => {
             return Err(GenerateError::Refused(format!(
@@ -334,25 +335,26 @@ pub fn defined(
     };
     let mut w = BufWriter::new(out);
     writeln!(w, "id,domain,size,start,goal,optimal,puzzle,metric")?;
+    let mut line = Vec::new();
     for (id, (start, optimal)) in rows.iter().enumerate() {
-        let optimal = optimal.map(|o| o.to_string()).unwrap_or_default();
-        writeln!(
-            w,
-            "{},ksolve,{size},{start},,{optimal},{},{metric}",
-            id + 1,
-            csv_field(written)
-        )?;
+        let (id, optimal) = ((id + 1).to_string(), optimal.map(|o| o.to_string()));
+        line.clear();
+        for field in [
+            &id,
+            "ksolve",
+            &size,
+            start,
+            "",
+            optimal.as_deref().unwrap_or(""),
+        ] {
+            csv_field(&mut line, field.as_bytes());
+        }
+        csv_field(&mut line, written.as_bytes());
+        line.extend_from_slice(metric.as_bytes());
+        line.push(b'\n');
+        w.write_all(&line)?;
     }
     w.flush().map_err(GenerateError::from)
-}
-
-/// `text` as one CSV field: quoted where it holds a comma, a quote or a line break.
-fn csv_field(text: &str) -> String {
-    if text.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", text.replace('"', "\"\""))
-    } else {
-        text.to_string()
-    }
 }
 
 /// The start tokens of `puzzle` after `moves` random moves, none undoing the one before (fewer

@@ -10,9 +10,10 @@ use crate::report::jobs;
 use crate::results::combined;
 use crate::results::record::{Manifest, StatusCounts};
 use crate::results::summary::{self, Par2, Summaries, VariantSummary};
+use crate::util::files;
 use crate::util::text::{visible, visible_lines};
 use std::fmt::Write;
-use std::path::{Component, Path, PathBuf};
+use std::path::Path;
 
 /// The file's name in a report directory.
 pub const FILE: &str = "report.html";
@@ -459,27 +460,8 @@ pub fn report_files(dir: &Path, from: &Path, names: &[&str]) -> Vec<(String, Str
     names
         .iter()
         .filter(|n| dir.join(n).is_file())
-        .map(|n| (n.to_string(), href(&relative(from, &dir.join(n)))))
+        .map(|n| (n.to_string(), href(&files::relative(from, &dir.join(n)))))
         .collect()
-}
-
-/// The path of `target` seen from the directory `from`: relative when both resolve, else
-/// `target` made absolute.
-fn relative(from: &Path, target: &Path) -> PathBuf {
-    let (Ok(from), Ok(to)) = (from.canonicalize(), target.canonicalize()) else {
-        return std::path::absolute(target).unwrap_or_else(|_| target.to_path_buf());
-    };
-    let (a, b): (Vec<Component>, Vec<Component>) =
-        (from.components().collect(), to.components().collect());
-    let common = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
-    let mut out = PathBuf::new();
-    for _ in common..a.len() {
-        out.push("..");
-    }
-    for c in &b[common..] {
-        out.push(c);
-    }
-    out
 }
 
 /// A path as a link: its bytes percent-encoded but for letters, digits, `-._~` and `/`.

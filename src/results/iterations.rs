@@ -15,12 +15,13 @@
 
 use crate::results::folder;
 use crate::results::growth;
-use crate::results::record::{field, Record, RowKey};
+use crate::results::record::{Record, RowKey};
 use crate::results::ReportError;
 use crate::search::Iteration;
 use crate::util::atomic;
 use crate::util::files;
 use crate::util::mapped::Mapped;
+use crate::util::text::csv_field;
 use std::collections::HashMap;
 use std::fs::File;
 use std::io::{self, BufReader, Read, Seek, SeekFrom, Write};
@@ -104,7 +105,7 @@ pub fn write_rows(out: &mut Vec<u8>, key: RowKey<'_>, iterations: &[Iteration]) 
     // Written once, then copied from the first row.
     let prefix = out.len();
     for name in [key.dataset, key.instance, key.variant] {
-        field(out, name.as_bytes());
+        csv_field(out, name.as_bytes());
     }
     let prefix = prefix..out.len();
     let mut number = itoa::Buffer::new();

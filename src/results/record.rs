@@ -289,7 +289,7 @@ impl<S: AsRef<str>> Record<S> {
     /// csv's per-field machinery: rows are written once per job, and for tiny jobs that was a
     /// large part of the harness's cost.
     pub fn write_csv(&self, out: &mut Vec<u8>) {
-        let text = |out: &mut Vec<u8>, s: &S| field(out, s.as_ref().as_bytes());
+        let text = |out: &mut Vec<u8>, s: &S| text::csv_field(out, s.as_ref().as_bytes());
         let int = |out: &mut Vec<u8>, n: u64| {
             out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
             out.push(b',');
@@ -321,7 +321,7 @@ impl<S: AsRef<str>> Record<S> {
         ] {
             text(out, s);
         }
-        field(out, self.status.name().as_bytes());
+        text::csv_field(out, self.status.name().as_bytes());
         opt(out, self.length);
         opt(out, self.optimal);
         int(out, self.nodes_generated);
@@ -332,7 +332,7 @@ impl<S: AsRef<str>> Record<S> {
         float(out, self.time_cpu_s);
         float(out, self.nodes_per_s);
         int(out, self.initial_h.into());
-        field(
+        text::csv_field(
             out,
             if self.optimal_guaranteed {
                 b"true"
@@ -388,27 +388,6 @@ impl std::fmt::Display for RowKey<'_> {
         }
         f.write_str(")")
     }
-}
-
-/// Appends `value` and a comma, quoted as csv quotes by default: only a field holding the
-/// delimiter, a quote, CR or LF is quoted, with its quotes doubled.
-pub(crate) fn field(out: &mut Vec<u8>, value: &[u8]) {
-    if value
-        .iter()
-        .any(|&b| matches!(b, b',' | b'"' | b'\r' | b'\n'))
-    {
-        out.push(b'"');
-        for &b in value {
-            if b == b'"' {
-                out.push(b'"');
-            }
-            out.push(b);
-        }
-        out.push(b'"');
-    } else {
-        out.extend_from_slice(value);
-    }
-    out.push(b',');
 }
 
 /// The `reverse_pruning` column's spelling.

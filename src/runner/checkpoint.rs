@@ -531,10 +531,7 @@ impl Checkpointing {
             key.update(value.as_bytes());
             key.update([0]);
         }
-        let hex: String = key.finalize()[..8]
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect();
+        let hex = crate::util::format::hex(&key.finalize()[..8]);
         self.dir.join(format!("{hex}.ckpt"))
     }
 

@@ -400,10 +400,7 @@ impl<'a> Fits<'a> {
 
 /// The SHA-256 of `bytes`, in lowercase hex.
 pub(crate) fn sha256_hex(bytes: &[u8]) -> String {
-    Sha256::digest(bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    crate::util::format::hex(&Sha256::digest(bytes))
 }
 
 /// Reads and checks every dataset, with what the manifest records of each.

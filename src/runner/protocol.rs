@@ -31,9 +31,9 @@
 //! one line, so a record whose first field starts with `!` has it quoted (`request`,
 //! `frame_row`). Every message is read within `max_message` bytes.
 
-use crate::results::record::field;
 use crate::runner::job::Job;
 use crate::util::build;
+use crate::util::text::csv_field;
 use std::fmt;
 use std::io::{self, BufRead, Read};
 
@@ -196,7 +196,7 @@ pub fn max_message(jobs: &[Job]) -> usize {
 pub fn request(dataset: &str, instance: &str, variant: &str) -> Vec<u8> {
     let mut line = Vec::new();
     for name in [dataset, instance, variant] {
-        field(&mut line, name.as_bytes());
+        csv_field(&mut line, name.as_bytes());
     }
     // The last field's comma becomes the line end.
     line.pop();

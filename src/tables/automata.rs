@@ -202,11 +202,7 @@ impl Key<'_> {
                         digest.update(to.to_le_bytes());
                     }
                 }
-                let hex: String = digest
-                    .finalize()
-                    .iter()
-                    .map(|b| format!("{b:02x}"))
-                    .collect();
+                let hex = crate::util::format::hex(&digest.finalize());
                 format!(
                     "permutations {} of {} positions, sha256 {hex}",
                     perms.len(),
@@ -221,7 +217,7 @@ impl Key<'_> {
     /// orders have two files.
     pub fn name(&self) -> String {
         let digest = Sha256::digest(self.moves_text().as_bytes());
-        let short: String = digest[..4].iter().map(|b| format!("{b:02x}")).collect();
+        let short = crate::util::format::hex(&digest[..4]);
         let window = self.window.map_or_else(
             || format!("{}-moves", labels(self.moves)),
             |(w, h)| format!("{w}x{h}"),

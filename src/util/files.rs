@@ -1,6 +1,7 @@
 //! Opening files without being held up or led astray: a FIFO, socket or device is refused
 //! instead of waited on, a file appended to in idabench's own folders is never reached through
-//! a symbolic link, and what a folder holds besides files and folders is found.
+//! a symbolic link, and what a folder holds besides files and folders is found; and the path
+//! of a file as seen from a folder.
 
 use std::fs::{self, File, FileType, OpenOptions};
 use std::io;
@@ -96,6 +97,25 @@ pub fn stranger_at(path: &Path) -> Option<&'static str> {
         .map(|m| m.file_type())
         .filter(|t| !t.is_file() && !t.is_dir())
         .map(kind)
+}
+
+/// The path of `target` seen from the directory `from`: relative when both resolve, else
+/// `target` made absolute.
+pub fn relative(from: &Path, target: &Path) -> PathBuf {
+    let (Ok(from), Ok(to)) = (from.canonicalize(), target.canonicalize()) else {
+        return std::path::absolute(target).unwrap_or_else(|_| target.to_path_buf());
+    };
+    let (a, b): (Vec<std::path::Component>, Vec<std::path::Component>) =
+        (from.components().collect(), to.components().collect());
+    let common = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    let mut out = PathBuf::new();
+    for _ in common..a.len() {
+        out.push("..");
+    }
+    for c in &b[common..] {
+        out.push(c);
+    }
+    out
 }
 
 #[cfg(test)]

@@ -1,5 +1,10 @@
 //! Numbers for people: SI prefixes (`1.5 M`, `2 ms`), digit groups (`181,440`) and sizes in
-//! powers of 1024 (`1.5 MiB`).
+//! powers of 1024 (`1.5 MiB`); digests in hex.
+
+/// `bytes` in lowercase hex, two digits a byte.
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
 
 /// `value` with an SI prefix and up to 3 significant digits: `1 ms`, `20 k`, `1.5 M`.
 pub fn si(value: f64, unit: &str) -> String {

@@ -341,6 +341,27 @@ fn read_opened(path: &Path, file: File) -> Result<Vec<u8>, String> {
     })
 }
 
+/// Appends `value` and a comma, quoted as csv quotes by default: only a field holding the
+/// delimiter, a quote, CR or LF is quoted, with its quotes doubled.
+pub fn csv_field(out: &mut Vec<u8>, value: &[u8]) {
+    if value
+        .iter()
+        .any(|&b| matches!(b, b',' | b'"' | b'\r' | b'\n'))
+    {
+        out.push(b'"');
+        for &b in value {
+            if b == b'"' {
+                out.push(b'"');
+            }
+            out.push(b);
+        }
+        out.push(b'"');
+    } else {
+        out.extend_from_slice(value);
+    }
+    out.push(b',');
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

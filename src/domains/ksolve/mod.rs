@@ -604,10 +604,7 @@ impl PuzzleFile {
         }
         let bytes = std::fs::read(path).map_err(|e| at(&e))?;
         let text = std::str::from_utf8(&bytes).map_err(|_| at(&"not UTF-8 text"))?;
-        let sha256: String = Sha256::digest(&bytes)
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect();
+        let sha256 = crate::util::format::hex(&Sha256::digest(&bytes));
         /// Each domain made, by its file's SHA-256, metric and name.
         type Made = Vec<((String, Metric, String), Arc<Ksolve>)>;
         static SHARED: Mutex<Made> = Mutex::new(Vec::new());
