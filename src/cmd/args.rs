@@ -326,8 +326,9 @@ pub struct DefinedArgs {
     pub domain: Option<String>,
     /// A puzzle definition file in the KSolve/twsearch format (domain ksolve; see
     /// docs/ksolve.md): solve's --start is then a move sequence from its solved position (R U2
-    /// F') or a position; generate writes walks from it (--walk) or every position with its
-    /// distance (--all, up to 5 million), naming the file relative to --out's directory.
+    /// F') or a position; generate writes scrambles from it (--walk: move sequences, no two
+    /// moves in a row powers of one defined move) or every position with its distance (--all,
+    /// up to 5 million), naming the file relative to --out's directory.
     #[arg(long, value_name = "FILE")]
     pub puzzle: Option<PathBuf>,
     /// The metric of a --puzzle: half (every power of a defined move is one move, twsearch's
@@ -378,8 +379,8 @@ pub struct GenerateArgs {
     /// Seed of the random generator.
     #[arg(long, value_name = "S", default_value_t = 1)]
     pub seed: u64,
-    /// Random walks of K moves from the goal (no move undoes the one before) instead of uniform
-    /// random states.
+    /// Random walks of K moves from the goal (no move undoes the one before; of a --puzzle, no
+    /// move follows a power of itself) instead of uniform random states.
     #[arg(long, value_name = "K")]
     pub walk: Option<u32>,
     /// Write to FILE instead of stdout (whole or not at all).

@@ -324,12 +324,12 @@ pub fn defined(
                 .collect()
         }
         Mode::Walk { count, seed, moves } => {
-            let from = DomainKind::Ksolve
-                .instance(Some(file), None, "", None)
-                .map_err(|(_, e)| GenerateError::Refused(e))?;
             let mut rng = Rng::new(seed);
             (0..count)
-                .map(|_| (walked(&from, moves, &mut rng), None))
+                .map(|_| {
+                    let (_, sequence) = d.scramble(moves, |n| rng.below(n));
+                    (sequence, None)
+                })
                 .collect()
         }
     };

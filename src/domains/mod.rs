@@ -211,6 +211,16 @@ pub trait Family: Domain<State: Send + Sync> + Send + Sync + Sized + 'static {
     ) -> Result<Vec<TableInfo>, PrepareError> {
         Ok(Vec::new())
     }
+
+    /// The large tables `prepare` makes ready for heuristic `h` on `d` under `cost` (for
+    /// `--memory-limit`'s forecast); none where `h` does not fit.
+    fn tables(
+        _d: &Arc<Self>,
+        _h: Self::Heuristics,
+        _cost: CostModel,
+    ) -> Vec<Box<dyn store::Spec + Send>> {
+        Vec::new()
+    }
 }
 
 /// Why a heuristic's tables could not be made ready.
@@ -232,6 +242,9 @@ pub enum PrepareError {
 pub trait HeuristicSet: Copy + Eq + std::fmt::Debug + Send + Sync + 'static {
     /// Every heuristic of the family, the default first.
     const ALL: &'static [Self];
+    /// Heuristics named by a pattern rather than listed (a defined puzzle's databases), as
+    /// `--help` shows them: the pattern and what it means. `parse` takes them.
+    const TEMPLATES: &'static [(&'static str, &'static str)] = &[];
     /// The name in `--heuristic`, variant names and reports.
     fn name(self) -> &'static str;
     /// One line for `--help`.
@@ -368,6 +381,13 @@ macro_rules! registry {
                 }
             }
 
+            /// The family's `HeuristicSet::TEMPLATES`.
+            fn templates(self) -> &'static [(&'static str, &'static str)] {
+                match self {
+                    $(DomainKind::$kind => <<$family as Family>::Heuristics as HeuristicSet>::TEMPLATES),+
+                }
+            }
+
             /// See `Family::generator_goal`.
             pub fn generator_goal(self, size: Option<&str>) -> Result<(String, String), FieldError> {
                 match self {
@@ -459,6 +479,21 @@ macro_rules! registry {
                 }
             }
 
+            /// The large tables of heuristic `h` (of every part of a max) on this puzzle's board
+            /// under `cost`, as `Family::tables` says; none for a heuristic it does not have.
+            pub fn tables(&self, h: HeuristicKind, cost: CostModel) -> Vec<Box<dyn store::Spec + Send>> {
+                match self {
+                    $(Puzzle::$kind { domain, .. } => match max::choose::<$family>(h.name()) {
+                        Ok(choice) => choice
+                            .parts()
+                            .iter()
+                            .flat_map(|&part| <$family as Family>::tables(domain, part, cost))
+                            .collect(),
+                        Err(_) => Vec::new(),
+                    }),+
+                }
+            }
+
             /// The address of the puzzle's domain tables: puzzles of one board and goal share it.
             pub fn family_id(&self) -> usize {
                 match self {
@@ -499,7 +534,7 @@ impl DomainKind {
 
     /// Whether the family has a heuristic of its own named `name` (not a max).
     fn has(self, name: &str) -> bool {
-        self.heuristics().iter().any(|h| h.name() == name)
+        max::split(name).ok().flatten().is_none() && self.choose(name).is_ok()
     }
 
     /// The names of every family, for messages: `tiles, rotation, booksort, knights, pancake, ksolve`.
@@ -529,9 +564,16 @@ impl HeuristicKind {
     /// fault.
     pub fn parse_checked(name: &str) -> Result<HeuristicKind, String> {
         let Some(parts) = max::split(name)? else {
+            let named = || {
+                DomainKind::ALL
+                    .into_iter()
+                    .any(|d| d.choose(name).is_ok())
+                    .then(|| HeuristicKind(max::intern(name)))
+            };
             return HeuristicKind::all()
                 .into_iter()
                 .find(|h| h.0 == name)
+                .or_else(named)
                 .ok_or_else(|| {
                     format!(
                         "unknown heuristic '{}': expected one of {}, or max:H1:H2:... over one domain",
@@ -661,7 +703,12 @@ pub fn heuristic_help(lead: &str) -> String {
     let families: Vec<String> = DomainKind::ALL
         .iter()
         .map(|d| {
-            let names: Vec<&str> = d.heuristics().iter().map(|h| h.name()).collect();
+            let names: Vec<&str> = d
+                .heuristics()
+                .iter()
+                .map(|h| h.name())
+                .chain(d.templates().iter().map(|(t, _)| *t))
+                .collect();
             format!("{}: {}", d.name(), names.join(", "))
         })
         .collect();
@@ -684,6 +731,9 @@ pub fn heuristic_long_help(lead: &str) -> String {
         text.push_str(&format!("\n  {}:", d.name()));
         for (h, about) in d.heuristics_about() {
             text.push_str(&format!("\n    {:<width$}  {about}", h.name()));
+        }
+        for (template, about) in d.templates() {
+            text.push_str(&format!("\n    {template:<width$}  {about}"));
         }
     }
     text.push_str(&format!(

@@ -4,8 +4,6 @@
 //! `--memory-limit` and that the builder takes each automaton's depth.
 
 use crate::domains::cost::CostModel;
-use crate::domains::max;
-use crate::domains::tiles::Tiles;
 use crate::domains::{Family, HeuristicKind, PrepareError, Puzzle, Spec, UsePuzzle};
 use crate::runner::plan::TableOptions;
 use crate::search::fsm::Moves;
@@ -205,7 +203,7 @@ fn wanted<'a>(
         }
         done.push(key);
         fit(puzzle, h, cost, || place(i))?;
-        let tables = tables_of(puzzle, h, cost);
+        let tables = puzzle.tables(h, cost);
         if !tables.is_empty() {
             wanted.push(WantedTables {
                 puzzle,
@@ -355,28 +353,6 @@ fn fit(
         })),
         Err(e) => Err(e),
     }
-}
-
-/// The pattern databases of `h` (of every part of a max) on `puzzle`'s board under move costs
-/// `cost`, once `fit` has passed it: none for a heuristic without tables.
-fn tables_of(
-    puzzle: &Puzzle,
-    h: HeuristicKind,
-    cost: CostModel,
-) -> Vec<Box<dyn store::Spec + Send>> {
-    let Puzzle::Tiles { domain, .. } = puzzle else {
-        return Vec::new();
-    };
-    let Ok(choice) = max::choose::<Tiles>(h.name()) else {
-        return Vec::new();
-    };
-    choice
-        .parts()
-        .iter()
-        .filter_map(|t| t.partition())
-        .filter_map(|(partition, _)| domain.tables(partition, cost).ok())
-        .flatten()
-        .collect()
 }
 
 #[cfg(test)]

@@ -10,13 +10,19 @@
 //! A move is applied in place along its cycles of slots, with nothing allocated: the state is two
 //! fixed arrays of `MAX_SLOTS` bytes.
 
+pub mod databases;
 pub mod definition;
+pub mod pattern;
 
-use super::{Family, FieldError, UseSearch};
+use super::cost::CostModel;
+use super::{Family, FieldError, HeuristicSet, PrepareError, UseSearch};
 use crate::search::fsm::Moves;
 use crate::search::{Domain, Heuristic, Zero};
+use crate::tables::store::{self, TableInfo};
 use crate::util::text::shorten;
+use databases::Databases;
 use definition::{DefError, Definition};
+use pattern::Pattern;
 use sha2::{Digest, Sha256};
 use std::path::Path;
 use std::sync::{Arc, Mutex};
@@ -136,6 +142,8 @@ pub struct Ksolve {
     touches: Vec<Touch>,
     /// The power that undoes each power.
     inverse: Vec<u16>,
+    /// Each power's defined move (its index in the file).
+    base: Vec<u16>,
     /// The powers that are moves in the metric, in order, and their labels (their index here).
     moves: Vec<u16>,
     labels: Vec<u16>,
@@ -244,6 +252,7 @@ impl Ksolve {
                 (first[p.base] + (n - power) as usize - 1) as u16
             })
             .collect();
+        let base = powers.iter().map(|p| p.base as u16).collect();
         let moves: Vec<u16> = (0..powers.len() as u16)
             .filter(|&k| metric == Metric::Half || powers[usize::from(k)].amount.abs() == 1)
             .collect();
@@ -283,6 +292,7 @@ impl Ksolve {
             starts,
             touches,
             inverse,
+            base,
             moves,
             labels,
             omod,
@@ -306,6 +316,34 @@ impl Ksolve {
     /// The solved position.
     pub fn solved(&self) -> Position {
         self.goal.clone()
+    }
+
+    /// A scramble: the position after `moves` moves of the metric from the solved one, each
+    /// drawn by `below(n)` (a number below `n`) among those that are no power of the move
+    /// before (`U` never follows `U'`, nor `U2` `U`), and the moves as a sequence.
+    pub fn scramble(&self, moves: u32, mut below: impl FnMut(u64) -> u64) -> (Position, String) {
+        let mut s = self.solved();
+        let mut path = Vec::new();
+        let mut last: Option<u16> = None;
+        for _ in 0..moves {
+            let choices: Vec<u16> = self
+                .moves
+                .iter()
+                .copied()
+                .filter(|&m| {
+                    last.is_none_or(|l| self.base[usize::from(m)] != self.base[usize::from(l)])
+                })
+                .collect();
+            // A puzzle of one defined move has no other to follow it.
+            if choices.is_empty() {
+                break;
+            }
+            let m = choices[below(choices.len() as u64) as usize];
+            self.apply(&mut s, m);
+            path.push(m);
+            last = Some(m);
+        }
+        (s, self.path_string(&self.goal, &path))
     }
 
     /// The position that `sequence` (power names separated by blanks, any power in either
@@ -634,11 +672,48 @@ impl PuzzleFile {
     }
 }
 
-heuristic_set! {
-    /// The heuristics of a defined puzzle.
-    KsolveHeuristic {
-        Misplaced => "misplaced": "the slots whose piece or turn is wrong, over the most slots one move changes, rounded up",
-        Zero => "zero": "none: blind iterative deepening",
+/// The heuristics of a defined puzzle: two of its own, and a pattern database of any pieces of
+/// one set, named as `pattern` says (`pdb-CORNERS`, `pdb-EDGES.1-6`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum KsolveHeuristic {
+    Misplaced,
+    Zero,
+    /// By its name (kept for the process, as `HeuristicKind` keeps names).
+    Pdb(&'static str),
+}
+
+impl HeuristicSet for KsolveHeuristic {
+    const ALL: &'static [KsolveHeuristic] = &[KsolveHeuristic::Misplaced, KsolveHeuristic::Zero];
+    const TEMPLATES: &'static [(&'static str, &'static str)] = &[(
+        "pdb-SET[.PIECES]",
+        "a pattern database of the set's pieces (of PIECES only: 1-6, 1_3_5-7, by their solved numbers)",
+    )];
+
+    fn name(self) -> &'static str {
+        match self {
+            KsolveHeuristic::Misplaced => "misplaced",
+            KsolveHeuristic::Zero => "zero",
+            KsolveHeuristic::Pdb(name) => name,
+        }
+    }
+
+    fn about(self) -> &'static str {
+        match self {
+            KsolveHeuristic::Misplaced => "the slots whose piece or turn is wrong, over the most slots one move changes, rounded up",
+            KsolveHeuristic::Zero => "none: blind iterative deepening",
+            KsolveHeuristic::Pdb(_) => "a pattern database of chosen pieces of one set",
+        }
+    }
+
+    /// Also any well-formed pattern name that is not a compiled-in puzzle's (the tiles' `pdb-555`,
+    /// `pdb-78z`): whether the puzzle has that set and those pieces is known once it is read.
+    fn parse(name: &str) -> Option<KsolveHeuristic> {
+        if let Some(&h) = Self::ALL.iter().find(|h| h.name() == name) {
+            return Some(h);
+        }
+        let tiles = <super::tiles::TilesHeuristic as HeuristicSet>::parse(name);
+        (pattern::well_formed(name) && tiles.is_none())
+            .then(|| KsolveHeuristic::Pdb(super::max::intern(name)))
     }
 }
 
@@ -745,19 +820,74 @@ impl Family for Ksolve {
         match h {
             KsolveHeuristic::Misplaced => visit.with(&**d, start, &Misplaced::of(d)),
             KsolveHeuristic::Zero => visit.with(&**d, start, &Zero),
+            KsolveHeuristic::Pdb(name) => visit.with(&**d, start, databases(d, name, &[h])),
         }
     }
 
-    /// A max's parts are `misplaced` and `zero`: the max is `misplaced` alone.
+    /// `zero` adds nothing to a max. A max of `misplaced` alone is `misplaced`; with databases,
+    /// one heuristic reads them all (and counts `misplaced` if named).
     fn with_max<V: UseSearch>(
         d: &Arc<Ksolve>,
         start: &Position,
         parts: &[KsolveHeuristic],
         visit: V,
     ) -> V::Output {
-        debug_assert!(parts.contains(&KsolveHeuristic::Misplaced));
-        Self::with_heuristic(d, start, KsolveHeuristic::Misplaced, visit)
+        if !parts.iter().any(|h| matches!(h, KsolveHeuristic::Pdb(_))) {
+            debug_assert!(parts.contains(&KsolveHeuristic::Misplaced));
+            return Self::with_heuristic(d, start, KsolveHeuristic::Misplaced, visit);
+        }
+        let names: Vec<&str> = parts.iter().map(|h| h.name()).collect();
+        let name = super::max::intern(&format!("{}{}", super::max::PREFIX, names.join(":")));
+        visit.with(&**d, start, databases(d, name, parts))
     }
+
+    /// A database's pattern must be one of `d`'s sets and pieces; its table is read from the
+    /// store or built there.
+    fn prepare(
+        d: &Arc<Ksolve>,
+        h: KsolveHeuristic,
+        _cost: CostModel,
+        store: Option<&store::Options>,
+    ) -> Result<Vec<TableInfo>, PrepareError> {
+        let KsolveHeuristic::Pdb(name) = h else {
+            return Ok(Vec::new());
+        };
+        let p = Pattern::new(d, name).map_err(PrepareError::Unfit)?;
+        match store {
+            Some(options) => Ok(vec![store::prepare(&p, options)?]),
+            None => Ok(Vec::new()),
+        }
+    }
+
+    fn tables(
+        d: &Arc<Ksolve>,
+        h: KsolveHeuristic,
+        _cost: CostModel,
+    ) -> Vec<Box<dyn store::Spec + Send>> {
+        match h {
+            KsolveHeuristic::Pdb(name) => Pattern::new(d, name)
+                .map(|p| vec![Box::new(p) as Box<dyn store::Spec + Send>])
+                .unwrap_or_default(),
+            _ => Vec::new(),
+        }
+    }
+}
+
+/// The databases of `parts`' patterns (with `misplaced` if a part), as heuristic `name` of `d`,
+/// shared by every search of `d`. `Family::prepare` has refused patterns `d` does not have.
+fn databases(d: &Arc<Ksolve>, name: &'static str, parts: &[KsolveHeuristic]) -> &'static Databases {
+    crate::tables::shared(d, name, |d| {
+        let patterns = parts
+            .iter()
+            .filter_map(|h| match h {
+                KsolveHeuristic::Pdb(p) => {
+                    Some(Pattern::new(d, p).unwrap_or_else(|e| panic!("{e}")))
+                }
+                _ => None,
+            })
+            .collect();
+        Databases::new(d, patterns, parts.contains(&KsolveHeuristic::Misplaced))
+    })
 }
 
 #[cfg(test)]

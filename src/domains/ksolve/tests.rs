@@ -107,6 +107,20 @@ fn the_2x2x2_distances_are_the_published_ones_and_ida_agrees() {
         let d = cube2(metric);
         let dist = bfs(&d);
         assert_eq!(histogram(&dist), published, "{metric:?}");
+        // A database of every corner is the distance itself, built by its own search and ranking.
+        let whole = pattern::Pattern::new(&d, "pdb-CORNERS").unwrap();
+        let table = whole.search(&|_| {}, &Default::default()).unwrap();
+        // 7! * 3^6: the seventh corner's twist follows from the others'.
+        assert_eq!(table.len() as u32, published.iter().sum::<u32>());
+        assert_eq!(histogram(&table), published, "{metric:?}");
+        for (r, &want) in dist.iter().enumerate().filter(|(_, &w)| w != u8::MAX) {
+            let s = unrank(&d, r);
+            assert_eq!(
+                table[whole.rank_of(&s, None) as usize],
+                want,
+                "{metric:?} rank {r}"
+            );
+        }
         // The bundled dataset's rows of this metric hold their BFS distance.
         let mut rows = 0;
         for line in include_str!("../../../datasets/cube2.csv").lines().skip(1) {

@@ -711,6 +711,16 @@ impl Family for Tiles {
         }
     }
 
+    fn tables(
+        d: &Arc<Tiles>,
+        h: TilesHeuristic,
+        cost: CostModel,
+    ) -> Vec<Box<dyn store::Spec + Send>> {
+        h.partition()
+            .and_then(|(partition, _)| d.tables(partition, cost).ok())
+            .unwrap_or_default()
+    }
+
     /// `zero`, whose estimate is 0 everywhere, adds nothing to a max: a max left with one part
     /// is that part, searched as it is alone. Any other max runs on the general board whatever
     /// the size: on the fixed-size boards too, it would cost the build the kernels unrolled per
