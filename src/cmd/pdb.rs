@@ -2,6 +2,7 @@
 //! `list` and `verify` show the duplicate-pruning automata kept in the same directory too.
 
 use crate::cmd::args::{BlankGoal, PdbBuildArgs, PdbCommand, PdbDirArgs};
+use crate::domains::ksolve::pattern::Recorded;
 use crate::domains::tiles::weighted_pdb::{self, WeightedPattern};
 use crate::domains::tiles::{default_goal, Tiles, TilesHeuristic};
 use crate::domains::{Family, HeuristicSet};
@@ -171,12 +172,21 @@ fn unfinished(dir: &Path) -> Vec<PathBuf> {
     found
 }
 
-/// The table a file's header describes, unit-cost or weighted, if it is one, with the header.
+/// The table a file's header describes (a sliding-tile pattern, unit-cost or weighted, or a
+/// defined puzzle's, as recorded), if it is one, with the header.
 fn table_of(path: &Path) -> Result<(Box<dyn Spec + Send>, Fields), Unusable> {
     let (fields, _) = store::read_header(path)?;
-    let table = weighted_pdb::table_of_header(&fields).ok_or_else(|| {
-        Unusable::Header("its header does not describe a sliding-tile pattern".into())
-    })?;
+    let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned());
+    let defined = stem
+        .and_then(|key| Recorded::from_header(&key, &fields))
+        .map(|r| Box::new(r) as Box<dyn Spec + Send>);
+    let table = defined
+        .or_else(|| weighted_pdb::table_of_header(&fields))
+        .ok_or_else(|| {
+            Unusable::Header(
+                "its header does not describe a sliding-tile pattern nor a defined puzzle's".into(),
+            )
+        })?;
     Ok((table, fields))
 }
 

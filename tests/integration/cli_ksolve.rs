@@ -36,6 +36,58 @@ fn solve_in_both_metrics() {
     assert!(path.split(' ').all(|m| !m.ends_with('2')), "{path}");
 }
 
+/// A database of every corner of the 2x2x2 is the distance: the search walks the solution and
+/// no further. It is built into --pdb-dir, listed and verified there, and read back with
+/// --no-build; a set the puzzle lacks is refused naming it.
+#[test]
+fn a_pattern_database_is_built_kept_and_checked() {
+    let tmp = Tmp::new("ksolve");
+    let file = tmp.write("cube.tws", &cube2());
+    let dir = tmp.path().join("pdbs");
+    let dir = dir.to_str().unwrap();
+    let solve = |heuristic: &str, build: bool| {
+        let mut args = vec![
+            "solve",
+            "--puzzle",
+            &file,
+            "--start",
+            "R U F' R2 U' F R' U2",
+            "--heuristic",
+            heuristic,
+            "--pdb-dir",
+            dir,
+        ];
+        if !build {
+            args.push("--no-build");
+        }
+        idabench(tmp.path(), &args)
+    };
+    let built = solve("pdb-CORNERS", true);
+    assert_exit(&built, 0);
+    assert_eq!(field(&built, "length"), "8");
+    assert_eq!(field(&built, "nodes_expanded"), "8");
+    // Another spelling of the same pieces reads the same table.
+    let again = solve("pdb-CORNERS.1-7", false);
+    assert_exit(&again, 0);
+    assert_eq!(field(&again, "nodes_expanded"), "8");
+    let list = idabench(tmp.path(), &["pdb", "list", "--pdb-dir", dir]);
+    assert_exit(&list, 0);
+    assert!(
+        text(&list.stdout).contains("ksolve-cube-half-pdb-CORNERS-"),
+        "{}",
+        show(&list)
+    );
+    let verify = idabench(tmp.path(), &["pdb", "verify", "--pdb-dir", dir]);
+    assert_exit(&verify, 0);
+    let missing = solve("pdb-EDGES", true);
+    assert_exit(&missing, 2);
+    let err = text(&missing.stderr);
+    assert!(
+        err.contains("pdb-EDGES: cube has no set 'EDGES' (its sets: CORNERS)"),
+        "{err}"
+    );
+}
+
 #[test]
 fn a_malformed_definition_is_refused_with_its_line() {
     let tmp = Tmp::new("ksolve");

@@ -19,12 +19,17 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// What starts a pattern database's name.
 pub const PREFIX: &str = "pdb-";
-/// The most pieces of one pattern: more would not fit `MOST_ENTRIES` (14! is above it).
+/// The most pieces of one pattern, for the arrays a lookup ranks them in: `MOST_ENTRIES` allows
+/// no more than 13 (14! is above it), and 16 keeps the arrays aligned.
 pub const MAX_PIECES: usize = 16;
+// A set's slots are bits of a u128 while ranking.
+const _: () = assert!(super::MAX_SLOTS <= 128);
 /// The most entries of one database, a byte each (16 GiB).
 const MOST_ENTRIES: u64 = 1 << 34;
 /// An entry no placement reached yet (and, after the build, one no move sequence reaches).
 const UNSEEN: u8 = u8::MAX;
+const ENTRY_FORMAT: &str =
+    "u8: fewest moves that bring the pattern's pieces to their solved slots and turns; 255 unreachable";
 /// Not a chosen piece, in `Pattern::order`.
 const NONE: u8 = u8::MAX;
 
@@ -221,6 +226,29 @@ impl Pattern {
         &self.name
     }
 
+    /// The pattern as one spelling of it: the set, and the pieces as ranges unless they are all
+    /// of them (`EDGES.1-6`), so that `pdb-EDGES.1_2-6` shares `pdb-EDGES.1-6`'s table.
+    fn canonical(&self) -> String {
+        if self.pieces.len() == self.n {
+            return self.set.clone();
+        }
+        let mut ranges: Vec<(u8, u8)> = Vec::new();
+        for &p in &self.pieces {
+            match ranges.last_mut() {
+                Some((_, last)) if *last + 1 == p => *last = p,
+                _ => ranges.push((p, p)),
+            }
+        }
+        let ranges: Vec<String> = ranges
+            .iter()
+            .map(|&(a, b)| match a == b {
+                true => (a + 1).to_string(),
+                false => format!("{}-{}", a + 1, b + 1),
+            })
+            .collect();
+        format!("{}.{}", self.set, ranges.join("_"))
+    }
+
     /// The rank of the placement with piece `i` in slot `at[i]` (of the set) turned `turn[i]`.
     #[inline(always)]
     fn rank(&self, at: &[u8; MAX_PIECES], turn: &[u8; MAX_PIECES]) -> u64 {
@@ -363,13 +391,6 @@ impl Pattern {
         progress(seen);
         const CHUNK: u64 = 1 << 14;
         for depth in 0u8.. {
-            if depth == UNSEEN - 1 {
-                return Err(Unbuilt::Refused(format!(
-                    "{}: placements more than {} moves from solved: an entry cannot hold that",
-                    self.name,
-                    UNSEEN - 1
-                )));
-            }
             let backward = total - seen < layer;
             let found = AtomicU64::new(0);
             let chunks = total.div_ceil(CHUNK);
@@ -413,6 +434,13 @@ impl Pattern {
             layer = found.into_inner();
             if layer == 0 {
                 break;
+            }
+            if depth + 1 == UNSEEN {
+                return Err(Unbuilt::Refused(format!(
+                    "{}: placements {UNSEEN} moves from solved: an entry holds at most {}",
+                    self.name,
+                    UNSEEN - 1
+                )));
             }
             seen += layer;
         }
@@ -471,10 +499,10 @@ fn file_safe(name: &str) -> String {
 impl Spec for Pattern {
     fn key(&self) -> String {
         format!(
-            "ksolve-{}-{}-{}-{}",
+            "ksolve-{}-{}-{PREFIX}{}-{}",
             file_safe(&self.puzzle),
             self.metric.name(),
-            file_safe(&self.name),
+            file_safe(&self.canonical()),
             &self.digest[..16]
         )
     }
@@ -490,7 +518,10 @@ impl Spec for Pattern {
                 "pattern",
                 format!("set {} pieces {}", self.set, pieces.join(" ")),
             ),
-            ("moves", format!("sha256 {}", self.digest)),
+            (
+                "moves",
+                format!("sha256 {} (of the pieces' solved slots and turns, and of every move on the set)", self.digest),
+            ),
             (
                 "ranking",
                 "mixed-radix rank of the pieces' slots, then their turns".into(),
@@ -503,7 +534,7 @@ impl Spec for Pattern {
     }
 
     fn entry_format(&self) -> &'static str {
-        "u8: fewest moves that bring the pattern's pieces to their solved slots and turns; 255 unreachable"
+        ENTRY_FORMAT
     }
 
     fn goal_entry(&self) -> u64 {
@@ -525,6 +556,82 @@ impl Spec for Pattern {
     /// The packed words and the table made of them.
     fn build_memory(&self) -> u64 {
         2 * self.entries().div_ceil(8) * 8
+    }
+}
+
+/// A defined puzzle's table as its file's header describes it, for `pdb list` and `pdb verify`,
+/// which have no definition file to make its `Pattern` from: its size, checksum and single 0
+/// can be checked, and a run checks the rest (the header against the puzzle's own).
+pub struct Recorded {
+    key: String,
+    fields: Vec<(&'static str, String)>,
+    entries: u64,
+}
+
+impl Recorded {
+    /// The table named `key` whose header has `fields`, if they are a defined puzzle's.
+    pub fn from_header(key: &str, fields: &[(String, String)]) -> Option<Recorded> {
+        let field = |name: &str| {
+            fields
+                .iter()
+                .find(|(k, _)| k == name)
+                .map(|(_, v)| v.clone())
+        };
+        if !field("puzzle")?.starts_with("ksolve ") {
+            return None;
+        }
+        let described = ["puzzle", "pattern", "moves", "ranking"]
+            .into_iter()
+            .map(|name| Some((name, field(name)?)))
+            .collect::<Option<_>>()?;
+        Some(Recorded {
+            key: key.to_string(),
+            fields: described,
+            entries: field("entries")?.parse().ok()?,
+        })
+    }
+}
+
+impl Spec for Recorded {
+    fn key(&self) -> String {
+        self.key.clone()
+    }
+
+    fn describe(&self) -> Vec<(&'static str, String)> {
+        self.fields.clone()
+    }
+
+    fn entries(&self) -> u64 {
+        self.entries
+    }
+
+    fn entry_format(&self) -> &'static str {
+        ENTRY_FORMAT
+    }
+
+    /// Not known from the header: `check` counts the 0s instead.
+    fn goal_entry(&self) -> u64 {
+        0
+    }
+
+    fn check(&self, _: &[u8], zeros: u64) -> Result<(), String> {
+        match zeros {
+            1 => Ok(()),
+            _ => Err(format!(
+                "{zeros} entries are 0, where only the goal's may be"
+            )),
+        }
+    }
+
+    fn build(&self, _: &(dyn Fn(u64) + Sync), _: &AtomicBool) -> Result<Vec<u8>, Unbuilt> {
+        Err(Unbuilt::Refused(format!(
+            "{}: a defined puzzle's database is built by a run that uses it (idabench run or solve with --puzzle)",
+            self.key
+        )))
+    }
+
+    fn build_memory(&self) -> u64 {
+        0
     }
 }
 

@@ -408,3 +408,21 @@ fn topspin_8_4_matches_its_bfs() {
         assert_eq!(path.len() as u32, *depth, "{}", d.tokens(&s));
     }
 }
+
+/// A scramble never follows a move by a power of the same move, and its sequence reaches its
+/// position.
+#[test]
+fn scrambles_never_turn_one_move_twice_in_a_row() {
+    let d = cube2(Metric::Half);
+    let mut rng = Rng::new(3);
+    for _ in 0..50 {
+        let (s, sequence) = d.scramble(20, |n| rng.below(n));
+        assert_eq!(d.after(&sequence).unwrap(), s);
+        let faces: Vec<char> = sequence
+            .split(' ')
+            .map(|m| m.chars().next().unwrap())
+            .collect();
+        assert_eq!(faces.len(), 20);
+        assert!(faces.windows(2).all(|w| w[0] != w[1]), "{sequence}");
+    }
+}
