@@ -426,3 +426,36 @@ fn scrambles_never_turn_one_move_twice_in_a_row() {
         assert!(faces.windows(2).all(|w| w[0] != w[1]), "{sequence}");
     }
 }
+
+/// The bundled 3x3x3 scrambles are what `generate --walk K --seed K` draws, and no optimal
+/// length is above its scramble's.
+#[test]
+fn bundled_cube3_scrambles_are_generated_ones() {
+    let def = parse(include_str!("../../../puzzles/3x3x3.tws")).unwrap();
+    let d = Ksolve::new(&def, Metric::Half, "3x3x3").unwrap();
+    for (file, text) in [
+        ("cube3.csv", include_str!("../../../datasets/cube3.csv")),
+        (
+            "cube3-14.csv",
+            include_str!("../../../datasets/cube3-14.csv"),
+        ),
+    ] {
+        let mut drawn: Vec<(u32, Rng)> = Vec::new();
+        for line in text.lines().skip(1) {
+            let f: Vec<&str> = line.split(',').collect();
+            let moves = f[3].split(' ').count() as u32;
+            if drawn.last().is_none_or(|(k, _)| *k != moves) {
+                drawn.push((moves, Rng::new(u64::from(moves))));
+            }
+            let rng = &mut drawn.last_mut().unwrap().1;
+            assert_eq!(
+                d.scramble(moves, |n| rng.below(n)).1,
+                f[3],
+                "{file}: {line}"
+            );
+            if let Ok(optimal) = f[5].parse::<u32>() {
+                assert!(optimal <= moves, "{file}: {line}");
+            }
+        }
+    }
+}
