@@ -326,9 +326,10 @@ pub struct DefinedArgs {
     pub domain: Option<String>,
     /// A puzzle definition file in the KSolve/twsearch format (domain ksolve; see
     /// docs/ksolve.md): solve's --start is then a move sequence from its solved position (R U2
-    /// F') or a position; generate writes scrambles from it (--walk: move sequences, no two
-    /// moves in a row powers of one defined move) or every position with its distance (--all,
-    /// up to 5 million), naming the file relative to --out's directory.
+    /// F') or a position; generate writes positions drawn uniformly from those its moves reach
+    /// (--count N), scrambles (--walk K: move sequences, no two moves in a row powers of one
+    /// defined move) or every position with its distance (--all, up to 5 million), naming the
+    /// file relative to --out's directory.
     #[arg(long, value_name = "FILE")]
     pub puzzle: Option<PathBuf>,
     /// The metric of a --puzzle: half (every power of a defined move is one move, twsearch's

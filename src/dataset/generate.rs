@@ -293,8 +293,8 @@ pub const ALL_MAX_POSITIONS: usize = 5_000_000;
 
 /// Datasets of the puzzle a definition file defines (`file`, written `written` in the `puzzle`
 /// column, relative to where the dataset goes), from its solved position: `Walk` walks, `All`
-/// every position with its distance (a BFS). Uniform random positions need the group's order
-/// and a test of membership, which are not computed: refused.
+/// every position with its distance (a BFS), `Random` positions drawn uniformly from those the
+/// moves reach (by the group's Schreier-Sims chain).
 pub fn defined(
     file: &PuzzleFile,
     written: &str,
@@ -305,12 +305,15 @@ pub fn defined(
     let metric = d.metric().name();
     let size = d.size();
     let rows: Vec<(String, Option<u32>)> = match *mode {
-        Mode::Random { .. } => {
-            return Err(GenerateError::Refused(format!(
-                "uniform random positions of {} need the group's order and a test of membership, \
-                 which idabench does not compute yet: use --walk K or --all",
-                file.shown
-            )))
+        Mode::Random { count, seed } => {
+            let group = d.group();
+            let mut rng = Rng::new(seed);
+            (0..count)
+                .map(|_| {
+                    let g = group.random(|n| rng.below(n));
+                    (d.tokens(&d.position_of(&g)), None)
+                })
+                .collect()
         }
         Mode::All => {
             let all = d.every_position(ALL_MAX_POSITIONS).ok_or_else(|| {

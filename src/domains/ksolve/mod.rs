@@ -12,6 +12,7 @@
 
 pub mod databases;
 pub mod definition;
+pub mod group;
 pub mod pattern;
 
 use super::cost::CostModel;
@@ -152,6 +153,8 @@ pub struct Ksolve {
     goal: Position,
     /// The most slots one move changes.
     most_touched: u32,
+    /// The group of the moves, made when first asked for.
+    group: std::sync::OnceLock<group::Group>,
 }
 
 impl Ksolve {
@@ -298,6 +301,7 @@ impl Ksolve {
             omod,
             goal,
             most_touched,
+            group: std::sync::OnceLock::new(),
         })
     }
 
@@ -417,6 +421,12 @@ impl Ksolve {
         if let Some(w) = words.next() {
             return Err(format!("'{}' after the last set", shorten(w)));
         }
+        if self.reachable(&s) == Some(false) {
+            return Err(format!(
+                "no sequence of {}'s moves reaches this position from the solved one (it is not in the group the moves generate)",
+                self.name
+            ));
+        }
         Ok(s)
     }
 
@@ -468,6 +478,70 @@ impl Ksolve {
     fn touches(&self, k: u16) -> &[Touch] {
         let k = usize::from(k);
         &self.touches[self.starts[k] as usize..self.starts[k + 1] as usize]
+    }
+
+    /// The group the moves generate, acting on the (slot, turn) points of `point_permutations`
+    /// (the same in both metrics).
+    pub fn group(&self) -> &group::Group {
+        self.group.get_or_init(|| {
+            let perms = self.point_permutations();
+            let points = perms.first().map_or(0, Vec::len);
+            group::Group::new(points, &perms)
+        })
+    }
+
+    /// Whether the moves reach `s` from the solved position; `None` where the solved position
+    /// repeats a piece, so that `s` is no one element of the group.
+    pub fn reachable(&self, s: &Position) -> Option<bool> {
+        let mut first = Vec::with_capacity(self.slots + 1);
+        first.push(0usize);
+        for i in 0..self.slots {
+            first.push(first[i] + usize::from(self.omod[i]));
+        }
+        let mut g = vec![0u16; first[self.slots]];
+        // Each solved label's slot, in the set at hand.
+        let mut home = [usize::MAX; MAX_SLOTS];
+        for set in &self.sets {
+            home[..set.size].fill(usize::MAX);
+            for slot in set.first..set.first + set.size {
+                let label = usize::from(self.goal.piece[slot]);
+                if home[label] != usize::MAX {
+                    return None;
+                }
+                home[label] = slot;
+            }
+            // The piece in each slot came from its solved slot: each of its turns' points went
+            // to this slot's, shifted alike.
+            let omod = usize::from(set.omod);
+            for slot in set.first..set.first + set.size {
+                let h = home[usize::from(s.piece[slot])];
+                for x in 0..omod {
+                    let at = (usize::from(self.goal.turn[h]) + x) % omod;
+                    let to = (usize::from(s.turn[slot]) + x) % omod;
+                    g[first[h] + at] = (first[slot] + to) as u16;
+                }
+            }
+        }
+        Some(self.group().contains(&g))
+    }
+
+    /// The position group element `g` (a permutation of the points) makes of the solved one:
+    /// the piece of each slot goes where `g` takes its solved turn's point.
+    pub fn position_of(&self, g: &[u16]) -> Position {
+        let mut slot_of = Vec::with_capacity(g.len());
+        let mut first = Vec::with_capacity(self.slots);
+        for i in 0..self.slots {
+            first.push(slot_of.len());
+            slot_of.extend(std::iter::repeat_n(i, usize::from(self.omod[i])));
+        }
+        let mut s = self.solved();
+        for i in 0..self.slots {
+            let to = usize::from(g[first[i] + usize::from(self.goal.turn[i])]);
+            let slot = slot_of[to];
+            s.piece[slot] = self.goal.piece[i];
+            s.turn[slot] = (to - first[slot]) as u8;
+        }
+        s
     }
 
     /// Each move in the metric as a permutation of (slot, turn) points, in the order of

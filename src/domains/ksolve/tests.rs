@@ -459,3 +459,83 @@ fn bundled_cube3_scrambles_are_generated_ones() {
         }
     }
 }
+
+/// Schreier-Sims gives each bundled puzzle twsearch's group order (`twsearch --schreiersims`,
+/// 0a8bfb07; the 2x2x2 with a corner held is 8! * 3^7 / 24 positions), and a random element's
+/// position is reached by IDA* on the 2x2x2 at its BFS distance.
+#[test]
+fn group_orders_are_twsearchs() {
+    for (file, order) in [
+        ("2x2x2.tws", 3_674_160u128),
+        ("3x3x3.tws", 43_252_003_274_489_856_000),
+        ("topspin-8-4.tws", 20_160),
+        ("topspin-17-4.tws", 177_843_714_048_000),
+    ] {
+        let text =
+            std::fs::read_to_string(format!("{}/puzzles/{file}", env!("CARGO_MANIFEST_DIR")))
+                .unwrap();
+        for metric in Metric::ALL {
+            let d = Ksolve::new(&parse(&text).unwrap(), metric, file).unwrap();
+            assert_eq!(d.group().order(), order, "{file} {metric:?}");
+        }
+    }
+    let d = cube2(Metric::Half);
+    let dist = bfs(&d);
+    let group = d.group();
+    let mut rng = Rng::new(7);
+    let mut seen = std::collections::HashSet::new();
+    for _ in 0..40 {
+        let s = d.position_of(&group.random(|n| rng.below(n)));
+        let want = dist[rank(&s)];
+        assert_ne!(want, u8::MAX, "a drawn position the moves reach");
+        seen.insert(rank(&s));
+        if want <= 7 {
+            let r = ida_star(&d, &Misplaced::of(&d), &s, NEXT, Limits::default());
+            let Outcome::Solved(path) = r.outcome else {
+                panic!("unsolved");
+            };
+            assert_eq!(path.len(), usize::from(want));
+        }
+    }
+    assert!(seen.len() > 35, "draws repeat: {}", seen.len());
+    // The group element of a move sequence is the position the moves reach.
+    let perms = d.point_permutations();
+    let mut g: Vec<u16> = (0..perms[0].len() as u16).collect();
+    for &m in &[3usize, 0, 8, 4] {
+        g = g.iter().map(|&x| perms[m][usize::from(x)]).collect();
+    }
+    assert_eq!(d.position_of(&g), d.after("R U F' R2").unwrap());
+}
+
+/// A position the moves reach is taken; one with a corner twisted in place, or two edges
+/// swapped, is refused; random elements' positions are reached. Pieces alike cannot be told.
+#[test]
+fn positions_off_the_group_are_refused() {
+    let def = parse(include_str!("../../../puzzles/3x3x3.tws")).unwrap();
+    let d = Ksolve::new(&def, Metric::Half, "3x3x3").unwrap();
+    let s = d.after("R U F' D2 L").unwrap();
+    let written = d.tokens(&s);
+    assert_eq!(d.start(&written).unwrap(), s);
+    let mut rng = Rng::new(11);
+    for _ in 0..20 {
+        let r = d.position_of(&d.group().random(|n| rng.below(n)));
+        assert_eq!(d.reachable(&r), Some(true));
+    }
+    let mut twisted = s.clone();
+    let c = d.sets[1].first;
+    twisted.turn[c] = (twisted.turn[c] + 1) % 3;
+    let mut swapped = s.clone();
+    swapped.piece.swap(0, 1);
+    swapped.turn.swap(0, 1);
+    for off in [twisted, swapped] {
+        assert_eq!(d.reachable(&off), Some(false));
+        let why = d.start(&d.tokens(&off)).unwrap_err();
+        assert!(
+            why.contains("no sequence of 3x3x3's moves reaches this position"),
+            "{why}"
+        );
+    }
+    let text = "Set RING 4 1\nSolved\nRING\n1 1 2 2\nEnd\nMove T\nRING\n2 3 4 1\nEnd\n";
+    let ring = Ksolve::new(&parse(text).unwrap(), Metric::Half, "ring").unwrap();
+    assert_eq!(ring.reachable(&ring.solved()), None);
+}
