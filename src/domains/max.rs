@@ -351,6 +351,7 @@ mod tests {
             ("max:manhattan:fast", "unknown part 'fast': expected tiles heuristics: manhattan,"),
             ("max:fast:slow", "unknown part 'fast': expected one of manhattan,"),
             ("max:center:manhattan", "'center' of rotation, 'manhattan' of tiles"),
+            ("max:pdb-555:pdb-CORNERS", "'pdb-555' of tiles, 'pdb-CORNERS' of ksolve"),
             ("max:misplaced:breaks", "'misplaced' of tiles and knights and ksolve, 'breaks' of booksort"),
             ("max:manhattan:pdb-555+dual+bpmx", "part 'pdb-555+dual+bpmx' is searched with bidirectional pathmax"),
             ("max:manhattan:pdb-78+random", "part 'pdb-78+random' reads the databases by more lookups than a part can carry: only the regular and +reflect lookups of a database can be parts (pdb-78, pdb-78+reflect)"),

@@ -600,7 +600,7 @@ impl HeuristicKind {
         }
         if let Some(unknown) = parts
             .iter()
-            .find(|p| HeuristicKind::all().iter().all(|h| h.0 != **p))
+            .find(|p| DomainKind::ALL.iter().all(|d| !d.has(p)))
         {
             let known: Vec<&str> = parts.iter().copied().filter(|p| p != unknown).collect();
             let family = DomainKind::ALL
@@ -668,6 +668,11 @@ impl HeuristicKind {
         } else {
             ""
         };
+        let templates: Vec<&str> = DomainKind::ALL
+            .iter()
+            .flat_map(|d| d.templates().iter().map(|(t, _)| *t))
+            .collect();
+        let plain = plain.into_iter().chain(templates).collect::<Vec<_>>();
         format!("{}{more}", plain.join(", "))
     }
 }
