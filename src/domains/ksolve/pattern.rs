@@ -222,10 +222,6 @@ impl Pattern {
         })
     }
 
-    pub fn name(&self) -> &str {
-        &self.name
-    }
-
     /// The pattern as one spelling of it: the set, and the pieces as ranges unless they are all
     /// of them (`EDGES.1-6`), so that `pdb-EDGES.1_2-6` shares `pdb-EDGES.1-6`'s table.
     fn canonical(&self) -> String {
