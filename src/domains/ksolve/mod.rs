@@ -484,9 +484,8 @@ impl Ksolve {
     /// (the same in both metrics).
     pub fn group(&self) -> &group::Group {
         self.group.get_or_init(|| {
-            let perms = self.point_permutations();
-            let points = perms.first().map_or(0, Vec::len);
-            group::Group::new(points, &perms)
+            let points = self.omod.iter().map(|&o| usize::from(o)).sum();
+            group::Group::new(points, &self.point_permutations())
         })
     }
 
