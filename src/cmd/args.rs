@@ -329,7 +329,8 @@ pub struct DefinedArgs {
     /// F') or a position; generate writes positions drawn uniformly from those its moves reach
     /// (--count N), scrambles (--walk K: move sequences, no two moves in a row powers of one
     /// defined move) or every position with its distance (--all, up to 5 million), naming the
-    /// file relative to --out's directory.
+    /// file relative to --out's directory (to the current one without --out: write with --out
+    /// where the dataset will be).
     #[arg(long, value_name = "FILE")]
     pub puzzle: Option<PathBuf>,
     /// The metric of a --puzzle: half (every power of a defined move is one move, twsearch's
@@ -371,7 +372,8 @@ pub struct GenerateArgs {
     /// fixed goal.
     #[arg(long)]
     pub goal: Option<String>,
-    /// Every solvable state, with `optimal` from a BFS (tiles, boards of at most 10 cells).
+    /// Every solvable state, with `optimal` from a BFS (tiles, boards of at most 10 cells; a
+    /// --puzzle of at most 5 million positions).
     #[arg(long, conflicts_with_all = ["count", "walk"])]
     pub all: bool,
     /// How many instances to draw (1 or more).
@@ -1105,7 +1107,8 @@ macro_rules! pruning_values {
            The depth is part of the variant's name (/fsm14), so that counts under one name
            never change
   fsm      fsmN at each domain's default depth: 14 on the tiles, 10 on Knight's Spirit, 8 on
-           the Rotation Game, 2 on Booksort (the names say which: fsm14, fsm8, ...)"
+           the Rotation Game, 4 on defined puzzles (ksolve), 3 on pancakes, 2 on Booksort (the
+           names say which: fsm14, fsm8, ...)"
     };
 }
 

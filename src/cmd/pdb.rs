@@ -307,7 +307,7 @@ fn verify(dir: &Path, stdout: &mut dyn Write) -> Result<Done, Error> {
     }
     if bad > 0 {
         return Err(Error::runtime(format!(
-            "{bad} of {} pattern database(s) in {} are damaged: delete them or rebuild them with `idabench pdb build HEURISTIC --force` (and the --cost of weighted ones, named ...-wCOSTS)",
+            "{bad} of {} pattern database(s) in {} are damaged: delete them or rebuild them with `idabench pdb build HEURISTIC --force` (and the --cost of weighted ones, named ...-wCOSTS); a defined puzzle's (ksolve-...): delete it, and the next run that uses it builds it",
             files.len(),
             dir.display()
         )));

@@ -414,6 +414,12 @@ impl Ksolve {
                 words.next();
                 let turns = numbers(&mut words, set, "turn", usize::from(set.omod))?;
                 s.turn[slots].copy_from_slice(&turns);
+            } else if set.omod > 1 {
+                // Left out, they would be read as some turns: a position is written whole.
+                return Err(format!(
+                    "set '{}': its {} turns are missing: write / and a turn for each piece",
+                    set.name, set.size
+                ));
             } else {
                 s.turn[slots].fill(0);
             }

@@ -182,10 +182,13 @@ impl Pattern {
         match entries {
             Some(e) if e <= MOST_ENTRIES => {}
             _ => {
+                let size = (0..placed).fold(f64::from(set.omod).powi(turned as i32), |p, i| {
+                    p * (n - i) as f64
+                });
                 return Err(format!(
-                    "{name}: its database would have more than {MOST_ENTRIES} entries ({k} of the {n} pieces of set '{}', {} turns each): choose fewer pieces",
+                    "{name}: its database would have {size:.3e} entries, more than {MOST_ENTRIES} ({k} of the {n} pieces of set '{}', {} turns each): choose fewer pieces",
                     set.name, set.omod
-                ))
+                ));
             }
         }
         let turn_sum = (goal_turn.iter().map(|&t| usize::from(t)).sum::<usize>()
@@ -796,7 +799,7 @@ mod tests {
             ("pdb-EDGES.1_1", "piece 1 is chosen twice"),
             (
                 "pdb-EDGES",
-                "more than 17179869184 entries (12 of the 12 pieces of set 'EDGES'",
+                "have 9.810e11 entries, more than 17179869184 (12 of the 12 pieces of set 'EDGES'",
             ),
         ] {
             let why = Pattern::new(&d, name).unwrap_err();

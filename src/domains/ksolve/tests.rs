@@ -535,6 +535,13 @@ fn positions_off_the_group_are_refused() {
             "{why}"
         );
     }
+    // Turns are written whole: left out, they are refused, not read as 0.
+    let cut = &written[..written.rfind(" / ").unwrap()];
+    let why = d.start(cut).unwrap_err();
+    assert!(
+        why.contains("set 'CORNERS': its 8 turns are missing"),
+        "{cut}: {why}"
+    );
     let text = "Set RING 4 1\nSolved\nRING\n1 1 2 2\nEnd\nMove T\nRING\n2 3 4 1\nEnd\n";
     let ring = Ksolve::new(&parse(text).unwrap(), Metric::Half, "ring").unwrap();
     assert_eq!(ring.reachable(&ring.solved()), None);
