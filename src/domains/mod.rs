@@ -258,12 +258,25 @@ pub trait HeuristicSet: Copy + Eq + std::fmt::Debug + Send + Sync + 'static {
 /// Refuses a `size` other than empty or `n`, the count of `things` the start holds (books,
 /// pancakes): the start tells the size.
 fn counted_size(size: Option<&str>, n: usize, things: &str) -> Result<(), FieldError> {
+    stated_size(
+        size,
+        &n.to_string(),
+        format_args!("the start has {n} {things}"),
+    )
+}
+
+/// Refuses a `size` other than empty or `expected`, saying what the instance `is`.
+fn stated_size(
+    size: Option<&str>,
+    expected: &str,
+    is: std::fmt::Arguments,
+) -> Result<(), FieldError> {
     let size = size.map_or("", str::trim);
-    if !size.is_empty() && size != n.to_string() {
+    if !size.is_empty() && size != expected {
         return Err((
             "size",
             format!(
-                "'{}': the start has {n} {things}; leave size empty or write {n}",
+                "'{}': {is}; leave size empty or write {expected}",
                 shorten(size)
             ),
         ));

@@ -490,7 +490,7 @@ impl Ksolve {
     /// (the same in both metrics).
     pub fn group(&self) -> &group::Group {
         self.group.get_or_init(|| {
-            let points = self.omod.iter().map(|&o| usize::from(o)).sum();
+            let points = self.point_starts()[self.slots];
             group::Group::new(points, &self.point_permutations())
         })
     }
@@ -498,11 +498,7 @@ impl Ksolve {
     /// Whether the moves reach `s` from the solved position; `None` where the solved position
     /// repeats a piece, so that `s` is no one element of the group.
     pub fn reachable(&self, s: &Position) -> Option<bool> {
-        let mut first = Vec::with_capacity(self.slots + 1);
-        first.push(0usize);
-        for i in 0..self.slots {
-            first.push(first[i] + usize::from(self.omod[i]));
-        }
+        let first = self.point_starts();
         let mut g = vec![0u16; first[self.slots]];
         // Each solved label's slot, in the set at hand.
         let mut home = [usize::MAX; MAX_SLOTS];
@@ -533,29 +529,30 @@ impl Ksolve {
     /// The position group element `g` (a permutation of the points) makes of the solved one:
     /// the piece of each slot goes where `g` takes its solved turn's point.
     pub fn position_of(&self, g: &[u16]) -> Position {
-        let mut slot_of = Vec::with_capacity(g.len());
-        let mut first = Vec::with_capacity(self.slots);
-        for i in 0..self.slots {
-            first.push(slot_of.len());
-            slot_of.extend(std::iter::repeat_n(i, usize::from(self.omod[i])));
-        }
+        let first = self.point_starts();
         let mut s = self.solved();
         for i in 0..self.slots {
             let to = usize::from(g[first[i] + usize::from(self.goal.turn[i])]);
-            let slot = slot_of[to];
+            let slot = first.partition_point(|&f| f <= to) - 1;
             s.piece[slot] = self.goal.piece[i];
             s.turn[slot] = (to - first[slot]) as u8;
         }
         s
     }
 
-    /// Each move in the metric as a permutation of (slot, turn) points, in the order of
-    /// `Domain::moves`: two sequences that agree on every point agree on every position.
-    pub fn point_permutations(&self) -> Vec<Vec<u16>> {
+    /// Each slot's first (slot, turn) point, a point per turn, and the number of points last.
+    fn point_starts(&self) -> Vec<usize> {
         let mut first = vec![0usize; self.slots + 1];
         for i in 0..self.slots {
             first[i + 1] = first[i] + usize::from(self.omod[i]);
         }
+        first
+    }
+
+    /// Each move in the metric as a permutation of (slot, turn) points, in the order of
+    /// `Domain::moves`: two sequences that agree on every point agree on every position.
+    pub fn point_permutations(&self) -> Vec<Vec<u16>> {
+        let first = self.point_starts();
         self.moves
             .iter()
             .map(|&k| {
@@ -840,17 +837,7 @@ impl Family for Ksolve {
         super::no_goal(Self::NAME, goal)?;
         let file = file.ok_or_else(no_file)?;
         let d = &file.domain;
-        let size = size.map_or("", str::trim);
-        if !size.is_empty() && size != d.size() {
-            return Err((
-                "size",
-                format!(
-                    "'{}': the puzzle is {}; leave size empty or write that",
-                    shorten(size),
-                    d.size()
-                ),
-            ));
-        }
+        super::stated_size(size, &d.size(), format_args!("the puzzle is {}", d.size()))?;
         let s = d.start(start).map_err(|e| ("start", e))?;
         Ok((Arc::clone(d), d.packed(&s)))
     }
