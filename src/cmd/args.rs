@@ -312,6 +312,7 @@ Examples:
   idabench generate --domain booksort --size 10 --count 50 --seed 1             random shelves
   idabench generate --domain knights --count 50 --seed 1 --walk 12              walks from the target
   idabench generate --domain pancake --size 40 --count 100 --seed 40            random stacks
+  idabench generate --domain burnt-pancake --size 20 --count 10 --seed 20       burnt ones, sides too
   idabench generate --puzzle puzzles/2x2x2.tws --count 20 --walk 8 --out cube.csv   walks of a defined puzzle
 
 The same arguments always give the same file.
@@ -694,7 +695,7 @@ pub struct PlanArgs {
 /// flag given applies.
 #[derive(Args, Debug)]
 pub struct SelectArgs {
-    /// Only instances of these domains, comma separated (tiles, rotation, booksort, knights, pancake, ksolve).
+    /// Only instances of these domains, comma separated (tiles, rotation, booksort, knights, pancake, burnt-pancake, ksolve).
     #[arg(long, value_name = "NAME,...", value_delimiter = ',', value_parser = parse_domain)]
     pub domain: Vec<DomainKind>,
     /// Only instances of these sizes, comma separated, spelled as the datasets' `size` column
@@ -1010,7 +1011,7 @@ pub struct SolveArgs {
     pub size: Option<String>,
     // Not required once --format is given: `--format judge` alone must be told it lacks
     // --problem, not --start (the command says which is missing).
-    #[arg(long, required_unless_present_any = ["problem", "format"], help = domains::start_help())]
+    #[arg(long, allow_hyphen_values = true, required_unless_present_any = ["problem", "format"], help = domains::start_help())]
     pub start: Option<String>,
     /// Goal state in the same form, tiles only (default: 1 2 ... n-1 then the blank); the other
     /// families have a fixed goal.
@@ -1107,8 +1108,8 @@ macro_rules! pruning_values {
            The depth is part of the variant's name (/fsm14), so that counts under one name
            never change
   fsm      fsmN at each domain's default depth: 14 on the tiles, 10 on Knight's Spirit, 8 on
-           the Rotation Game, 4 on defined puzzles (ksolve), 3 on pancakes, 2 on Booksort (the
-           names say which: fsm14, fsm8, ...)"
+           the Rotation Game, 4 on defined puzzles (ksolve) and burnt pancakes, 3 on pancakes,
+           2 on Booksort (the names say which: fsm14, fsm8, ...)"
     };
 }
 

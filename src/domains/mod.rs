@@ -53,6 +53,7 @@ pub use spec::Spec;
 use crate::search::fsm::Moves;
 use crate::search::{Domain, Heuristic};
 use crate::tables::store::{self, StoreError, TableInfo};
+use crate::util::rng::Rng;
 use crate::util::text::shorten;
 use cost::CostModel;
 use std::sync::Arc;
@@ -134,6 +135,14 @@ pub trait Family: Domain<State: Send + Sync> + Send + Sync + Sized + 'static {
     /// For `generate`: the `size` column and the goal (as `start` tokens) that random instances
     /// of the size asked for (`None`: none given) are shuffled or walked from.
     fn generator_goal(size: Option<&str>) -> Result<(String, String), FieldError>;
+
+    /// For `generate`'s random states: one drawn uniformly from those made of the goal's tokens
+    /// (`generator_goal`); by default, the tokens shuffled.
+    fn random_start(goal: &[&str], rng: &mut Rng) -> String {
+        let mut tokens = goal.to_vec();
+        rng.shuffle(&mut tokens);
+        tokens.join(" ")
+    }
 
     /// Whether a goal can be reached from `s` at all (known without searching).
     fn solvable(&self, _s: &Self::State) -> bool {
@@ -408,6 +417,13 @@ macro_rules! registry {
                 }
             }
 
+            /// See `Family::random_start`.
+            pub fn random_start(self, goal: &[&str], rng: &mut Rng) -> String {
+                match self {
+                    $(DomainKind::$kind => <$family as Family>::random_start(goal, rng)),+
+                }
+            }
+
             /// An instance of this family from dataset fields (see `Family::instance_from`).
             pub fn instance(
                 self,
@@ -529,6 +545,7 @@ registry! {
     Booksort => booksort::Booksort,
     Knights => knights::Knights,
     Pancake => pancake::Pancake,
+    BurntPancake => pancake::BurntPancake,
     Ksolve => ksolve::Ksolve,
 }
 
@@ -550,7 +567,7 @@ impl DomainKind {
         max::split(name).ok().flatten().is_none() && self.choose(name).is_ok()
     }
 
-    /// The names of every family, for messages: `tiles, rotation, booksort, knights, pancake, ksolve`.
+    /// The names of every family, for messages: `tiles, rotation, booksort, knights, pancake, burnt-pancake, ksolve`.
     pub fn names() -> String {
         DomainKind::ALL
             .iter()

@@ -404,6 +404,7 @@ mod tests {
             ("booksort.csv", 3),
             ("knights.csv", 3),
             ("pancake.csv", 3),
+            ("burnt-pancake.csv", 3),
             ("cube2.csv", 3),
         ] {
             let mut instances = bundled(file).instances;

@@ -154,6 +154,7 @@ fn every_domain_and_variant_split_at_any_depth_on_any_threads_searches_as_one_th
         ("knights", 4),
         ("p1379", 4),
         ("pancake", 4),
+        ("burnt-pancake", 4),
         ("cube2", 4),
     ] {
         for (i, instance) in deepest(file, take).iter().enumerate() {
@@ -164,7 +165,7 @@ fn every_domain_and_variant_split_at_any_depth_on_any_threads_searches_as_one_th
                 DomainKind::Knights => 9,
                 DomainKind::Rotation => 8,
                 DomainKind::Booksort => 2,
-                DomainKind::Pancake => 4,
+                DomainKind::Pancake | DomainKind::BurntPancake => 4,
                 DomainKind::Ksolve => 4,
             };
             let specs = heuristics(instance)
