@@ -1,10 +1,10 @@
 //! The duplicate-pruning automaton's size and build time by depth, as docs/pruning.md tabulates
 //! them: `cargo run --release --example fsm_sizes -- MOVES MAX_DEPTH`, MOVES one of tiles (an
 //! unbounded board), tiles4x4, tiles5x5 (compared within that board), knights (within 5x5),
-//! rotation, booksortN (N books), pancakeN (N pancakes). Stops at the first depth the builder refuses. `factor` is the
-//! asymptotic branching factor of the brute-force tree the automaton leaves (`idabench tree`'s,
-//! on the board: 4x4, 5x5, the knight's 5x5; for permutations, over the automaton's states
-//! alone); none for the unbounded board.
+//! rotation, booksortN (N books), pancakeN (N pancakes), burntN (N burnt pancakes). Stops at the
+//! first depth the builder refuses. `factor` is the asymptotic branching factor of the
+//! brute-force tree the automaton leaves (`idabench tree`'s, on the board: 4x4, 5x5, the knight's
+//! 5x5; for permutations, over the automaton's states alone); none for the unbounded board.
 
 use idabench::search::fsm::Moves;
 use idabench::tables::fsm;
@@ -77,6 +77,22 @@ fn pancake(n: u16) -> Moves {
     Moves::Permutations(perms)
 }
 
+/// The burnt pancake flips of 1..=n pancakes on the (position, side) points 2x + side: flipping k
+/// sends point (x, side) with x < k to (k - 1 - x, 1 - side).
+fn burnt(n: u16) -> Moves {
+    let perms = (1..=n)
+        .map(|k| {
+            (0..2 * n)
+                .map(|p| match (p / 2, p % 2) {
+                    (x, side) if x < k => 2 * (k - 1 - x) + 1 - side,
+                    _ => p,
+                })
+                .collect()
+        })
+        .collect();
+    Moves::Permutations(perms)
+}
+
 /// A board's width and height, and the step each label stands for.
 type Board = (usize, usize, Vec<(i32, i32)>);
 
@@ -89,7 +105,7 @@ fn main() {
         ),
         _ => {
             eprintln!(
-                "usage: fsm_sizes tiles|tiles4x4|tiles5x5|knights|rotation|booksortN|pancakeN MAX_DEPTH"
+                "usage: fsm_sizes tiles|tiles4x4|tiles5x5|knights|rotation|booksortN|pancakeN|burntN MAX_DEPTH"
             );
             std::process::exit(2);
         }
@@ -105,6 +121,12 @@ fn main() {
                 .parse()
                 .expect("booksortN: N books");
             (booksort(n), None)
+        }
+        other if other.starts_with("burnt") => {
+            let n = other["burnt".len()..]
+                .parse()
+                .expect("burntN: N burnt pancakes");
+            (burnt(n), None)
         }
         other if other.starts_with("pancake") => {
             let n = other["pancake".len()..]

@@ -253,7 +253,7 @@ impl<const IGNORE: u8, const BURNT: bool> Heuristic<Pancakes<BURNT>> for Gap<IGN
 heuristic_set! {
     /// The pancake heuristics, plain and burnt.
     PancakeHeuristic {
-        Gap => "gap": "the gaps: neighbours (the bottom pancake and the plate too) that are not consecutive sizes, burnt: not both the right side up (Helmert 2010)",
+        Gap => "gap": "the gaps: neighbours (the bottom pancake and the plate too) that are not consecutive sizes (burnt: neither x over x + 1 nor -(x + 1) over -x) (Helmert 2010)",
         Gap1 => "gap-1": "the gaps not touching pancake 1, the plate's always (GAP-1)",
         Gap2 => "gap-2": "the gaps not touching pancakes 1 and 2 (GAP-2)",
         Gap3 => "gap-3": "the gaps not touching pancakes 1 to 3 (GAP-3)",
