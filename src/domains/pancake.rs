@@ -731,6 +731,33 @@ mod tests {
         }
     }
 
+    /// -1 ... -7 is as far as a stack of 7 gets (14 flips, the diameter): step 2, whose bounds
+    /// go 7, 9, ..., 13, 15 here, stops at the diameter instead of passing it, and every step
+    /// finds the 14 flips.
+    #[test]
+    fn every_step_reaches_a_stack_at_the_diameter() {
+        let up: Vec<i8> = (1..=7).map(|p| -p).collect();
+        let (d, s) = burnt(&up);
+        assert_eq!(d.diameter(), Some(14));
+        for step in Step::ALL {
+            let r = ida_star(
+                &d,
+                &Gap::<0>,
+                &s,
+                Variant {
+                    step,
+                    prune: Prune::Reverse,
+                },
+                Limits::default(),
+            );
+            let Outcome::Solved(path) = r.outcome else {
+                panic!("{step:?}: {:?}", r.outcome);
+            };
+            assert_eq!(path.len(), 14, "{step:?}");
+            assert!(replay(&d, &s, &path));
+        }
+    }
+
     #[test]
     fn burnt_gap_updates_match_a_full_count() {
         let mut rng = Rng::new(1995);

@@ -404,9 +404,10 @@ fn run<D: Domain, H: Heuristic<D>, K: Kernel<D, H>>(
                 };
             }
         };
-        // A bound that may overshoot stops at what the puzzle's diameter allows; for the others
-        // a bound past it is a broken heuristic.
-        if bound > diameter && step.overshoots() && policy.lower_bound() <= diameter {
+        // A bound that may overshoot (step 2 too, where the solutions' parity is unknown) stops at
+        // what the puzzle's diameter allows; for the others a bound past it is a broken heuristic.
+        let overshoots = step.overshoots() || (step == Step::Two && parity.is_none());
+        if bound > diameter && overshoots && policy.lower_bound() <= diameter {
             bound = diameter;
         }
         if bound > cap {

@@ -1,7 +1,11 @@
 //! The Rotation Game, Booksort and Knight's Spirit through the command line: solve, the judges'
-//! formats on stdin, generate, and run on the bundled datasets.
+//! formats on stdin, generate, and run on the bundled datasets; the pancakes, burnt pancakes and
+//! defined puzzles through run, split, shards and merge, compare and ab, as the tiles go.
 
-use crate::common::{command, dataset, idabench, with_stdin, Tmp};
+use crate::common::{
+    assert_exit, command, csv_rows, dataset, idabench, root, rows_without_times, show, text,
+    with_stdin, Tmp, BIN,
+};
 use std::path::Path;
 use std::process::Output;
 
@@ -188,4 +192,142 @@ fn bundled_datasets_run_solved_at_their_lengths() {
     }
     // 62 instances x (1 heuristic x 2 steps x 2 pruning settings).
     assert_eq!(rows, 248);
+}
+
+#[test]
+fn burnt_stacks_start_with_a_minus_and_generate_signs() {
+    let tmp = Tmp::new("domains");
+    // A start whose first token is negative is the start, not an option.
+    let up = idabench(
+        tmp.path(),
+        &[
+            "solve",
+            "--domain",
+            "burnt-pancake",
+            "--start",
+            "-1 -2 -3 -4",
+        ],
+    );
+    assert_eq!(field(&up, "length"), "8", "{}", show(&up));
+    let args = [
+        "generate",
+        "--domain",
+        "burnt-pancake",
+        "--size",
+        "9",
+        "--count",
+        "20",
+        "--seed",
+        "9",
+    ];
+    let a = idabench(tmp.path(), &args);
+    assert_exit(&a, 0);
+    assert_eq!(a.stdout, idabench(tmp.path(), &args).stdout);
+    let rows = text(&a.stdout);
+    assert_eq!(rows.lines().count(), 21);
+    assert!(rows
+        .lines()
+        .skip(1)
+        .all(|l| l.starts_with(|c: char| c.is_ascii_digit()) && l.contains(",burnt-pancake,9,")));
+    assert!(rows.contains(",-") && rows.contains(" -"), "{rows}");
+}
+
+/// Pancakes, burnt pancakes and two defined puzzles (the 2x2x2 in both metrics, TopSpin (8,4))
+/// under every step and pruning: a run, the same split inside each search, two shards merged,
+/// `compare` of them, and `ab` of this build against itself all agree, job for job.
+#[test]
+fn the_later_puzzles_split_shard_merge_compare_and_ab_as_the_tiles_do() {
+    let tmp = Tmp::new("domains");
+    let cube = root().join("puzzles/2x2x2.tws");
+    let topspin = root().join("puzzles/topspin-8-4.tws");
+    let (cube, topspin) = (cube.to_str().unwrap(), topspin.to_str().unwrap());
+    let data = tmp.write(
+        "mixed.csv",
+        &format!(
+            "id,domain,size,start,goal,optimal,puzzle,metric\n\
+             p16,pancake,16,2 6 5 7 16 3 9 10 12 15 1 11 4 13 14 8,,13,,\n\
+             p12,pancake,,5 9 2 7 1 10 3 8 4 6 12 11,,,,\n\
+             b8,burnt-pancake,8,4 -6 1 -3 5 -2 8 7,,9,,\n\
+             b12,burnt-pancake,,6 -10 -11 3 -8 -2 5 -7 -12 -9 -1 4,,15,,\n\
+             up7,burnt-pancake,7,-1 -2 -3 -4 -5 -6 -7,,14,,\n\
+             h7,ksolve,,R U F' R2 U' F R',,,{cube},half\n\
+             q8,ksolve,,R U F' R2 U' F R' U,,,{cube},quarter\n\
+             t6,ksolve,,T1 T3 T5 T7 T2 T4,,,{topspin},\n"
+        ),
+    );
+    let variants = [
+        "--heuristic",
+        "gap,misplaced",
+        "--step",
+        "1,2,next",
+        "--pruning",
+        "none,reverse,fsm",
+    ];
+    let run = |name: &str, extra: &[&str]| {
+        let mut args = vec!["run", data.as_str()];
+        args.extend(variants);
+        args.extend(extra);
+        args.extend(["--out", "reports", "--name", name, "--quiet"]);
+        let out = idabench(tmp.path(), &args);
+        assert_exit(&out, 0);
+        tmp.run_dir(name)
+    };
+    let whole = run("whole", &["--jobs", "2"]);
+    let mut rows = rows_without_times(&whole);
+    rows.sort();
+    // 5 stacks x 3 steps x 3 prunings with gap, 3 puzzles x 9 with misplaced; fsm is fsm3 on the
+    // pancakes, fsm4 on the others.
+    assert_eq!(rows.len(), 8 * 9, "{rows:#?}");
+    for r in csv_rows(&whole.join("runs.csv")) {
+        // Step 2 guarantees no shortest path here: no move count has a fixed parity.
+        if r["step"] == "2" {
+            assert!(["solved", "suboptimal"].contains(&&*r["status"]), "{r:?}");
+        } else {
+            assert_eq!(r["status"], "solved", "{r:?}");
+            if !r["optimal"].is_empty() {
+                assert_eq!(r["length"], r["optimal"], "{r:?}");
+            }
+        }
+    }
+    for file in [
+        "report.html",
+        "summary.csv",
+        "summary.md",
+        "cactus.svg",
+        "iterations.csv",
+    ] {
+        assert!(whole.join(file).is_file(), "{file}");
+    }
+    let split = run("split", &["--jobs", "2", "--split", "2"]);
+    let mut split_rows = rows_without_times(&split);
+    split_rows.sort();
+    assert_eq!(split_rows, rows);
+    for k in ["1", "2"] {
+        run(&format!("half-{k}"), &["--shard", &format!("{k}/2")]);
+    }
+    let merge = idabench(
+        tmp.path(),
+        &[
+            "merge",
+            "reports/half-1",
+            "reports/half-2",
+            "--out",
+            "reports/merged",
+        ],
+    );
+    assert_exit(&merge, 0);
+    let mut merged = rows_without_times(&tmp.run_dir("merged"));
+    merged.sort();
+    assert_eq!(merged, rows);
+    let compare = idabench(tmp.path(), &["compare", "reports/whole", "reports/merged"]);
+    assert_exit(&compare, 0);
+    assert!(
+        text(&compare.stdout).contains("0 of 72 jobs changed"),
+        "{}",
+        show(&compare)
+    );
+    let mut ab = command(tmp.path(), &["ab", "--baseline", BIN, data.as_str()]);
+    ab.args(variants).args(["--out", "reports/ab", "--quiet"]);
+    let ab = ab.output().unwrap();
+    assert_exit(&ab, 0);
 }
