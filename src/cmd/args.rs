@@ -1011,6 +1011,8 @@ pub struct SolveArgs {
     pub size: Option<String>,
     // Not required once --format is given: `--format judge` alone must be told it lacks
     // --problem, not --start (the command says which is missing).
+    // A burnt stack may begin with a minus (`--start "-2 1"`): hyphens are let in, and a flag
+    // taken for the start is refused before parsing (`cmd::flag_taken_for_start`).
     #[arg(long, allow_hyphen_values = true, required_unless_present_any = ["problem", "format"], help = domains::start_help())]
     pub start: Option<String>,
     /// Goal state in the same form, tiles only (default: 1 2 ... n-1 then the blank); the other

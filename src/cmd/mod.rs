@@ -42,6 +42,15 @@ fn exit_on_clap_error(e: clap::Error) -> ! {
 /// The whole program after the build is recorded: parse the command line, run it, turn the
 /// outcome into an exit code.
 pub fn main() -> ExitCode {
+    if let Some(flag) = flag_taken_for_start(std::env::args_os().skip(1)) {
+        let _ = writeln!(
+            std::io::stderr(),
+            "error: --start needs a value, not the flag '{}' (a stack that begins with a minus is \
+             a value: --start \"-2 1\")",
+            text::shorten(&flag)
+        );
+        return ExitCode::from(2);
+    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => exit_on_clap_error(e),
@@ -67,6 +76,25 @@ pub fn main() -> ExitCode {
         );
     }
     ExitCode::from(error::exit_code(&result))
+}
+
+/// The flag given where `--start`'s value belongs (`--start --heuristic manhattan`). `--start`
+/// takes values that begin with a hyphen (burnt stacks), so clap would take the flag for the
+/// start and then stumble on the flag's own value; no start begins with `--`.
+fn flag_taken_for_start(args: impl Iterator<Item = std::ffi::OsString>) -> Option<String> {
+    let mut after_start = false;
+    for arg in args {
+        let arg = arg.to_string_lossy().into_owned();
+        if after_start && arg.starts_with("--") {
+            return Some(arg);
+        }
+        // Everything after a bare `--` is a value.
+        if arg == "--" {
+            return None;
+        }
+        after_start = arg == "--start";
+    }
+    None
 }
 
 /// Reads IDABENCH_SLOWDOWN (the inject-slowdown feature) once, before any search starts; a bad

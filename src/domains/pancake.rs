@@ -91,9 +91,16 @@ impl<const BURNT: bool> Pancakes<BURNT> {
         let mut stack = Vec::with_capacity(n);
         for (i, tok) in tokens.iter().enumerate() {
             let at = i + 1;
-            let signed = tok.parse::<i16>().ok().filter(|&p| BURNT || p >= 0);
+            // A plain pancake is read unsigned, so that `-4` is no number there.
+            let signed = if BURNT {
+                tok.parse::<i64>().ok()
+            } else {
+                tok.parse::<usize>()
+                    .ok()
+                    .map(|p| i64::try_from(p).unwrap_or(i64::MAX))
+            };
             let p = match signed {
-                Some(p) if (1..=n).contains(&(p.unsigned_abs() as usize)) => p,
+                Some(p) if (1..=n as u64).contains(&p.unsigned_abs()) => p,
                 Some(_) => {
                     return Err(format!(
                         "pancake {} at position {at} is out of range: the pancakes are numbered {expected}",
@@ -253,7 +260,7 @@ impl<const IGNORE: u8, const BURNT: bool> Heuristic<Pancakes<BURNT>> for Gap<IGN
 heuristic_set! {
     /// The pancake heuristics, plain and burnt.
     PancakeHeuristic {
-        Gap => "gap": "the gaps: neighbours (the bottom pancake and the plate too) that are not consecutive sizes (burnt: neither x over x + 1 nor -(x + 1) over -x) (Helmert 2010)",
+        Gap => "gap": "the gaps: neighbours (the bottom pancake and the plate too) that are not consecutive sizes (Helmert 2010); burnt: neither x over x + 1 nor -(x + 1) over -x",
         Gap1 => "gap-1": "the gaps not touching pancake 1, the plate's always (GAP-1)",
         Gap2 => "gap-2": "the gaps not touching pancakes 1 and 2 (GAP-2)",
         Gap3 => "gap-3": "the gaps not touching pancakes 1 to 3 (GAP-3)",
@@ -616,6 +623,8 @@ mod tests {
         assert!(err("1 0 2").contains("pancake 0 at position 2 is out of range"));
         assert!(err("1 4 2").contains("pancake 4 at position 2 is out of range"));
         assert!(err("1 -4 2").contains("token 2 '-4' is not a pancake number"));
+        assert!(err("-0 1").contains("token 1 '-0' is not a pancake number"));
+        assert!(err("1 70000").contains("pancake 70000 at position 2 is out of range"));
         let many: Vec<String> = (1..=255).map(|p| p.to_string()).collect();
         assert!(err(&many.join(" ")).contains("expected 1 to 254"));
         let e = Pancake::instance(Some("4"), "2 1 3", None).err().unwrap();
@@ -678,7 +687,7 @@ mod tests {
 
     /// IDA* with gap gives the BFS distance of every burnt stack of up to 5 pancakes (GAP-2 too),
     /// every 8th of 6 and every 64th of 7; each gap heuristic is at most the distance, and the
-    /// diameters are the burnt pancake numbers (2n here: `diameter` is tight).
+    /// diameters are the burnt pancake numbers (2n for n = 2..7: `diameter` is tight there).
     #[test]
     fn burnt_ida_matches_bfs_on_small_stacks() {
         for n in 1..=7 {
@@ -719,9 +728,9 @@ mod tests {
         }
     }
 
-    /// OEIS A078942: the flips that turn the sorted stack with every burnt side up (-1 ... -n)
-    /// right, conjectured the hardest stack of n (Cohen and Blum 1995); 11 to 13 pancakes are in
-    /// docs/pancake.md (seconds to a minute).
+    /// OEIS A078942 (Cohen and Blum 1995): the flips that turn the sorted stack with every burnt
+    /// side up (-1 ... -n) right; 11 to 13 pancakes are in docs/pancake.md (seconds to a
+    /// minute).
     #[test]
     fn burnt_side_up_stacks_take_the_published_flips() {
         const A078942: [usize; 10] = [1, 4, 6, 8, 10, 12, 14, 15, 17, 18];
@@ -835,11 +844,18 @@ mod tests {
         assert!(err("1 0").contains("pancake 0 at position 2 is out of range"));
         assert!(err("1 -4 2").contains("pancake -4 at position 2 is out of range"));
         assert!(err("1 x").contains("'x' is not a pancake number (expected 1 to 2, negative"));
+        assert!(err("-0 1").contains("pancake -0 at position 1 is out of range"));
+        assert!(err("1 99999999999999999999").contains("is not a pancake number"));
+        assert!(err("1 -70000").contains("pancake -70000 at position 2 is out of range"));
         let many: Vec<String> = (1..=127).map(|p| p.to_string()).collect();
         assert!(err(&many.join(" ")).contains("expected 1 to 126"));
-        let (d, p) = BurntPancake::instance(Some("3"), "-2 3 -1", None).unwrap();
+        let (d, p) = BurntPancake::instance(Some("3"), "-2 +3 -1", None).unwrap();
         assert_eq!(d.tokens(&d.unpack(&p)), "-2 3 -1");
         assert!(BurntPancake::generator_goal(Some("127")).is_err());
+    }
+
+    #[test]
+    fn random_burnt_stacks_are_signed_and_plain_ones_unchanged() {
         let mut rng = Rng::new(5);
         let goal = ["1", "2", "3", "4", "5", "6", "7", "8"];
         let drawn = BurntPancake::random_start(&goal, &mut rng);

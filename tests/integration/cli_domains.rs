@@ -209,6 +209,26 @@ fn burnt_stacks_start_with_a_minus_and_generate_signs() {
         ],
     );
     assert_eq!(field(&up, "length"), "8", "{}", show(&up));
+    // A flag where the start belongs is refused as such, not taken for the start.
+    let forgot = idabench(
+        tmp.path(),
+        &[
+            "solve",
+            "--domain",
+            "tiles",
+            "--size",
+            "3x3",
+            "--start",
+            "--heuristic",
+            "manhattan",
+        ],
+    );
+    assert_exit(&forgot, 2);
+    assert!(
+        text(&forgot.stderr).contains("--start needs a value, not the flag '--heuristic'"),
+        "{}",
+        show(&forgot)
+    );
     let args = [
         "generate",
         "--domain",

@@ -1263,10 +1263,15 @@ mod tests {
     #[test]
     fn a_search_that_never_finds_the_goal_stops_past_the_diameter() {
         use crate::search::{ida_star, Limits, Outcome, Prune, Step, Variant};
-        fn stops_at<G: Grid>(d: &G, start: &G::State, offset: u32) -> (Outcome<G::Move>, u32) {
+        fn stepping<G: Grid>(
+            d: &G,
+            start: &G::State,
+            offset: u32,
+            step: Step,
+        ) -> (Outcome<G::Move>, u32) {
             let h = NeverZero(heuristics::Manhattan::new(d), offset);
             let v = Variant {
-                step: Step::One,
+                step,
                 prune: Prune::Reverse,
             };
             // A node limit far above what the searches need: without the diameter they would
@@ -1278,6 +1283,9 @@ mod tests {
             let r = ida_star(d, &h, start, v, limits);
             (r.outcome, r.stats.final_bound)
         }
+        fn stops_at<G: Grid>(d: &G, start: &G::State, offset: u32) -> (Outcome<G::Move>, u32) {
+            stepping(d, start, offset, Step::One)
+        }
         let one_move = |size: &str, start: &str| {
             let (d, start) = Tiles::instance(Some(size), start, None).unwrap();
             let start = d.unpack(&start);
@@ -1285,6 +1293,12 @@ mod tests {
         };
         let (d, start) = one_move("3x3", "1 2 3 4 5 6 7 0 8");
         assert_eq!(stops_at(&*d, &start, 1), (Outcome::PastDiameter(31), 31));
+        // Step 2 with the solutions' parity known never overshoots: past the diameter is broken
+        // there too (where the parity is unknown it stops at the diameter instead: pancake).
+        assert_eq!(
+            stepping(&*d, &start, 1, Step::Two),
+            (Outcome::PastDiameter(31), 31)
+        );
         let fixed = Tiles3x3::new(&d);
         let start = fixed.state(&start);
         assert_eq!(stops_at(&fixed, &start, 1), (Outcome::PastDiameter(31), 31));
