@@ -438,10 +438,11 @@ mod tests {
         prune: Prune::Reverse,
     };
 
-    /// Every stack of n pancakes with its distance to sorted: a BFS from the sorted stack over
-    /// prefix reversals written here from the definition, not from the domain's moves.
-    fn bfs(n: usize) -> HashMap<Vec<u8>, u32> {
-        let sorted: Vec<u8> = (1..=n as u8).collect();
+    /// Every stack of n pancakes (burnt: signed) with its distance to sorted: a BFS from the
+    /// sorted stack over flips written here from the definition (reverse the top k, k from 2;
+    /// burnt: from 1, and negate each), not from the domain's moves.
+    fn layers(n: usize, burnt: bool) -> HashMap<Vec<i8>, u32> {
+        let sorted: Vec<i8> = (1..=n as i8).collect();
         let mut dist = HashMap::from([(sorted.clone(), 0)]);
         let mut layer = vec![sorted];
         let mut d = 0;
@@ -449,9 +450,12 @@ mod tests {
             d += 1;
             let mut next = Vec::new();
             for s in &layer {
-                for k in 2..=n {
+                for k in (if burnt { 1 } else { 2 })..=n {
                     let mut t = s.clone();
                     t[..k].reverse();
+                    if burnt {
+                        t[..k].iter_mut().for_each(|p| *p = -*p);
+                    }
                     if !dist.contains_key(&t) {
                         dist.insert(t.clone(), d);
                         next.push(t);
@@ -461,6 +465,40 @@ mod tests {
             layer = next;
         }
         dist
+    }
+
+    fn bfs(n: usize) -> HashMap<Vec<u8>, u32> {
+        let unsigned = |s: Vec<i8>| s.into_iter().map(|p| p as u8).collect();
+        layers(n, false)
+            .into_iter()
+            .map(|(s, d)| (unsigned(s), d))
+            .collect()
+    }
+
+    /// Every GAP-x of `s` is at most `want`, its distance.
+    fn gaps_at_most<const BURNT: bool>(d: &Pancakes<BURNT>, s: &Stack, want: u32) {
+        for (ignore, got) in [
+            (0, Gap::<0>.init(d, s)),
+            (1, Gap::<1>.init(d, s)),
+            (2, Gap::<2>.init(d, s)),
+            (3, Gap::<3>.init(d, s)),
+        ] {
+            let stack = d.pancakes(s);
+            assert!(got <= want, "{stack:?}: gap-{ignore} {got} > {want}");
+        }
+    }
+
+    /// A gap heuristic's update after each flip equals a fresh count on the child.
+    fn updates_match_counts<const X: u8, const BURNT: bool>(d: &Pancakes<BURNT>, s: &Stack) {
+        let g = Gap::<X>.init(d, s);
+        for &m in d.moves(s) {
+            let mut t = s.clone();
+            let updated = Gap::<X>.update(d, s, m, g);
+            d.apply(&mut t, m);
+            assert_eq!(updated, Gap::<X>.init(d, &t), "gap-{X} flip {m}");
+            d.apply(&mut t, m);
+            assert_eq!(&t, s);
+        }
     }
 
     fn stack(p: &[u8]) -> (Pancake, Stack) {
@@ -500,14 +538,7 @@ mod tests {
             stacks.sort();
             for (p, &want) in stacks.into_iter().step_by(every) {
                 let (d, s) = stack(p);
-                for (ignore, got) in [
-                    (0, Gap::<0>.init(&d, &s)),
-                    (1, Gap::<1>.init(&d, &s)),
-                    (2, Gap::<2>.init(&d, &s)),
-                    (3, Gap::<3>.init(&d, &s)),
-                ] {
-                    assert!(got <= want, "{p:?}: gap-{ignore} {got} > {want}");
-                }
+                gaps_at_most(&d, &s, want);
                 assert_eq!(solve(&Gap::<0>, p, NEXT).len() as u32, want, "{p:?}");
                 assert_eq!(solve(&Gap::<2>, p, NEXT).len() as u32, want, "{p:?}");
                 if n <= 6 {
@@ -543,20 +574,9 @@ mod tests {
             let mut p: Vec<u8> = (1..=n as u8).collect();
             rng.shuffle(&mut p);
             let (d, s) = stack(&p);
-            fn check<const X: u8>(d: &Pancake, s: &Stack) {
-                let g = Gap::<X>.init(d, s);
-                for &m in d.moves(s) {
-                    let mut t = s.clone();
-                    let updated = Gap::<X>.update(d, s, m, g);
-                    d.apply(&mut t, m);
-                    assert_eq!(updated, Gap::<X>.init(d, &t), "gap-{X} flip {m}");
-                    d.apply(&mut t, m);
-                    assert_eq!(&t, s);
-                }
-            }
-            check::<0>(&d, &s);
-            check::<1>(&d, &s);
-            check::<3>(&d, &s);
+            updates_match_counts::<0, false>(&d, &s);
+            updates_match_counts::<1, false>(&d, &s);
+            updates_match_counts::<3, false>(&d, &s);
         }
     }
 
@@ -641,32 +661,6 @@ mod tests {
         );
     }
 
-    /// Every burnt stack of n pancakes with its distance to sorted: a BFS from the sorted stack
-    /// over flips written here from the definition (reverse the top k, negate each).
-    fn burnt_bfs(n: usize) -> HashMap<Vec<i8>, u32> {
-        let sorted: Vec<i8> = (1..=n as i8).collect();
-        let mut dist = HashMap::from([(sorted.clone(), 0)]);
-        let mut layer = vec![sorted];
-        let mut d = 0;
-        while !layer.is_empty() {
-            d += 1;
-            let mut next = Vec::new();
-            for s in &layer {
-                for k in 1..=n {
-                    let mut t = s.clone();
-                    t[..k].reverse();
-                    t[..k].iter_mut().for_each(|p| *p = -*p);
-                    if !dist.contains_key(&t) {
-                        dist.insert(t.clone(), d);
-                        next.push(t);
-                    }
-                }
-            }
-            layer = next;
-        }
-        dist
-    }
-
     fn burnt(p: &[i8]) -> (BurntPancake, Stack) {
         let text: Vec<String> = p.iter().map(i8::to_string).collect();
         BurntPancake::parse(&text.join(" ")).unwrap()
@@ -691,7 +685,7 @@ mod tests {
     #[test]
     fn burnt_ida_matches_bfs_on_small_stacks() {
         for n in 1..=7 {
-            let dist = burnt_bfs(n);
+            let dist = layers(n, true);
             let factorial: usize = (1..=n).product();
             assert_eq!(dist.len(), factorial << n, "n = {n}");
             let most = *dist.values().max().unwrap();
@@ -709,14 +703,7 @@ mod tests {
             stacks.sort();
             for (p, &want) in stacks.into_iter().step_by(every) {
                 let (d, s) = burnt(p);
-                for (ignore, got) in [
-                    (0, Gap::<0>.init(&d, &s)),
-                    (1, Gap::<1>.init(&d, &s)),
-                    (2, Gap::<2>.init(&d, &s)),
-                    (3, Gap::<3>.init(&d, &s)),
-                ] {
-                    assert!(got <= want, "{p:?}: gap-{ignore} {got} > {want}");
-                }
+                gaps_at_most(&d, &s, want);
                 assert_eq!(solve_burnt(&Gap::<0>, p).len() as u32, want, "{p:?}");
                 if n <= 5 {
                     assert_eq!(solve_burnt(&Gap::<2>, p).len() as u32, want, "{p:?}");
@@ -776,20 +763,9 @@ mod tests {
             p.iter_mut()
                 .for_each(|x| *x = if rng.below(2) == 1 { -*x } else { *x });
             let (d, s) = burnt(&p);
-            fn check<const X: u8>(d: &BurntPancake, s: &Stack) {
-                let g = Gap::<X>.init(d, s);
-                for &m in d.moves(s) {
-                    let mut t = s.clone();
-                    let updated = Gap::<X>.update(d, s, m, g);
-                    d.apply(&mut t, m);
-                    assert_eq!(updated, Gap::<X>.init(d, &t), "gap-{X} flip {m}");
-                    d.apply(&mut t, m);
-                    assert_eq!(&t, s);
-                }
-            }
-            check::<0>(&d, &s);
-            check::<1>(&d, &s);
-            check::<3>(&d, &s);
+            updates_match_counts::<0, true>(&d, &s);
+            updates_match_counts::<1, true>(&d, &s);
+            updates_match_counts::<3, true>(&d, &s);
         }
     }
 
