@@ -987,8 +987,10 @@ pub struct SlurmArgs {
 const SOLVE_HELP: &str = "\
 Output (text): one `key: value` line each for status, length, cost, cost_model, path,
 nodes_generated, nodes_expanded, iterations, final_bound, time_s, optimal_guaranteed. The path
-is the blank's motion as letters U D L R; the cost is in the cost model's units (a move of tile
-t costs t under heavy, 1/t under inverse-heavy), final_bound in whole units of its scale. An unsolvable start prints `status: unsolvable` and exits 0.
+is the blank's motion as letters U D L R on the tiles, the size of each flip on pancakes, the
+moves' names on defined puzzles (docs/variants.md says each domain's); the cost is in the cost
+model's units (a move of tile t costs t under heavy, 1/t under inverse-heavy), final_bound in
+whole units of its scale. An unsolvable start prints `status: unsolvable` and exits 0.
 
 With --format judge --problem P the original judge input is read on stdin and the judge's
 expected output printed, for P in p1379 (Luogu), uva10181, tioj1573 (sliding tiles), poj2286

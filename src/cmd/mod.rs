@@ -42,13 +42,8 @@ fn exit_on_clap_error(e: clap::Error) -> ! {
 /// The whole program after the build is recorded: parse the command line, run it, turn the
 /// outcome into an exit code.
 pub fn main() -> ExitCode {
-    if let Some(flag) = flag_taken_for_start(std::env::args_os().skip(1)) {
-        let _ = writeln!(
-            std::io::stderr(),
-            "error: --start needs a value, not the flag '{}' (a stack that begins with a minus is \
-             a value: --start \"-2 1\")",
-            text::shorten(&flag)
-        );
+    if let Some(why) = start_misread(std::env::args_os().skip(1)) {
+        let _ = writeln!(std::io::stderr(), "error: {why}");
         return ExitCode::from(2);
     }
     let cli = match Cli::try_parse() {
@@ -78,23 +73,34 @@ pub fn main() -> ExitCode {
     ExitCode::from(error::exit_code(&result))
 }
 
-/// The flag given where `--start`'s value belongs (`--start --heuristic manhattan`). `--start`
-/// takes values that begin with a hyphen (burnt stacks), so clap would take the flag for the
-/// start and then stumble on the flag's own value; no start begins with `--`.
-fn flag_taken_for_start(args: impl Iterator<Item = std::ffi::OsString>) -> Option<String> {
-    let mut after_start = false;
-    for arg in args {
-        let arg = arg.to_string_lossy().into_owned();
-        if after_start && arg.starts_with("--") {
-            return Some(arg);
+/// Why `--start` is misread, if it is: a flag given where its value belongs (`--start
+/// --heuristic manhattan`), or a negative start left unquoted (`--start -1 -2`). `--start` takes
+/// values that begin with a hyphen (burnt stacks), so clap would take the flag for the start and
+/// stumble on the flag's value, or take `-1` alone and stumble on `-2`; no start begins with `--`.
+fn start_misread(args: impl Iterator<Item = std::ffi::OsString>) -> Option<String> {
+    let args: Vec<String> = args
+        .map(|a| a.to_string_lossy().into_owned())
+        .take_while(|a| a != "--")
+        .collect();
+    let at = args.iter().position(|a| a == "--start")?;
+    let negative = |a: &String| a.len() > 1 && a[1..].starts_with(|c: char| c.is_ascii_digit());
+    match (args.get(at + 1), args.get(at + 2)) {
+        (Some(flag), _) if flag.starts_with("--") => Some(format!(
+            "--start needs a value, not the flag '{}' (a stack that begins with a minus is a \
+             value: --start \"-2 1\")",
+            text::shorten(flag)
+        )),
+        (Some(first), Some(next))
+            if first.starts_with('-') && next.starts_with('-') && negative(next) =>
+        {
+            Some(format!(
+                "--start takes the whole start as one value: quote it (--start \"{} {} ...\")",
+                text::shorten(first),
+                text::shorten(next)
+            ))
         }
-        // Everything after a bare `--` is a value.
-        if arg == "--" {
-            return None;
-        }
-        after_start = arg == "--start";
+        _ => None,
     }
-    None
 }
 
 /// Reads IDABENCH_SLOWDOWN (the inject-slowdown feature) once, before any search starts; a bad

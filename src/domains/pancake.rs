@@ -108,10 +108,16 @@ impl<const BURNT: bool> Pancakes<BURNT> {
                     ))
                 }
                 None => {
+                    let burnt = !BURNT && tok.starts_with('-') && tok[1..].parse::<u64>().is_ok();
                     return Err(format!(
-                        "token {at} '{}' is not a pancake number (expected {expected})",
-                        shorten(tok)
-                    ))
+                        "token {at} '{}' is not a pancake number (expected {expected}){}",
+                        shorten(tok),
+                        if burnt {
+                            "; pancakes with a burnt side are domain burnt-pancake"
+                        } else {
+                            ""
+                        }
+                    ));
                 }
             };
             let size = p.unsigned_abs() as usize;
@@ -642,7 +648,9 @@ mod tests {
         assert!(err("1 2 2").contains("pancake 2 appears twice (positions 2 and 3)"));
         assert!(err("1 0 2").contains("pancake 0 at position 2 is out of range"));
         assert!(err("1 4 2").contains("pancake 4 at position 2 is out of range"));
-        assert!(err("1 -4 2").contains("token 2 '-4' is not a pancake number"));
+        assert!(err("1 -4 2").contains(
+            "token 2 '-4' is not a pancake number (expected 1 to 3); pancakes with a burnt side are domain burnt-pancake"
+        ));
         assert!(err("-0 1").contains("token 1 '-0' is not a pancake number"));
         assert!(err("1 70000").contains("pancake 70000 at position 2 is out of range"));
         let many: Vec<String> = (1..=255).map(|p| p.to_string()).collect();

@@ -209,6 +209,17 @@ fn burnt_stacks_start_with_a_minus_and_generate_signs() {
         ],
     );
     assert_eq!(field(&up, "length"), "8", "{}", show(&up));
+    // An unquoted negative start is one value too many.
+    let unquoted = idabench(
+        tmp.path(),
+        &["solve", "--domain", "burnt-pancake", "--start", "-1", "-2"],
+    );
+    assert_exit(&unquoted, 2);
+    assert!(
+        text(&unquoted.stderr).contains("quote it (--start \"-1 -2 ...\")"),
+        "{}",
+        show(&unquoted)
+    );
     // A flag where the start belongs is refused as such, not taken for the start.
     let forgot = idabench(
         tmp.path(),
