@@ -312,7 +312,7 @@ Examples:
   idabench generate --domain booksort --size 10 --count 50 --seed 1             random shelves
   idabench generate --domain knights --count 50 --seed 1 --walk 12              walks from the target
   idabench generate --domain pancake --size 40 --count 100 --seed 40            random stacks
-  idabench generate --domain burnt-pancake --size 20 --count 10 --seed 20       burnt ones, sides too
+  idabench generate --domain burnt-pancake --size 20 --count 10 --seed 20       random burnt stacks
   idabench generate --puzzle puzzles/2x2x2.tws --count 20 --walk 8 --out cube.csv   walks of a defined puzzle
 
 The same arguments always give the same file.
@@ -1014,7 +1014,7 @@ pub struct SolveArgs {
     // Not required once --format is given: `--format judge` alone must be told it lacks
     // --problem, not --start (the command says which is missing).
     // A burnt stack may begin with a minus (`--start "-2 1"`): hyphens are let in, and a flag
-    // taken for the start is refused before parsing (`cmd::flag_taken_for_start`).
+    // taken for the start is refused before parsing (`cmd::start_misread`).
     #[arg(long, allow_hyphen_values = true, required_unless_present_any = ["problem", "format"], help = domains::start_help())]
     pub start: Option<String>,
     /// Goal state in the same form, tiles only (default: 1 2 ... n-1 then the blank); the other

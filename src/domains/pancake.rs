@@ -369,8 +369,8 @@ impl<const BURNT: bool> Family for Pancakes<BURNT> {
         super::counted_goal(Self::NAME, size, Self::MOST, "pancakes")
     }
 
-    /// Burnt: the pancakes shuffled, each then burnt side up with probability 1/2 (every flip
-    /// sequence reaches every such stack).
+    /// Burnt: the pancakes shuffled, each then burnt side up with probability 1/2 (flips reach
+    /// every such stack, so every one is a fair start).
     fn random_start(goal: &[&str], rng: &mut Rng) -> String {
         let mut tokens = goal.to_vec();
         rng.shuffle(&mut tokens);
