@@ -512,15 +512,26 @@ mod tests {
         Pancake::parse(&text.join(" ")).unwrap()
     }
 
-    fn solve<H: Heuristic<Pancake>>(h: &H, p: &[u8], variant: Variant) -> Vec<u8> {
-        let (d, s) = stack(p);
-        let r = ida_star(&d, h, &s, variant, Limits::default());
+    /// IDA*'s path from `s`, replayed to the goal; optimal but under step 2.
+    fn solve_on<const BURNT: bool, H: Heuristic<Pancakes<BURNT>>>(
+        d: &Pancakes<BURNT>,
+        s: &Stack,
+        h: &H,
+        variant: Variant,
+    ) -> Vec<u8> {
+        let stack = d.pancakes(s);
+        let r = ida_star(d, h, s, variant, Limits::default());
         assert!(r.optimal_guaranteed || variant.step == Step::Two);
         let Outcome::Solved(path) = r.outcome else {
-            panic!("{p:?}: {:?}", r.outcome);
+            panic!("{stack:?}: {:?}", r.outcome);
         };
-        assert!(replay(&d, &s, &path), "{p:?}: {path:?}");
+        assert!(replay(d, s, &path), "{stack:?}: {path:?}");
         path
+    }
+
+    fn solve<H: Heuristic<Pancake>>(h: &H, p: &[u8], variant: Variant) -> Vec<u8> {
+        let (d, s) = stack(p);
+        solve_on(&d, &s, h, variant)
     }
 
     /// The pancake numbers (OEIS A058986): the most flips any stack of n needs.
@@ -676,12 +687,7 @@ mod tests {
 
     fn solve_burnt<H: Heuristic<BurntPancake>>(h: &H, p: &[i8]) -> Vec<u8> {
         let (d, s) = burnt(p);
-        let r = ida_star(&d, h, &s, NEXT, Limits::default());
-        let Outcome::Solved(path) = r.outcome else {
-            panic!("{p:?}: {:?}", r.outcome);
-        };
-        assert!(replay(&d, &s, &path), "{p:?}: {path:?}");
-        path
+        solve_on(&d, &s, h, NEXT)
     }
 
     /// The burnt pancake numbers (OEIS A078941): the most flips any burnt stack of n needs.
@@ -744,21 +750,11 @@ mod tests {
         let (d, s) = burnt(&up);
         assert_eq!(d.diameter(), Some(14));
         for step in Step::ALL {
-            let r = ida_star(
-                &d,
-                &Gap::<0>,
-                &s,
-                Variant {
-                    step,
-                    prune: Prune::Reverse,
-                },
-                Limits::default(),
-            );
-            let Outcome::Solved(path) = r.outcome else {
-                panic!("{step:?}: {:?}", r.outcome);
+            let variant = Variant {
+                step,
+                prune: Prune::Reverse,
             };
-            assert_eq!(path.len(), 14, "{step:?}");
-            assert!(replay(&d, &s, &path));
+            assert_eq!(solve_on(&d, &s, &Gap::<0>, variant).len(), 14, "{step:?}");
         }
     }
 
